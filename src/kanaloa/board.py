@@ -1,0 +1,187 @@
+"""Boards: islands, the links between them, and the card supply (R1).
+
+A board is plain data, read from a JSON file of this schema::
+
+    {"name": "oro", "cards_per_island": 3,
+     "islands": [{"name": "ALOA", "links": 5, "xy": [95.0, 50.3]}, ...],
+     "links": [["ALOA", "BAFI"], ...]}
+
+Islands are numbered in file order (the *board's island order* of R6 and R7),
+links likewise.  ``island_links[i]`` is the bitboard of the links touching
+island ``i``: bit ``k`` is set when link ``k`` has ``i`` as an end.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from importlib import resources
+
+from .errors import BoardError
+
+MAX_ISLANDS = 32
+MAX_LINKS = 64
+MAX_CARDS = 192
+
+BUILTIN_BOARDS = ("oro", "kahuna")
+
+Bitboard = int
+
+
+@dataclass(frozen=True)
+class Board:
+    """An immutable board; see the module docstring for the numbering."""
+
+    name: str
+    cards_per_island: int
+    islands: tuple[str, ...]
+    links: tuple[tuple[int, int], ...]  # link ends as island indices, in the file's order
+    xy: tuple[tuple[float, float], ...]
+    source: str = "oro"  # what the position's "board" field says: a built-in name or a path
+    island_index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    island_links: tuple[Bitboard, ...] = field(default=(), compare=False, repr=False)
+    link_index: dict[frozenset, int] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def n_islands(self) -> int:
+        return len(self.islands)
+
+    @property
+    def n_links(self) -> int:
+        return len(self.links)
+
+    @property
+    def n_cards(self) -> int:
+        return self.cards_per_island * len(self.islands)
+
+    def size(self, island: int) -> int:
+        """The number of links of ``island`` (its size, R1)."""
+        return bin(self.island_links[island]).count("1")
+
+    def link_name(self, link: int) -> str:
+        """``A-B`` in the board file's order."""
+        a, b = self.links[link]
+        return f"{self.islands[a]}-{self.islands[b]}"
+
+    def find_island(self, name: str) -> int | None:
+        """The index of the island called ``name`` (any case), or None."""
+        return self.island_index.get(name.upper())
+
+    def find_link(self, a: int, b: int) -> int | None:
+        """The index of the link between islands ``a`` and ``b`` (either order), or None."""
+        return self.link_index.get(frozenset((a, b)))
+
+
+def _fail(where: str, why: str) -> BoardError:
+    return BoardError(f"board {where}: {why}")
+
+
+def board_from_dict(data: object, source: str) -> Board:
+    """Build a ``Board`` from parsed JSON; raises ``BoardError`` naming the bad field."""
+    if not isinstance(data, dict):
+        raise _fail(source, "the file must hold a JSON object")
+    name = data.get("name", source)
+    if not isinstance(name, str) or not name:
+        raise _fail(source, "'name' must be a non-empty string")
+    cpi = data.get("cards_per_island")
+    if not isinstance(cpi, int) or isinstance(cpi, bool) or not 1 <= cpi <= 6:
+        raise _fail(source, f"'cards_per_island' must be an integer from 1 to 6, not {cpi!r}")
+    raw_islands = data.get("islands")
+    if not isinstance(raw_islands, list) or not 2 <= len(raw_islands) <= MAX_ISLANDS:
+        raise _fail(source, f"'islands' must be a list of 2 to {MAX_ISLANDS} islands")
+    names: list[str] = []
+    declared: list[int | None] = []
+    xy: list[tuple[float, float]] = []
+    for i, isl in enumerate(raw_islands):
+        if not isinstance(isl, dict) or not isinstance(isl.get("name"), str):
+            raise _fail(source, f"islands[{i}] must be an object with a string 'name'")
+        nm = isl["name"].upper()
+        if not nm.isalnum():
+            raise _fail(source, f"islands[{i}].name {isl['name']!r} must be letters and digits only")
+        if nm in names:
+            raise _fail(source, f"islands[{i}].name {nm!r} appears twice")
+        names.append(nm)
+        links_decl = isl.get("links")
+        if links_decl is not None and (not isinstance(links_decl, int) or isinstance(links_decl, bool)):
+            raise _fail(source, f"islands[{i}].links must be an integer")
+        declared.append(links_decl)
+        pt = isl.get("xy", [0.0, 0.0])
+        if not (isinstance(pt, list) and len(pt) == 2 and all(isinstance(v, (int, float)) for v in pt)):
+            raise _fail(source, f"islands[{i}].xy must be a pair of numbers")
+        xy.append((float(pt[0]), float(pt[1])))
+    if len(names) * cpi > MAX_CARDS:
+        raise _fail(source, f"at most {MAX_CARDS} cards are supported")
+    index = {nm: i for i, nm in enumerate(names)}
+    raw_links = data.get("links")
+    if not isinstance(raw_links, list) or not 1 <= len(raw_links) <= MAX_LINKS:
+        raise _fail(source, f"'links' must be a list of 1 to {MAX_LINKS} links")
+    links: list[tuple[int, int]] = []
+    link_index: dict[frozenset, int] = {}
+    for k, pair in enumerate(raw_links):
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair)):
+            raise _fail(source, f"links[{k}] must be a pair of island names")
+        a, b = (index.get(p.upper()) for p in pair)
+        if a is None or b is None:
+            raise _fail(source, f"links[{k}] {pair!r} names an unknown island")
+        if a == b:
+            raise _fail(source, f"links[{k}] {pair!r} joins an island to itself")
+        key = frozenset((a, b))
+        if key in link_index:
+            raise _fail(source, f"links[{k}] {pair!r} appears twice")
+        link_index[key] = k
+        links.append((a, b))
+    masks = [0] * len(names)
+    for k, (a, b) in enumerate(links):
+        masks[a] |= 1 << k
+        masks[b] |= 1 << k
+    for i, nm in enumerate(names):
+        size = bin(masks[i]).count("1")
+        if size == 0:
+            raise _fail(source, f"island {nm} has no link")
+        if declared[i] is not None and declared[i] != size:
+            raise _fail(source, f"island {nm} declares {declared[i]} links but the link list gives it {size}")
+    return Board(
+        name=name,
+        cards_per_island=cpi,
+        islands=tuple(names),
+        links=tuple(links),
+        xy=tuple(xy),
+        source=source,
+        island_index=index,
+        island_links=tuple(masks),
+        link_index=link_index,
+    )
+
+
+_CACHE: dict[str, Board] = {}
+
+
+def load_board(name_or_path: str = "oro") -> Board:
+    """Load a built-in board by name (``oro``, ``kahuna``) or a board file by path.
+
+    Raises ``BoardError`` when the file is missing, unreadable or malformed.
+    """
+    if not isinstance(name_or_path, str) or not name_or_path:
+        raise BoardError(f"board {name_or_path!r}: must be a built-in board name or a file path")
+    if name_or_path in _CACHE:
+        return _CACHE[name_or_path]
+    if name_or_path in BUILTIN_BOARDS:
+        text = resources.files("kanaloa.boards").joinpath(f"{name_or_path}.json").read_text("utf-8")
+    else:
+        if not os.path.isfile(name_or_path):
+            raise BoardError(
+                f"board {name_or_path!r}: no such built-in board ({', '.join(BUILTIN_BOARDS)}) or file"
+            )
+        try:
+            with open(name_or_path, encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError as exc:
+            raise BoardError(f"board {name_or_path!r}: cannot read it ({exc.strerror})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BoardError(f"board {name_or_path!r}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    board = board_from_dict(data, name_or_path)
+    _CACHE[name_or_path] = board
+    return board

@@ -1,0 +1,100 @@
+"""``StateData``: the plain-Python picture of a complete game state.
+
+It is the exchange format between the layers: the compiled core imports and
+exports it (``kanaloa_core.CoreState.from_data`` / ``to_data``), the reference
+implementation works on it directly, and positions (JSON) are read into it and
+written from it.  Two equal ``StateData`` values are the same game state; the
+differential tests compare them field by field.
+
+Seats are numbered from 0 in play order; seat ``s`` plays color
+``players[s]``.  Islands and links are board indices.  Card multisets are
+lists of counts per island (length ``board.n_islands``).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+ROUND_SETUP, ROUND_1, ROUND_2, ROUND_FINAL, ROUND_OVER = 0, 1, 2, 3, 4
+ROUND_NAMES = {ROUND_SETUP: 0, ROUND_1: 1, ROUND_2: 2, ROUND_FINAL: "final", ROUND_OVER: "over"}
+
+PRESET_YUCATA, PRESET_TABLETOP = 0, 1
+PRESETS = {"yucata": PRESET_YUCATA, "tabletop": PRESET_TABLETOP}
+PRESET_NAMES = {v: k for k, v in PRESETS.items()}
+TABLETOP_BRIDGES = 20  # R13: bridges per color in the tabletop preset
+
+REASON_NONE, REASON_POINTS, REASON_ELEVEN = 0, 1, 2
+REASON_NAMES = {REASON_POINTS: "points", REASON_ELEVEN: "eleven islands"}
+
+HAND_LIMIT = 4  # R4: at most 4 cards when leaving the play phase
+FACE_UP = 4  # R3, R5, R9: face-up cards beside the deck
+DEAL = 4  # R3: cards dealt to each player
+WIN_ISLANDS = 11  # R8
+NO_CARD = -1
+NO_OWNER = -1
+
+
+@dataclass
+class StateData:
+    """A complete game state; every card's place is known.
+
+    ``bridges[k]`` is the seat owning link ``k`` or ``NO_OWNER``.
+    ``hands[s]``, ``public[s]`` and ``hidden_by[s]`` are counts per island:
+    the hand, the part of it every player knows (R5 face-up takes), and the
+    face-down discards seat ``s`` made since the last reshuffle.
+    ``deck`` lists islands top first; ``face_up`` and ``discard_open`` keep
+    their order.  ``setup_chosen[s]`` is the island seat ``s`` set aside in
+    R3, or ``NO_CARD``.  ``rng`` is the SplitMix64 state for chance events.
+    ``ranking`` (best first), ``winner`` and ``reason`` are set when the game
+    is over.
+    """
+
+    n_islands: int
+    players: int
+    preset: int = PRESET_YUCATA
+    round: int = ROUND_SETUP
+    to_move: int = 0
+    bridges: list[int] = field(default_factory=list)
+    hands: list[list[int]] = field(default_factory=list)
+    public: list[list[int]] = field(default_factory=list)
+    hidden_by: list[list[int]] = field(default_factory=list)
+    deck: list[int] = field(default_factory=list)
+    face_up: list[int] = field(default_factory=list)
+    discard_open: list[int] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+    played: int = 0
+    discarded: bool = False
+    remove_on: list[int] = field(default_factory=list)
+    final_done: list[int] = field(default_factory=list)
+    final_passed: list[int] = field(default_factory=list)
+    setup_chosen: list[int] = field(default_factory=list)
+    ranking: list[int] = field(default_factory=list)
+    winner: int = -1
+    reason: int = REASON_NONE
+    rng: int = 0
+
+    @classmethod
+    def empty(cls, n_islands: int, n_links: int, players: int, preset: int = PRESET_YUCATA) -> "StateData":
+        """A state with no bridge and no card anywhere (the caller fills it in)."""
+        z = lambda: [0] * n_islands  # noqa: E731
+        return cls(
+            n_islands=n_islands,
+            players=players,
+            preset=preset,
+            bridges=[NO_OWNER] * n_links,
+            hands=[z() for _ in range(players)],
+            public=[z() for _ in range(players)],
+            hidden_by=[z() for _ in range(players)],
+            scores=[0] * players,
+            setup_chosen=[NO_CARD] * players,
+        )
+
+    def copy(self) -> "StateData":
+        return copy.deepcopy(self)
+
+    def hand_size(self, seat: int) -> int:
+        return sum(self.hands[seat])
+
+    def hidden_count(self) -> int:
+        return sum(sum(h) for h in self.hidden_by)
