@@ -1,0 +1,130 @@
+"""Shared fixtures: the ``oro`` board and the two rules engines.
+
+Both engines speak the same engine state protocol (``deal``, ``from_data``,
+``to_data``, ``copy``, ``legal_actions``, ``apply`` and the game-state
+properties).  They differ only in what they take as a board: the reference
+takes a ``kanaloa.board.Board``, the compiled core a ``kanaloa_core.CoreBoard``
+built by ``kanaloa.core.core_board``.  ``Engine`` hides that difference so a
+test can be written once and run on either.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import pytest
+
+from kanaloa import actions as A
+from kanaloa.board import Board, load_board
+from kanaloa.reference import ReferenceState
+from kanaloa.state import PRESET_TABLETOP, TABLETOP_BRIDGES, StateData
+
+try:
+    import kanaloa_core
+    from kanaloa.core import core_board
+except ImportError:  # the compiled core is not built in this checkout yet
+    kanaloa_core = None
+    core_board = None
+
+
+@dataclass(frozen=True)
+class Engine:
+    """One implementation of the rules, seen through the engine state protocol."""
+
+    name: str
+    state_cls: Any
+    board_for: Callable[[Board], Any]  # the board object the implementation takes
+
+    def deal(self, board: Board, players: int, preset: int, seed: int):
+        return self.state_cls.deal(self.board_for(board), players, preset, seed)
+
+    def from_data(self, board: Board, data: StateData):
+        return self.state_cls.from_data(self.board_for(board), data)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+REFERENCE = Engine("reference", ReferenceState, lambda board: board)
+CORE = Engine("core", kanaloa_core.CoreState, core_board) if kanaloa_core is not None else None
+ENGINES = {"reference": REFERENCE, "core": CORE}
+# Property tests run on the fast implementation; the reference is checked against it elsewhere.
+FAST = CORE if CORE is not None else REFERENCE
+
+
+def _require(engine: Engine | None) -> Engine:
+    if engine is None:
+        pytest.skip("the compiled core kanaloa_core is not built")
+    return engine
+
+
+@pytest.fixture(scope="session")
+def oro() -> Board:
+    return load_board("oro")
+
+
+@pytest.fixture(params=["reference", "core"])
+def engine(request) -> Engine:
+    """Each test using it runs once per implementation."""
+    return _require(ENGINES[request.param])
+
+
+@pytest.fixture(scope="session")
+def reference_engine() -> Engine:
+    return REFERENCE
+
+
+@pytest.fixture(scope="session")
+def core_engine() -> Engine:
+    return _require(CORE)
+
+
+@pytest.fixture(scope="session")
+def fast_engine() -> Engine:
+    return FAST
+
+
+def scramble_bridges(data: StateData, rng: random.Random, own_share: float = 0.45, free_share: float = 0.25) -> None:
+    """Fill ``data.bridges`` at random, seat 0 favoured, so that games reach rare events (R6-R8, R13).
+
+    Card places are untouched, so every card total still holds.  In the
+    tabletop preset no color gets more than its 20 bridges.
+    """
+    cap = TABLETOP_BRIDGES if data.preset == PRESET_TABLETOP else len(data.bridges)
+    held = [0] * data.players
+    for k in range(len(data.bridges)):
+        x = rng.random()
+        owner = 0 if x < own_share else (-1 if x < own_share + free_share else rng.randrange(1, data.players))
+        if owner >= 0 and held[owner] >= cap:
+            owner = -1
+        if owner >= 0:
+            held[owner] += 1
+        data.bridges[k] = owner
+
+
+def play_random(state, rng: random.Random, max_moves: int = 2000) -> list[int]:
+    """Play uniformly random legal moves until the game ends; return them.  Fails past ``max_moves``."""
+    played = []
+    while not state.is_over:
+        assert len(played) < max_moves, f"the game did not end within {max_moves} moves"
+        action = rng.choice(state.legal_actions())
+        state.apply(action)
+        played.append(action)
+    return played
+
+
+def action_name(board: Board, action: int) -> str:
+    """A short readable form of an action code, for failure messages."""
+    kind, a, b = A.kind_of(action), A.arg_a(action), A.arg_b(action)
+    name = A.KIND_NAMES.get(kind, f"kind{kind}")
+    if kind == A.PLACE:
+        return f"{name} {board.link_name(a)}/{board.islands[b]} ({action})"
+    if kind == A.SWAP:
+        return f"{name} {board.link_name(a)}/{'AA AB BB'.split()[b]} ({action})"
+    if kind == A.REMOVE:
+        return f"{name} {board.link_name(a)} ({action})"
+    if kind in (A.DISCARD, A.TAKE, A.REVEAL):
+        return f"{name} {board.islands[a]} ({action})"
+    return f"{name} ({action})"
