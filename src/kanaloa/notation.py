@@ -1,0 +1,286 @@
+"""The move notation of ``docs``/INTERFACE.md: ``Move``, its parser and printer.
+
+A ``Move`` is one atomic action written for people::
+
+    ALOA-BAFI/ALOA          place a bridge on ALOA-BAFI paying an ALOA card (R4)
+    ALOA-BAFI/ALOA+BAFI     swap the bridge on ALOA-BAFI paying two cards (R4)
+    remove BAFI-ORO         remove a bridge after a relative majority (R7)
+    discard KULU            discard one card face-down (R4)
+    take RASI               take a face-up card (R5)
+    draw                    draw the top card of the deck (R5)
+    end                     end a final-round turn (R10)
+    pass                    pass in the final round (R10)
+    reveal DALI             set a card aside at setup (R3)
+
+and the records that a viewer position (one that does not know the deck or
+the other hands) needs to follow the game:
+
+    take RASI refill KULU   a take whose gap the deck fills with KULU
+    draw RASI               the viewer's own blind draw, RASI drawn
+    draw                    another player's blind draw (card unseen)
+    discard                 another player's face-down discard (card unseen)
+    reveal                  another player's setup choice (card unseen)
+    faceup ALOA ORO KULU ELOI   the cards turned face-up after a reshuffle (R9)
+                                or at the end of the setup (R3)
+
+Any move may start with the mover's color and a colon: ``green: take RASI``.
+
+A parsed ``Move`` holds canonical names (islands upper-case, a link's ends in
+the board file's order, a swap's cards as A+A, A+B or B+B), so ``str(move)``
+is its canonical notation without needing the board again.  ``to_action`` and
+``from_action`` convert to and from the integer codes of ``kanaloa.actions``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import actions as A
+from .board import Board
+from .errors import MoveError
+
+COLORS = ("red", "green", "blue", "yellow")  # the colors, in default seat order
+
+# Kinds of move.  The first nine map one-to-one onto action kinds; "faceup" is
+# a record only.
+PLACE, SWAP, REMOVE, DISCARD, TAKE, DRAW, END, PASS, REVEAL, FACEUP = (
+    "place", "swap", "remove", "discard", "take", "draw", "end", "pass", "reveal", "faceup",
+)
+KINDS = (PLACE, SWAP, REMOVE, DISCARD, TAKE, DRAW, END, PASS, REVEAL, FACEUP)
+
+_ACTION_KIND = {
+    PLACE: A.PLACE, SWAP: A.SWAP, REMOVE: A.REMOVE, DISCARD: A.DISCARD, TAKE: A.TAKE,
+    DRAW: A.DRAW, END: A.END, PASS: A.PASS, REVEAL: A.REVEAL,
+}
+_KIND_OF_ACTION = {v: k for k, v in _ACTION_KIND.items()}
+_KEYWORDS = (REMOVE, DISCARD, TAKE, DRAW, END, PASS, REVEAL, FACEUP)
+A_FACE_UP = 4  # R3, R9: at most four cards lie face-up
+_PREFIX = re.compile(r"^\s*([A-Za-z]+)\s*:(.*)$", re.S)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move in notation; see the module docstring.
+
+    ``kind`` is one of ``KINDS``.  ``link`` is a link's two island names in
+    the board file's order (place, swap, remove), ``cards`` the card islands
+    the move names (the card paid, the two swap cards, the discarded, taken,
+    drawn or revealed card, or the face-up record's cards), ``refill`` the
+    card the deck turned up after a take (viewer positions), ``color`` the
+    mover when the text named one.
+    """
+
+    kind: str
+    link: tuple[str, str] | None = None
+    cards: tuple[str, ...] = ()
+    refill: str | None = None
+    color: str | None = None
+
+    # -- reading ------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, text: str, board: Board) -> "Move":
+        """Read one move in notation on ``board``.
+
+        Raises ``MoveError`` quoting ``text`` and saying what is wrong.
+        """
+        if not isinstance(text, str):
+            raise MoveError(f"move {text!r}: a move is written as text, e.g. 'ALOA-BAFI/ALOA'")
+        quoted = text.strip()
+
+        def fail(why: str) -> MoveError:
+            return MoveError(f"move {quoted!r}: {why}")
+
+        color = None
+        body = quoted
+        m = _PREFIX.match(quoted)
+        if m:
+            color = m.group(1).lower()
+            if color not in COLORS:
+                raise fail(f"unknown color {m.group(1)!r} (the colors are {', '.join(COLORS)})")
+            body = m.group(2).strip()
+        if not body:
+            raise fail("empty move")
+        words = body.split()
+        head = words[0].lower()
+        if head in _KEYWORDS:
+            return cls._parse_keyword(head, words[1:], board, fail, color)
+        if len(words) > 1:
+            raise fail(
+                "expected a build 'LINK/CARD' or 'LINK/CARD+CARD', or one of "
+                + ", ".join(repr(k) for k in _KEYWORDS)
+            )
+        if "/" not in body:
+            if "-" in body:
+                raise fail("a build names the card it pays after a '/': 'LINK/CARD' or 'LINK/CARD+CARD'")
+            raise fail(f"unknown move; expected 'LINK/CARD', 'LINK/CARD+CARD' or one of {', '.join(_KEYWORDS)}")
+        link_text, _, card_text = body.partition("/")
+        link = _parse_link(link_text, board, fail)
+        if not card_text:
+            raise fail("no card after '/': a place pays one card, a swap two ('CARD+CARD')")
+        names = card_text.split("+")
+        if len(names) > 2 or any(not n for n in names):
+            if len(names) > 2:
+                raise fail(f"a swap needs two cards, not {len(names)} ({card_text!r})")
+            raise fail(f"a swap needs two cards joined by '+', not {card_text!r}")
+        cards = [_parse_island(n, board, fail) for n in names]
+        ends = link
+        for card in cards:
+            if card not in ends:
+                what = "a place card" if len(cards) == 1 else "each swap card"
+                raise fail(f"{what} must name an end of the link ({ends[0]} or {ends[1]}), not {card}")
+        if len(cards) == 1:
+            return cls(PLACE, link, (cards[0],), color=color)
+        order = {ends[0]: 0, ends[1]: 1}
+        return cls(SWAP, link, tuple(sorted(cards, key=order.__getitem__)), color=color)
+
+    @classmethod
+    def _parse_keyword(cls, head, args, board, fail, color) -> "Move":
+        if head in (END, PASS):
+            if args:
+                raise fail(f"'{head}' takes nothing after it")
+            return cls(head, color=color)
+        if head == REMOVE:
+            if len(args) != 1:
+                raise fail("'remove' names one link: 'remove A-B'")
+            return cls(REMOVE, _parse_link(args[0], board, fail), color=color)
+        if head in (DISCARD, DRAW, REVEAL):
+            if len(args) > 1:
+                raise fail(f"'{head}' names at most one card")
+            cards = (_parse_island(args[0], board, fail),) if args else ()
+            return cls(head, cards=cards, color=color)
+        if head == TAKE:
+            if not args:
+                raise fail("'take' names the face-up card taken: 'take CARD'")
+            card = _parse_island(args[0], board, fail)
+            if len(args) == 1:
+                return cls(TAKE, cards=(card,), color=color)
+            if args[1].lower() != "refill" or len(args) != 3:
+                raise fail("expected 'take CARD' or 'take CARD refill CARD'")
+            return cls(TAKE, cards=(card,), refill=_parse_island(args[2], board, fail), color=color)
+        # FACEUP
+        if not 1 <= len(args) <= A_FACE_UP:
+            raise fail(f"'faceup' names the 1 to {A_FACE_UP} cards turned face-up, not {len(args)}")
+        return cls(FACEUP, cards=tuple(_parse_island(n, board, fail) for n in args), color=color)
+
+    @classmethod
+    def from_action(cls, action: int, board: Board, color: str | None = None) -> "Move":
+        """The move of an integer action code (``kanaloa.actions``) on ``board``."""
+        kind, a, b = A.kind_of(action), A.arg_a(action), A.arg_b(action)
+        name = _KIND_OF_ACTION.get(kind)
+        if name is None:
+            raise MoveError(f"action {action}: unknown action kind {kind}")
+        isl = board.islands
+        if name in (PLACE, SWAP, REMOVE):
+            if a >= board.n_links:
+                raise MoveError(f"action {action}: no link {a} on board {board.name}")
+            ends = board.links[a]
+            link = (isl[ends[0]], isl[ends[1]])
+            if name == REMOVE:
+                return cls(REMOVE, link, color=color)
+            if name == PLACE:
+                if b not in ends:
+                    raise MoveError(f"action {action}: island {b} is not an end of {board.link_name(a)}")
+                return cls(PLACE, link, (isl[b],), color=color)
+            if b not in (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB):
+                raise MoveError(f"action {action}: unknown swap combination {b}")
+            return cls(SWAP, link, tuple(isl[x] for x in A.swap_cards(ends, b)), color=color)
+        if name in (DISCARD, TAKE, REVEAL):
+            if a >= board.n_islands:
+                raise MoveError(f"action {action}: no island {a} on board {board.name}")
+            return cls(name, cards=(isl[a],), color=color)
+        return cls(name, color=color)
+
+    # -- writing ------------------------------------------------------------
+
+    def __str__(self) -> str:
+        text = self._body()
+        return f"{self.color}: {text}" if self.color else text
+
+    def _body(self) -> str:
+        k = self.kind
+        if k in (PLACE, SWAP):
+            return f"{self.link[0]}-{self.link[1]}/{'+'.join(self.cards)}"
+        if k == REMOVE:
+            return f"remove {self.link[0]}-{self.link[1]}"
+        if k == TAKE and self.refill is not None:
+            return f"take {self.cards[0]} refill {self.refill}"
+        return " ".join((k,) + self.cards)
+
+    def notation(self, board: Board) -> str:
+        """The canonical notation on ``board`` (the move is read back through it)."""
+        return str(Move.parse(str(self), board))
+
+    def without_color(self) -> "Move":
+        """The same move with no color prefix."""
+        return Move(self.kind, self.link, self.cards, self.refill)
+
+    @property
+    def is_record(self) -> bool:
+        """True for a face-up record, which is no action of the rules."""
+        return self.kind == FACEUP
+
+    def to_action(self, board: Board) -> int:
+        """The integer action code of this move on ``board``.
+
+        A take's refill and a draw's card are records of what the deck
+        turned up, not part of the action.  Raises ``MoveError`` for a
+        face-up record and for a discard or reveal that names no card.
+        """
+        kind = _ACTION_KIND.get(self.kind)
+        if kind is None:
+            raise MoveError(f"move {str(self)!r}: a record of face-up cards is not an action")
+        if kind in (A.PLACE, A.SWAP, A.REMOVE):
+            a, b = (board.find_island(n) for n in self.link)
+            link = None if a is None or b is None else board.find_link(a, b)
+            if link is None:
+                raise MoveError(f"move {str(self)!r}: no link {self.link[0]}-{self.link[1]} on board {board.name}")
+            if kind == A.REMOVE:
+                return A.encode(A.REMOVE, link)
+            cards = [board.find_island(n) for n in self.cards]
+            ends = board.links[link]
+            if kind == A.PLACE:
+                return A.encode(A.PLACE, link, cards[0])
+            for combo in (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB):
+                if sorted(A.swap_cards(ends, combo)) == sorted(cards):
+                    return A.encode(A.SWAP, link, combo)
+            raise MoveError(f"move {str(self)!r}: the swap cards must name the ends of the link")
+        if kind in (A.DISCARD, A.TAKE, A.REVEAL):
+            if not self.cards:
+                raise MoveError(f"move {str(self)!r}: names no card, so it is no action")
+            island = board.find_island(self.cards[0])
+            if island is None:
+                raise MoveError(f"move {str(self)!r}: unknown island {self.cards[0]!r}")
+            return A.encode(kind, island)
+        return A.encode(kind)
+
+
+
+def _parse_island(name: str, board: Board, fail) -> str:
+    index = board.find_island(name)
+    if index is None:
+        raise fail(f"unknown island {name.upper()!r} on board {board.name}")
+    return board.islands[index]
+
+
+def _parse_link(text: str, board: Board, fail) -> tuple[str, str]:
+    parts = text.split("-")
+    if len(parts) != 2 or not all(parts):
+        raise fail(f"a link is two islands joined by '-', e.g. 'ALOA-BAFI', not {text!r}")
+    a, b = (board.find_island(p) for p in parts)
+    for p, idx in zip(parts, (a, b)):
+        if idx is None:
+            raise fail(f"unknown island {p.upper()!r} on board {board.name}")
+    link = board.find_link(a, b)
+    if link is None:
+        if a == b:
+            raise fail(f"a link joins two different islands, not {board.islands[a]} to itself")
+        raise fail(f"no link between {board.islands[a]} and {board.islands[b]}")
+    ends = board.links[link]
+    return (board.islands[ends[0]], board.islands[ends[1]])
+
+
+def parse_move(text: str | Move, board: Board) -> Move:
+    """``text`` read as a move, or the ``Move`` itself."""
+    return text if isinstance(text, Move) else Move.parse(text, board)
