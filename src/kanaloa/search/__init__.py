@@ -1,0 +1,17 @@
+"""Game-agnostic tree search over the small game protocol of ``protocol``.
+
+* ``ISMCTS`` (``ismcts``): single-observer information-set MCTS, the search
+  behind hints and the strongest bot.
+* ``MCTS`` (``mcts``): plain UCT on one perfect-information state, used per
+  determinisation by the ``pimc`` bot.
+
+Both return a ``SearchResult`` (the tree, the root ``Candidate`` moves by
+visits, the principal line of the root player's own moves).  Neither knows
+Kanaloa: ``protocol.KanaloaGame`` adapts the compiled rules core to them.
+"""
+
+from .ismcts import ISMCTS
+from .mcts import MCTS, Candidate, Node, SearchResult
+from .protocol import GameState
+
+__all__ = ["ISMCTS", "MCTS", "Candidate", "GameState", "Node", "SearchResult"]

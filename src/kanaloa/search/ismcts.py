@@ -1,0 +1,127 @@
+"""Single-observer information-set MCTS (SO-ISMCTS).
+
+One tree is grown for the *observer*, the player to move at the root.  Each
+iteration draws one determinisation of the root from the observer's knowledge
+(``GameState.resample``) and walks the tree with it:
+
+* edges are keyed by what the observer can tell apart: the observer's own
+  moves as they are, other players' moves by their public key
+  (``public_actions``), so the tree never encodes a card the observer has not
+  seen;
+* selection is UCB1 with *availability counts*: a child's exploration term
+  uses how often its move was legal when its parent was visited, not the
+  parent's visit count, because different determinisations allow different
+  moves;
+* the first move of the determinisation not yet in the tree is expanded, then
+  the rest of the game is played by ``rollout`` (in the compiled core for
+  Kanaloa, with its heuristic playout policy);
+* the reward vector (one entry per player) is backed up max^n style: each
+  node adds the entry of the player who chose its move.
+
+The reward is the game result (1 for the winner with the game's own
+tie-break, else 0), optionally blended with the normalised point margin (see
+``kanaloa.search.mcts``).  The move chosen is the most visited at the root.
+Budgets are iterations, wall-clock seconds, or both (whichever ends first);
+the search is anytime and every random choice flows from ``seed``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from .mcts import Node, SearchResult, blend, check_budget
+from .protocol import GameState
+
+
+class ISMCTS:
+    """SO-ISMCTS with availability counts and max^n rewards.
+
+    ``c`` is the UCB exploration constant, ``margin`` the weight of the point
+    margin in the reward (0 = pure win/loss), ``seed`` the seed of every
+    random choice (determinisations, rollouts, expansion order, hidden moves).
+    """
+
+    def __init__(self, c: float = 0.7, margin: float = 0.0, seed: int = 0) -> None:
+        if not c >= 0:
+            raise ValueError(f"c must be non-negative, not {c}")
+        if not 0.0 <= margin <= 1.0:
+            raise ValueError(f"margin must be within [0, 1], not {margin}")
+        self.c = c
+        self.margin = margin
+        self.rng = random.Random(seed)
+
+    def search(self, state: GameState, iterations: int | None = None, seconds: float | None = None) -> SearchResult:
+        """Search for the player to move in ``state`` (left untouched) until a budget runs out.
+
+        At least one iteration is always run.  Raises ``ValueError`` for a
+        terminal state or a bad budget.
+        """
+        check_budget(iterations, seconds)
+        if state.is_terminal():
+            raise ValueError("the game is over: there is nothing to search")
+        observer = state.current_player()
+        root = Node(-1, -1)
+        limit = iterations if iterations is not None else 1 << 62
+        clock = time.perf_counter
+        start = clock()
+        deadline = start + seconds if seconds is not None else math.inf
+        rng = self.rng
+        getrandbits = rng.getrandbits
+        randrange = rng.randrange
+        c = self.c
+        margin = self.margin
+        log, sqrt = math.log, math.sqrt
+        done = 0
+        while done < limit:
+            s = state.resample(observer, getrandbits(63))
+            node = root
+            path = [root]
+            while not s.is_terminal():
+                mover = s.current_player()
+                mine = mover == observer
+                moves = s.legal_actions() if mine else s.public_actions(observer)
+                children = node.children
+                untried = [a for a in moves if a not in children]
+                if untried:
+                    key = untried[randrange(len(untried)) if len(untried) > 1 else 0]
+                    child = Node(key, mover)
+                    children[key] = child
+                    if mine:
+                        s.apply_action(key)
+                    else:
+                        s.apply_public(key, observer, rng)
+                    path.append(child)
+                    break
+                # UCB1 with availability: every child legal in this determinisation was available.
+                best = None
+                best_value = -1.0
+                for key in moves:
+                    child = children[key]
+                    child.avail += 1
+                    value = child.mean + c * sqrt(log(child.avail) / child.visits)
+                    if value > best_value:
+                        best_value = value
+                        best = child
+                if mine:
+                    s.apply_action(best.action)
+                else:
+                    s.apply_public(best.action, observer, rng)
+                path.append(best)
+                node = best
+            if not s.is_terminal():
+                s.rollout(getrandbits(63))
+            wins = s.returns()
+            rewards = blend(wins, s.margins(), margin) if margin else wins
+            root.visits += 1
+            for n in path[1:]:
+                n.visits += 1
+                p = n.player
+                n.reward += rewards[p]
+                n.wins += wins[p]
+                n.mean = n.reward / n.visits
+            done += 1
+            if clock() >= deadline:
+                break
+        return SearchResult(root, observer, done, clock() - start)

@@ -1,0 +1,189 @@
+"""Plain UCT over a perfect-information game state, and the search tree both searches share.
+
+``MCTS`` is the classic Monte Carlo tree search with the UCB1 selection rule.
+It treats the state it is given as the whole truth, so for a hidden-card game
+it is used on one determinisation at a time (``pimc`` in ``kanaloa.bots``).
+The game must be deterministic once a state is given: any chance event is
+resolved by the state's own seeded stream, so replaying the same actions from
+the same state reaches the same states.
+
+Rewards are vectors with one entry per player; every node holds the total
+reward of the player who chose the move leading to it, so each player picks
+for their own entry (max^n backup).  The reward is the game result, blended
+with the normalised point margin when ``margin`` > 0:
+``(1 - margin) * returns + margin * (margins + 1) / 2``.  ``wins`` always counts
+the pure result, which is what win-chance estimates report.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from .protocol import Action, GameState
+
+
+class Node:
+    """One edge of the tree with the state it leads to.
+
+    ``player`` chose ``action``; ``visits``, ``reward`` (sum of that player's
+    rewards) and ``wins`` (sum of that player's results) are its statistics;
+    ``avail`` counts how often the move was available when its parent was
+    visited (ISMCTS; plain UCT uses the parent's visits).  ``children`` maps
+    an action (or its public key) to the child node.  ``untried`` is the list
+    of actions not expanded yet (plain UCT only).
+    """
+
+    __slots__ = ("action", "player", "children", "visits", "avail", "reward", "wins", "mean", "untried")
+
+    def __init__(self, action: Action, player: int) -> None:
+        self.action = action
+        self.player = player
+        self.children: dict[Action, Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0
+        self.wins = 0.0
+        self.mean = 0.0
+        self.untried: list[Action] | None = None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A move at the root with its statistics: ``win`` is the estimated chance the mover wins."""
+
+    action: Action
+    visits: int
+    win: float
+    value: float  # mean reward (equals ``win`` when no margin is blended in)
+
+
+@dataclass
+class SearchResult:
+    """What a search returns: the tree, the budget spent, and helpers to read the root."""
+
+    root: Node
+    player: int
+    iterations: int
+    seconds: float
+
+    def candidates(self) -> list[Candidate]:
+        """Root moves, most visited first (ties: higher value, then lower action code)."""
+        kids = sorted(self.root.children.values(), key=lambda n: (-n.visits, -n.mean, n.action))
+        return [
+            Candidate(n.action, n.visits, n.wins / n.visits if n.visits else 0.0, n.mean) for n in kids
+        ]
+
+    @property
+    def best_action(self) -> Action:
+        """The move chosen: the most visited at the root."""
+        return self.candidates()[0].action
+
+    def principal_line(self) -> list[Action]:
+        """The most visited line of the root player's own consecutive moves, starting at the root."""
+        line = []
+        node = self.root
+        while node.children:
+            best = max(node.children.values(), key=lambda n: (n.visits, n.mean, -n.action))
+            if best.player != self.player or best.visits == 0:
+                break
+            line.append(best.action)
+            node = best
+        return line
+
+
+def blend(returns: list[float], margins: list[float], margin: float) -> list[float]:
+    """The reward vector: the result, with ``margin`` of its weight given to the point margin."""
+    keep = 1.0 - margin
+    half = 0.5 * margin
+    return [keep * r + half * (m + 1.0) for r, m in zip(returns, margins)]
+
+
+def check_budget(iterations: int | None, seconds: float | None) -> None:
+    """Raise ``ValueError`` unless at least one positive budget is given."""
+    if iterations is None and seconds is None:
+        raise ValueError("give a budget: iterations or seconds")
+    if iterations is not None and iterations < 1:
+        raise ValueError(f"iterations must be at least 1, not {iterations}")
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"seconds must be positive, not {seconds}")
+
+
+class MCTS:
+    """UCT with max^n rewards on a perfect-information state.
+
+    ``c`` is the exploration constant of UCB1, ``margin`` the weight of the
+    point margin in the reward (see the module docstring), ``seed`` the seed
+    of every random choice of the search (rollout seeds, expansion order).
+    """
+
+    def __init__(self, c: float = 0.7, margin: float = 0.0, seed: int = 0) -> None:
+        self.c = c
+        self.margin = margin
+        self.rng = random.Random(seed)
+
+    def search(self, state: GameState, iterations: int | None = None, seconds: float | None = None) -> SearchResult:
+        """Search from ``state`` (left untouched) until a budget runs out; anytime.
+
+        At least one iteration is always run.  Raises ``ValueError`` for a
+        terminal state or a bad budget.
+        """
+        check_budget(iterations, seconds)
+        if state.is_terminal():
+            raise ValueError("the game is over: there is nothing to search")
+        root = Node(-1, -1)
+        player = state.current_player()
+        limit = iterations if iterations is not None else 1 << 62
+        start = time.perf_counter()
+        deadline = start + seconds if seconds is not None else math.inf
+        rng = self.rng
+        getrandbits = rng.getrandbits
+        c = self.c
+        margin = self.margin
+        log, sqrt = math.log, math.sqrt
+        done = 0
+        clock = time.perf_counter
+        while done < limit:
+            s = state.clone()
+            node = root
+            path = [root]
+            while not s.is_terminal():
+                if node.untried is None:
+                    node.untried = s.legal_actions()
+                    rng.shuffle(node.untried)
+                if node.untried:
+                    action = node.untried.pop()
+                    child = Node(action, s.current_player())
+                    node.children[action] = child
+                    s.apply_action(action)
+                    path.append(child)
+                    break
+                # UCB1 over the children (all expanded); the state is fully known here.
+                logn = log(node.visits)
+                best = None
+                best_value = -1.0
+                for child in node.children.values():
+                    value = child.mean + c * sqrt(logn / child.visits)
+                    if value > best_value:
+                        best_value = value
+                        best = child
+                s.apply_action(best.action)
+                path.append(best)
+                node = best
+            if not s.is_terminal():
+                s.rollout(getrandbits(63))
+            wins = s.returns()
+            rewards = blend(wins, s.margins(), margin) if margin else wins
+            root.visits += 1
+            for n in path[1:]:
+                n.visits += 1
+                p = n.player
+                n.reward += rewards[p]
+                n.wins += wins[p]
+                n.mean = n.reward / n.visits
+            done += 1
+            if clock() >= deadline:
+                break
+        return SearchResult(root, player, done, time.perf_counter() - start)
