@@ -1,0 +1,148 @@
+"""A terminal picture of a position: the board, the cards and the turn.
+
+It works from the public JSON form of a position (``Position.to_json()``) and
+the board, so it shows exactly what the position knows: a viewer position
+shows the viewer's own hand and only the public part of the others.
+"""
+
+from __future__ import annotations
+
+from .board import Board
+
+ANSI = {"red": "31", "green": "32", "blue": "34", "yellow": "33"}
+SHORT = {"red": "R", "green": "G", "blue": "B", "yellow": "Y"}
+
+MAP_WIDTH = 64
+MAP_HEIGHT = 17
+
+
+def _paint(text: str, color: str | None, use_color: bool) -> str:
+    if not use_color or color not in ANSI:
+        return text
+    return f"\x1b[{ANSI[color]}m{text}\x1b[0m"
+
+
+def island_table(board: Board, bridges: dict[str, str], colors: list[str]) -> list[dict]:
+    """Per island: its size, bridges per color, free links and controller (R2)."""
+    owner = {}
+    for name, color in bridges.items():
+        a, b = name.split("-")
+        owner[board.find_link(board.find_island(a), board.find_island(b))] = color
+    rows = []
+    for i, name in enumerate(board.islands):
+        size = board.size(i)
+        counts = {c: 0 for c in colors}
+        free = 0
+        for k in range(board.n_links):
+            if board.island_links[i] >> k & 1:
+                if k in owner:
+                    counts[owner[k]] += 1
+                else:
+                    free += 1
+        controller = next((c for c in colors if 2 * counts[c] > size), None)
+        rows.append({"island": name, "size": size, "counts": counts, "free": free, "controller": controller})
+    return rows
+
+
+def _map(board: Board, rows: list[dict], use_color: bool) -> list[str]:
+    """Island labels placed at the board's coordinates, each with its controller's initial."""
+    xs = [p[0] for p in board.xy]
+    ys = [p[1] for p in board.xy]
+    if max(xs) == min(xs) or max(ys) == min(ys):
+        return []
+    grid = [[" "] * MAP_WIDTH for _ in range(MAP_HEIGHT)]
+    marks: list[tuple[int, int, str, str | None]] = []
+    for row, (x, y) in zip(rows, board.xy):
+        label = row["island"] + ("*" + SHORT.get(row["controller"], "?") if row["controller"] else "")
+        col = round((x - min(xs)) / (max(xs) - min(xs)) * (MAP_WIDTH - len(label)))
+        line = round((y - min(ys)) / (max(ys) - min(ys)) * (MAP_HEIGHT - 1))
+        while any(grid[line][c] != " " for c in range(max(0, col - 1), min(MAP_WIDTH, col + len(label) + 1))):
+            line = (line + 1) % MAP_HEIGHT  # nudge down when two labels would touch
+        for j, ch in enumerate(label):
+            grid[line][col + j] = ch
+        marks.append((line, col, label, row["controller"]))
+    lines = ["".join(r).rstrip() for r in grid]
+    if use_color:
+        for line, col, label, controller in sorted(marks, key=lambda m: (m[0], -m[1])):
+            text = lines[line]
+            lines[line] = text[:col] + _paint(label, controller, True) + text[col + len(label):]
+    return ["  " + ln for ln in lines]
+
+
+def render_position(doc: dict, board: Board, use_color: bool = False) -> str:
+    """The whole picture as one string (no trailing newline)."""
+    colors = list(doc["players"])
+    rnd = doc["round"]
+    out: list[str] = []
+    viewer = doc.get("viewer")
+    title = f"Kanaloa on {board.name} ({doc.get('rules', {}).get('preset', 'yucata')})"
+    title += f", seen by {viewer}" if viewer else ", full position"
+    out.append(title)
+    turn = doc.get("turn", {})
+    if rnd == "over":
+        result = doc.get("result", {})
+        out.append(
+            f"Game over: {result.get('winner')} wins on {result.get('reason')}; "
+            f"ranking {', '.join(result.get('ranking', []))}"
+        )
+    else:
+        label = {0: "setup", 1: "round 1", 2: "round 2", "final": "final round"}[rnd]
+        state = f"{doc['to_move']} to move, {label}"
+        if rnd in (1, 2, "final"):
+            state += f"; cards played this turn: {turn.get('played', 0)}"
+            if turn.get("discarded"):
+                state += "; discarded (draw phase)"
+            if turn.get("remove_on"):
+                state += f"; must remove a bridge on {', '.join(turn['remove_on'])} (R7)"
+        out.append(state)
+    if rnd == "final":
+        fr = doc.get("final_round", {})
+        out.append(f"Final turns taken: {', '.join(fr.get('done', [])) or 'none'}"
+                   f"; passed: {', '.join(fr.get('passed', [])) or 'none'}")
+    if rnd == 0 and "setup" in doc:
+        chosen = doc["setup"].get("chosen", [])
+        out.append(f"Setup: chosen so far: {', '.join(chosen) or 'none'}")
+    rows = island_table(board, doc.get("bridges", {}), colors)
+    out.append("")
+    out.extend(_map(board, rows, use_color))
+    out.append("")
+    head = f"  {'island':<8}{'links':>5}  " + "".join(f"{c:>7}" for c in colors) + f"{'free':>6}  controller"
+    out.append(head)
+    for row in rows:
+        counts = "".join(f"{(row['counts'][c] or '.'):>7}" for c in colors)
+        ctrl = _paint(row["controller"], row["controller"], use_color) if row["controller"] else "-"
+        out.append(f"  {row['island']:<8}{row['size']:>5}  {counts}{row['free']:>6}  {ctrl}")
+    out.append("")
+    out.append("Bridges")
+    by_color: dict[str, list[str]] = {c: [] for c in colors}
+    for name, color in doc.get("bridges", {}).items():
+        by_color[color].append(name)
+    for c in colors:
+        out.append(f"  {_paint(f'{c:<7}', c, use_color)} {len(by_color[c]):>2}  {' '.join(by_color[c]) or '-'}")
+    out.append("")
+    out.append("Hands")
+    for c in colors:
+        hand = doc["hands"][c]
+        if "cards" in hand:
+            text = " ".join(hand["cards"]) or "(empty)"
+            n = len(hand["cards"])
+            public = hand.get("public", [])
+            if public:
+                text += f"   (known to all: {' '.join(public)})"
+        else:
+            n = hand["count"]
+            public = hand.get("public", [])
+            text = f"{n} cards" + (f", known: {' '.join(public)}" if public else "")
+        out.append(f"  {_paint(f'{c:<7}', c, use_color)} [{n}] {text}")
+    deck = doc.get("deck", {})
+    deck_n = len(deck) if isinstance(deck, list) else deck.get("count", 0)
+    discard = doc.get("discard", {})
+    out.append("")
+    out.append(f"Face up   {' '.join(doc.get('face_up', [])) or '-'}")
+    out.append(
+        f"Deck      {deck_n} cards; discard pile {len(discard.get('open', []))} open"
+        f" + {discard.get('hidden', 0)} face-down"
+    )
+    scores = doc.get("scores", {})
+    out.append("Scores    " + "  ".join(f"{c} {scores.get(c, 0)}" for c in colors))
+    return "\n".join(out)

@@ -1,0 +1,179 @@
+"""The ``kanaloa`` command: new, show, moves, play, and every error path.
+
+User errors must print exactly one line ``error: ...`` on standard error,
+exit with status 2 and never show a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from kanaloa.cli import cli
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def assert_user_error(result, *fragments: str) -> str:
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: "), lines[0]
+    assert "Traceback" not in result.output
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+    return lines[0]
+
+
+@pytest.fixture()
+def dealt(tmp_path):
+    result = run("new", "--players", "4", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    path = tmp_path / "game.json"
+    path.write_text(result.stdout)
+    return path
+
+
+def test_new_is_deterministic_by_seed():
+    a = run("new", "--seed", "7").stdout
+    b = run("new", "--seed", "7").stdout
+    c = run("new", "--seed", "8").stdout
+    assert a == b
+    assert a != c
+    doc = json.loads(a)
+    assert doc["format"] == "kanaloa-position/1"
+    assert doc["players"] == ["red", "green", "blue", "yellow"]
+    assert doc["round"] == 0
+
+
+def test_new_without_seed_says_which_seed_it_used():
+    result = run("new", "--players", "3")
+    assert result.exit_code == 0
+    assert "--seed" in result.stderr
+    assert json.loads(result.stdout)["players"] == ["red", "green", "blue"]
+
+
+def test_new_as_viewer_hides_other_hands():
+    doc = json.loads(run("new", "--seed", "3", "--viewer", "green").stdout)
+    assert doc["viewer"] == "green"
+    assert "cards" in doc["hands"]["green"]
+    assert "cards" not in doc["hands"]["red"]
+    assert "seed" not in doc
+
+
+def test_new_tabletop_preset():
+    doc = json.loads(run("new", "--seed", "3", "--preset", "tabletop").stdout)
+    assert doc["rules"]["preset"] == "tabletop"
+
+
+def test_show_reads_standard_input():
+    dealt = run("new", "--players", "4", "--seed", "1").stdout
+    result = run("show", "-", input=dealt)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    for expected in ("ALOA", "ORO", "red to move", "setup", "Face up", "Scores", "Hands"):
+        assert expected in out
+    assert "\x1b[" not in out  # no color codes when not on a terminal
+
+
+def test_moves_lists_reveals_at_setup(dealt):
+    result = run("moves", str(dealt), "--json")
+    assert result.exit_code == 0, result.output
+    listed = json.loads(result.stdout)
+    assert listed and all(m.startswith("reveal ") for m in listed)
+    plain = run("moves", str(dealt)).stdout.split("\n")
+    assert [m for m in plain if m] == listed
+
+
+def test_play_applies_moves_in_order(dealt):
+    first = json.loads(run("moves", str(dealt), "--json").stdout)[0]
+    result = run("play", str(dealt), first)
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["to_move"] == "green"
+    assert doc["setup"]["chosen"] == ["red"]
+
+
+def test_play_a_whole_setup_and_a_first_turn(tmp_path, dealt):
+    path = dealt
+    for _ in range(4):
+        move = json.loads(run("moves", str(path), "--json").stdout)[0]
+        out = run("play", str(path), move)
+        assert out.exit_code == 0, out.output
+        path = tmp_path / "next.json"
+        path.write_text(out.stdout)
+    doc = json.loads(path.read_text())
+    assert doc["round"] == 1
+    assert len(doc["face_up"]) == 4
+    listed = json.loads(run("moves", str(path), "--json").stdout)
+    assert "draw" in listed
+
+
+# ---- error paths -------------------------------------------------------------
+
+
+def test_error_missing_file():
+    assert_user_error(run("show", "no/such/file.json"), "no/such/file.json", "no such file")
+
+
+def test_error_empty_input():
+    assert_user_error(run("show", "-", input=""), "empty input")
+
+
+def test_error_not_json():
+    assert_user_error(run("show", "-", input="{not json"), "JSON")
+
+
+def test_error_bad_field_is_named():
+    doc = json.loads(run("new", "--seed", "1").stdout)
+    doc["round"] = 7
+    assert_user_error(run("show", "-", input=json.dumps(doc)), "round")
+
+
+def test_error_bad_players_option():
+    assert_user_error(run("new", "--players", "5"), "--players")
+
+
+def test_error_bad_seed_option():
+    assert_user_error(run("new", "--seed", "minus"), "--seed")
+
+
+def test_error_bad_preset_option():
+    assert_user_error(run("new", "--preset", "casual"), "--preset")
+
+
+def test_error_viewer_not_playing():
+    assert_user_error(run("new", "--players", "3", "--viewer", "yellow"), "yellow")
+
+
+def test_error_unknown_command():
+    assert_user_error(run("frobnicate"), "frobnicate")
+
+
+def test_error_malformed_move(dealt):
+    assert_user_error(run("play", str(dealt), "ALOA-XYZ/ALOA"), "ALOA-XYZ/ALOA")
+
+
+def test_error_illegal_move(dealt):
+    # Drawing is not legal during the setup (R3): cards are revealed first.
+    assert_user_error(run("play", str(dealt), "draw"), "draw")
+
+
+def test_error_play_needs_a_move(dealt):
+    assert_user_error(run("play", str(dealt)), "MOVE")
+
+
+def test_no_arguments_prints_help():
+    result = run()
+    assert result.exit_code == 0
+    assert "Usage" in result.output
+
+
+def test_help_lists_the_commands():
+    out = run("--help").output
+    for command in ("new", "show", "moves", "play"):
+        assert command in out
