@@ -72,16 +72,17 @@ class GameState(Protocol):
 
 
 class KanaloaGame:
-    """The Kanaloa rules core as a protocol game: a board and a playout policy.
+    """The Kanaloa rules core as a protocol game.
 
     ``policy`` is the core's playout policy for rollouts
     (``POLICY_HEURISTIC`` by default, ``POLICY_RANDOM`` for uniform moves).
     """
 
-    __slots__ = ("core_board", "policy")
+    __slots__ = ("policy",)
 
-    def __init__(self, core_board, policy: int = POLICY_HEURISTIC) -> None:
-        self.core_board = core_board
+    def __init__(self, policy: int = POLICY_HEURISTIC) -> None:
+        if policy not in (POLICY_RANDOM, POLICY_HEURISTIC):
+            raise ValueError(f"unknown playout policy {policy}")
         self.policy = policy
 
     def wrap(self, core_state) -> "KanaloaState":
@@ -103,7 +104,7 @@ class KanaloaState:
         self.core = core
 
     def num_players(self) -> int:
-        return self.core.players
+        return len(self.core.scores)
 
     def current_player(self) -> int:
         return self.core.to_move
@@ -123,7 +124,7 @@ class KanaloaState:
     def returns(self) -> list[float]:
         """1 for the winner (R8, or R12 with its tie-break), 0 for the others; zeros while playing."""
         core = self.core
-        result = [0.0] * core.players
+        result = [0.0] * len(core.scores)
         winner = core.winner
         if winner >= 0:
             result[winner] = 1.0

@@ -1,0 +1,372 @@
+"""Bots: players that choose a move for the seat to move, behind one interface.
+
+``parse_bot_spec`` turns a spec such as ``"ismcts:iterations=1000:c=0.7"`` into
+a ``Bot``.  Every bot sees the full engine state it is handed (a
+``kanaloa_core.CoreState``) but uses only what its seat knows: the search bots
+determinise the state from the mover's knowledge before looking at it.
+
+==========  ===============================================================
+spec        what it does
+==========  ===============================================================
+``random``  a uniformly random legal move
+``greedy``  looks one whole turn ahead on its own cards (every order of its
+            places, swaps and removals, up to ``width`` states) and keeps
+            the line whose end scores best under a board heuristic; then
+            takes the face-up card it values most, or draws
+``pimc``    perfect-information Monte Carlo: ``dets`` determinisations, a
+            plain UCT search on each, the root visits summed as votes
+``ismcts``  single-observer information-set MCTS (``kanaloa.search``)
+==========  ===============================================================
+
+Options (``key=value`` after the name, separated by ``:``):
+
+* every bot: ``seed`` (default 0; ``start`` re-seeds per game);
+* ``greedy``: ``width`` (default 400, the states it may look at per decision);
+* ``pimc`` and ``ismcts``: ``iterations`` (default 1000) or ``time``
+  (seconds per move), ``c`` (exploration, default 0.7), ``margin`` (weight of
+  the point margin in the reward, default 0), ``policy`` (``heuristic`` or
+  ``random`` rollouts, default heuristic);
+* ``pimc``: ``dets`` (determinisations per move, default 10; the budget is
+  shared between them).
+
+A move is one atomic action; a move with a single legal choice is played at
+once, without search.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from . import actions as A
+from .board import Board
+from .errors import OptionError
+from .search import ISMCTS, MCTS
+from .search.protocol import POLICY_HEURISTIC, POLICY_RANDOM, KanaloaGame
+
+POLICIES = {"heuristic": POLICY_HEURISTIC, "random": POLICY_RANDOM}
+
+
+class Bot:
+    """A player.  ``start`` before each game, then ``choose`` for every move of its seat."""
+
+    name = "bot"
+
+    def __init__(self, spec: str, seed: int = 0) -> None:
+        self.spec = spec
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.board: Board | None = None
+
+    def start(self, board: Board, seed: int) -> None:
+        """Prepare for a new game on ``board``; every random choice of the game flows from ``seed``."""
+        self.board = board
+        self.rng = random.Random((self.seed << 32) ^ seed)
+
+    def choose(self, state) -> int:
+        """The action this bot plays for the seat to move in ``state`` (not modified)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec}>"
+
+
+class RandomBot(Bot):
+    """A uniformly random legal move."""
+
+    name = "random"
+
+    def choose(self, state) -> int:
+        moves = state.legal_actions()
+        return moves[self.rng.randrange(len(moves))]
+
+
+# -- greedy --------------------------------------------------------------------
+
+PLAY_KINDS = (A.PLACE, A.SWAP, A.REMOVE)
+CARD_VALUE = 0.6  # a card in hand: roughly what one bridge toward a majority is worth
+PROGRESS = 0.5  # credit per bridge toward a majority not yet reached
+
+
+class BoardHeuristic:
+    """A static evaluation of a position for one seat, from the board alone.
+
+    Each island a color controls counts what it would score now with the
+    final bonus (R11); each bridge on an island no one controls counts
+    ``PROGRESS`` toward it.  The value for a seat is its points plus that
+    estimate, minus the best other seat's, plus ``CARD_VALUE`` per card in
+    hand.
+    """
+
+    def __init__(self, board: Board) -> None:
+        self.links_of = [tuple(k for k, ends in enumerate(board.links) if i in ends) for i in range(board.n_islands)]
+        self.sizes = [len(ls) for ls in self.links_of]
+
+    def estimates(self, bridges: list[int], scores: list[int]) -> list[float]:
+        """Points plus the board estimate, per seat."""
+        est = [float(s) for s in scores]
+        players = len(scores)
+        for links, size in zip(self.links_of, self.sizes):
+            counts = [0] * players
+            for k in links:
+                owner = bridges[k]
+                if owner >= 0:
+                    counts[owner] += 1
+            for seat, n in enumerate(counts):
+                if n:
+                    if 2 * n > size:  # R2 control: what R11 would give now, with the final bonus
+                        est[seat] += size - n + 1
+                    else:
+                        est[seat] += PROGRESS * n
+        return est
+
+    def value(self, data, seat: int) -> float:
+        est = self.estimates(data.bridges, data.scores)
+        best_other = max(v for s, v in enumerate(est) if s != seat)
+        return est[seat] - best_other + CARD_VALUE * sum(data.hands[seat])
+
+    def card_value(self, data, seat: int, island: int) -> float:
+        """How useful one more card of ``island`` is to ``seat``: free links there and its own bridges."""
+        free = sum(1 for k in self.links_of[island] if data.bridges[k] < 0)
+        mine = sum(1 for k in self.links_of[island] if data.bridges[k] == seat)
+        held = data.hands[seat][island]
+        return (free > held) * (1.0 + mine) + 0.1 * free
+
+
+class GreedyBot(Bot):
+    """One turn of lookahead with a board heuristic (see the module docstring)."""
+
+    name = "greedy"
+
+    def __init__(self, spec: str, seed: int = 0, width: int = 400) -> None:
+        super().__init__(spec, seed)
+        self.width = width
+        self._heuristic: BoardHeuristic | None = None
+
+    def start(self, board: Board, seed: int) -> None:
+        super().start(board, seed)
+        self._heuristic = BoardHeuristic(board)
+
+    def choose(self, state) -> int:
+        moves = state.legal_actions()
+        if len(moves) == 1:
+            return moves[0]
+        if self._heuristic is None:
+            raise RuntimeError("GreedyBot.start(board, seed) must be called before choose")
+        me = state.to_move
+        # Only the mover's own cards matter to its play phase; the rest is a sample.
+        own = state.determinise(me, self.rng.getrandbits(63))
+        line = self._best_line(own, me)
+        if line:
+            return line[0]
+        return self._end_of_play(own, me, moves)
+
+    def _best_line(self, state, me: int) -> list[int]:
+        """The best sequence of the mover's places, swaps and removals (possibly empty)."""
+        h = self._heuristic
+        start_data = state.to_data()
+        best_value = h.value(start_data, me) if not start_data.remove_on else -1e9
+        best_line: list[int] = []
+        seen = {_key(start_data)}
+        frontier = [(state, [])]
+        budget = self.width
+        while frontier and budget > 0:
+            next_frontier = []
+            for s, line in frontier:
+                for action in s.legal_actions():
+                    if action >> 16 not in PLAY_KINDS:
+                        continue
+                    child = s.copy()
+                    child.apply(action)
+                    data = child.to_data()
+                    key = _key(data)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    budget -= 1
+                    new_line = line + [action]
+                    if child.is_over:
+                        if child.winner == me:
+                            return new_line  # R8: eleven islands
+                        continue
+                    if child.to_move == me:
+                        if not data.remove_on and self._may_stop(child):
+                            v = h.value(data, me)
+                            if v > best_value:
+                                best_value, best_line = v, new_line
+                        next_frontier.append((child, new_line))
+                    if budget <= 0:
+                        break
+                if budget <= 0:
+                    break
+            frontier = next_frontier
+        return best_line
+
+    @staticmethod
+    def _may_stop(state) -> bool:
+        """True when the play phase may end here (R4 hand limit, R10 end)."""
+        return any(a >> 16 in (A.TAKE, A.DRAW, A.END, A.DISCARD) for a in state.legal_actions())
+
+    def _end_of_play(self, state, me: int, moves: list[int]) -> int:
+        """No more cards to play: end the final turn, take the best face-up card, draw, or discard (R4, R5, R10)."""
+        end = A.encode(A.END)
+        if end in moves:
+            return end
+        h = self._heuristic
+        data = state.to_data()
+        takes = [a for a in moves if a >> 16 == A.TAKE]
+        draw = A.encode(A.DRAW)
+        if takes or draw in moves:
+            best, best_value = (draw, 0.9) if draw in moves else (None, -1e9)
+            for a in takes:
+                v = h.card_value(data, me, A.arg_a(a))
+                if v > best_value:
+                    best, best_value = a, v
+            return best
+        discards = [a for a in moves if a >> 16 == A.DISCARD]
+        if discards:
+            return min(discards, key=lambda a: (h.card_value(data, me, A.arg_a(a)), a))
+        return moves[self.rng.randrange(len(moves))]
+
+
+def _key(data) -> tuple:
+    """What identifies a state within one play phase: bridges, hands and pending removals."""
+    return (tuple(data.bridges), tuple(map(tuple, data.hands)), tuple(data.remove_on))
+
+
+# -- search bots ---------------------------------------------------------------
+
+
+class SearchBot(Bot):
+    """Common options of the search bots: budget, exploration, reward margin, playout policy."""
+
+    def __init__(self, spec: str, seed: int = 0, iterations: int | None = None, time: float | None = None,
+                 c: float = 0.7, margin: float = 0.0, policy: str = "heuristic") -> None:
+        super().__init__(spec, seed)
+        if iterations is None and time is None:
+            iterations = 1000
+        self.iterations = iterations
+        self.seconds = time
+        self.c = c
+        self.margin = margin
+        self.game = KanaloaGame(POLICIES[policy])
+
+
+class ISMCTSBot(SearchBot):
+    """ISMCTS from the mover's knowledge; the move most visited at the root."""
+
+    name = "ismcts"
+
+    def choose(self, state) -> int:
+        moves = state.legal_actions()
+        if len(moves) == 1:
+            return moves[0]
+        search = ISMCTS(c=self.c, margin=self.margin, seed=self.rng.getrandbits(63))
+        return search.search(self.game.wrap(state), self.iterations, self.seconds).best_action
+
+
+class PIMCBot(SearchBot):
+    """Perfect-information Monte Carlo: plain UCT on several determinisations, visits summed as votes."""
+
+    name = "pimc"
+
+    def __init__(self, spec: str, dets: int = 10, **options) -> None:
+        super().__init__(spec, **options)
+        self.dets = dets
+
+    def choose(self, state) -> int:
+        moves = state.legal_actions()
+        if len(moves) == 1:
+            return moves[0]
+        me = state.to_move
+        iterations = max(1, self.iterations // self.dets) if self.iterations is not None else None
+        seconds = self.seconds / self.dets if self.seconds is not None else None
+        votes: dict[int, int] = {}
+        for _ in range(self.dets):
+            world = self.game.wrap(state.determinise(me, self.rng.getrandbits(63)))
+            search = MCTS(c=self.c, margin=self.margin, seed=self.rng.getrandbits(63))
+            for cand in search.search(world, iterations, seconds).candidates():
+                votes[cand.action] = votes.get(cand.action, 0) + cand.visits
+        return max(votes, key=lambda a: (votes[a], -a))
+
+
+# -- specs ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Option:
+    kind: type
+    low: float | None = None  # smallest allowed value
+    strict: bool = False  # True: the value must be greater than ``low``
+    choices: tuple[str, ...] = ()
+
+
+_SEED = _Option(int, 0)
+_SEARCH = {
+    "seed": _SEED,
+    "iterations": _Option(int, 1),
+    "time": _Option(float, 0.0, strict=True),
+    "c": _Option(float, 0.0),
+    "margin": _Option(float, 0.0),
+    "policy": _Option(str, choices=tuple(POLICIES)),
+}
+BOTS: dict[str, tuple[type, dict[str, _Option]]] = {
+    "random": (RandomBot, {"seed": _SEED}),
+    "greedy": (GreedyBot, {"seed": _SEED, "width": _Option(int, 1)}),
+    "pimc": (PIMCBot, {**_SEARCH, "dets": _Option(int, 1)}),
+    "ismcts": (ISMCTSBot, dict(_SEARCH)),
+}
+
+
+def parse_bot_spec(spec: str) -> Bot:
+    """The bot a spec names, e.g. ``"ismcts:iterations=1000:c=0.7"``.
+
+    Raises ``OptionError`` naming the spec and the bad part: an unknown bot
+    or key, a key given twice, a value of the wrong type or out of range.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise OptionError(f"bot spec {spec!r}: empty; expected one of {', '.join(BOTS)}")
+    name, *parts = spec.strip().split(":")
+    name = name.strip().lower()
+    if name not in BOTS:
+        raise OptionError(f"bot spec {spec!r}: unknown bot {name!r}; expected one of {', '.join(BOTS)}")
+    cls, allowed = BOTS[name]
+    options: dict[str, object] = {}
+    for part in parts:
+        key, sep, text = part.partition("=")
+        key, text = key.strip().lower(), text.strip()
+        if not sep or not key:
+            raise OptionError(f"bot spec {spec!r}: option {part!r} must be written key=value")
+        if key not in allowed:
+            raise OptionError(
+                f"bot spec {spec!r}: unknown key {key!r} for {name}; expected one of {', '.join(allowed)}"
+            )
+        if key in options:
+            raise OptionError(f"bot spec {spec!r}: key {key!r} is given twice")
+        options[key] = _option_value(spec, key, text, allowed[key])
+    if name in ("pimc", "ismcts") and "iterations" in options and "time" in options:
+        raise OptionError(f"bot spec {spec!r}: key 'time' cannot be combined with 'iterations'; give one budget")
+    if name in ("pimc", "ismcts") and options.get("margin", 0.0) > 1.0:
+        raise OptionError(f"bot spec {spec!r}: key 'margin' must be within [0, 1], not {options['margin']}")
+    return cls(spec.strip(), **options)
+
+
+def _option_value(spec: str, key: str, text: str, option: _Option):
+    if option.choices:
+        if text.lower() not in option.choices:
+            raise OptionError(
+                f"bot spec {spec!r}: key {key!r} must be one of {', '.join(option.choices)}, not {text!r}"
+            )
+        return text.lower()
+    try:
+        value = option.kind(text)
+    except ValueError:
+        what = "an integer" if option.kind is int else "a number"
+        raise OptionError(f"bot spec {spec!r}: key {key!r} must be {what}, not {text!r}") from None
+    if option.kind is float and not math.isfinite(value):
+        raise OptionError(f"bot spec {spec!r}: key {key!r} must be a finite number, not {text!r}")
+    if option.low is not None and (value <= option.low if option.strict else value < option.low):
+        bound = f"greater than {option.low:g}" if option.strict else f"at least {option.low:g}"
+        raise OptionError(f"bot spec {spec!r}: key {key!r} must be {bound}, not {text!r}")
+    return value
