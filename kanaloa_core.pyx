@@ -1,0 +1,1185 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled rules core of kanaloa (rules R1-R13, as docs/engine.md pins them down).
+
+A complete game state is one C struct (``GameState``); the board's tables are
+another (``BoardTables``), owned by a ``CoreBoard`` that every state points to.
+Copying a state is a struct copy.  Legal-move generation, applying moves,
+random playouts and determinisation are ``noexcept nogil`` C functions over
+those structs; the Python classes validate what enters once and trust it after.
+
+Invariants of a ``GameState`` (checked by ``from_data``, kept by ``apply``):
+- ``bridges[c]`` is the bitboard of the links holding a bridge of color ``c``;
+  no link is set in two colors.
+- every card of the board is in exactly one place: a hand, a setup choice, a
+  face-down discard, the open discards, the face-up row or the deck
+  ``deck[deck_top:deck_end]`` (top first).
+- ``public_cards[s][x] <= hands[s][x]`` and ``hand_size[s]`` is the sum of
+  ``hands[s]``.
+
+Colors are kept apart from seats (``color_of_seat`` / ``seat_of_color``) so
+that a later two-player rule set with two colors per player (R15) fits in;
+today every seat plays one color and both tables are the identity.
+"""
+
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
+from libc.string cimport memset
+
+from kanaloa import actions as _actions
+from kanaloa import state as _state
+from kanaloa.state import StateData
+
+cdef extern from *:
+    int popcount "__builtin_popcountll"(unsigned long long x) nogil
+    int lowest_bit "__builtin_ctzll"(unsigned long long x) nogil
+
+
+# Capacities of the fixed-size arrays; CoreBoard and from_data refuse anything larger.
+cpdef enum:
+    MAX_ISLANDS = 32
+    MAX_LINKS = 64
+    MAX_SEATS = 4
+    MAX_COLORS = 4
+    MAX_CARDS = 192
+    MAX_PENDING = 4     # R7 removals waiting; one place or swap adds at most 2
+    MAX_ACTIONS = 256   # >= 3 per link + 1 per island + 4 takes + draw, end, pass
+
+# Game constants; the module checks at import that they agree with kanaloa.state and kanaloa.actions.
+cdef enum:
+    PLACE = 1
+    SWAP = 2
+    REMOVE = 3
+    DISCARD = 4
+    TAKE = 5
+    DRAW = 6
+    END = 7
+    PASS = 8
+    REVEAL = 9
+    SWAP_AA = 0
+    SWAP_AB = 1
+    SWAP_BB = 2
+
+    ROUND_SETUP = 0
+    ROUND_1 = 1
+    ROUND_2 = 2
+    ROUND_FINAL = 3
+    ROUND_OVER = 4
+
+    PRESET_YUCATA = 0
+    PRESET_TABLETOP = 1
+    TABLETOP_BRIDGES = 20   # R13
+
+    REASON_NONE = 0
+    REASON_POINTS = 1
+    REASON_ELEVEN = 2
+
+    HAND_LIMIT = 4          # R4
+    FACE_UP = 4             # R3, R5, R9
+    DEAL = 4                # R3
+    WIN_ISLANDS = 11        # R8
+    NO_CARD = -1
+    NO_GOD = -1
+
+    POLICY_RANDOM = 0
+    POLICY_GREEDY = 1
+
+# The move stream of game g in random_games is SplitMix64((seed + g) ^ PLAYOUT_SALT), so that it
+# does not replay the dealing stream SplitMix64(seed + g).
+PLAYOUT_SALT = 0x5851F42D4C957F2D
+cdef uint64_t C_PLAYOUT_SALT = 0x5851F42D4C957F2DULL
+
+cdef uint64_t MASK64 = 0xFFFFFFFFFFFFFFFFULL
+
+
+def _check_constants():
+    expected = {
+        "PLACE": (PLACE, _actions.PLACE), "SWAP": (SWAP, _actions.SWAP), "REMOVE": (REMOVE, _actions.REMOVE),
+        "DISCARD": (DISCARD, _actions.DISCARD), "TAKE": (TAKE, _actions.TAKE), "DRAW": (DRAW, _actions.DRAW),
+        "END": (END, _actions.END), "PASS": (PASS, _actions.PASS), "REVEAL": (REVEAL, _actions.REVEAL),
+        "SWAP_AA": (SWAP_AA, _actions.SWAP_AA), "SWAP_AB": (SWAP_AB, _actions.SWAP_AB),
+        "SWAP_BB": (SWAP_BB, _actions.SWAP_BB),
+        "ROUND_SETUP": (ROUND_SETUP, _state.ROUND_SETUP), "ROUND_1": (ROUND_1, _state.ROUND_1),
+        "ROUND_2": (ROUND_2, _state.ROUND_2), "ROUND_FINAL": (ROUND_FINAL, _state.ROUND_FINAL),
+        "ROUND_OVER": (ROUND_OVER, _state.ROUND_OVER),
+        "PRESET_YUCATA": (PRESET_YUCATA, _state.PRESET_YUCATA),
+        "PRESET_TABLETOP": (PRESET_TABLETOP, _state.PRESET_TABLETOP),
+        "TABLETOP_BRIDGES": (TABLETOP_BRIDGES, _state.TABLETOP_BRIDGES),
+        "REASON_NONE": (REASON_NONE, _state.REASON_NONE), "REASON_POINTS": (REASON_POINTS, _state.REASON_POINTS),
+        "REASON_ELEVEN": (REASON_ELEVEN, _state.REASON_ELEVEN),
+        "HAND_LIMIT": (HAND_LIMIT, _state.HAND_LIMIT), "FACE_UP": (FACE_UP, _state.FACE_UP),
+        "DEAL": (DEAL, _state.DEAL), "WIN_ISLANDS": (WIN_ISLANDS, _state.WIN_ISLANDS),
+        "NO_CARD": (NO_CARD, _state.NO_CARD), "NO_OWNER": (-1, _state.NO_OWNER),
+    }
+    wrong = [name for name, (core, py) in expected.items() if core != py]
+    if wrong:
+        raise ImportError(f"kanaloa_core disagrees with the kanaloa package on {', '.join(wrong)}: rebuild it")
+
+
+_check_constants()
+
+
+# ---------------------------------------------------------------------------
+# C data
+# ---------------------------------------------------------------------------
+
+ctypedef struct BoardTables:
+    int n_islands
+    int n_links
+    int cards_per_island
+    int n_cards
+    uint64_t all_links                  # bits 0 .. n_links-1
+    uint64_t island_links[MAX_ISLANDS]  # R1: bit k set when link k touches the island
+    int island_size[MAX_ISLANDS]        # R1: number of links
+    int link_a[MAX_LINKS]               # link ends in the board file's order (swap combos)
+    int link_b[MAX_LINKS]
+    int link_lo[MAX_LINKS]              # link ends in island order (R6/R7 resolution, sorted places)
+    int link_hi[MAX_LINKS]
+
+
+ctypedef struct GameState:
+    const BoardTables* board
+    uint64_t bridges[MAX_COLORS]        # one bitboard per color over the links
+    uint64_t rng                        # SplitMix64 state: the chance stream (reshuffles, R9)
+    int32_t scores[MAX_SEATS]
+    uint8_t hands[MAX_SEATS][MAX_ISLANDS]
+    uint8_t public_cards[MAX_SEATS][MAX_ISLANDS]   # what every player knows is in the hand
+    uint8_t hidden_by[MAX_SEATS][MAX_ISLANDS]      # face-down discards since the last reshuffle
+    uint8_t hand_size[MAX_SEATS]
+    uint8_t deck[MAX_CARDS]             # deck[deck_top] is the top card
+    uint8_t discard_open[MAX_CARDS]     # open discards, in the order they were paid
+    int16_t deck_top
+    int16_t deck_end
+    int16_t n_open
+    int16_t played                      # cards played this turn
+    int8_t face_up[FACE_UP]
+    int8_t n_face_up
+    int8_t n_players
+    int8_t n_colors
+    int8_t preset
+    int8_t round
+    int8_t to_move
+    int8_t discarded
+    int8_t color_of_seat[MAX_SEATS]
+    int8_t seat_of_color[MAX_COLORS]
+    int8_t god_token[MAX_ISLANDS]       # R14 (later phase): the token on each island; NO_GOD under R1-R13
+    int8_t remove_on[MAX_PENDING]       # R7: islands with a removal pending, in order
+    int8_t n_remove
+    int8_t final_done[MAX_SEATS]        # R10: seats in the order they took their final turn
+    int8_t n_done
+    int8_t final_passed[MAX_SEATS]
+    int8_t n_passed
+    int8_t setup_chosen[MAX_SEATS]      # R3: the card set aside, or NO_CARD
+    int8_t ranking[MAX_SEATS]           # R12: best first, once the game is over
+    int8_t n_ranking
+    int8_t winner
+    int8_t reason
+
+
+# A place the determinisation benchmark writes its samples to, so that the work cannot be optimised away.
+cdef GameState _sample_sink
+
+
+# ---------------------------------------------------------------------------
+# SplitMix64 (the same stream as kanaloa.rng)
+# ---------------------------------------------------------------------------
+
+cdef inline uint64_t sm_next(uint64_t* state) noexcept nogil:
+    state[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint32_t sm_below(uint64_t* state, uint32_t n) noexcept nogil:
+    return <uint32_t>(sm_next(state) % n)
+
+
+cdef inline void shuffle_cards(uint8_t* items, int n, uint64_t* rng) noexcept nogil:
+    """Fisher-Yates from the last index down, as SplitMix64.shuffle does."""
+    cdef int i, j
+    cdef uint8_t t
+    i = n - 1
+    while i > 0:
+        j = sm_below(rng, i + 1)
+        t = items[i]
+        items[i] = items[j]
+        items[j] = t
+        i -= 1
+
+
+# ---------------------------------------------------------------------------
+# Small queries
+# ---------------------------------------------------------------------------
+
+cdef inline int32_t encode(int kind, int a, int b) noexcept nogil:
+    return (kind << 16) | (a << 8) | b
+
+
+cdef inline uint64_t occupied_links(const GameState* s) noexcept nogil:
+    cdef uint64_t occ = 0
+    cdef int o
+    for o in range(s.n_colors):
+        occ |= s.bridges[o]
+    return occ
+
+
+cdef inline int bridges_on(const GameState* s, int color, int island) noexcept nogil:
+    return popcount(s.bridges[color] & s.board.island_links[island])
+
+
+cdef inline bint has_majority(const GameState* s, int color, int island) noexcept nogil:
+    """R2: more than half of the island's links."""
+    return 2 * bridges_on(s, color, island) > s.board.island_size[island]
+
+
+cdef inline int islands_controlled(const GameState* s, int color) noexcept nogil:
+    cdef int x, n = 0
+    for x in range(s.board.n_islands):
+        n += has_majority(s, color, x)
+    return n
+
+
+cdef inline int controller_of(const GameState* s, int island) noexcept nogil:
+    """The color with an absolute majority on ``island`` (R2), or -1."""
+    cdef int o
+    for o in range(s.n_colors):
+        if has_majority(s, o, island):
+            return o
+    return -1
+
+
+cdef inline bint has_stock(const GameState* s, int color) noexcept nogil:
+    """R13: in the tabletop preset a color places or swaps only with a bridge in stock."""
+    return s.preset != PRESET_TABLETOP or popcount(s.bridges[color]) < TABLETOP_BRIDGES
+
+
+cdef inline bint seat_done(const GameState* s, int seat) noexcept nogil:
+    cdef int i
+    for i in range(s.n_done):
+        if s.final_done[i] == seat:
+            return True
+    return False
+
+
+cdef inline int next_seat_not_done(const GameState* s, int seat) noexcept nogil:
+    """R10: the next seat after ``seat`` (wrapping, possibly ``seat`` itself) without a final turn."""
+    cdef int i, t
+    for i in range(1, s.n_players + 1):
+        t = (seat + i) % s.n_players
+        if not seat_done(s, t):
+            return t
+    return seat
+
+
+cdef inline bint may_pass(const GameState* s) noexcept nogil:
+    """R10: some other seat with strictly more points has not taken its final turn."""
+    cdef int t, me = s.to_move
+    if s.played != 0:
+        return False
+    for t in range(s.n_players):
+        if t != me and s.scores[t] > s.scores[me] and not seat_done(s, t):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------
+# Dealing (R3)
+# ---------------------------------------------------------------------------
+
+cdef void deal_state(GameState* s, const BoardTables* b, int players, int preset, uint64_t seed) noexcept nogil:
+    """docs/engine.md "Dealing": shuffle the cards in island order, 4 to each seat from the top."""
+    cdef int x, i, n = 0, seat
+    memset(s, 0, sizeof(GameState))
+    s.board = b
+    s.n_players = players
+    s.n_colors = players
+    s.preset = preset
+    s.round = ROUND_SETUP
+    s.winner = -1
+    for seat in range(MAX_SEATS):
+        s.setup_chosen[seat] = NO_CARD
+        s.color_of_seat[seat] = seat
+        s.seat_of_color[seat] = seat
+    for x in range(MAX_ISLANDS):
+        s.god_token[x] = NO_GOD
+    for x in range(b.n_islands):
+        for i in range(b.cards_per_island):
+            s.deck[n] = x
+            n += 1
+    s.rng = seed
+    shuffle_cards(s.deck, n, &s.rng)
+    s.deck_end = n
+    for seat in range(players):
+        for i in range(DEAL):
+            s.hands[seat][s.deck[s.deck_top]] += 1
+            s.deck_top += 1
+        s.hand_size[seat] = DEAL
+
+
+cdef inline void refill_face_up(GameState* s) noexcept nogil:
+    while s.n_face_up < FACE_UP and s.deck_top < s.deck_end:
+        s.face_up[s.n_face_up] = s.deck[s.deck_top]
+        s.n_face_up += 1
+        s.deck_top += 1
+
+
+# ---------------------------------------------------------------------------
+# Legal moves (sorted by action code)
+# ---------------------------------------------------------------------------
+
+cdef int legal_moves(const GameState* s, int32_t* out) noexcept nogil:
+    """Write the legal actions of the player to move into ``out`` (ascending); return how many."""
+    cdef const BoardTables* b = s.board
+    cdef int n = 0, seat = s.to_move, c, x, k, o, lo, hi, mine, top, cnt
+    cdef const uint8_t* hand = s.hands[seat]
+    cdef uint64_t occ, bits, eligible, island
+    cdef uint32_t seen
+
+    if s.round == ROUND_OVER:
+        return 0
+    if s.round == ROUND_SETUP:
+        for x in range(b.n_islands):
+            if hand[x]:
+                out[n] = encode(REVEAL, x, 0)
+                n += 1
+        return n
+    c = s.color_of_seat[seat]
+
+    if s.n_remove > 0:
+        # R7: remove one bridge of an eligible color from the first pending island.
+        island = b.island_links[s.remove_on[0]]
+        mine = popcount(s.bridges[c] & island)
+        top = 0
+        for o in range(s.n_colors):
+            if o != c:
+                cnt = popcount(s.bridges[o] & island)
+                if cnt > top:
+                    top = cnt
+        eligible = 0
+        for o in range(s.n_colors):
+            if o != c:
+                cnt = popcount(s.bridges[o] & island)
+                if mine > top or (mine == top and cnt == 1):
+                    eligible |= s.bridges[o]
+        bits = eligible & island
+        while bits:
+            out[n] = encode(REMOVE, lowest_bit(bits), 0)
+            n += 1
+            bits &= bits - 1
+        return n
+
+    if s.round == ROUND_FINAL or not s.discarded:
+        if has_stock(s, c):
+            occ = occupied_links(s)
+            # R4 place: a free link and a card naming one of its ends.
+            bits = b.all_links & ~occ
+            while bits:
+                k = lowest_bit(bits)
+                bits &= bits - 1
+                lo = b.link_lo[k]
+                hi = b.link_hi[k]
+                if hand[lo]:
+                    out[n] = encode(PLACE, k, lo)
+                    n += 1
+                if hand[hi]:
+                    out[n] = encode(PLACE, k, hi)
+                    n += 1
+            # R4 swap: another color's link and two cards naming its ends.
+            bits = occ & ~s.bridges[c]
+            while bits:
+                k = lowest_bit(bits)
+                bits &= bits - 1
+                lo = b.link_a[k]
+                hi = b.link_b[k]
+                if hand[lo] >= 2:
+                    out[n] = encode(SWAP, k, SWAP_AA)
+                    n += 1
+                if hand[lo] and hand[hi]:
+                    out[n] = encode(SWAP, k, SWAP_AB)
+                    n += 1
+                if hand[hi] >= 2:
+                    out[n] = encode(SWAP, k, SWAP_BB)
+                    n += 1
+        if s.round == ROUND_FINAL:
+            # R10: no discard and no draw; the turn ends when the player says so, or is postponed.
+            out[n] = encode(END, 0, 0)
+            n += 1
+            if may_pass(s):
+                out[n] = encode(PASS, 0, 0)
+                n += 1
+            return n
+        if s.played == 0:
+            for x in range(b.n_islands):
+                if hand[x]:
+                    out[n] = encode(DISCARD, x, 0)
+                    n += 1
+        if s.hand_size[seat] > HAND_LIMIT:
+            return n
+
+    # R5: take a face-up card or draw, ending the turn.
+    seen = 0
+    for x in range(s.n_face_up):
+        seen |= 1u << s.face_up[x]
+    while seen:
+        x = lowest_bit(seen)
+        seen &= seen - 1
+        out[n] = encode(TAKE, x, 0)
+        n += 1
+    if s.deck_top < s.deck_end:
+        out[n] = encode(DRAW, 0, 0)
+        n += 1
+    return n
+
+
+cdef bint is_legal_action(const GameState* s, int32_t action) noexcept nogil:
+    cdef int32_t buf[MAX_ACTIONS]
+    cdef int i, n = legal_moves(s, buf)
+    for i in range(n):
+        if buf[i] == action:
+            return True
+    return False
+
+
+cdef bint well_formed(const GameState* s, int32_t action) noexcept nogil:
+    """Whether ``action`` names things that exist on this board (the cheap guard of ``apply``)."""
+    cdef const BoardTables* b = s.board
+    cdef int kind = action >> 16, a = (action >> 8) & 0xFF, arg = action & 0xFF
+    if action < 0 or kind > REVEAL:
+        return False
+    if kind == PLACE:
+        return a < b.n_links and (arg == b.link_a[a] or arg == b.link_b[a])
+    if kind == SWAP:
+        return a < b.n_links and arg <= SWAP_BB
+    if kind == REMOVE:
+        return a < b.n_links and arg == 0
+    if kind == DISCARD or kind == TAKE or kind == REVEAL:
+        return a < b.n_islands and arg == 0
+    return kind >= DRAW and a == 0 and arg == 0
+
+
+# ---------------------------------------------------------------------------
+# Applying moves
+# ---------------------------------------------------------------------------
+
+cdef inline void pay_card(GameState* s, int seat, int x) noexcept nogil:
+    """R4: a played card leaves the hand (and its public part) for the open discards."""
+    if s.hands[seat][x] == 0:
+        return  # only reachable through an illegal action; keep the card totals intact
+    s.hands[seat][x] -= 1
+    s.hand_size[seat] -= 1
+    if s.public_cards[seat][x]:
+        s.public_cards[seat][x] -= 1
+    s.discard_open[s.n_open] = x
+    s.n_open += 1
+    s.played += 1
+
+
+cdef void rank_by_points(GameState* s, const int8_t* order, int n) noexcept nogil:
+    """Fill ``ranking`` with ``order`` stably sorted by points, highest first."""
+    cdef int i, j
+    cdef int8_t t
+    for i in range(n):
+        s.ranking[i] = order[i]
+    for i in range(1, n):
+        t = s.ranking[i]
+        j = i - 1
+        while j >= 0 and s.scores[s.ranking[j]] < s.scores[t]:
+            s.ranking[j + 1] = s.ranking[j]
+            j -= 1
+        s.ranking[j + 1] = t
+    s.n_ranking = n
+
+
+cdef void win_by_islands(GameState* s, int color) noexcept nogil:
+    """R8, R12: the immediate winner first, then the others by points, then by seat."""
+    cdef int8_t others[MAX_SEATS]
+    cdef int seat, n = 0, w = s.seat_of_color[color]
+    for seat in range(s.n_players):
+        if seat != w:
+            others[n] = seat
+            n += 1
+    rank_by_points(s, others, n)
+    for seat in range(n, 0, -1):
+        s.ranking[seat] = s.ranking[seat - 1]
+    s.ranking[0] = w
+    s.n_ranking = n + 1
+    s.winner = w
+    s.reason = REASON_ELEVEN
+    s.round = ROUND_OVER
+
+
+cdef void resolve_link(GameState* s, int link) noexcept nogil:
+    """R6, R7, R8 after the mover's bridge went on ``link`` (place or swap)."""
+    cdef const BoardTables* b = s.board
+    cdef int c = s.color_of_seat[s.to_move]
+    cdef int e, island, size, n, o, cnt, top
+    cdef bint single
+    cdef uint64_t links
+    for e in range(2):
+        island = b.link_lo[link] if e == 0 else b.link_hi[link]
+        links = b.island_links[island]
+        size = b.island_size[island]
+        n = popcount(s.bridges[c] & links)
+        if 2 * n > size:
+            # R6: a majority new with this bridge sweeps every other color off the island.
+            if 2 * (n - 1) <= size:
+                for o in range(s.n_colors):
+                    if o != c:
+                        s.bridges[o] &= ~links
+        elif size >= 5 and (occupied_links(s) & links) == links:
+            # R7: the island is full and the mover leads or ties: a removal is owed.
+            top = 0
+            single = False
+            for o in range(s.n_colors):
+                if o != c:
+                    cnt = popcount(s.bridges[o] & links)
+                    if cnt > top:
+                        top = cnt
+                    if cnt == 1:
+                        single = True
+            if (n > top or (n == top and single)) and s.n_remove < MAX_PENDING:
+                s.remove_on[s.n_remove] = island
+                s.n_remove += 1
+    if islands_controlled(s, c) >= WIN_ISLANDS:
+        win_by_islands(s, c)
+
+
+cdef void score_islands(GameState* s, int bonus) noexcept nogil:
+    """R11: each controller scores the links it does not hold (+ bonus per island)."""
+    cdef int x, o, size
+    for x in range(s.board.n_islands):
+        o = controller_of(s, x)
+        if o >= 0:
+            size = s.board.island_size[x]
+            s.scores[s.seat_of_color[o]] += size - bridges_on(s, o, x) + bonus
+
+
+cdef void start_final_round(GameState* s) noexcept nogil:
+    s.round = ROUND_FINAL
+    s.n_done = 0
+    s.n_passed = 0
+
+
+cdef void reshuffle(GameState* s) noexcept nogil:
+    """R9: open and face-down discards, listed in island order, shuffled into a new deck."""
+    cdef int counts[MAX_ISLANDS]
+    cdef int x, i, seat, n = 0
+    for x in range(s.board.n_islands):
+        counts[x] = 0
+    for i in range(s.n_open):
+        counts[s.discard_open[i]] += 1
+    for seat in range(s.n_players):
+        for x in range(s.board.n_islands):
+            counts[x] += s.hidden_by[seat][x]
+            s.hidden_by[seat][x] = 0
+    for x in range(s.board.n_islands):
+        for i in range(counts[x]):
+            s.deck[n] = x
+            n += 1
+    shuffle_cards(s.deck, n, &s.rng)
+    s.deck_top = 0
+    s.deck_end = n
+    s.n_open = 0
+    refill_face_up(s)
+
+
+cdef void end_turn(GameState* s) noexcept nogil:
+    """After a take or draw: round ends (R9, R10), then the next seat."""
+    s.played = 0
+    s.discarded = False
+    if s.deck_top == s.deck_end and s.n_face_up == 0:
+        if s.round == ROUND_1:
+            score_islands(s, 0)  # R9 scoring 1
+            reshuffle(s)
+            s.round = ROUND_2
+            if s.deck_top == s.deck_end and s.n_face_up == 0:
+                start_final_round(s)  # nothing came back: the second run-out is immediate
+        elif s.round == ROUND_2:
+            start_final_round(s)  # R10
+    s.to_move = (s.to_move + 1) % s.n_players
+
+
+cdef void end_final_turn(GameState* s) noexcept nogil:
+    """R10 END: the mover's final turn is over; after the last one, final scoring (R11, R12)."""
+    cdef int i, j, seat = s.to_move
+    if not seat_done(s, seat):
+        s.final_done[s.n_done] = seat
+        s.n_done += 1
+    j = 0
+    for i in range(s.n_passed):
+        if s.final_passed[i] != seat:
+            s.final_passed[j] = s.final_passed[i]
+            j += 1
+    s.n_passed = j
+    s.played = 0
+    if s.n_done >= s.n_players:
+        score_islands(s, 1)
+        rank_by_points(s, s.final_done, s.n_done)  # ties: earlier final turn first (R12)
+        s.winner = s.ranking[0]
+        s.reason = REASON_POINTS
+        s.round = ROUND_OVER
+    else:
+        s.to_move = next_seat_not_done(s, seat)
+
+
+cdef void apply_move(GameState* s, int32_t action) noexcept nogil:
+    """Apply a legal action (docs/engine.md "Applying moves").
+
+    Unchecked: an illegal but well-formed action leaves a meaningless state,
+    never an out-of-bounds write, and the card totals still hold.
+    """
+    cdef const BoardTables* b = s.board
+    cdef int kind = action >> 16, a = (action >> 8) & 0xFF, arg = action & 0xFF
+    cdef int seat = s.to_move, c, o, i, x
+    cdef uint64_t bit
+    if s.round == ROUND_OVER:
+        return
+    c = s.color_of_seat[seat]
+    if kind == PLACE:
+        pay_card(s, seat, arg)
+        s.bridges[c] |= 1ULL << a
+        resolve_link(s, a)
+    elif kind == SWAP:
+        if arg == SWAP_AA:
+            pay_card(s, seat, b.link_a[a])
+            pay_card(s, seat, b.link_a[a])
+        elif arg == SWAP_AB:
+            pay_card(s, seat, b.link_a[a])
+            pay_card(s, seat, b.link_b[a])
+        else:
+            pay_card(s, seat, b.link_b[a])
+            pay_card(s, seat, b.link_b[a])
+        bit = 1ULL << a
+        for o in range(s.n_colors):
+            s.bridges[o] &= ~bit
+        s.bridges[c] |= bit
+        resolve_link(s, a)
+    elif kind == REMOVE:
+        bit = 1ULL << a
+        for o in range(s.n_colors):
+            s.bridges[o] &= ~bit
+        if s.n_remove > 0:
+            for i in range(1, s.n_remove):
+                s.remove_on[i - 1] = s.remove_on[i]
+            s.n_remove -= 1
+    elif kind == DISCARD:
+        if s.hands[seat][a] == 0:
+            return
+        s.hands[seat][a] -= 1
+        s.hand_size[seat] -= 1
+        # Others do not see which card went: every known card becomes uncertain by one.
+        for x in range(b.n_islands):
+            if s.public_cards[seat][x]:
+                s.public_cards[seat][x] -= 1
+        s.hidden_by[seat][a] += 1
+        s.discarded = True
+    elif kind == TAKE:
+        i = 0
+        while i < s.n_face_up and s.face_up[i] != a:
+            i += 1
+        if i < s.n_face_up:
+            s.hands[seat][a] += 1
+            s.public_cards[seat][a] += 1
+            s.hand_size[seat] += 1
+            if s.deck_top < s.deck_end:
+                s.face_up[i] = s.deck[s.deck_top]  # the gap is filled at once (R5)
+                s.deck_top += 1
+            else:
+                s.n_face_up -= 1
+                while i < s.n_face_up:
+                    s.face_up[i] = s.face_up[i + 1]
+                    i += 1
+        end_turn(s)
+    elif kind == DRAW:
+        if s.deck_top < s.deck_end:
+            s.hands[seat][s.deck[s.deck_top]] += 1
+            s.hand_size[seat] += 1
+            s.deck_top += 1
+        end_turn(s)
+    elif kind == END:
+        end_final_turn(s)
+    elif kind == PASS:
+        for i in range(s.n_passed):
+            if s.final_passed[i] == seat:
+                break
+        else:
+            s.final_passed[s.n_passed] = seat
+            s.n_passed += 1
+        s.to_move = next_seat_not_done(s, seat)
+    elif kind == REVEAL:
+        if s.hands[seat][a] == 0 or s.setup_chosen[seat] != NO_CARD:
+            return
+        s.hands[seat][a] -= 1
+        s.hand_size[seat] -= 1
+        s.setup_chosen[seat] = a
+        for i in range(s.n_players):
+            if s.setup_chosen[i] == NO_CARD:
+                s.to_move = (seat + 1) % s.n_players
+                return
+        # R3: everyone has chosen; the chosen cards go face-up in seat order, the deck tops up to 4.
+        for i in range(s.n_players):  # n_players <= MAX_SEATS == FACE_UP
+            s.face_up[i] = s.setup_chosen[i]
+            s.setup_chosen[i] = NO_CARD
+        s.n_face_up = s.n_players
+        refill_face_up(s)
+        s.round = ROUND_1
+        s.to_move = 0
+
+
+# ---------------------------------------------------------------------------
+# Playouts
+# ---------------------------------------------------------------------------
+
+cdef long long playout_state(GameState* s, uint64_t seed, int policy) noexcept nogil:
+    """Play to the end of the game; return the number of moves made.
+
+    The moves are drawn from their own stream SplitMix64(seed); chance events
+    keep using the state's ``rng``.  Policy 0 picks ``legal[below(n)]`` of the
+    sorted legal list.  Stops early only on a state with no legal move, which
+    the rules never produce.
+    """
+    cdef int32_t buf[MAX_ACTIONS]
+    cdef uint64_t rng = seed
+    cdef long long moves = 0
+    cdef int n
+    while s.round != ROUND_OVER:
+        n = legal_moves(s, buf)
+        if n == 0:
+            break
+        apply_move(s, buf[sm_below(&rng, n)])
+        moves += 1
+    return moves
+
+
+# ---------------------------------------------------------------------------
+# Validation at the edge (Python objects in, trusted C structs out)
+# ---------------------------------------------------------------------------
+
+def _as_int(value, str field, lo, hi):
+    """``value`` as an int in [lo, hi]; ValueError naming ``field`` otherwise."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise ValueError(f"{field}: must be an integer, not {value!r}")
+    value = value.__index__()
+    if not lo <= value <= hi:
+        raise ValueError(f"{field}: must be from {lo} to {hi}, not {value}")
+    return value
+
+
+def _as_list(value, str field, min_len, max_len):
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"{field}: must be a list, not {type(value).__name__}")
+    if not min_len <= len(value) <= max_len:
+        if min_len == max_len:
+            raise ValueError(f"{field}: must hold {min_len} entries, not {len(value)}")
+        raise ValueError(f"{field}: must hold {min_len} to {max_len} entries, not {len(value)}")
+    return value
+
+
+def _int_list(value, str field, min_len, max_len, lo, hi):
+    return [_as_int(v, f"{field}[{i}]", lo, hi) for i, v in enumerate(_as_list(value, field, min_len, max_len))]
+
+
+def _count_rows(value, str field, int players, int n_islands, int most):
+    """One list of card counts per island for each seat."""
+    rows = _as_list(value, field, players, players)
+    return [_int_list(row, f"{field}[{i}]", n_islands, n_islands, 0, most) for i, row in enumerate(rows)]
+
+
+def _seat_list(value, str field, int players):
+    seats = _int_list(value, field, 0, players, 0, players - 1)
+    if len(set(seats)) != len(seats):
+        raise ValueError(f"{field}: names a seat twice: {seats}")
+    return seats
+
+
+cdef class CoreBoard:
+    """The board's tables for the core: link bitboards per island, sizes, link ends (R1).
+
+    ``links`` are pairs of island indices in the board file's order.  Raises
+    ValueError when the board exceeds the core's capacities (MAX_ISLANDS,
+    MAX_LINKS, MAX_CARDS) or is malformed.
+    """
+
+    cdef BoardTables tables
+    cdef tuple _links
+
+    def __init__(self, n_islands, cards_per_island, links):
+        cdef int k, x, a, b
+        n_islands = _as_int(n_islands, "n_islands", 2, MAX_ISLANDS)
+        cards_per_island = _as_int(cards_per_island, "cards_per_island", 1, MAX_CARDS // n_islands)
+        links = _as_list(links, "links", 1, MAX_LINKS)
+        memset(&self.tables, 0, sizeof(BoardTables))
+        seen = set()
+        pairs = []
+        for k, pair in enumerate(links):
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                raise ValueError(f"links[{k}]: must be a pair of island indices, not {pair!r}")
+            a = _as_int(pair[0], f"links[{k}][0]", 0, n_islands - 1)
+            b = _as_int(pair[1], f"links[{k}][1]", 0, n_islands - 1)
+            if a == b:
+                raise ValueError(f"links[{k}]: joins island {a} to itself")
+            if (min(a, b), max(a, b)) in seen:
+                raise ValueError(f"links[{k}]: the link {a}-{b} appears twice")
+            seen.add((min(a, b), max(a, b)))
+            pairs.append((a, b))
+            self.tables.link_a[k] = a
+            self.tables.link_b[k] = b
+            self.tables.link_lo[k] = min(a, b)
+            self.tables.link_hi[k] = max(a, b)
+            self.tables.island_links[a] |= 1ULL << k
+            self.tables.island_links[b] |= 1ULL << k
+            self.tables.all_links |= 1ULL << k
+        for x in range(n_islands):
+            self.tables.island_size[x] = popcount(self.tables.island_links[x])
+            if self.tables.island_size[x] == 0:
+                raise ValueError(f"island {x}: has no link")
+        self.tables.n_islands = n_islands
+        self.tables.n_links = len(pairs)
+        self.tables.cards_per_island = cards_per_island
+        self.tables.n_cards = n_islands * cards_per_island
+        self._links = tuple(pairs)
+
+    @property
+    def n_islands(self) -> int:
+        return self.tables.n_islands
+
+    @property
+    def n_links(self) -> int:
+        return self.tables.n_links
+
+    @property
+    def cards_per_island(self) -> int:
+        return self.tables.cards_per_island
+
+    @property
+    def n_cards(self) -> int:
+        return self.tables.n_cards
+
+    @property
+    def links(self) -> list:
+        """Link ends as island indices, in the board file's order."""
+        return list(self._links)
+
+    def island_links(self, int island) -> int:
+        """The bitboard of the links of ``island``."""
+        if not 0 <= island < self.tables.n_islands:
+            raise ValueError(f"island {island}: not on this board")
+        return self.tables.island_links[island]
+
+    def size(self, int island) -> int:
+        """The number of links of ``island`` (R1)."""
+        if not 0 <= island < self.tables.n_islands:
+            raise ValueError(f"island {island}: not on this board")
+        return self.tables.island_size[island]
+
+    def __reduce__(self):
+        return (CoreBoard, (self.tables.n_islands, self.tables.cards_per_island, list(self._links)))
+
+    def __repr__(self):
+        return (f"CoreBoard(n_islands={self.tables.n_islands}, cards_per_island={self.tables.cards_per_island}, "
+                f"n_links={self.tables.n_links})")
+
+
+def _check_game_shape(CoreBoard board, players, preset):
+    players = _as_int(players, "players", 2, MAX_SEATS)
+    if players * DEAL > board.tables.n_cards:
+        raise ValueError(f"players: {players} hands of {DEAL} need more than the board's {board.tables.n_cards} cards")
+    preset = _as_int(preset, "preset", PRESET_YUCATA, PRESET_TABLETOP)
+    return players, preset
+
+
+def _restore_state(CoreBoard board, data):
+    return CoreState.from_data(board, data)
+
+
+cdef class CoreState:
+    """A complete game state in C; see the module docstring for its invariants.
+
+    Made by ``deal`` or ``from_data``; ``apply`` is unchecked (see its docstring).
+    """
+
+    cdef GameState st
+    cdef readonly CoreBoard board
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("CoreState is made by CoreState.deal(...) or CoreState.from_data(...)")
+
+    @staticmethod
+    cdef CoreState _blank(CoreBoard board):
+        cdef CoreState out = CoreState.__new__(CoreState)
+        out.board = board
+        out.st.board = &board.tables
+        return out
+
+    @classmethod
+    def deal(cls, CoreBoard board not None, players, preset, seed):
+        """A new game in setup (R3), dealt from SplitMix64(seed) (docs/engine.md "Dealing")."""
+        players, preset = _check_game_shape(board, players, preset)
+        cdef uint64_t s0 = _as_int(seed, "seed", -(1 << 63), MASK64) & MASK64
+        cdef CoreState out = CoreState._blank(board)
+        deal_state(&out.st, &board.tables, players, preset, s0)
+        return out
+
+    @classmethod
+    def from_data(cls, CoreBoard board not None, data):
+        """The state described by ``data`` (a ``StateData``); ValueError names the first bad field."""
+        cdef BoardTables* b = &board.tables
+        cdef CoreState out
+        cdef GameState* s
+        cdef int n_isl = b.n_islands, n_cards = b.n_cards, seat, x, k, i
+        if _as_int(data.n_islands, "n_islands", 0, MAX_ISLANDS) != n_isl:
+            raise ValueError(f"n_islands: the board has {n_isl} islands, not {data.n_islands}")
+        players = _as_int(data.players, "players", 2, MAX_SEATS)
+        preset = _as_int(data.preset, "preset", PRESET_YUCATA, PRESET_TABLETOP)
+        round_ = _as_int(data.round, "round", ROUND_SETUP, ROUND_OVER)
+        to_move = _as_int(data.to_move, "to_move", 0, players - 1)
+        bridges = _int_list(data.bridges, "bridges", b.n_links, b.n_links, -1, players - 1)
+        hands = _count_rows(data.hands, "hands", players, n_isl, n_cards)
+        public = _count_rows(data.public, "public", players, n_isl, n_cards)
+        hidden_by = _count_rows(data.hidden_by, "hidden_by", players, n_isl, n_cards)
+        for seat in range(players):
+            for x in range(n_isl):
+                if public[seat][x] > hands[seat][x]:
+                    raise ValueError(f"public[{seat}][{x}]: {public[seat][x]} known cards but only "
+                                     f"{hands[seat][x]} in the hand")
+        deck = _int_list(data.deck, "deck", 0, n_cards, 0, n_isl - 1)
+        face_up = _int_list(data.face_up, "face_up", 0, FACE_UP, 0, n_isl - 1)
+        discard_open = _int_list(data.discard_open, "discard_open", 0, n_cards, 0, n_isl - 1)
+        scores = _int_list(data.scores, "scores", players, players, -(1 << 30), 1 << 30)
+        played = _as_int(data.played, "played", 0, n_cards)
+        if not isinstance(data.discarded, (bool, int)) or data.discarded not in (0, 1):
+            raise ValueError(f"discarded: must be True or False, not {data.discarded!r}")
+        remove_on = _int_list(data.remove_on, "remove_on", 0, MAX_PENDING, 0, n_isl - 1)
+        final_done = _seat_list(data.final_done, "final_done", players)
+        final_passed = _seat_list(data.final_passed, "final_passed", players)
+        setup_chosen = _int_list(data.setup_chosen, "setup_chosen", players, players, NO_CARD, n_isl - 1)
+        ranking = _seat_list(data.ranking, "ranking", players)
+        if ranking and len(ranking) != players:
+            raise ValueError(f"ranking: must be empty or list all {players} seats, not {ranking}")
+        winner = _as_int(data.winner, "winner", -1, players - 1)
+        reason = _as_int(data.reason, "reason", REASON_NONE, REASON_ELEVEN)
+        rng = _as_int(data.rng, "rng", 0, MASK64)
+
+        # Every card of the board is somewhere, exactly once (R1, R3).
+        totals = [0] * n_isl
+        for rows in (hands, hidden_by):
+            for row in rows:
+                for x in range(n_isl):
+                    totals[x] += row[x]
+        for pile in (deck, face_up, discard_open, [c for c in setup_chosen if c != NO_CARD]):
+            for x in pile:
+                totals[x] += 1
+        for x in range(n_isl):
+            if totals[x] != b.cards_per_island:
+                raise ValueError(f"cards of island {x}: {totals[x]} in the state, the board has "
+                                 f"{b.cards_per_island}")
+
+        out = CoreState._blank(board)
+        s = &out.st
+        s.n_players = players
+        s.n_colors = players
+        s.preset = preset
+        s.round = round_
+        s.to_move = to_move
+        for seat in range(MAX_SEATS):
+            s.color_of_seat[seat] = seat
+            s.seat_of_color[seat] = seat
+            s.setup_chosen[seat] = NO_CARD
+        for x in range(MAX_ISLANDS):
+            s.god_token[x] = NO_GOD
+        for k in range(b.n_links):
+            if bridges[k] >= 0:
+                s.bridges[s.color_of_seat[bridges[k]]] |= 1ULL << k
+        for seat in range(players):
+            for x in range(n_isl):
+                s.hands[seat][x] = hands[seat][x]
+                s.public_cards[seat][x] = public[seat][x]
+                s.hidden_by[seat][x] = hidden_by[seat][x]
+                s.hand_size[seat] += hands[seat][x]
+            s.scores[seat] = scores[seat]
+            s.setup_chosen[seat] = setup_chosen[seat]
+        for i, x in enumerate(deck):
+            s.deck[i] = x
+        s.deck_top = 0
+        s.deck_end = len(deck)
+        for i, x in enumerate(face_up):
+            s.face_up[i] = x
+        s.n_face_up = len(face_up)
+        for i, x in enumerate(discard_open):
+            s.discard_open[i] = x
+        s.n_open = len(discard_open)
+        s.played = played
+        s.discarded = bool(data.discarded)
+        for i, x in enumerate(remove_on):
+            s.remove_on[i] = x
+        s.n_remove = len(remove_on)
+        for i, x in enumerate(final_done):
+            s.final_done[i] = x
+        s.n_done = len(final_done)
+        for i, x in enumerate(final_passed):
+            s.final_passed[i] = x
+        s.n_passed = len(final_passed)
+        for i, x in enumerate(ranking):
+            s.ranking[i] = x
+        s.n_ranking = len(ranking)
+        s.winner = winner
+        s.reason = reason
+        s.rng = <uint64_t>rng
+        return out
+
+    def to_data(self):
+        """A fresh ``StateData`` of this state.
+
+        Raises AssertionError if two colors hold the same link: a broken
+        invariant of the core, never a user error.
+        """
+        cdef const GameState* s = &self.st
+        cdef int n_isl = s.board.n_islands, seat, x, k, o, p
+        for o in range(s.n_colors):
+            for p in range(o + 1, s.n_colors):
+                if s.bridges[o] & s.bridges[p]:
+                    raise AssertionError(f"colors {o} and {p} share links (bitboard {s.bridges[o] & s.bridges[p]:#x})")
+        bridges = [-1] * s.board.n_links
+        for o in range(s.n_colors):
+            for k in range(s.board.n_links):
+                if (s.bridges[o] >> k) & 1:
+                    bridges[k] = s.seat_of_color[o]
+        return StateData(
+            n_islands=n_isl,
+            players=s.n_players,
+            preset=s.preset,
+            round=s.round,
+            to_move=s.to_move,
+            bridges=bridges,
+            hands=[[s.hands[seat][x] for x in range(n_isl)] for seat in range(s.n_players)],
+            public=[[s.public_cards[seat][x] for x in range(n_isl)] for seat in range(s.n_players)],
+            hidden_by=[[s.hidden_by[seat][x] for x in range(n_isl)] for seat in range(s.n_players)],
+            deck=[s.deck[k] for k in range(s.deck_top, s.deck_end)],
+            face_up=[s.face_up[k] for k in range(s.n_face_up)],
+            discard_open=[s.discard_open[k] for k in range(s.n_open)],
+            scores=[s.scores[seat] for seat in range(s.n_players)],
+            played=s.played,
+            discarded=bool(s.discarded),
+            remove_on=[s.remove_on[k] for k in range(s.n_remove)],
+            final_done=[s.final_done[k] for k in range(s.n_done)],
+            final_passed=[s.final_passed[k] for k in range(s.n_passed)],
+            setup_chosen=[s.setup_chosen[seat] for seat in range(s.n_players)],
+            ranking=[s.ranking[k] for k in range(s.n_ranking)],
+            winner=s.winner,
+            reason=s.reason,
+            rng=s.rng,
+        )
+
+    def copy(self):
+        """An independent copy (a struct copy; the board is shared)."""
+        cdef CoreState out = CoreState._blank(self.board)
+        out.st = self.st
+        return out
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce__(self):
+        return (_restore_state, (self.board, self.to_data()))
+
+    def legal_actions(self):
+        """The legal actions of the player to move, ascending; [] once the game is over."""
+        cdef int32_t buf[MAX_ACTIONS]
+        cdef int i, n = legal_moves(&self.st, buf)
+        return [buf[i] for i in range(n)]
+
+    def is_legal(self, action) -> bool:
+        """Whether ``action`` is among ``legal_actions()``."""
+        if isinstance(action, bool) or not hasattr(action, "__index__"):
+            return False
+        action = action.__index__()
+        if not 0 <= action < (1 << 24):
+            return False
+        return is_legal_action(&self.st, <int32_t>action)
+
+    def apply(self, action):
+        """Apply ``action``, which the caller guarantees to be legal (unchecked, for speed).
+
+        Only a cheap guard runs: ValueError if the code names a link, island or
+        combo that does not exist.  A well-formed illegal action gives a
+        meaningless state (use ``is_legal`` first when in doubt) but never
+        breaks memory or the card totals.
+        """
+        if isinstance(action, bool) or not hasattr(action, "__index__"):
+            raise ValueError(f"action {action!r}: not an action code")
+        action = action.__index__()
+        if not 0 <= action < (1 << 24) or not well_formed(&self.st, <int32_t>action):
+            raise ValueError(f"action {action}: not an action code for this board")
+        apply_move(&self.st, <int32_t>action)
+
+    def playout(self, seed, policy=POLICY_RANDOM):
+        """Play random legal moves to the end of the game, in C, without the GIL.
+
+        Moves come from SplitMix64(seed): ``legal[next() % len(legal)]`` of the
+        sorted legal list at every step (policy 0).  Chance events keep using
+        the state's own stream.
+        """
+        cdef uint64_t s0 = _as_int(seed, "seed", -(1 << 63), MASK64) & MASK64
+        cdef int pol = _as_int(policy, "policy", POLICY_RANDOM, POLICY_RANDOM)
+        with nogil:
+            playout_state(&self.st, s0, pol)
+
+    @property
+    def players(self) -> int:
+        return self.st.n_players
+
+    @property
+    def preset(self) -> int:
+        return self.st.preset
+
+    @property
+    def to_move(self) -> int:
+        return self.st.to_move
+
+    @property
+    def round(self) -> int:
+        return self.st.round
+
+    @property
+    def is_over(self) -> bool:
+        return self.st.round == ROUND_OVER
+
+    @property
+    def scores(self) -> list:
+        return [self.st.scores[i] for i in range(self.st.n_players)]
+
+    @property
+    def winner(self) -> int:
+        return self.st.winner
+
+    @property
+    def ranking(self) -> list:
+        return [self.st.ranking[i] for i in range(self.st.n_ranking)]
+
+    def __repr__(self):
+        return (f"<CoreState players={self.st.n_players} round={self.st.round} to_move={self.st.to_move} "
+                f"scores={self.scores}>")
+
+
+def random_games(CoreBoard board not None, players, preset, games, seed):
+    """Deal ``games`` games and play each to the end with uniform random legal moves, all in C.
+
+    Game ``g`` is ``CoreState.deal(board, players, preset, seed + g)`` followed
+    by ``playout((seed + g) ^ PLAYOUT_SALT)``.  Returns (games, total moves).
+    """
+    players, preset = _check_game_shape(board, players, preset)
+    cdef long long n_games = _as_int(games, "games", 0, 1 << 62)
+    cdef uint64_t s0 = _as_int(seed, "seed", -(1 << 63), MASK64) & MASK64
+    cdef int n_players = players, pre = preset
+    cdef long long g, moves = 0
+    cdef uint64_t game_seed
+    cdef GameState st
+    with nogil:
+        for g in range(n_games):
+            game_seed = s0 + <uint64_t>g
+            deal_state(&st, &board.tables, n_players, pre, game_seed)
+            moves += playout_state(&st, game_seed ^ C_PLAYOUT_SALT, POLICY_RANDOM)
+    return n_games, moves
