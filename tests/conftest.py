@@ -21,12 +21,8 @@ from kanaloa.board import Board, load_board
 from kanaloa.reference import ReferenceState
 from kanaloa.state import PRESET_TABLETOP, TABLETOP_BRIDGES, StateData
 
-try:
-    import kanaloa_core
-    from kanaloa.core import core_board
-except ImportError:  # the compiled core is not built in this checkout yet
-    kanaloa_core = None
-    core_board = None
+import kanaloa_core
+from kanaloa.core import core_board
 
 
 @dataclass(frozen=True)
@@ -48,16 +44,8 @@ class Engine:
 
 
 REFERENCE = Engine("reference", ReferenceState, lambda board: board)
-CORE = Engine("core", kanaloa_core.CoreState, core_board) if kanaloa_core is not None else None
+CORE = Engine("core", kanaloa_core.CoreState, core_board)
 ENGINES = {"reference": REFERENCE, "core": CORE}
-# Property tests run on the fast implementation; the reference is checked against it elsewhere.
-FAST = CORE if CORE is not None else REFERENCE
-
-
-def _require(engine: Engine | None) -> Engine:
-    if engine is None:
-        pytest.skip("the compiled core kanaloa_core is not built")
-    return engine
 
 
 @pytest.fixture(scope="session")
@@ -68,7 +56,7 @@ def oro() -> Board:
 @pytest.fixture(params=["reference", "core"])
 def engine(request) -> Engine:
     """Each test using it runs once per implementation."""
-    return _require(ENGINES[request.param])
+    return ENGINES[request.param]
 
 
 @pytest.fixture(scope="session")
@@ -78,12 +66,14 @@ def reference_engine() -> Engine:
 
 @pytest.fixture(scope="session")
 def core_engine() -> Engine:
-    return _require(CORE)
+    return CORE
 
 
 @pytest.fixture(scope="session")
 def fast_engine() -> Engine:
-    return FAST
+    """The compiled core: property tests run on the fast implementation, while the differential
+    tests hold the reference to it move for move."""
+    return CORE
 
 
 def scramble_bridges(data: StateData, rng: random.Random, own_share: float = 0.45, free_share: float = 0.25) -> None:
@@ -128,3 +118,64 @@ def action_name(board: Board, action: int) -> str:
     if kind in (A.DISCARD, A.TAKE, A.REVEAL):
         return f"{name} {board.islands[a]} ({action})"
     return f"{name} ({action})"
+
+
+def build_state(
+    board: Board,
+    players: int = 4,
+    *,
+    round: int = 1,
+    to_move: int = 0,
+    preset: int = 0,
+    bridges: dict[str, int] | None = None,
+    hands: dict[int, list[str]] | None = None,
+    public: dict[int, list[str]] | None = None,
+    deck: list[str] | None = None,
+    face_up: list[str] | None = None,
+    scores: list[int] | None = None,
+    leftover: str = "discard",
+) -> StateData:
+    """A ``StateData`` from readable pieces: bridges as ``{"ALOA-BAFI": seat}``, cards by island name.
+
+    Cards not placed anywhere go to the open discard pile (``leftover="discard"``) or under the
+    given deck (``leftover="deck"``), so that every island keeps its ``cards_per_island`` cards.
+    """
+    data = StateData.empty(board.n_islands, board.n_links, players, preset)
+    data.round, data.to_move = round, to_move
+    left = {i: board.cards_per_island for i in range(board.n_islands)}
+
+    def island(name: str) -> int:
+        index = board.find_island(name)
+        assert index is not None, f"no island {name}"
+        left[index] -= 1
+        assert left[index] >= 0, f"more than {board.cards_per_island} cards of {name}"
+        return index
+
+    for link_name, seat in (bridges or {}).items():
+        a, b = link_name.split("-")
+        link = board.find_link(board.find_island(a), board.find_island(b))
+        assert link is not None, f"no link {link_name}"
+        data.bridges[link] = seat
+    for seat, cards in (hands or {}).items():
+        for name in cards:
+            data.hands[seat][island(name)] += 1
+    for seat, cards in (public or {}).items():
+        for name in cards:
+            data.public[seat][board.find_island(name)] += 1
+    data.face_up = [island(name) for name in face_up or []]
+    data.deck = [island(name) for name in deck or []]
+    rest = [i for i in range(board.n_islands) for _ in range(left[i])]
+    if leftover == "deck":
+        data.deck += rest
+    else:
+        data.discard_open = rest
+    data.scores = list(scores) if scores is not None else [0] * players
+    return data
+
+
+def link_of(board: Board, name: str) -> int:
+    """The index of link ``A-B`` (either order)."""
+    a, b = name.split("-")
+    link = board.find_link(board.find_island(a), board.find_island(b))
+    assert link is not None, f"no link {name}"
+    return link

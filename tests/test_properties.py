@@ -1,7 +1,7 @@
 """Properties every game must keep, checked over many seeded random games.
 
-The games run through the compiled core (the reference when the core is not
-built).  Each property is computed here from the exported ``StateData`` and
+The games run through the compiled core, which the differential tests hold
+to the reference move for move.  Each property is computed here from the exported ``StateData`` and
 the board alone, independently of either implementation's own helpers.
 """
 
