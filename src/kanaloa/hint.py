@@ -1,0 +1,164 @@
+"""Move hints: the best move for the player to move, from what that player knows.
+
+``hint(position, ...)`` runs ISMCTS (``kanaloa.search.ISMCTS``) for the player
+to move and returns a ``Hint``: the move, the plan (the most visited line of
+the mover's own moves to the end of the turn, starting with the move), the
+leading candidates with their visits and estimated chance of winning, and the
+budget spent.  When the tree's line stops before the end of the turn (a small
+budget), short follow-up searches from its end complete the plan.
+
+Only what the mover knows is used, even for a full position: every iteration
+of the search starts from a fresh determinisation drawn from the mover's
+knowledge (docs/engine.md "Determinisation"), so two positions that differ
+only in cards the mover cannot see give the same hint for the same seed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from .errors import OptionError, PositionError
+from .notation import Move
+from .search import ISMCTS
+from .search.protocol import POLICY_HEURISTIC, KanaloaGame, ends_turn
+
+DEFAULT_ITERATIONS = 5000
+DEFAULT_TOP = 5
+# When the tree's most visited line stops before the end of the turn, short searches complete the plan.
+COMPLETION_ITERATIONS = 300
+COMPLETION_SHARE = 0.1  # of a time budget, kept for those searches
+
+
+@dataclass(frozen=True)
+class HintCandidate:
+    """A root move: its notation, how often the search tried it, and the mover's estimated win chance."""
+
+    move: str
+    visits: int
+    win: float
+
+
+@dataclass(frozen=True)
+class Hint:
+    """What ``hint`` returns; ``to_json`` gives the ``--json`` form of INTERFACE.md."""
+
+    move: str
+    plan: list[str]
+    candidates: list[HintCandidate]
+    iterations: int
+    seconds: float
+    actions: list[int] = field(default=(), compare=False, repr=False)  # the plan as action codes
+
+    def to_json(self) -> dict:
+        return {
+            "move": self.move,
+            "plan": list(self.plan),
+            "candidates": [{"move": c.move, "visits": c.visits, "win": round(c.win, 4)} for c in self.candidates],
+            "iterations": self.iterations,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def check_budget(iterations: int | None, seconds: float | None) -> tuple[int | None, float | None]:
+    """The budget to search with: the one given, or ``DEFAULT_ITERATIONS``.
+
+    Raises ``OptionError`` for both budgets at once, a non-positive
+    iteration count, or a time that is not a positive finite number.
+    """
+    if iterations is not None and seconds is not None:
+        raise OptionError("--iterations and --time: give one budget, not both")
+    if iterations is not None:
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+            raise OptionError(f"--iterations {iterations!r}: must be a whole number of at least 1")
+        return iterations, None
+    if seconds is not None:
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
+                or seconds <= 0:
+            raise OptionError(f"--time {seconds!r}: must be a positive number of seconds")
+        return None, float(seconds)
+    return DEFAULT_ITERATIONS, None
+
+
+def hint(position, iterations: int | None = None, seconds: float | None = None, seed: int = 0,
+         top: int = DEFAULT_TOP, c: float = 0.7, margin: float = 0.0, policy: int = POLICY_HEURISTIC) -> Hint:
+    """The hint for the player to move in ``position`` (a ``kanaloa.position.Position``).
+
+    The budget is ``iterations`` or ``seconds`` (default
+    ``DEFAULT_ITERATIONS``); ``seed`` fixes every random choice, so the same
+    position, budget in iterations and seed give the same hint.  Raises
+    ``PositionError`` when the game is over or the mover's hand is unknown to
+    the position, ``OptionError`` for a bad budget or ``top``.
+    """
+    iterations, seconds = check_budget(iterations, seconds)
+    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
+        raise OptionError(f"--top {top!r}: must be a whole number of at least 1")
+    if position.is_over:
+        raise PositionError("round: the game is over; there is no move to suggest")
+    mover = position.to_move
+    if position.viewer is not None and position.viewer != mover:
+        raise PositionError(
+            f"viewer: the position is seen by {position.viewer}, but {mover} is to move and "
+            f"{mover}'s hand is unknown to it"
+        )
+    position.state  # raises WaitingError while a viewer position waits for a faceup record (R3, R9)
+    return hint_state(_core_state(position), position.board, iterations=iterations, seconds=seconds, seed=seed,
+                      top=top, c=c, margin=margin, policy=policy)
+
+
+def hint_state(core, board, iterations: int | None = None, seconds: float | None = None, seed: int = 0,
+               top: int = DEFAULT_TOP, c: float = 0.7, margin: float = 0.0,
+               policy: int = POLICY_HEURISTIC) -> Hint:
+    """The hint for the player to move in a ``kanaloa_core.CoreState`` (not modified) on ``board``.
+
+    The budget must be valid (see ``check_budget``).  With a time budget,
+    ``COMPLETION_SHARE`` of it is kept for completing the plan.
+    """
+    clock = time.perf_counter
+    started = clock()
+    game = KanaloaGame(policy)
+    rng = random.Random(seed)
+    main_seconds = seconds * (1.0 - COMPLETION_SHARE) if seconds is not None else None
+    result = ISMCTS(c=c, margin=margin, seed=rng.getrandbits(63)).search(game.wrap(core), iterations, main_seconds)
+    line = result.principal_line()
+    spent = result.iterations
+    # The tree may end before the turn does: search on from the end of the line until the turn is over.
+    mover = core.to_move
+    after = core.copy()
+    for action in line:
+        after.apply(action)
+    while not ends_turn(line[-1]) and not after.is_over and after.to_move == mover:
+        budget = COMPLETION_ITERATIONS
+        left = None
+        if seconds is not None:
+            left = max(seconds - (clock() - started), 1e-6)
+        more = ISMCTS(c=c, margin=margin, seed=rng.getrandbits(63)).search(game.wrap(after), budget, left)
+        spent += more.iterations
+        for action in more.principal_line():
+            line.append(action)
+            after.apply(action)
+            if ends_turn(action) or after.is_over or after.to_move != mover:
+                break
+    name = lambda action: str(Move.from_action(action, board))  # noqa: E731
+    return Hint(
+        move=name(line[0]),
+        plan=[name(a) for a in line],
+        candidates=[HintCandidate(name(cand.action), cand.visits, cand.win) for cand in result.candidates()[:top]],
+        iterations=spent,
+        seconds=clock() - started,
+        actions=line,
+    )
+
+
+def _core_state(position):
+    """The position's state in the compiled core (the search runs there)."""
+    import kanaloa_core
+
+    from .engine import state_from_data
+
+    state = position.state
+    if isinstance(state, kanaloa_core.CoreState):
+        return state
+    return state_from_data(position.board, state.to_data(), "core")
