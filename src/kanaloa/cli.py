@@ -155,6 +155,38 @@ def play(position: str, moves: tuple[str, ...]) -> None:
     click.echo(pos.dumps())
 
 
+@cli.command()
+@click.argument("position", metavar="POSITION")
+@click.option("--iterations", type=int, default=None,
+              help="Search budget in iterations (default 5000 when no --time is given).")
+@click.option("--time", "seconds", type=float, default=None, help="Search budget in seconds of wall time.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed of the search; the same position, iterations and seed give the same hint.")
+@click.option("--top", type=int, default=5, show_default=True, help="How many candidate moves to list.")
+@click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
+def hint(position: str, iterations: int | None, seconds: float | None, seed: int, top: int, as_json: bool) -> None:
+    """Suggest a move for the player to move in POSITION, from what that player knows.
+
+    Prints the move, the plan to the end of the turn, and the leading
+    candidates with their visits and estimated chance of winning.
+    """
+    from .hint import check_budget, hint as make_hint
+
+    iterations, seconds = check_budget(iterations, seconds)
+    pos = read_position(position)
+    found = make_hint(pos, iterations=iterations, seconds=seconds, seed=seed, top=top)
+    if as_json:
+        emit_json(found.to_json())
+        return
+    click.echo(f"move: {found.move}")
+    click.echo(f"plan: {', '.join(found.plan)}")
+    click.echo("candidates:")
+    width = max(len(c.move) for c in found.candidates)
+    for cand in found.candidates:
+        click.echo(f"  {cand.move:<{width}}  visits {cand.visits:>7}  win {100 * cand.win:5.1f}%")
+    click.echo(f"{found.iterations} iterations in {found.seconds:.2f} s")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``kanaloa`` console script."""
     cli.main(args=argv)
