@@ -263,3 +263,133 @@ def test_turn_ending_moves_are_draw_take_end_pass_and_reveal():
     assert ends_turn(A.encode(A.PASS)) and ends_turn(A.encode(A.REVEAL, 1))
     assert not ends_turn(A.encode(A.PLACE, 4, 2)) and not ends_turn(A.encode(A.REMOVE, 4))
     assert not ends_turn(A.encode(A.DISCARD, 4)) and not ends_turn(HIDDEN_DISCARD)
+
+
+# -- the Kanaloa adapter against the protocol -----------------------------------
+
+try:
+    import kanaloa_core
+
+    HAS_DETERMINISE = hasattr(kanaloa_core.CoreState, "determinise")
+except ImportError:  # the compiled core is not built in this checkout yet
+    HAS_DETERMINISE = False
+
+needs_core = pytest.mark.skipif(not HAS_DETERMINISE, reason="the compiled core with determinise is not built")
+
+
+def kanaloa_state(seed: int, moves: int, players: int = 4):
+    """A protocol state dealt from ``seed`` and advanced by ``moves`` seeded random moves."""
+    from kanaloa.board import load_board
+    from kanaloa.core import core_board
+    from kanaloa.search.protocol import KanaloaGame
+
+    core = kanaloa_core.CoreState.deal(core_board(load_board("oro")), players, 0, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if core.is_over:
+            break
+        core.apply(rng.choice(core.legal_actions()))
+    return KanaloaGame().wrap(core)
+
+
+def known_to(data, seat):
+    """Everything ``seat`` knows of a state (docs/engine.md "Knowledge")."""
+    return (
+        data.hands[seat], data.hidden_by[seat], data.public, data.face_up, data.discard_open,
+        [sum(h) for h in data.hands], len(data.deck), data.hidden_count(), data.setup_chosen[seat],
+        data.bridges, data.scores, data.round, data.to_move, data.played, data.discarded, data.remove_on,
+    )
+
+
+@needs_core
+@pytest.mark.parametrize("players", [3, 4])
+def test_random_simulations_through_the_protocol_end_with_one_winner(players):
+    for seed in range(20):
+        state = kanaloa_state(seed, 0, players)
+        rng = random.Random(seed)
+        observer = seed % players
+        steps = 0
+        while not state.is_terminal():
+            keys = state.public_actions(observer)
+            assert keys, "a running game always has a move"
+            state.apply_public(rng.choice(keys), observer, rng)
+            steps += 1
+            assert steps < 2000
+        returns = state.returns()
+        assert sorted(returns) == [0.0] * (players - 1) + [1.0]
+        assert all(-1.0 <= m <= 1.0 for m in state.margins())
+        assert state.num_players() == players
+
+
+@needs_core
+def test_a_clone_is_independent():
+    state = kanaloa_state(1, 25)
+    twin = state.clone()
+    before = state.core.to_data()
+    twin.rollout(5)
+    assert twin.is_terminal() and not state.is_terminal()
+    assert state.core.to_data() == before
+
+
+@needs_core
+@pytest.mark.parametrize("seed, moves", [(1, 0), (2, 3), (3, 30), (4, 70), (5, 120)])
+def test_resample_keeps_what_the_observer_knows(seed, moves):
+    state = kanaloa_state(seed, moves)
+    data = state.core.to_data()
+    for observer in range(4):
+        sample = state.resample(observer, seed * 10 + observer).core.to_data()
+        assert known_to(sample, observer) == known_to(data, observer)
+
+
+@needs_core
+def test_resample_ignores_what_the_observer_cannot_see():
+    state = kanaloa_state(6, 30)
+    data = state.core.to_data()
+    observer = data.to_move
+    other = (observer + 1) % data.players
+    x = next(i for i in range(data.n_islands) if data.hands[other][i] > data.public[other][i])
+    j = next(j for j, y in enumerate(data.deck) if y != x)
+    altered = data.copy()
+    altered.hands[other][x] -= 1
+    altered.hands[other][data.deck[j]] += 1
+    altered.deck[j] = x
+    altered.deck.reverse()  # the deck order is unknown too
+    altered.rng ^= 0xDEADBEEF  # and so is the stream of the next reshuffle
+    from kanaloa.board import load_board
+    from kanaloa.core import core_board
+
+    twin = kanaloa_core.CoreState.from_data(core_board(load_board("oro")), altered)
+    a = state.resample(observer, 99).core.to_data()
+    b = state.game.wrap(twin).resample(observer, 99).core.to_data()
+    assert a == b
+
+
+@needs_core
+def test_another_players_discards_share_one_public_key():
+    """R4: a face-down discard shows nothing of the card, so the observer sees one move, not one per island."""
+    for seed in range(40):
+        state = kanaloa_state(seed, 24)
+        moves = state.legal_actions()
+        discards = [a for a in moves if a >> 16 == A.DISCARD]
+        if len(discards) < 2:
+            continue
+        mover = state.current_player()
+        assert state.public_actions(mover) == moves  # the mover knows its own cards
+        other = (mover + 1) % state.num_players()
+        keys = state.public_actions(other)
+        assert keys.count(HIDDEN_DISCARD) == 1
+        assert [k for k in keys if k != HIDDEN_DISCARD] == [a for a in moves if a >> 16 != A.DISCARD]
+        chosen = state.clone().apply_public(HIDDEN_DISCARD, other, random.Random(seed))
+        assert chosen in discards
+        return
+    pytest.fail("no position with two discard choices among the seeds")
+
+
+@needs_core
+def test_ismcts_on_kanaloa_picks_a_legal_move_and_spends_its_budget():
+    state = kanaloa_state(8, 30)
+    result = ISMCTS(seed=1).search(state, iterations=300)
+    assert result.best_action in state.legal_actions()
+    assert result.iterations == 300 == sum(c.visits for c in result.candidates())
+    line = result.principal_line()
+    assert line[0] == result.best_action

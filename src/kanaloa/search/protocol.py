@@ -27,6 +27,7 @@ normalised to ``[-1, 1]``, which a search may blend in.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from typing import Protocol
 
 from .. import actions as A
@@ -35,6 +36,7 @@ Action = int
 
 # R4: every face-down discard of another player looks alike to the observer.
 HIDDEN_DISCARD: Action = A.encode(A.DISCARD, 0xFF)
+_FIRST_DISCARD, _AFTER_DISCARDS = A.encode(A.DISCARD), A.encode(A.DISCARD + 1)
 # Actions after which the mover's turn is over (R5 draw phase, R10 final round).
 TURN_ENDING_KINDS = frozenset((A.TAKE, A.DRAW, A.END, A.PASS, A.REVEAL))
 # Playout policies of the core's ``playout(seed, policy)``.
@@ -153,23 +155,21 @@ class KanaloaState:
         moves = self.core.legal_actions()
         if self.core.to_move == observer:
             return moves
-        public = []
-        hidden = False
-        for action in moves:
-            if action >> 16 == A.DISCARD:
-                if not hidden:
-                    hidden = True
-                    public.append(HIDDEN_DISCARD)
-            else:
-                public.append(action)
-        return public
+        # Legal lists are sorted by code, so the discards are one run: it becomes its one key.
+        lo = bisect_left(moves, _FIRST_DISCARD)
+        hi = bisect_left(moves, _AFTER_DISCARDS, lo)
+        if hi > lo:
+            moves[lo:hi] = [HIDDEN_DISCARD]
+        return moves
 
     def apply_public(self, key: Action, observer: int, rng: random.Random) -> Action:
         """Apply a move with public ``key``; a hidden discard becomes one of the hand's cards at random."""
         core = self.core
         if key == HIDDEN_DISCARD:
-            discards = [a for a in core.legal_actions() if a >> 16 == A.DISCARD]
-            key = discards[rng.randrange(len(discards))]
+            moves = core.legal_actions()
+            lo = bisect_left(moves, _FIRST_DISCARD)
+            hi = bisect_left(moves, _AFTER_DISCARDS, lo)
+            key = moves[lo + rng.randrange(hi - lo)]
         core.apply(key)
         return key
 
