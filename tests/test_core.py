@@ -1,0 +1,408 @@
+"""The compiled core on its own: dealing (R3), copies, the data round trip, the edge checks,
+playouts and ``random_games``.  Rule-by-rule agreement with the reference lives in
+``test_differential.py``; these tests pin down what only the core promises."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+
+from kanaloa import actions as A
+from kanaloa.board import load_board
+from kanaloa.rng import SplitMix64
+from kanaloa.state import (
+    DEAL,
+    NO_CARD,
+    PRESET_TABLETOP,
+    PRESET_YUCATA,
+    ROUND_1,
+    ROUND_OVER,
+    ROUND_SETUP,
+    StateData,
+)
+
+kanaloa_core = pytest.importorskip("kanaloa_core", reason="the compiled core is not built")
+from kanaloa.core import core_board  # noqa: E402
+
+CoreBoard, CoreState = kanaloa_core.CoreBoard, kanaloa_core.CoreState
+
+
+@pytest.fixture(scope="module")
+def oro():
+    return load_board("oro")
+
+
+@pytest.fixture(scope="module")
+def tables(oro):
+    return core_board(oro)
+
+
+def card_totals(data: StateData) -> list[int]:
+    """How many cards of each island the state holds, wherever they are."""
+    totals = [0] * data.n_islands
+    for rows in (data.hands, data.hidden_by):
+        for row in rows:
+            for x, n in enumerate(row):
+                totals[x] += n
+    for x in data.deck + data.face_up + data.discard_open + [c for c in data.setup_chosen if c != NO_CARD]:
+        totals[x] += 1
+    return totals
+
+
+def play_seeded(state, seed: int, max_moves: int = 3000) -> list:
+    """Random legal moves from random.Random(seed); return the ``to_data()`` after every move."""
+    rng = random.Random(seed)
+    seen = [state.to_data()]
+    while not state.is_over:
+        assert len(seen) <= max_moves, "the game did not end"
+        state.apply(rng.choice(state.legal_actions()))
+        seen.append(state.to_data())
+    return seen
+
+
+# --- R3 dealing -------------------------------------------------------------------------------------
+
+
+def test_r3_deal_follows_the_documented_shuffle(oro, tables):
+    """The deck is the cards in island order shuffled by SplitMix64(seed); seats take 4 from the top."""
+    for players in (3, 4):
+        stream = SplitMix64(77)
+        cards = [x for x in range(oro.n_islands) for _ in range(oro.cards_per_island)]
+        stream.shuffle(cards)
+        data = CoreState.deal(tables, players, PRESET_YUCATA, 77).to_data()
+        for seat in range(players):
+            expected = [0] * oro.n_islands
+            for x in cards[DEAL * seat : DEAL * (seat + 1)]:
+                expected[x] += 1
+            assert data.hands[seat] == expected
+        assert data.deck == cards[DEAL * players :]
+        assert data.rng == stream.state
+        assert (data.round, data.to_move, data.face_up, data.setup_chosen) == (ROUND_SETUP, 0, [], [NO_CARD] * players)
+
+
+def test_r3_deal_is_deterministic_by_seed(tables):
+    assert CoreState.deal(tables, 4, PRESET_YUCATA, 5).to_data() == CoreState.deal(tables, 4, PRESET_YUCATA, 5).to_data()
+    assert CoreState.deal(tables, 4, PRESET_YUCATA, 5).to_data() != CoreState.deal(tables, 4, PRESET_YUCATA, 6).to_data()
+
+
+def test_r3_deal_takes_seeds_modulo_two_to_the_64(tables):
+    """As in kanaloa.rng, a seed is reduced to 64 bits: -1 and 2**64 - 1 are the same game."""
+    assert CoreState.deal(tables, 3, PRESET_YUCATA, -1).to_data() == CoreState.deal(tables, 3, PRESET_YUCATA, 2**64 - 1).to_data()
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_r3_card_totals_hold_after_the_deal(oro, tables, players):
+    for seed in range(20):
+        data = CoreState.deal(tables, players, PRESET_YUCATA, seed).to_data()
+        assert card_totals(data) == [oro.cards_per_island] * oro.n_islands
+        assert [sum(h) for h in data.hands] == [DEAL] * players
+
+
+def test_r3_setup_reveals_go_face_up_in_seat_order(tables):
+    state = CoreState.deal(tables, 3, PRESET_YUCATA, 11)
+    chosen = []
+    for seat in range(3):
+        assert state.to_move == seat
+        moves = state.legal_actions()
+        assert all(A.kind_of(m) == A.REVEAL for m in moves)
+        chosen.append(A.arg_a(moves[-1]))
+        state.apply(moves[-1])
+    data = state.to_data()
+    assert data.round == ROUND_1 and data.to_move == 0
+    assert data.face_up[:3] == chosen and len(data.face_up) == 4  # the deck tops up to 4 face-up cards
+    assert [sum(h) for h in data.hands] == [3, 3, 3]
+
+
+# --- the engine state protocol ------------------------------------------------------------------------
+
+
+def test_card_totals_hold_through_whole_games(oro, tables):
+    for seed in range(6):
+        state = CoreState.deal(tables, 3 + seed % 2, seed % 2, seed)
+        for data in play_seeded(state, seed):
+            assert card_totals(data) == [oro.cards_per_island] * oro.n_islands
+
+
+def test_copy_is_independent(tables):
+    state = CoreState.deal(tables, 4, PRESET_YUCATA, 3)
+    play_seeded(state.copy(), 3)  # a copy played to the end leaves the original as dealt
+    before = state.to_data()
+    twin = state.copy()
+    while not twin.is_over:
+        twin.apply(twin.legal_actions()[0])
+    assert state.to_data() == before
+    assert state.legal_actions() == CoreState.deal(tables, 4, PRESET_YUCATA, 3).legal_actions()
+    assert twin.is_over and not state.is_over
+
+
+def test_to_data_returns_fresh_objects(tables):
+    state = CoreState.deal(tables, 4, PRESET_YUCATA, 3)
+    data = state.to_data()
+    data.hands[0][0] += 7
+    data.deck.clear()
+    assert state.to_data() != data
+
+
+def test_from_data_to_data_round_trip_through_a_game(tables):
+    """Every state met in a game survives the trip out and back in, and plays on identically."""
+    for seed in (1, 2):
+        game = CoreState.deal(tables, 4, seed - 1, seed)
+        rng = random.Random(seed)
+        while True:
+            data = game.to_data()
+            again = CoreState.from_data(tables, data)
+            assert again.to_data() == data
+            assert again.legal_actions() == game.legal_actions()
+            assert (again.to_move, again.round, again.is_over, again.scores, again.winner, again.ranking) == (
+                game.to_move, game.round, game.is_over, game.scores, game.winner, game.ranking)
+            if game.is_over:
+                break
+            game.apply(rng.choice(game.legal_actions()))
+
+
+def test_pickle_round_trip(tables):
+    state = CoreState.deal(tables, 4, PRESET_TABLETOP, 9)
+    play = random.Random(9)
+    for _ in range(40):
+        state.apply(play.choice(state.legal_actions()))
+    again = pickle.loads(pickle.dumps(state))
+    assert again.to_data() == state.to_data()
+    assert pickle.loads(pickle.dumps(tables)).links == tables.links
+
+
+def test_game_over_has_no_legal_moves_and_a_full_ranking(tables):
+    state = CoreState.deal(tables, 3, PRESET_YUCATA, 21)
+    state.playout(21)
+    assert state.is_over and state.round == ROUND_OVER
+    assert state.legal_actions() == []
+    assert sorted(state.ranking) == [0, 1, 2] and state.winner == state.ranking[0]
+
+
+def test_is_legal_agrees_with_the_legal_list(tables):
+    state = CoreState.deal(tables, 4, PRESET_YUCATA, 4)
+    rng = random.Random(4)
+    candidates = [A.encode(kind, a, b) for kind in range(0, 11) for a in (0, 1, 5, 36, 37) for b in (0, 1, 2, 3)]
+    while not state.is_over:
+        legal = set(state.legal_actions())
+        assert {c for c in candidates if state.is_legal(c)} == legal & set(candidates)
+        assert all(state.is_legal(m) for m in legal)
+        state.apply(rng.choice(sorted(legal)))
+    assert not state.is_legal(-3) and not state.is_legal(1 << 40) and not state.is_legal("draw")
+
+
+# --- edge checks: the core validates once, then trusts ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        -1,
+        1 << 24,
+        A.encode(0),
+        A.encode(10),
+        A.encode(A.PLACE, 37, 0),  # oro has links 0..36
+        A.encode(A.PLACE, 0, 5),  # link 0 is ALOA-BAFI: a COCO card cannot pay for it
+        A.encode(A.SWAP, 0, 3),
+        A.encode(A.DISCARD, 16),
+        A.encode(A.TAKE, 200),
+        A.encode(A.DRAW, 1),
+        "draw",
+        True,
+    ],
+)
+def test_apply_refuses_codes_that_name_nothing_on_the_board(tables, action):
+    state = CoreState.deal(tables, 4, PRESET_YUCATA, 1)
+    before = state.to_data()
+    with pytest.raises(ValueError, match="action"):
+        state.apply(action)
+    assert state.to_data() == before
+
+
+def test_apply_survives_well_formed_garbage(oro, tables):
+    """Illegal but well-formed actions give a meaningless state, never a crash or a lost card."""
+    rng = random.Random(8)
+    codes = [A.encode(A.PLACE, k, e) for k, ends in enumerate(oro.links) for e in ends]
+    codes += [A.encode(A.SWAP, k, c) for k in range(oro.n_links) for c in range(3)]
+    codes += [A.encode(A.REMOVE, k) for k in range(oro.n_links)]
+    codes += [A.encode(kind, x) for kind in (A.DISCARD, A.TAKE, A.REVEAL) for x in range(oro.n_islands)]
+    codes += [A.encode(A.DRAW), A.encode(A.END), A.encode(A.PASS)]
+    for seed in range(30):
+        state = CoreState.deal(tables, 3 + seed % 2, seed % 2, seed)
+        for _ in range(400):
+            if state.is_over:
+                break
+            state.apply(rng.choice(codes))
+            state.legal_actions()
+            assert 0 <= state.to_move < state.players
+        try:
+            data = state.to_data()
+        except AssertionError:
+            continue  # a place on a held link gives two owners; to_data reports it (tested below)
+        assert card_totals(data) == [oro.cards_per_island] * oro.n_islands
+
+
+def test_to_data_reports_a_link_held_by_two_colors(oro, tables):
+    """One owner per link is an invariant of the core; only an illegal apply can break it."""
+    state = CoreState.deal(tables, 3, PRESET_YUCATA, 2)
+    for _ in range(3):
+        state.apply(state.legal_actions()[0])  # the reveals
+    data = state.to_data()
+    card = data.hands[0].index(max(data.hands[0]))
+    link = next(k for k, ends in enumerate(oro.links) if card in ends)
+    data.bridges[link] = 1
+    state = CoreState.from_data(tables, data)
+    state.apply(A.encode(A.PLACE, link, card))  # illegal: seat 0 places on seat 1's bridge
+    with pytest.raises(AssertionError, match="share links"):
+        state.to_data()
+
+
+def _valid(tables) -> StateData:
+    state = CoreState.deal(tables, 4, PRESET_YUCATA, 31)
+    rng = random.Random(31)
+    for _ in range(30):
+        state.apply(rng.choice(state.legal_actions()))
+    return state.to_data()
+
+
+def _moved_card(d: StateData) -> None:
+    d.hands[0][0] += 1  # a card out of nowhere
+
+
+BAD_DATA = [
+    ("n_islands", lambda d: setattr(d, "n_islands", 12), "n_islands"),
+    ("players", lambda d: setattr(d, "players", 5), "players"),
+    ("preset", lambda d: setattr(d, "preset", 2), "preset"),
+    ("round", lambda d: setattr(d, "round", 7), "round"),
+    ("to_move", lambda d: setattr(d, "to_move", 4), "to_move"),
+    ("bridges length", lambda d: d.bridges.pop(), "bridges"),
+    ("bridge owner", lambda d: d.bridges.__setitem__(3, 4), r"bridges\[3\]"),
+    ("hands rows", lambda d: d.hands.pop(), "hands"),
+    ("hand count type", lambda d: d.hands[1].__setitem__(2, "x"), r"hands\[1\]\[2\]"),
+    ("public beyond hand", lambda d: d.public[2].__setitem__(5, d.hands[2][5] + 1), r"public\[2\]\[5\]"),
+    ("card totals", _moved_card, "cards of island 0"),
+    ("face_up length", lambda d: d.face_up.extend([0] * 5), "face_up"),
+    ("deck island", lambda d: d.deck.__setitem__(0, 16), r"deck\[0\]"),
+    ("discarded", lambda d: setattr(d, "discarded", 2), "discarded"),
+    ("remove_on length", lambda d: setattr(d, "remove_on", [1, 2, 3, 4, 5]), "remove_on"),
+    ("final_done twice", lambda d: setattr(d, "final_done", [1, 1]), "final_done"),
+    ("ranking partial", lambda d: setattr(d, "ranking", [0, 1]), "ranking"),
+    ("setup_chosen", lambda d: d.setup_chosen.__setitem__(0, 99), r"setup_chosen\[0\]"),
+    ("rng", lambda d: setattr(d, "rng", -1), "rng"),
+    ("scores length", lambda d: d.scores.pop(), "scores"),
+    ("deck not a list", lambda d: setattr(d, "deck", None), "deck"),
+]
+
+
+@pytest.mark.parametrize("mutate,field", [(m, f) for _, m, f in BAD_DATA], ids=[n for n, _, _ in BAD_DATA])
+def test_from_data_names_the_bad_field(tables, mutate, field):
+    data = _valid(tables)
+    CoreState.from_data(tables, data)  # the unmodified state loads
+    mutate(data)
+    with pytest.raises(ValueError, match=field):
+        CoreState.from_data(tables, data)
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        ((33, 3, [(0, 1)]), "n_islands"),
+        ((2, 97, [(0, 1)]), "cards_per_island"),
+        ((3, 3, [(0, 1), (1, 1)]), r"links\[1\]: joins island 1 to itself"),
+        ((3, 3, [(0, 1), (1, 2), (1, 0)]), r"links\[2\]: the link 1-0 appears twice"),
+        ((3, 3, [(0, 1)]), "island 2: has no link"),
+        ((3, 3, [(0, 3)]), r"links\[0\]\[1\]"),
+        ((32, 1, [(i % 32, (i // 32 + i + 1) % 32) for i in range(65)]), "links"),
+        ((3, 3, [(0, 1, 2)]), r"links\[0\]"),
+    ],
+)
+def test_core_board_refuses_what_it_cannot_hold(args, message):
+    with pytest.raises(ValueError, match=message):
+        CoreBoard(*args)
+
+
+def test_core_board_tables_match_the_board(oro, tables):
+    """R1: an island's size is its number of links; the bitboards say which."""
+    assert (tables.n_islands, tables.n_links, tables.cards_per_island) == (16, 37, 3)
+    assert tables.links == list(oro.links)
+    for x in range(oro.n_islands):
+        assert tables.island_links(x) == oro.island_links[x]
+        assert tables.size(x) == oro.size(x)
+    assert core_board(oro) is tables  # one set of tables per board
+
+
+def test_deal_refuses_bad_game_shapes(tables):
+    with pytest.raises(ValueError, match="players"):
+        CoreState.deal(tables, 5, PRESET_YUCATA, 1)
+    with pytest.raises(ValueError, match="preset"):
+        CoreState.deal(tables, 4, 3, 1)
+    with pytest.raises(ValueError, match="players"):
+        CoreState.deal(CoreBoard(2, 3, [(0, 1)]), 2, PRESET_YUCATA, 1)  # 6 cards cannot make 2 hands of 4
+    with pytest.raises(TypeError):
+        CoreState()
+
+
+def test_kahuna_board_fits_the_core():
+    """R16 later: the 12-island board loads into the same tables and plays to the end."""
+    kahuna = core_board(load_board("kahuna"))
+    state = CoreState.deal(kahuna, 3, PRESET_YUCATA, 4)
+    state.playout(4)
+    assert state.is_over
+
+
+# --- playouts ----------------------------------------------------------------------------------------------
+
+
+def replay_playout(state, seed: int) -> int:
+    """What ``playout(seed)`` (policy 0) is documented to do, step by step in Python; returns the moves."""
+    stream = SplitMix64(seed)
+    moves = 0
+    while not state.is_over:
+        legal = state.legal_actions()
+        state.apply(legal[stream.below(len(legal))])
+        moves += 1
+    return moves
+
+
+@pytest.mark.parametrize("players,preset", [(3, PRESET_YUCATA), (4, PRESET_TABLETOP)])
+def test_playout_ends_the_game_as_documented(tables, players, preset):
+    for seed in range(10):
+        fast = CoreState.deal(tables, players, preset, seed)
+        slow = fast.copy()
+        fast.playout(seed * 7919)
+        replay_playout(slow, seed * 7919)
+        assert fast.is_over
+        assert fast.to_data() == slow.to_data()
+
+
+def test_playout_from_the_middle_of_a_game(tables):
+    state = CoreState.deal(tables, 4, PRESET_YUCATA, 12)
+    rng = random.Random(12)
+    for _ in range(60):
+        state.apply(rng.choice(state.legal_actions()))
+    other = state.copy()
+    state.playout(3)
+    other.playout(3)
+    assert state.is_over and state.to_data() == other.to_data()
+
+
+def test_random_games_is_deterministic_by_seed(tables):
+    first = kanaloa_core.random_games(tables, 4, PRESET_YUCATA, 50, 123)
+    assert first == kanaloa_core.random_games(tables, 4, PRESET_YUCATA, 50, 123)
+    assert first[0] == 50 and first[1] > 50 * 40
+    assert kanaloa_core.random_games(tables, 4, PRESET_YUCATA, 50, 124) != first
+    assert kanaloa_core.random_games(tables, 4, PRESET_YUCATA, 0, 123) == (0, 0)
+
+
+def test_random_games_plays_the_documented_games(tables):
+    """Game g is deal(seed + g) then playout((seed + g) ^ PLAYOUT_SALT); the move total adds up."""
+    seed, games, total = 900, 4, 0
+    for g in range(games):
+        total += replay_playout(CoreState.deal(tables, 3, PRESET_TABLETOP, seed + g), (seed + g) ^ kanaloa_core.PLAYOUT_SALT)
+    assert kanaloa_core.random_games(tables, 3, PRESET_TABLETOP, games, seed) == (games, total)
+
+
+def test_playout_refuses_an_unknown_policy(tables):
+    with pytest.raises(ValueError, match="policy"):
+        CoreState.deal(tables, 4, PRESET_YUCATA, 1).playout(1, policy=9)
