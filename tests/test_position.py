@@ -1,0 +1,705 @@
+"""Positions (INTERFACE.md "Position format"): JSON round trips for full and viewer positions,
+every validation error with its message, dealing, checked play and the outcome."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from kanaloa import actions as A
+from kanaloa.board import load_board
+from kanaloa.errors import BoardError, KanaloaError, MoveError, OptionError, PositionError
+from kanaloa.notation import Move
+from kanaloa.position import FORMAT, Position, WaitingError
+from kanaloa.state import ROUND_1, StateData
+
+ORO = load_board("oro")
+
+
+@pytest.fixture
+def impl(engine):
+    """The implementation name for ``Position(..., impl=...)``: each test runs on both engines."""
+    return engine.name
+
+
+def full_doc(hands=None, face_up=("KULU", "MOKU", "PAHU", "GUMO"), open_=("ALOA", "DALI", "BAFI"),
+             hidden_by=None, deck=None, **fields):
+    """A full position in round 1; the deck is every card not placed elsewhere, in island order."""
+    hands = hands if hands is not None else {
+        "red": {"cards": ["ALOA", "DALI", "RASI", "ELOI"]},
+        "green": {"cards": ["COCO", "HILO", "IKA", "LANI"], "public": ["COCO"]},
+        "blue": {"cards": ["MOKU", "NALU", "PAHU"]},
+        "yellow": {"cards": ["GUMO", "ORO", "ORO", "FALU", "KULU"], "public": ["ORO", "ORO"]},
+    }
+    hidden_by = hidden_by if hidden_by is not None else {"green": ["FALU"]}
+    doc = {
+        "format": FORMAT,
+        "board": "oro",
+        "rules": {"preset": "yucata"},
+        "players": ["red", "green", "blue", "yellow"],
+        "viewer": None,
+        "to_move": "red",
+        "round": 1,
+        "bridges": {"ALOA-BAFI": "red", "ALOA-DALI": "red", "BAFI-ORO": "green"},
+        "hands": hands,
+        "face_up": list(face_up),
+        "discard": {"open": list(open_), "hidden": sum(len(v) for v in hidden_by.values()), "hidden_by": hidden_by},
+        "scores": {"red": 0, "green": 0, "blue": 0, "yellow": 0},
+        "turn": {"played": 0, "discarded": False, "remove_on": []},
+        "seed": 12345,
+    }
+    doc.update(fields)
+    if deck is None:
+        left = {name: ORO.cards_per_island for name in ORO.islands}
+        placed = list(doc["face_up"]) + list(doc["discard"]["open"])
+        for hand in doc["hands"].values():
+            placed += hand.get("cards", [])
+        for cards in doc["discard"]["hidden_by"].values():
+            placed += cards
+        placed += list(doc.get("setup", {}).get("cards", {}).values())
+        for card in placed:
+            left[card] -= 1
+        deck = [name for name in ORO.islands for _ in range(left[name])]
+    doc["deck"] = deck
+    return doc
+
+
+def red_view_doc():
+    """The example of INTERFACE.md, seen by red (the same cards as ``full_doc()``)."""
+    doc = full_doc()
+    doc["viewer"] = "red"
+    del doc["seed"]
+    for color in ("green", "blue", "yellow"):
+        hand = doc["hands"][color]
+        doc["hands"][color] = {"count": len(hand["cards"]), "public": hand.get("public", [])}
+    doc["deck"] = {"count": len(doc["deck"])}
+    doc["discard"] = {"open": ["ALOA", "DALI", "BAFI"], "hidden": 1}
+    return doc
+
+
+# -- round trips -------------------------------------------------------------------------
+
+
+def test_a_full_position_round_trips_through_json(impl):
+    pos = Position.from_json(full_doc(), impl=impl)
+    out = pos.to_json()
+    assert out["hands"]["yellow"] == {"cards": ["FALU", "GUMO", "KULU", "ORO", "ORO"], "public": ["ORO", "ORO"]}
+    assert out["bridges"] == {"ALOA-BAFI": "red", "ALOA-DALI": "red", "BAFI-ORO": "green"}
+    assert out["discard"]["hidden_by"] == {"red": [], "green": ["FALU"], "blue": [], "yellow": []}
+    assert out["seed"] == 12345 and out["viewer"] is None
+    again = Position.from_json(pos.dumps(), impl=impl)
+    assert again.to_json() == out
+    assert again.data == pos.data
+    assert again.dumps() == pos.dumps()
+
+
+def test_the_interface_example_round_trips_as_red_sees_it(impl):
+    pos = Position.from_json(red_view_doc(), impl=impl)
+    out = pos.to_json()
+    assert out["viewer"] == "red" and "seed" not in out
+    assert out["hands"]["green"] == {"count": 4, "public": ["COCO"]}
+    assert out["hands"]["red"] == {"cards": ["ALOA", "DALI", "ELOI", "RASI"], "public": []}
+    assert out["deck"] == {"count": 24}
+    assert out["discard"] == {"open": ["ALOA", "DALI", "BAFI"], "hidden": 1, "hidden_by": {"red": []}}
+    assert Position.from_json(pos.dumps(), impl=impl).to_json() == out
+
+
+def test_input_is_read_leniently_and_written_canonically(impl):
+    doc = full_doc()
+    doc["bridges"] = {"bafi-aloa": "red", "DALI-ALOA": "red", "oro-bafi": "green"}
+    doc["hands"]["red"] = {"cards": ["rasi", "eloi", "aloa", "dali"], "count": 4}
+    for key in ("rules", "viewer", "scores", "turn"):
+        del doc[key]
+    out = Position.from_json(doc, impl=impl).to_json()
+    assert list(out["bridges"]) == ["ALOA-BAFI", "ALOA-DALI", "BAFI-ORO"]
+    assert out["hands"]["red"]["cards"] == ["ALOA", "DALI", "ELOI", "RASI"]
+    assert out["rules"] == {"preset": "yucata"} and out["turn"]["played"] == 0
+
+
+def test_a_full_position_seen_by_a_viewer_hides_what_the_viewer_cannot_know(impl):
+    view = Position.from_json(full_doc(), impl=impl).as_viewer("red")
+    assert view.to_json() == Position.from_json(red_view_doc(), impl=impl).to_json()
+    assert view.viewer == "red"
+    assert view.as_viewer("red").to_json() == view.to_json()
+    with pytest.raises(PositionError, match=r"^viewer: this position is red's view; it cannot show what green knows$"):
+        view.as_viewer("green")
+    with pytest.raises(PositionError, match=r"^viewer: 'purple' is not playing"):
+        view.as_viewer("purple")
+
+
+def test_dumps_is_indented_and_stable(impl):
+    pos = Position.new(players=3, seed=5, impl=impl)
+    text = pos.dumps()
+    assert text.startswith('{\n  "format": "kanaloa-position/1",\n  "board": "oro",\n')
+    assert '  "players": ["red", "green", "blue"],\n' in text
+    assert json.loads(text) == pos.to_json()
+    assert Position.from_json(text, impl=impl).dumps() == text
+
+
+# -- new, play, outcome ----------------------------------------------------------------------
+
+
+def test_new_deals_the_setup_with_the_engine(impl, engine):
+    pos = Position.new(players=4, seed=9, impl=impl)
+    dealt = engine.deal(ORO, 4, 0, 9)
+    assert pos.data == dealt.to_data()
+    out = pos.to_json()
+    assert out["round"] == 0 and out["setup"] == {"chosen": [], "cards": {}}
+    assert out["seed"] == dealt.to_data().rng  # the chance stream after the deal (R3)
+    assert pos.colors == ("red", "green", "blue", "yellow") and pos.to_move == "red" and pos.viewer is None
+    assert all(len(h["cards"]) == 4 for h in out["hands"].values()) and len(out["deck"]) == 32
+
+
+def test_new_checks_its_options():
+    with pytest.raises(OptionError, match=r"^players 2: the game is for 3 or 4 players$"):
+        Position.new(players=2, impl="reference")
+    with pytest.raises(OptionError, match=r"^seed -1: must be an integer from 0 to 2\*\*64-1$"):
+        Position.new(seed=-1, impl="reference")
+    with pytest.raises(OptionError, match=r"^preset 'fast': unknown; choose one of yucata, tabletop$"):
+        Position.new(preset="fast", impl="reference")
+    with pytest.raises(BoardError):
+        Position.new(board="no-such-board", impl="reference")
+    with pytest.raises(OptionError, match=r"^engine 'java': unknown implementation"):
+        Position.new(impl="java")
+
+
+def test_setup_reveals_then_the_chosen_cards_go_face_up(impl):
+    pos = Position.new(players=3, seed=1, impl=impl)
+    chosen = []
+    for color in pos.colors:
+        move = pos.legal_moves()[0]
+        assert move.kind == "reveal"
+        chosen.append(move.cards[0])
+        pos.play(f"{color}: {move}")
+        if color != "blue":
+            assert pos.to_json()["setup"]["chosen"] == list(pos.colors[: len(chosen)])
+    out = pos.to_json()
+    assert out["round"] == 1 and out["face_up"][:3] == chosen and len(out["face_up"]) == 4  # R3
+    assert pos.to_move == "red"
+
+
+def test_play_applies_moves_and_legal_moves_match_the_engine(impl):
+    pos = Position.from_json(full_doc(), impl=impl)
+    assert pos.legal_moves() == [Move.from_action(a, ORO) for a in pos.state.legal_actions()]
+    assert pos.move_strings() == [str(m) for m in pos.legal_moves()]
+    assert "ALOA-COCO/ALOA" in pos.move_strings()
+    pos.play("aloa-coco/aloa")
+    pos.play(Move.parse("red: dali-eloi/eloi", ORO))
+    out = pos.to_json()
+    assert out["bridges"]["ALOA-COCO"] == "red" and out["bridges"]["DALI-ELOI"] == "red"
+    assert out["turn"]["played"] == 2 and out["discard"]["open"][-2:] == ["ALOA", "ELOI"]
+    assert pos.controller_of("dali") == "red"  # 2 of 3 links (R2)
+    assert pos.controller_of("ALOA") == "red"  # 3 of 5 links
+    assert pos.controller_of("ORO") is None
+    pos.play("take KULU")  # R5: the gap is refilled from the deck top
+    assert pos.to_move == "green" and pos.to_json()["hands"]["red"]["public"] == ["KULU"]
+
+
+def test_controller_of_an_unknown_island(impl):
+    pos = Position.from_json(full_doc(), impl=impl)
+    with pytest.raises(BoardError, match=r"^board oro: no island 'ATLANTIS'$"):
+        pos.controller_of("ATLANTIS")
+
+
+def test_push_is_the_unchecked_fast_path(impl):
+    pos = Position.from_json(full_doc(), impl=impl)
+    twin = pos.copy()
+    action = Move.parse("ALOA-COCO/ALOA", ORO).to_action(ORO)
+    pos.push(action)
+    twin.play("ALOA-COCO/ALOA")
+    assert pos.to_json() == twin.to_json()
+    with pytest.raises(MoveError, match=r"^action \d+: a viewer position takes moves through play\(\)"):
+        pos.as_viewer("red").push(action)
+
+
+def test_copy_is_independent(impl):
+    pos = Position.from_json(full_doc(), impl=impl)
+    twin = pos.copy()
+    twin.play("ALOA-COCO/ALOA")
+    assert "ALOA-COCO" not in pos.to_json()["bridges"]
+
+
+def test_a_whole_game_reaches_its_outcome(impl):
+    pos = Position.new(players=4, seed=3, impl=impl)
+    assert pos.outcome is None
+    turns = 0
+    while not pos.is_over:
+        moves = pos.legal_moves()
+        # Prefer building, so that islands get controlled and scored (R11).
+        pos.play(moves[0] if moves[0].kind in ("place", "swap", "remove", "reveal") else moves[-1])
+        turns += 1
+        assert turns < 3000
+    out = pos.outcome
+    assert pos.round == "over" and pos.legal_moves() == []
+    assert set(out) == {"ranking", "winner", "reason"} and out["winner"] == out["ranking"][0]
+    assert sorted(out["ranking"]) == sorted(pos.colors)
+    scores = pos.scores
+    if out["reason"] == "points":  # R12: most points first
+        assert [scores[c] for c in out["ranking"]] == sorted(scores.values(), reverse=True)
+    doc = pos.to_json()
+    assert doc["result"] == out
+    assert Position.from_json(doc, impl=impl).outcome == out
+    with pytest.raises(MoveError, match=r"^move 'end': the game is over$"):
+        pos.play("end")
+
+
+# -- every validation error -----------------------------------------------------------------
+
+
+def _set(path, value):
+    """A change to a document: set ``value`` at the dotted ``path`` (``None`` deletes)."""
+    def change(doc):
+        *parents, last = path.split(".")
+        node = doc
+        for key in parents:
+            node = node[key]
+        if value is _DELETE:
+            del node[last]
+        else:
+            node[last] = value
+        return doc
+    return change
+
+
+_DELETE = object()
+
+
+def _hand(color, **hand):
+    return _set(f"hands.{color}", hand)
+
+
+# (change to the full example, message)
+FULL_ERRORS = [
+    (_set("format", "kanaloa-position/2"), "format: 'kanaloa-position/2' is not 'kanaloa-position/1'"),
+    (_set("format", _DELETE), 'format: missing; a position starts with "format": "kanaloa-position/1"'),
+    (_set("colour", "red"), "colour: unknown field (the fields are format, board, rules, players, viewer, "
+                            "to_move, round, bridges, hands, face_up, deck, discard, scores, turn, final_round, "
+                            "setup, result, seed)"),
+    (_set("hands", _DELETE), "hands: missing"),
+    (_set("board", 7), "board: must be a built-in board name or a file path, not 7"),
+    (_set("board", "atlantis"), "board 'atlantis': no such built-in board (oro, kahuna) or file"),
+    (_set("rules", "yucata"), "rules: must be an object like {\"preset\": \"yucata\"}, not 'yucata'"),
+    (_set("rules.bridges", 20), "rules.bridges: unknown field (rules has only 'preset')"),
+    (_set("rules.preset", "fast"), "rules.preset: 'fast' is not one of yucata, tabletop (R13)"),
+    (_set("players", "red"), "players: must be a list of colors in seat order"),
+    (_set("players", ["red", "green"]), "players: 2 colors; the game is for 3 or 4 players"),
+    (_set("players", ["red", "green", "blue", "pink"]), "players: 'pink' is not a color (red, green, blue, yellow)"),
+    (_set("players", ["red", "green", "red", "blue"]),
+     "players: ['red', 'green', 'red', 'blue'] names a color twice"),
+    (_set("viewer", "pink"), "viewer: 'pink' is not playing (the colors are red, green, blue, yellow)"),
+    (_set("round", 3), "round: 3 is not one of 0, 1, 2, \"final\", \"over\""),
+    (_set("round", True), "round: True is not one of 0, 1, 2, \"final\", \"over\""),
+    (_set("to_move", "pink"), "to_move: 'pink' is not playing (the colors are red, green, blue, yellow)"),
+    (_set("bridges", ["ALOA-BAFI"]), "bridges: must be an object mapping links ('ALOA-BAFI') to colors"),
+    (_set("bridges.ALOA", "red"), "bridges.ALOA: not a link of board oro (write two islands joined by '-')"),
+    (_set("bridges.ALOA-ORO", "red"), "bridges.ALOA-ORO: no link between ALOA and ORO"),
+    (_set("bridges.BAFI-ALOA", "red"), "bridges.BAFI-ALOA: ALOA-BAFI is given twice"),
+    (_set("bridges.ALOA-COCO", "pink"),
+     "bridges.ALOA-COCO: 'pink' is not playing (the colors are red, green, blue, yellow)"),
+    (_set("hands", []), "hands: must be an object with one hand per color"),
+    (_set("hands.pink", {"cards": []}), "hands.pink: 'pink' is not playing"),
+    (_set("hands.blue", _DELETE), "hands: missing the hand of blue"),
+    (_set("hands.blue", ["MOKU"]), "hands.blue: must be an object, not ['MOKU']"),
+    (_set("hands.blue.known", []), "hands.blue.known: unknown field (hands.blue has cards, count, public)"),
+    (_hand("blue", count=3), "hands.blue.cards: missing; a full position knows this hand's cards"),
+    (_hand("blue", cards="MOKU"), "hands.blue.cards: must be a list of cards (island names), not 'MOKU'"),
+    (_hand("blue", cards=["MOKU", "NALU", "ATLANTIS"]), "hands.blue.cards: 'ATLANTIS' is not an island of board oro"),
+    (_hand("blue", cards=["MOKU", "NALU", "PAHU"], count=4), "hands.blue.count: 4 but 'cards' lists 3"),
+    (_hand("blue", cards=["MOKU", "NALU", "PAHU"], count=-3), "hands.blue.count: -3 must be a whole number, 0 or more"),
+    (_hand("green", cards=["ALOA", "DALI"], public=["ORO"]),
+     "hands.green.public: ['ORO'] is not part of the cards ['ALOA', 'DALI']"),
+    (_hand("blue", cards=["MOKU", "NALU", "PAHU", "IKA", "IKA", "HILO"]),
+     "hands.blue: 6 cards; a hand holds at most 5 (R4, R5)"),
+    (_set("face_up", ["KULU", "MOKU", "PAHU", "GUMO", "IKA"]), "face_up: 5 cards; at most 4 lie face-up (R5)"),
+    (_set("face_up", ["KULU", "MOKU", "PAHU"]),
+     "face_up: 3 cards while the deck is not empty; the deck keeps 4 cards face-up (R5)"),
+    (_set("deck", {"count": 20}), "deck: a full position lists the deck's cards, top first"),
+    (_set("discard.shown", []), "discard.shown: unknown field (discard has open, hidden, hidden_by)"),
+    (_set("discard.open", ["ALOA", 3]), "discard.open: 3 is not an island of board oro"),
+    (_set("discard.hidden_by", ["FALU"]),
+     "discard.hidden_by: must be an object mapping colors to their face-down discards"),
+    (_set("discard.hidden", 2), "discard.hidden: 2 but hidden_by names 1 face-down discards"),
+    (_set("scores", [0, 0, 0, 0]), "scores: must be an object mapping colors to points"),
+    (_set("scores.red", -1), "scores.red: -1 must be a whole number, 0 or more"),
+    (_set("scores.pink", 1), "scores.pink: 'pink' is not playing (the colors are red, green, blue, yellow)"),
+    (_set("turn.phase", "draw"), "turn.phase: unknown field (turn has played, discarded, remove_on)"),
+    (_set("turn.played", 1.5), "turn.played: 1.5 must be a whole number, 0 or more"),
+    (_set("turn.discarded", "no"), "turn.discarded: 'no' must be true or false"),
+    (_set("turn.remove_on", ["DALI"]), "turn.remove_on: DALI has 3 links; removals (R7) happen only on islands of 5 "
+                                       "or more"),
+    (_set("turn.remove_on", ["ALOA"]), "turn.remove_on: ALOA has a free link; a removal (R7) follows only when every "
+                                       "link is taken"),
+    (_set("turn", {"played": 1, "discarded": True}),
+     "turn.discarded: a color that discarded face-down has played no card (R4)"),
+    (_set("final_round", {"done": []}), "final_round: only a position whose round is 'final' has it"),
+    (_set("setup", {"chosen": []}), "setup: only a position whose round is 0 has it"),
+    (_set("result", {}), "result: only a position whose round is 'over' has it"),
+    (_set("seed", -5), "seed: -5 must be an integer from 0 to 2**64-1"),
+    (_set("seed", 2 ** 64), f"seed: {2 ** 64} must be an integer from 0 to 2**64-1"),
+    (_set("deck", ["ALOA"]), "cards: the position holds 1 BAFI cards; board oro has 3 of each island"),
+    (_set("discard.open", ["ALOA", "DALI", "BAFI", "BAFI"]),
+     "cards: the position holds 4 BAFI cards; board oro has 3 of each island"),
+]
+
+
+@pytest.mark.parametrize("change, message", FULL_ERRORS)
+def test_a_bad_full_position_names_the_field_and_why(change, message):
+    doc = full_doc()
+    keep_deck = doc["deck"]
+    doc = change(doc)
+    doc.setdefault("deck", keep_deck)
+    with pytest.raises(PositionError) as err:
+        Position.from_json(doc, impl="reference")
+    assert str(err.value) == message
+
+
+ROUND_ERRORS = [
+    # R10 final round
+    (lambda: full_doc(round="final", final_round={"done": ["green"], "passed": ["green"]}),
+     "final_round.passed: green has already taken its final turn"),
+    (lambda: full_doc(round="final", final_round={"done": ["red"], "passed": []}),
+     "to_move: red has already taken its final turn (R10)"),
+    (lambda: full_doc(round="final", final_round={"done": ["blue", "blue"]}),
+     "final_round.done: ['blue', 'blue'] names a color twice"),
+    (lambda: full_doc(round="final", turn={"played": 0, "discarded": True}),
+     "turn.discarded: a face-down discard happens only in rounds 1 and 2 (R4, R10)"),
+    # R12 result
+    (lambda: full_doc(round="over"), "result: missing; a finished game gives its ranking, winner and reason"),
+    (lambda: full_doc(round="over", result={"ranking": ["red"], "winner": "red"}), "result.reason: missing"),
+    (lambda: full_doc(round="over", result={"ranking": ["red", "blue"], "winner": "red", "reason": "points"}),
+     "result.ranking: must list every color once, not ['red', 'blue']"),
+    (lambda: full_doc(round="over", result={"ranking": ["red", "blue", "green", "yellow"], "winner": "blue",
+                                            "reason": "points"}),
+     "result.winner: blue is not first in the ranking"),
+    (lambda: full_doc(round="over", result={"ranking": ["red", "blue", "green", "yellow"], "winner": "red",
+                                            "reason": "luck"}),
+     "result.reason: 'luck' is not one of 'points', 'eleven islands'"),
+    (lambda: full_doc(round="over", result=[]), "result: must be an object, not []"),
+]
+
+
+@pytest.mark.parametrize("make, message", ROUND_ERRORS)
+def test_round_fields_are_checked(make, message):
+    with pytest.raises(PositionError) as err:
+        Position.from_json(make(), impl="reference")
+    assert str(err.value) == message
+
+
+def test_round_ends_when_deck_and_face_up_are_empty():
+    """R9: a round-1 position with no deck and no face-up card cannot exist (the round ended)."""
+    doc = full_doc(face_up=[], deck=[])
+    doc["discard"]["open"] += full_doc(face_up=[])["deck"]  # the cards lie among the discards instead
+    with pytest.raises(PositionError) as err:
+        Position.from_json(doc, impl="reference")
+    assert str(err.value) == ("face_up: the deck and the face-up cards are both empty; round 1 would have "
+                              "ended (R9, R10)")
+
+
+def setup_doc(chosen, cards, to_move, **fields):
+    """A 4-player full position in the setup (R3)."""
+    hands = {
+        "red": {"cards": ["ALOA", "BAFI", "COCO", "DALI"]},
+        "green": {"cards": ["ELOI", "FALU", "GUMO", "HILO"]},
+        "blue": {"cards": ["IKA", "KULU", "LANI", "MOKU"]},
+        "yellow": {"cards": ["NALU", "ORO", "PAHU", "RASI"]},
+    }
+    for color, card in cards.items():
+        hands[color]["cards"].remove(card)
+    fields = {"bridges": {}, **fields}
+    return full_doc(hands=hands, face_up=[], open_=[], hidden_by={}, round=0, to_move=to_move,
+                    setup={"chosen": chosen, "cards": cards}, **fields)
+
+
+SETUP_ERRORS = [
+    (setup_doc(["green"], {"green": "ELOI"}, "blue"),
+     "setup.chosen: colors choose in seat order (R3): expected ['red'], not ['green']"),
+    (setup_doc(["red"], {"red": "ALOA"}, "blue"), "to_move: green is the next to choose in the setup (R3), not blue"),
+    (setup_doc(["red"], {"red": "ALOA", "green": "ELOI"}, "green"), "setup.cards.green: green has not chosen yet"),
+    (setup_doc(["red", "green"], {"red": "ALOA"}, "blue"), "setup.cards: missing green's chosen card"),
+    (_set("setup.cards", ["ALOA"])(setup_doc(["red"], {"red": "ALOA"}, "green")),
+     "setup.cards: must be an object mapping colors to the card each set aside"),
+    (setup_doc(["red", "green", "blue", "yellow"], {"red": "ALOA", "green": "ELOI", "blue": "IKA", "yellow": "ORO"},
+               "red"),
+     "setup.chosen: every color has chosen; the chosen cards would already lie face-up (R3)"),
+    (setup_doc([], {}, "red", bridges={"ALOA-BAFI": "red"}), "bridges: no bridge is built during the setup (R3)"),
+    (setup_doc([], {}, "red", turn={"played": 1}), "turn: no card is played during the setup (R3)"),
+]
+
+
+@pytest.mark.parametrize("doc, message", SETUP_ERRORS)
+def test_setup_fields_are_checked(doc, message):
+    with pytest.raises(PositionError) as err:
+        Position.from_json(doc, impl="reference")
+    assert str(err.value) == message
+
+
+def test_setup_face_up_must_be_empty():
+    doc = setup_doc([], {}, "red")
+    doc["face_up"] = [doc["deck"].pop(0)]
+    with pytest.raises(PositionError, match=r"^face_up: no card lies face-up before the setup ends \(R3\)$"):
+        Position.from_json(doc, impl="reference")
+
+
+def test_setup_round_trips(impl):
+    doc = setup_doc(["red", "green"], {"red": "DALI", "green": "ELOI"}, "blue")
+    pos = Position.from_json(doc, impl=impl)
+    assert pos.to_json()["setup"] == {"chosen": ["red", "green"], "cards": {"red": "DALI", "green": "ELOI"}}
+    view = pos.as_viewer("green")
+    assert view.to_json()["setup"] == {"chosen": ["red", "green"], "cards": {"green": "ELOI"}}
+    assert Position.from_json(view.dumps(), impl=impl).to_json() == view.to_json()
+
+
+def test_rule_limits_are_checked():
+    links = [ORO.link_name(k) for k in range(ORO.n_links)]
+    # R13: 20 bridges per color in the tabletop preset
+    doc = full_doc(rules={"preset": "tabletop"}, bridges={name: "green" for name in links[:21]})
+    with pytest.raises(PositionError) as err:
+        Position.from_json(doc, impl="reference")
+    assert str(err.value) == "bridges: green has 21 bridges; the tabletop preset gives 20 per color (R13)"
+    # R8: eleven controlled islands would have ended the game
+    doc = full_doc(bridges={name: "red" for name in links})
+    with pytest.raises(PositionError) as err:
+        Position.from_json(doc, impl="reference")
+    assert str(err.value) == "bridges: red controls 16 islands; the game would be over (R8)"
+
+
+def test_invalid_text_and_shapes():
+    with pytest.raises(PositionError) as err:
+        Position.from_json("{not json", impl="reference")
+    assert str(err.value) == "position: not valid JSON (Expecting property name enclosed in double quotes at line 1 column 2)"
+    with pytest.raises(PositionError, match=r"^position: must be a JSON object, not list$"):
+        Position.from_json([], impl="reference")
+    with pytest.raises(KanaloaError):
+        Position.from_json("[]", impl="reference")
+    with pytest.raises(ValueError):
+        Position.from_json("[]", impl="reference")
+
+
+VIEWER_ERRORS = [
+    (_set("seed", 1), "seed: a viewer position has no seed (it would reveal the deck)"),
+    (_set("deck", ["ALOA"]), "deck: a viewer position gives only {\"count\": N} (the viewer cannot see the deck)"),
+    (_set("deck", {}), "deck.count: missing"),
+    (_set("deck", {"count": 25, "top": "ALOA"}), "deck.top: unknown field (deck has count)"),
+    (_hand("green", cards=["COCO", "HILO", "IKA", "LANI"]),
+     "hands.green.cards: red cannot see green's cards; give 'count' and 'public'"),
+    (_hand("green", public=["COCO"]), "hands.green.count: missing; give 'count' where 'cards' is absent"),
+    (_hand("green", count=1, public=["COCO", "ORO"]), "hands.green.public: 2 known cards in a hand of 1"),
+    (_hand("red", count=4), "hands.red.cards: missing; red's own view knows this hand's cards"),
+    (_set("discard.hidden_by", {"green": ["FALU"]}), "discard.hidden_by.green: red cannot see green's face-down "
+                                                     "discards"),
+    (_set("discard", {"open": ["ALOA", "DALI", "BAFI"], "hidden": 0, "hidden_by": {"red": ["FALU"]}}),
+     "discard.hidden: 0 but red alone discarded 1"),
+    (_set("deck.count", 23), "cards: the position accounts for 47 cards; board oro has 48"),
+    (_set("face_up", ["ORO", "ORO", "PAHU", "GUMO"]),
+     "cards: the position holds 4 ORO cards; board oro has 3 of each island"),
+    (_set("face_up", []), "face_up: the deck and the face-up cards are both empty; round 1 would have ended (R9, R10)"),
+]
+
+
+@pytest.mark.parametrize("change, message", VIEWER_ERRORS)
+def test_a_bad_viewer_position_names_the_field_and_why(change, message):
+    doc = change(red_view_doc())
+    if message.startswith("face_up: the deck"):
+        doc["deck"] = {"count": 0}
+        doc["discard"]["hidden"] += 29
+    with pytest.raises(PositionError) as err:
+        Position.from_json(doc, impl="reference")
+    assert str(err.value) == message
+
+
+def test_viewer_setup_fields_are_checked():
+    doc = Position.from_json(setup_doc(["red", "green"], {"red": "DALI", "green": "ELOI"}, "blue"),
+                             impl="reference").as_viewer("red").to_json()
+    doc["setup"]["cards"]["green"] = "ELOI"
+    with pytest.raises(PositionError, match=r"^setup.cards.green: red cannot see green's chosen card$"):
+        Position.from_json(doc, impl="reference")
+    del doc["setup"]["cards"]
+    with pytest.raises(PositionError, match=r"^setup.cards: missing red's chosen card$"):
+        Position.from_json(doc, impl="reference")
+
+
+# -- checked play: every reason -----------------------------------------------------------
+
+
+def play_error(doc, move, impl="reference"):
+    pos = Position.from_json(doc, impl=impl)
+    before = pos.to_json()
+    with pytest.raises(MoveError) as err:
+        pos.play(move)
+    assert pos.to_json() == before  # a refused move changes nothing
+    return str(err.value)
+
+
+def test_checked_play_names_the_move_and_the_reason(impl):
+    doc = full_doc()
+    assert play_error(doc, "ALOA-BAFI/BAFI", impl) == (
+        "move 'ALOA-BAFI/BAFI': ALOA-BAFI already holds red's bridge; a swap pays two cards")
+    assert play_error(doc, "ALOA-COCO/COCO", impl) == "move 'ALOA-COCO/COCO': red has no COCO card"
+    assert play_error(doc, "ALOA-COCO/ALOA+ALOA", impl) == (
+        "move 'ALOA-COCO/ALOA+ALOA': ALOA-COCO holds no bridge to swap; a place pays one card")
+    assert play_error(doc, "ALOA-BAFI/ALOA+ALOA", impl) == (
+        "move 'ALOA-BAFI/ALOA+ALOA': ALOA-BAFI already holds red's own bridge")
+    assert play_error(doc, "BAFI-ORO/BAFI+BAFI", impl) == "move 'BAFI-ORO/BAFI+BAFI': red has no BAFI card"
+    assert play_error(doc, "take ORO", impl) == (
+        "move 'take ORO': no ORO among the face-up cards (KULU, MOKU, PAHU, GUMO)")
+    assert play_error(doc, "end", impl) == "move 'end': 'end' belongs to the final round (R10)"
+    assert play_error(doc, "pass", impl) == "move 'pass': 'pass' belongs to the final round (R10)"
+    assert play_error(doc, "reveal ALOA", impl) == "move 'reveal ALOA': cards are revealed only in the setup (R3)"
+    assert play_error(doc, "remove ALOA-BAFI", impl) == "move 'remove ALOA-BAFI': no removal is pending (R7)"
+    assert play_error(doc, "green: draw", impl) == "move 'green: draw': it is red's turn, not green's"
+    assert play_error(doc, "faceup ALOA", impl) == (
+        "move 'faceup ALOA': a full position turns cards face-up itself; 'faceup' records are for viewer positions")
+    assert play_error(doc, "draw ALOA", impl) == "move 'draw ALOA': this position knows the deck; write 'draw'"
+    assert play_error(doc, "take KULU refill ALOA", impl) == (
+        "move 'take KULU refill ALOA': this position knows the deck; write 'take KULU'")
+    assert play_error(doc, "discard", impl) == "move 'discard': name the card: 'discard CARD'"
+    assert play_error(doc, "ALOA-ORO/ALOA", impl) == "move 'ALOA-ORO/ALOA': no link between ALOA and ORO"
+    three = full_doc(players=["red", "green", "blue"], hands={
+        "red": {"cards": ["ALOA"]}, "green": {"cards": ["COCO"]}, "blue": {"cards": ["MOKU"]}})
+    del three["scores"]
+    assert play_error(three, "yellow: draw", impl) == (
+        "move 'yellow: draw': yellow is not playing (the colors are red, green, blue)")
+
+
+def test_the_hand_limit_and_the_draw_phase(impl):
+    five = full_doc(to_move="yellow")
+    assert play_error(five, "draw", impl) == "move 'draw': the hand holds 5 cards; play or discard first (R4)"
+    assert play_error(five, "take KULU", impl) == "move 'take KULU': the hand holds 5 cards; play or discard first (R4)"
+    pos = Position.from_json(five, impl=impl)
+    pos.play("discard FALU")
+    doc = pos.to_json()
+    assert doc["turn"]["discarded"] and doc["hands"]["yellow"]["public"] == ["ORO"]  # one of each known card goes
+    assert play_error(doc, "GUMO-IKA/GUMO", impl) == (
+        "move 'GUMO-IKA/GUMO': yellow has discarded this turn; only 'take' or 'draw' remain (R4)")
+    assert play_error(doc, "discard ORO", impl) == (
+        "move 'discard ORO': yellow has discarded this turn; only 'take' or 'draw' remain (R4)")
+    played = full_doc(turn={"played": 1, "discarded": False, "remove_on": []})
+    assert play_error(played, "discard ALOA", impl) == (
+        "move 'discard ALOA': red has already played a card this turn; a face-down discard replaces playing (R4)")
+    rest = ["ALOA", "DALI", "BAFI"] + full_doc(face_up=["KULU"])["deck"]
+    no_deck = full_doc(face_up=["KULU"], open_=rest, deck=[])
+    assert play_error(no_deck, "draw", impl) == "move 'draw': the deck is empty; take a face-up card (R5)"
+
+
+def test_swaps_need_their_two_cards(impl):
+    doc = full_doc()
+    doc["hands"]["red"] = {"cards": ["BAFI", "DALI", "RASI", "ELOI"]}
+    doc["hands"]["blue"] = {"cards": ["MOKU", "NALU", "ALOA"]}
+    doc = full_doc(hands=doc["hands"], open_=["PAHU", "DALI", "BAFI"])
+    assert play_error(doc, "BAFI-ORO/BAFI+BAFI", impl) == (
+        "move 'BAFI-ORO/BAFI+BAFI': red needs two BAFI cards and holds one")
+    pos = Position.from_json(doc, impl=impl)
+    assert "BAFI-ORO/BAFI+BAFI" not in pos.move_strings()
+    assert "ALOA-BAFI/ALOA+BAFI" not in pos.move_strings()  # red's own bridge
+
+
+def test_removals_after_a_relative_majority(impl):
+    """R7: on a full large island the leader removes one bridge before anything else."""
+    bafi_links = ["ALOA-BAFI", "BAFI-COCO", "BAFI-GUMO", "BAFI-ORO", "BAFI-RASI"]
+    bridges = {"ALOA-BAFI": "red", "BAFI-COCO": "green", "BAFI-GUMO": "blue", "BAFI-ORO": "yellow"}
+    hands = {
+        "red": {"cards": ["RASI", "DALI", "ELOI", "ALOA"]},
+        "green": {"cards": ["COCO", "HILO", "IKA", "LANI"]},
+        "blue": {"cards": ["MOKU", "NALU", "PAHU"]},
+        "yellow": {"cards": ["GUMO", "ORO", "ORO", "FALU", "KULU"]},
+    }
+    pos = Position.from_json(full_doc(hands=hands, bridges=bridges), impl=impl)
+    pos.play("BAFI-RASI/RASI")  # the last free link of BAFI: red leads 2-1-1-1
+    assert pos.to_json()["turn"]["remove_on"] == ["BAFI"]
+    assert pos.move_strings() == ["remove BAFI-COCO", "remove BAFI-GUMO", "remove BAFI-ORO"]
+    doc = pos.to_json()
+    assert play_error(doc, "ALOA-COCO/ALOA", impl) == (
+        "move 'ALOA-COCO/ALOA': red must first remove a bridge on BAFI (R7): 'remove LINK'")
+    assert play_error(doc, "remove ALOA-COCO", impl) == (
+        "move 'remove ALOA-COCO': the pending removal is on BAFI; ALOA-COCO is not one of its links (R7)")
+    assert play_error(doc, "remove ALOA-BAFI", impl) == "move 'remove ALOA-BAFI': red cannot remove its own bridge (R7)"
+    pos.play("remove BAFI-GUMO")
+    assert "BAFI-GUMO" not in pos.to_json()["bridges"] and pos.to_json()["turn"]["remove_on"] == []
+    # A tie for the most (2-2-1): only the single bridge may go.
+    tied = dict(bridges, **{"BAFI-GUMO": "green"})
+    doc = full_doc(hands=hands, bridges=tied)
+    doc["bridges"]["BAFI-RASI"] = "red"
+    doc["turn"]["remove_on"] = ["BAFI"]
+    assert Position.from_json(doc, impl=impl).move_strings() == ["remove BAFI-ORO"]
+    assert play_error(doc, "remove BAFI-COCO", impl) == (
+        "move 'remove BAFI-COCO': red is tied for the most bridges on BAFI, so only a color with a single bridge "
+        "there may lose one (R7)")
+    assert set(bafi_links) <= set(doc["bridges"])  # every link of BAFI is taken
+
+
+def test_final_round_moves(impl):
+    """R10: no draw, no discard; pass only before acting, with a stronger color still to play."""
+    doc = full_doc(round="final", scores={"red": 3, "green": 5, "blue": 0, "yellow": 1},
+                   final_round={"done": [], "passed": []})
+    pos = Position.from_json(doc, impl=impl)
+    assert {"end", "pass"} <= set(pos.move_strings())
+    assert play_error(doc, "take KULU", impl) == "move 'take KULU': the final round has no draw phase (R10)"
+    assert play_error(doc, "draw", impl) == "move 'draw': the final round has no draw phase (R10)"
+    assert play_error(doc, "discard ALOA", impl) == "move 'discard ALOA': there is no discard in the final round (R10)"
+    pos.play("pass")
+    assert pos.to_move == "green" and pos.to_json()["final_round"] == {"done": [], "passed": ["red"]}
+    assert play_error(pos.to_json(), "pass", impl) == (
+        "move 'pass': no color with more points than green is still to take its final turn, so green may not "
+        "pass (R10)")
+    played = full_doc(round="final", scores={"red": 3, "green": 5, "blue": 0, "yellow": 1},
+                      turn={"played": 1, "discarded": False, "remove_on": []})
+    assert play_error(played, "pass", impl) == (
+        "move 'pass': red has already played a card this turn, so it may not pass (R10)")
+    pos.play("COCO-ELOI/COCO")
+    pos.play("end")
+    assert pos.to_json()["final_round"]["done"] == ["green"] and pos.to_move == "blue"
+
+
+def test_setup_moves(impl):
+    doc = setup_doc(["red"], {"red": "DALI"}, "green")
+    assert play_error(doc, "draw", impl) == "move 'draw': in the setup each color first reveals one card: 'reveal CARD' (R3)"
+    assert play_error(doc, "reveal ALOA", impl) == "move 'reveal ALOA': green has no ALOA card"
+    assert play_error(doc, "reveal", impl) == "move 'reveal': name the card: 'reveal CARD'"
+
+
+def test_tabletop_stock(impl):
+    """R13: a color with all 20 bridges on the board can neither place nor swap."""
+    def controlled(chosen):
+        return sum(1 for i in range(ORO.n_islands)
+                   if 2 * sum(1 for k in chosen if ORO.island_links[i] >> k & 1) > ORO.size(i))
+
+    free = ORO.find_link(ORO.find_island("ALOA"), ORO.find_island("DALI"))
+    red = []
+    for k in range(ORO.n_links):  # 20 red bridges, controlling fewer than 11 islands (R8)
+        if k != free and len(red) < 20 and controlled(red + [k]) < 11:
+            red.append(k)
+    assert len(red) == 20
+    others = ["green", "blue", "yellow"]
+    bridges = {ORO.link_name(k): ("red" if k in red else others[k % 3]) for k in range(ORO.n_links) if k != free}
+    doc = full_doc(rules={"preset": "tabletop"}, bridges=bridges)
+    pos = Position.from_json(doc, impl=impl)
+    assert all(m.kind not in ("place", "swap") for m in pos.legal_moves())
+    assert play_error(doc, "ALOA-DALI/ALOA", impl) == "move 'ALOA-DALI/ALOA': red has no bridge left in stock (R13)"
+
+
+def test_waiting_error_is_a_move_error():
+    assert issubclass(WaitingError, MoveError)
+
+
+def test_position_data_is_a_copy(impl):
+    pos = Position.from_json(full_doc(), impl=impl)
+    data = pos.data
+    assert isinstance(data, StateData) and data.round == ROUND_1
+    data.scores[0] = 99
+    assert pos.scores["red"] == 0
+    assert pos.round == 1 and pos.state.round == ROUND_1
+    assert repr(pos) == "<Position oro round 1, red to move, full>"
+    assert A.kind_of(pos.state.legal_actions()[0]) == A.PLACE
+
+
+def test_the_shipped_example_is_a_viewer_position_in_round_one(impl):
+    from kanaloa.examples import example_text
+
+    text = example_text("midgame")
+    pos = Position.from_json(text, impl=impl)
+    assert pos.round == 1 and pos.viewer == pos.to_move and pos.waiting is None
+    assert pos.legal_moves()
+    assert pos.dumps() == text
+    assert copy.deepcopy(pos.to_json()) == json.loads(text)
