@@ -1,0 +1,362 @@
+"""Viewer positions: what one color knows at the table, kept up to date from the records of
+the moves it sees (INTERFACE.md "Move notation", docs/engine.md "Knowledge").
+
+The central check mirrors whole games: a full position plays them, and a viewer position per
+color follows along with only the records that color could write.  After every move the
+viewer's printed position must equal the full position seen by that viewer."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kanaloa import actions as A
+from kanaloa.board import load_board
+from kanaloa.errors import MoveError
+from kanaloa.notation import Move
+from kanaloa.position import FORMAT, Position, WaitingError
+
+ORO = load_board("oro")
+
+
+@pytest.fixture
+def impl(engine):
+    return engine.name
+
+
+def full_doc(hands, face_up=("KULU", "MOKU", "PAHU", "GUMO"), open_=(), hidden_by=None, deck=None, **fields):
+    """A 4-player full position in round 1; the deck is every card not placed elsewhere."""
+    hidden_by = hidden_by or {}
+    doc = {
+        "format": FORMAT, "board": "oro", "players": ["red", "green", "blue", "yellow"],
+        "to_move": "red", "round": 1, "bridges": {},
+        "hands": {c: {"cards": cards} if isinstance(cards, list) else cards for c, cards in hands.items()},
+        "face_up": list(face_up),
+        "discard": {"open": list(open_), "hidden": sum(map(len, hidden_by.values())), "hidden_by": hidden_by},
+    }
+    doc.update(fields)
+    if deck is None:
+        left = {name: ORO.cards_per_island for name in ORO.islands}
+        placed = list(doc["face_up"]) + list(open_) + [c for cards in hidden_by.values() for c in cards]
+        for hand in doc["hands"].values():
+            placed += hand["cards"]
+        placed += list(doc.get("setup", {}).get("cards", {}).values())
+        for card in placed:
+            left[card] -= 1
+        deck = [name for name in ORO.islands for _ in range(left[name])]
+    doc["deck"] = deck
+    return doc
+
+
+HANDS = {
+    "red": ["ALOA", "ALOA", "DALI", "RASI"],
+    "green": {"cards": ["COCO", "HILO", "IKA", "KULU"], "public": ["KULU"]},
+    "blue": ["MOKU", "NALU", "ORO"],
+    "yellow": ["GUMO", "ORO", "FALU"],
+}
+
+
+def red_view(impl, **fields):
+    full = Position.from_json(full_doc(HANDS, open_=["ALOA", "BAFI"], **fields), impl=impl)
+    return full, full.as_viewer("red")
+
+
+# -- mirrored games -----------------------------------------------------------------------------
+
+
+def record(full: Position, action: int, viewer: str) -> str:
+    """The move ``action`` of the full position as ``viewer`` writes it down."""
+    d = full.data
+    mover = full.colors[d.to_move]
+    own = mover == viewer
+    kind, a = A.kind_of(action), A.arg_a(action)
+    isl = ORO.islands
+    if kind == A.REVEAL:
+        body = f"reveal {isl[a]}" if own else "reveal"
+    elif kind == A.DISCARD:
+        body = f"discard {isl[a]}" if own else "discard"
+    elif kind == A.TAKE:
+        body = f"take {isl[a]} refill {isl[d.deck[0]]}" if d.deck else f"take {isl[a]}"
+    elif kind == A.DRAW:
+        body = f"draw {isl[d.deck[0]]}" if own else "draw"
+    else:
+        body = str(Move.from_action(action, ORO))
+    return f"{mover}: {body}"
+
+
+def mirror_game(seed: int, players: int, preset: str, impl: str) -> dict:
+    """Play a seeded random game in full and in every color's view; return event counts."""
+    rng = random.Random(seed)
+    full = Position.new(players, seed=seed, preset=preset, impl=impl)
+    views = {c: full.as_viewer(c) for c in full.colors}
+    seen = {"moves": 0, "waits": 0, "setup waits": 0, "exchanges": 0, "refills": 0, "own draws": 0}
+    while not full.is_over:
+        action = rng.choice(full.state.legal_actions())
+        notes = {c: record(full, action, c) for c in full.colors}
+        full.push(action)
+        seen["moves"] += 1
+        for color, view in views.items():
+            note = notes[color]
+            hand_before = view.data.hands if A.kind_of(action) in (A.PLACE, A.SWAP) else None
+            view.play(note)
+            if hand_before is not None and not note.startswith(color) and view.data.hands != hand_before:
+                seen["exchanges"] += 1
+            seen["refills"] += " refill " in note
+            seen["own draws"] += note.startswith(f"{color}: draw ")
+            if view.waiting:
+                with pytest.raises(WaitingError):
+                    view.legal_moves()
+                seen["setup waits" if view.round == 0 else "waits"] += 1
+                shown = view.to_json()["face_up"]
+                turned = full.to_json()["face_up"][len(shown):]
+                view.play("faceup " + " ".join(turned))
+            assert view.to_json() == full.as_viewer(color).to_json(), (seed, seen["moves"], color, note)
+            if view.to_move == color and not view.is_over:
+                assert view.legal_moves() == full.legal_moves()
+    return seen
+
+
+@pytest.mark.parametrize("seed, players, preset", [(11, 4, "yucata"), (12, 3, "yucata"), (13, 4, "tabletop")])
+def test_a_viewer_follows_a_whole_game_from_its_own_records(impl, seed, players, preset):
+    seen = mirror_game(seed, players, preset, impl)
+    # The game went through every kind of event a viewer must follow.
+    assert seen["setup waits"] == players  # R3: every color waits once for the face-up cards
+    assert seen["waits"] == players  # R9: every color waits once after the reshuffle
+    assert seen["exchanges"] > 0  # another color paid with a card the filled-in hand lacked
+    assert seen["refills"] > 0 and seen["own draws"] > 0
+
+
+# -- what another color's moves tell the viewer -------------------------------------------------
+
+
+def test_another_colors_take_and_draw_update_what_the_viewer_knows(impl):
+    full, view = red_view(impl, to_move="green")
+    top = full.to_json()["deck"][0]
+    view.play(f"green: take MOKU refill {top}")
+    out = view.to_json()
+    assert out["hands"]["green"] == {"count": 5, "public": ["KULU", "MOKU"]}  # R5: a face-up take is public
+    assert out["face_up"] == ["KULU", top, "PAHU", "GUMO"]
+    assert out["deck"]["count"] == 27
+    view.play("blue: draw")
+    assert view.to_json()["hands"]["blue"] == {"count": 4, "public": []}
+    assert view.to_json()["deck"]["count"] == 26
+
+
+def test_another_colors_build_pulls_the_card_into_its_filled_in_hand(impl):
+    _, view = red_view(impl, to_move="green")
+    # Red cannot see green's three unknown cards; any island with an unseen card may be among them.
+    for card in ("PAHU", "LANI", "ELOI"):
+        trial = view.copy()
+        link = {"PAHU": "GUMO-PAHU", "LANI": "HILO-LANI", "ELOI": "COCO-ELOI"}[card]
+        trial.play(f"green: {link}/{card}")
+        out = trial.to_json()
+        assert out["bridges"] == {link: "green"}
+        assert out["hands"]["green"] == {"count": 3, "public": ["KULU"]}
+        assert out["discard"]["open"][-1] == card
+    # A public card is paid from the public part (INTERFACE.md: one X leaves 'public').
+    view.play("green: ELOI-KULU/KULU")
+    assert view.to_json()["hands"]["green"] == {"count": 3, "public": []}
+
+
+def test_a_face_down_discard_by_another_color_stays_unseen(impl):
+    _, view = red_view(impl, to_move="green")
+    view.play("green: discard")
+    out = view.to_json()
+    assert out["hands"]["green"] == {"count": 3, "public": []}  # one of each known card goes (R4)
+    assert out["discard"]["hidden"] == 1 and out["discard"]["hidden_by"] == {"red": []}
+    assert out["turn"]["discarded"] is True
+
+
+def test_impossible_moves_of_another_color(impl):
+    full, view = red_view(impl, to_move="green")
+    # Red holds two ALOA and sees the third on the discard pile: green cannot pay with ALOA.
+    with pytest.raises(MoveError) as err:
+        view.play("green: ALOA-COCO/ALOA")
+    assert str(err.value) == (
+        "move 'green: ALOA-COCO/ALOA': green cannot hold an ALOA card: red knows where every other ALOA card is")
+    with pytest.raises(MoveError) as err:
+        view.play("green: ALOA-BAFI/BAFI+BAFI")
+    assert str(err.value) == (
+        "move 'green: ALOA-BAFI/BAFI+BAFI': ALOA-BAFI holds no bridge to swap; a place pays one card")
+    # Rule reasons come before knowledge: the link is free whatever green holds.
+    with pytest.raises(MoveError) as err:
+        view.play("green: take ORO refill ALOA")
+    assert str(err.value) == "move 'green: take ORO refill ALOA': no ORO among the face-up cards (KULU, MOKU, PAHU, GUMO)"
+    with pytest.raises(MoveError) as err:
+        view.play("green: take MOKU refill ALOA")
+    assert str(err.value) == (
+        "move 'green: take MOKU refill ALOA': ALOA cannot be the card turned up: red knows where every ALOA card is")
+    with pytest.raises(MoveError) as err:
+        view.play("green: take MOKU")
+    assert str(err.value) == (
+        "move 'green: take MOKU': the deck refills the gap; write 'take MOKU refill CARD' with the card turned up")
+    with pytest.raises(MoveError) as err:
+        view.play("green: draw ORO")
+    assert str(err.value) == "move 'green: draw ORO': red does not see the card green draws; write 'draw'"
+    with pytest.raises(MoveError) as err:
+        view.play("green: discard COCO")
+    assert str(err.value) == (
+        "move 'green: discard COCO': red does not see which card green discards face-down; write 'discard'")
+    with pytest.raises(MoveError) as err:
+        view.legal_moves()
+    assert str(err.value) == ("moves: green's hand is not known to red's position, so its moves cannot be listed; "
+                              "play its moves as they happen")
+    assert view.to_json() == full.as_viewer("red").to_json()  # refused moves change nothing
+
+
+def test_a_hand_known_to_the_viewer_cannot_pay_other_cards(impl):
+    hands = dict(HANDS, green={"cards": ["KULU", "ORO"], "public": ["KULU", "ORO"]})
+    full = Position.from_json(full_doc(hands, open_=["ALOA", "BAFI"], to_move="green"), impl=impl)
+    view = full.as_viewer("red")
+    with pytest.raises(MoveError) as err:
+        view.play("green: COCO-ELOI/ELOI")
+    assert str(err.value) == ("move 'green: COCO-ELOI/ELOI': green holds 2 card(s) and red knows them (KULU ORO), "
+                              "so green cannot pay ELOI")
+    view.play("green: ORO-PAHU/ORO")  # its known ORO
+    assert view.to_json() == _after(full, "green: ORO-PAHU/ORO").as_viewer("red").to_json()
+
+
+def _after(full: Position, move: str) -> Position:
+    full = full.copy()
+    full.play(move)
+    return full
+
+
+def test_the_viewers_own_moves(impl):
+    full, view = red_view(impl)
+    assert view.legal_moves() == full.legal_moves()
+    assert "take MOKU" in view.move_strings() and "draw" in view.move_strings()
+    with pytest.raises(MoveError) as err:
+        view.play("draw")
+    assert str(err.value) == "move 'draw': name the card red draws: 'draw CARD'"
+    with pytest.raises(MoveError) as err:
+        view.play("draw ALOA")
+    assert str(err.value) == "move 'draw ALOA': ALOA cannot be the card drawn: red knows where every ALOA card is"
+    with pytest.raises(MoveError) as err:
+        view.play("discard")
+    assert str(err.value) == "move 'discard': name the card: 'discard CARD'"
+    with pytest.raises(MoveError) as err:
+        view.play("ALOA-COCO/COCO")
+    assert str(err.value) == "move 'ALOA-COCO/COCO': red has no COCO card"
+    with pytest.raises(MoveError) as err:
+        view.play("faceup ALOA")
+    assert str(err.value) == "move 'faceup ALOA': no cards wait to be turned face-up"
+    view.play("draw ELOI")
+    assert view.to_json()["hands"]["red"]["cards"] == ["ALOA", "ALOA", "DALI", "ELOI", "RASI"]
+    assert view.to_move == "green"
+
+
+def test_takes_when_the_deck_is_empty(impl):
+    rest = ["ALOA", "BAFI"] + full_doc(HANDS, face_up=["KULU", "MOKU"], open_=["ALOA", "BAFI"])["deck"]
+    full = Position.from_json(full_doc(HANDS, face_up=["KULU", "MOKU"], open_=rest, deck=[]), impl=impl)
+    view = full.as_viewer("red")
+    with pytest.raises(MoveError) as err:
+        view.play("take KULU refill ORO")
+    assert str(err.value) == "move 'take KULU refill ORO': the deck is empty; nothing refills the gap"
+    view.play("take KULU")
+    assert view.to_json()["face_up"] == ["MOKU"]
+
+
+# -- waiting for face-up cards ---------------------------------------------------------------
+
+
+def test_the_setup_ends_in_a_wait_for_the_face_up_cards(impl):
+    full = Position.new(players=4, seed=21, impl=impl)
+    view = full.as_viewer("green")
+    for color in full.colors:
+        card = full.legal_moves()[0].cards[0]
+        full.play(f"reveal {card}")
+        view.play(f"{color}: reveal {card}" if color == "green" else f"{color}: reveal")
+    assert full.round == 1 and view.round == 0
+    doc = view.to_json()
+    assert doc["setup"]["chosen"] == ["red", "green", "blue", "yellow"]
+    assert doc["to_move"] == "red" and doc["face_up"] == []
+    assert view.waiting == ("every color has chosen its card; record the 4 cards turned face-up with "
+                            "'faceup CARD CARD CARD CARD' (R3)")
+    with pytest.raises(WaitingError) as err:
+        view.legal_moves()
+    assert str(err.value) == view.waiting
+    with pytest.raises(WaitingError):
+        view.state
+    # A waiting position reads back as waiting.
+    again = Position.from_json(view.dumps(), impl=impl)
+    assert again.waiting == view.waiting and again.to_json() == doc
+    faceup = full.to_json()["face_up"]
+    with pytest.raises(MoveError) as err:
+        view.play("red: ALOA-BAFI/ALOA")
+    assert str(err.value) == f"move 'red: ALOA-BAFI/ALOA': the position waits: {view.waiting}"
+    with pytest.raises(MoveError) as err:
+        view.play("faceup " + " ".join(faceup[:3]))
+    assert str(err.value) == f"move 'faceup {' '.join(faceup[:3])}': 4 card(s) are turned face-up; name all 4"
+    with pytest.raises(MoveError) as err:
+        view.play("red: faceup " + " ".join(faceup))
+    assert str(err.value).endswith("a 'faceup' record is no color's move; write it without a color")
+    wrong = list(faceup)
+    wrong[0], wrong[1] = wrong[1], wrong[0]
+    assert wrong[1] != faceup[1]  # seed 21 deals red and green different chosen cards
+    with pytest.raises(MoveError) as err:
+        view.play("faceup " + " ".join(wrong))
+    assert str(err.value) == (f"move 'faceup {' '.join(wrong)}': card 2 is green's chosen card {faceup[1]}, "
+                              f"not {wrong[1]}")
+    for pos in (view, again):
+        pos.play("faceup " + " ".join(faceup))
+        assert pos.waiting is None
+        assert pos.to_json() == full.as_viewer("green").to_json()
+
+
+def test_three_players_top_up_the_face_up_cards_from_the_deck(impl):
+    full = Position.new(players=3, seed=4, impl=impl)
+    view = full.as_viewer("blue")
+    for color in full.colors:
+        card = full.legal_moves()[0].cards[0]
+        full.play(f"reveal {card}")
+        view.play(f"reveal {card}" if color == "blue" else "reveal")
+    faceup = full.to_json()["face_up"]
+    assert len(faceup) == 4  # R3: three chosen cards and one from the deck
+    view.play("faceup " + " ".join(faceup))
+    assert view.to_json() == full.as_viewer("blue").to_json()
+
+
+def _reshuffled(impl, deck_count):
+    """Red's view just after a reshuffle (R9): round 2, nothing face-up yet, ``deck_count`` cards."""
+    full = Position.from_json(full_doc(HANDS, open_=["ALOA", "BAFI"]), impl=impl)
+    doc = full.as_viewer("red").to_json()
+    moved = doc["face_up"]
+    doc["round"] = 2
+    doc["face_up"] = []
+    doc["discard"]["open"] += moved
+    spare = doc["deck"]["count"] - deck_count
+    doc["deck"]["count"] = deck_count
+    doc["discard"]["hidden"] += spare
+    return doc
+
+
+def test_after_a_reshuffle_the_viewer_waits_for_the_cards_turned_up(impl):
+    doc = _reshuffled(impl, 10)
+    view = Position.from_json(doc, impl=impl)
+    assert view.waiting == "the deck turned up 4 unseen card(s); record them with 'faceup CARD CARD CARD CARD' (R9)"
+    with pytest.raises(MoveError) as err:
+        view.play("faceup ELOI ELOI")
+    assert str(err.value) == "move 'faceup ELOI ELOI': 4 card(s) are turned face-up; name all 4"
+    with pytest.raises(MoveError) as err:
+        view.play("faceup ELOI ELOI ALOA COCO")
+    assert str(err.value) == (
+        "move 'faceup ELOI ELOI ALOA COCO': ALOA cannot come from the deck: red knows where every ALOA card is")
+    view.play("faceup eloi eloi lani coco")
+    out = view.to_json()
+    assert out["face_up"] == ["ELOI", "ELOI", "LANI", "COCO"] and out["deck"] == {"count": 6}
+    assert view.waiting is None and view.to_move == "red"
+    assert Position.from_json(view.dumps(), impl=impl).to_json() == out
+
+
+def test_a_short_deck_turns_up_fewer_cards(impl):
+    view = Position.from_json(_reshuffled(impl, 2), impl=impl)
+    assert view.waiting == "the deck turned up 2 unseen card(s); record them with 'faceup CARD CARD' (R9)"
+    with pytest.raises(MoveError) as err:
+        view.play("faceup ELOI ELOI LANI")
+    assert str(err.value) == "move 'faceup ELOI ELOI LANI': 2 card(s) are turned face-up; name all 2"
+    view.play("faceup ELOI LANI")
+    out = view.to_json()
+    assert out["face_up"] == ["ELOI", "LANI"] and out["deck"] == {"count": 0}
+
