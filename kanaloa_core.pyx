@@ -29,8 +29,31 @@ from kanaloa import state as _state
 from kanaloa.state import StateData
 
 cdef extern from *:
-    int popcount "__builtin_popcountll"(unsigned long long x) nogil
-    int lowest_bit "__builtin_ctzll"(unsigned long long x) nogil
+    """
+    /* Bit counts.  GCC and Clang turn __builtin_popcountll into one instruction where the target
+       has it; on baseline x86-64 (no POPCNT) it becomes a library call, which the inline SWAR
+       count below beats.  Builds for other compilers use the portable forms. */
+    #if defined(__GNUC__) && (defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__)))
+    static inline int kc_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    #else
+    static inline int kc_popcount(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
+    #endif
+    #if defined(__GNUC__)
+    static inline int kc_lowest_bit(unsigned long long x) { return __builtin_ctzll(x); }
+    #elif defined(_MSC_VER)
+    #include <intrin.h>
+    static inline int kc_lowest_bit(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    #else
+    static inline int kc_lowest_bit(unsigned long long x) { int i = 0; while (!(x & 1)) { x >>= 1; i++; } return i; }
+    #endif
+    """
+    int popcount "kc_popcount"(unsigned long long x) nogil
+    int lowest_bit "kc_lowest_bit"(unsigned long long x) nogil  # x != 0
 
 
 # Capacities of the fixed-size arrays; CoreBoard and from_data refuse anything larger.
@@ -41,7 +64,7 @@ cpdef enum:
     MAX_COLORS = 4
     MAX_CARDS = 192
     MAX_PENDING = 4     # R7 removals waiting; one place or swap adds at most 2
-    MAX_ACTIONS = 256   # >= 3 per link + 1 per island + 4 takes + draw, end, pass
+    MAX_ACTIONS = 256   # > 3 per link + 1 per island + 4 takes + draw + one scratch entry
 
 # Game constants; the module checks at import that they agree with kanaloa.state and kanaloa.actions.
 cdef enum:
@@ -127,6 +150,7 @@ ctypedef struct BoardTables:
     int cards_per_island
     int n_cards
     uint64_t all_links                  # bits 0 .. n_links-1
+    int win_bridges                     # R8 needs at least this many bridges of one color
     uint64_t island_links[MAX_ISLANDS]  # R1: bit k set when link k touches the island
     int island_size[MAX_ISLANDS]        # R1: number of links
     int link_a[MAX_LINKS]               # link ends in the board file's order (swap combos)
@@ -332,7 +356,7 @@ cdef int legal_moves(const GameState* s, int32_t* out) noexcept nogil:
     cdef const BoardTables* b = s.board
     cdef int n = 0, seat = s.to_move, c, x, k, o, lo, hi, mine, top, cnt
     cdef const uint8_t* hand = s.hands[seat]
-    cdef uint64_t occ, bits, eligible, island
+    cdef uint64_t occ, bits, eligible, island, reach
     cdef uint32_t seen
 
     if s.round == ROUND_OVER:
@@ -370,36 +394,36 @@ cdef int legal_moves(const GameState* s, int32_t* out) noexcept nogil:
 
     if s.round == ROUND_FINAL or not s.discarded:
         if has_stock(s, c):
+            # Candidates are written unconditionally and kept by advancing n: no branch to
+            # mispredict (out has room for one entry past the last legal one).
+            reach = 0  # the links with an end named by a card in hand
+            for x in range(b.n_islands):
+                reach |= b.island_links[x] & (0 - <uint64_t>(hand[x] != 0))
             occ = occupied_links(s)
             # R4 place: a free link and a card naming one of its ends.
-            bits = b.all_links & ~occ
+            bits = reach & b.all_links & ~occ
             while bits:
                 k = lowest_bit(bits)
                 bits &= bits - 1
                 lo = b.link_lo[k]
                 hi = b.link_hi[k]
-                if hand[lo]:
-                    out[n] = encode(PLACE, k, lo)
-                    n += 1
-                if hand[hi]:
-                    out[n] = encode(PLACE, k, hi)
-                    n += 1
+                out[n] = encode(PLACE, k, lo)
+                n += hand[lo] != 0
+                out[n] = encode(PLACE, k, hi)
+                n += hand[hi] != 0
             # R4 swap: another color's link and two cards naming its ends.
-            bits = occ & ~s.bridges[c]
+            bits = reach & occ & ~s.bridges[c]
             while bits:
                 k = lowest_bit(bits)
                 bits &= bits - 1
                 lo = b.link_a[k]
                 hi = b.link_b[k]
-                if hand[lo] >= 2:
-                    out[n] = encode(SWAP, k, SWAP_AA)
-                    n += 1
-                if hand[lo] and hand[hi]:
-                    out[n] = encode(SWAP, k, SWAP_AB)
-                    n += 1
-                if hand[hi] >= 2:
-                    out[n] = encode(SWAP, k, SWAP_BB)
-                    n += 1
+                out[n] = encode(SWAP, k, SWAP_AA)
+                n += hand[lo] >= 2
+                out[n] = encode(SWAP, k, SWAP_AB)
+                n += (hand[lo] != 0) & (hand[hi] != 0)
+                out[n] = encode(SWAP, k, SWAP_BB)
+                n += hand[hi] >= 2
         if s.round == ROUND_FINAL:
             # R10: no discard and no draw; the turn ends when the player says so, or is postponed.
             out[n] = encode(END, 0, 0)
@@ -410,9 +434,8 @@ cdef int legal_moves(const GameState* s, int32_t* out) noexcept nogil:
             return n
         if s.played == 0:
             for x in range(b.n_islands):
-                if hand[x]:
-                    out[n] = encode(DISCARD, x, 0)
-                    n += 1
+                out[n] = encode(DISCARD, x, 0)
+                n += hand[x] != 0
         if s.hand_size[seat] > HAND_LIMIT:
             return n
 
@@ -540,7 +563,7 @@ cdef void resolve_link(GameState* s, int link) noexcept nogil:
             if (n > top or (n == top and single)) and s.n_remove < MAX_PENDING:
                 s.remove_on[s.n_remove] = island
                 s.n_remove += 1
-    if islands_controlled(s, c) >= WIN_ISLANDS:
+    if popcount(s.bridges[c]) >= b.win_bridges and islands_controlled(s, c) >= WIN_ISLANDS:
         win_by_islands(s, c)
 
 
@@ -833,6 +856,13 @@ cdef class CoreBoard:
             self.tables.island_size[x] = popcount(self.tables.island_links[x])
             if self.tables.island_size[x] == 0:
                 raise ValueError(f"island {x}: has no link")
+        # R8 prefilter: each bridge touches two islands, so majorities on the WIN_ISLANDS
+        # cheapest islands need at least half their summed majority counts in bridges.
+        needs = sorted(self.tables.island_size[x] // 2 + 1 for x in range(n_islands))
+        if n_islands >= WIN_ISLANDS:
+            self.tables.win_bridges = (sum(needs[:WIN_ISLANDS]) + 1) // 2
+        else:
+            self.tables.win_bridges = MAX_LINKS + 1  # never reachable
         self.tables.n_islands = n_islands
         self.tables.n_links = len(pairs)
         self.tables.cards_per_island = cards_per_island
