@@ -1,0 +1,201 @@
+"""Statistics of bot-vs-bot tournaments: win shares with Wilson intervals, points, ranks.
+
+The input is one ``SeatOutcome`` per bot per game (which spec sat in which
+seat, its points, its rank, whether it won); the output is one ``BotStats``
+row per distinct spec.  Nothing here knows about the rules beyond this: R12
+(and R8) always name exactly one winner, so a game counts one win.
+
+Identical specs in one lineup (``greedy,random,random,random``) make one row:
+its ``games`` counts *player-games* (a game with three ``random`` seats adds
+three), ``copies`` says how many seats the spec fills per game, and its win
+share is the share of those player-games won, so that it compares directly
+with a single bot's and with the fair share ``1 / players``.
+
+The 95% interval is Wilson's score interval with ``z = 1.959964``.  It treats
+the counted games as independent trials, which they are only roughly: copies
+of one spec in a game cannot both win (which narrows the true spread of their
+share), and the seat rotations of one deal share its cards (rotating seats is
+meant to cancel the deal's seat luck, which usually narrows it too, though
+nothing guarantees it).  Read the interval as a good approximation.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+Z95 = 1.959964  # the two-sided 95% quantile of the standard normal
+
+
+def wilson_interval(wins: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a binomial share ``wins / trials``.
+
+    Returns ``(low, high)`` within [0, 1]; with no trials at all it is the
+    whole of [0, 1].  Raises ``ValueError`` when ``wins`` is not within
+    ``0 .. trials``.
+    """
+    if trials < 0 or not 0 <= wins <= trials:
+        raise ValueError(f"wilson_interval: need 0 <= wins <= trials, got wins={wins}, trials={trials}")
+    if trials == 0:
+        return 0.0, 1.0
+    p = wins / trials
+    z2 = z * z
+    denominator = 1.0 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1.0 - p) / trials + z2 / (4 * trials * trials)) / denominator
+    # With no win (or no loss) the end is exactly 0 (or 1); the formula leaves rounding dust there.
+    low = 0.0 if wins == 0 else max(0.0, centre - half)
+    high = 1.0 if wins == trials else min(1.0, centre + half)
+    return low, high
+
+
+@dataclass(frozen=True)
+class SeatOutcome:
+    """How one bot did in one game: its spec, seat, final points, rank (1 = best) and whether it won."""
+
+    spec: str
+    seat: int
+    points: int
+    rank: int
+    won: bool
+
+
+@dataclass(frozen=True)
+class SeatShare:
+    """A bot's record from one seat."""
+
+    seat: int
+    games: int
+    wins: int
+
+    @property
+    def win_share(self) -> float | None:
+        """``wins / games``, or None when the bot never sat there."""
+        return self.wins / self.games if self.games else None
+
+
+@dataclass(frozen=True)
+class BotStats:
+    """One row of the summary: a distinct spec and how it did.
+
+    ``games`` counts player-games (see the module docstring), ``copies`` the
+    seats the spec fills in each game, ``by_seat`` one entry per seat.
+    """
+
+    spec: str
+    copies: int
+    games: int
+    wins: int
+    points: int
+    ranks: int
+    by_seat: tuple[SeatShare, ...]
+
+    @property
+    def win_share(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def mean_points(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+    @property
+    def mean_rank(self) -> float:
+        return self.ranks / self.games if self.games else 0.0
+
+    def to_json(self, colors: Sequence[str]) -> dict:
+        """The ``simulate --json`` entry of this bot (INTERFACE.md keys, then ``copies`` and ``by_seat``)."""
+        low, high = self.ci95
+        return {
+            "spec": self.spec,
+            "games": self.games,
+            "wins": self.wins,
+            "win_share": self.win_share,
+            "ci95": [low, high],
+            "mean_points": self.mean_points,
+            "mean_rank": self.mean_rank,
+            "copies": self.copies,
+            "by_seat": [
+                {"seat": s.seat, "color": colors[s.seat], "games": s.games, "wins": s.wins,
+                 "win_share": s.win_share}
+                for s in self.by_seat
+            ],
+        }
+
+
+@dataclass
+class _Tally:
+    games: int = 0
+    wins: int = 0
+    points: int = 0
+    ranks: int = 0
+    seat_games: list[int] = field(default_factory=list)
+    seat_wins: list[int] = field(default_factory=list)
+
+
+def bot_table(lineup: Sequence[str], players: int, outcomes: Iterable[SeatOutcome]) -> list[BotStats]:
+    """One ``BotStats`` per distinct spec of ``lineup``, in the order of first appearance.
+
+    ``outcomes`` may hold any number of games (an interrupted run gives
+    fewer than planned); every spec in them must be in ``lineup``.  Sums are
+    exact integers, so the result does not depend on the order of
+    ``outcomes``.
+    """
+    copies: dict[str, int] = {}
+    for spec in lineup:
+        copies[spec] = copies.get(spec, 0) + 1
+    tallies = {spec: _Tally(seat_games=[0] * players, seat_wins=[0] * players) for spec in copies}
+    for out in outcomes:
+        tally = tallies.get(out.spec)
+        if tally is None:
+            raise ValueError(f"bot_table: spec {out.spec!r} is not in the lineup {', '.join(lineup)}")
+        if not 0 <= out.seat < players:
+            raise ValueError(f"bot_table: seat {out.seat} is outside 0..{players - 1}")
+        tally.games += 1
+        tally.points += out.points
+        tally.ranks += out.rank
+        tally.seat_games[out.seat] += 1
+        if out.won:
+            tally.wins += 1
+            tally.seat_wins[out.seat] += 1
+    return [
+        BotStats(
+            spec=spec,
+            copies=copies[spec],
+            games=t.games,
+            wins=t.wins,
+            points=t.points,
+            ranks=t.ranks,
+            by_seat=tuple(SeatShare(s, t.seat_games[s], t.seat_wins[s]) for s in range(players)),
+        )
+        for spec, t in tallies.items()
+    ]
+
+
+def format_share(share: float | None) -> str:
+    """A share as a percentage with one decimal, or ``-`` when there is none."""
+    return "-" if share is None else f"{100 * share:.1f}%"
+
+
+def format_table(rows: Sequence[BotStats], colors: Sequence[str]) -> str:
+    """The per-bot summary for people: one line per spec, win shares by seat last."""
+    head = ["bot", "games", "wins", "win share", "95% interval", "mean points", "mean rank", *colors]
+    body = []
+    for row in rows:
+        low, high = row.ci95
+        name = row.spec if row.copies == 1 else f"{row.spec} (x{row.copies})"
+        body.append([
+            name, str(row.games), str(row.wins), format_share(row.win_share),
+            f"{format_share(low)}-{format_share(high)}", f"{row.mean_points:.2f}", f"{row.mean_rank:.2f}",
+            *(format_share(s.win_share) for s in row.by_seat),
+        ])
+    widths = [max(len(line[i]) for line in [head, *body]) for i in range(len(head))]
+    lines = []
+    for line in [head, *body]:
+        cells = [line[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(line[1:], widths[1:])]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
