@@ -468,7 +468,8 @@ def test_rule_limits_are_checked():
 def test_invalid_text_and_shapes():
     with pytest.raises(PositionError) as err:
         Position.from_json("{not json", impl="reference")
-    assert str(err.value) == "position: not valid JSON (Expecting property name enclosed in double quotes at line 1 column 2)"
+    assert str(err.value) == (
+        "position: not valid JSON (Expecting property name enclosed in double quotes at line 1 column 2)")
     with pytest.raises(PositionError, match=r"^position: must be a JSON object, not list$"):
         Position.from_json([], impl="reference")
     with pytest.raises(KanaloaError):
@@ -654,7 +655,8 @@ def test_final_round_moves(impl):
 
 def test_setup_moves(impl):
     doc = setup_doc(["red"], {"red": "DALI"}, "green")
-    assert play_error(doc, "draw", impl) == "move 'draw': in the setup each color first reveals one card: 'reveal CARD' (R3)"
+    assert play_error(doc, "draw", impl) == (
+        "move 'draw': in the setup each color first reveals one card: 'reveal CARD' (R3)")
     assert play_error(doc, "reveal ALOA", impl) == "move 'reveal ALOA': green has no ALOA card"
     assert play_error(doc, "reveal", impl) == "move 'reveal': name the card: 'reveal CARD'"
 

@@ -175,14 +175,15 @@ def test_impossible_moves_of_another_color(impl):
         view.play("green: ALOA-COCO/ALOA")
     assert str(err.value) == (
         "move 'green: ALOA-COCO/ALOA': green cannot hold an ALOA card: red knows where every other ALOA card is")
+    # Rule reasons come before knowledge: the link is free whatever green holds.
     with pytest.raises(MoveError) as err:
         view.play("green: ALOA-BAFI/BAFI+BAFI")
     assert str(err.value) == (
         "move 'green: ALOA-BAFI/BAFI+BAFI': ALOA-BAFI holds no bridge to swap; a place pays one card")
-    # Rule reasons come before knowledge: the link is free whatever green holds.
     with pytest.raises(MoveError) as err:
         view.play("green: take ORO refill ALOA")
-    assert str(err.value) == "move 'green: take ORO refill ALOA': no ORO among the face-up cards (KULU, MOKU, PAHU, GUMO)"
+    assert str(err.value) == (
+        "move 'green: take ORO refill ALOA': no ORO among the face-up cards (KULU, MOKU, PAHU, GUMO)")
     with pytest.raises(MoveError) as err:
         view.play("green: take MOKU refill ALOA")
     assert str(err.value) == (

@@ -34,9 +34,9 @@ def state_class(impl: str = "core") -> Any:
         from .reference import ReferenceState
 
         return ReferenceState
-    from . import core
+    from .core import CoreState  # raises ImportError with build advice when the core is missing
 
-    return core.CoreState if hasattr(core, "CoreState") else core.kanaloa_core.CoreState
+    return CoreState
 
 
 def engine_board(board: Board, impl: str = "core") -> Any:

@@ -76,7 +76,7 @@ from . import actions as A
 from . import notation as N
 from .board import Board, load_board
 from .engine import deal_state, state_from_data
-from .errors import BoardError, KanaloaError, MoveError, OptionError, PositionError
+from .errors import BoardError, MoveError, OptionError, PositionError
 from .notation import COLORS, Move, parse_move
 from .state import (
     FACE_UP,
@@ -86,10 +86,7 @@ from .state import (
     PRESET_NAMES,
     PRESET_TABLETOP,
     PRESETS,
-    REASON_ELEVEN,
     REASON_NAMES,
-    REASON_NONE,
-    REASON_POINTS,
     ROUND_1,
     ROUND_2,
     ROUND_FINAL,
@@ -427,7 +424,8 @@ class Position:
                     return f"{name} has already played a card this turn, so it may not pass (R10)"
                 if not any(s != me and s not in d.final_done and d.scores[s] > d.scores[me]
                            for s in range(d.players)):
-                    return f"no color with more points than {name} is still to take its final turn, so {name} may not pass (R10)"
+                    return (f"no color with more points than {name} is still to take its final turn, "
+                            f"so {name} may not pass (R10)")
                 return None
             if kind == N.END:
                 return None
