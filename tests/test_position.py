@@ -705,3 +705,20 @@ def test_the_shipped_example_is_a_viewer_position_in_round_one(impl):
     assert pos.legal_moves()
     assert pos.dumps() == text
     assert copy.deepcopy(pos.to_json()) == json.loads(text)
+
+
+def test_the_engine_factory_gives_each_implementation_its_board(engine):
+    from kanaloa.engine import IMPLS, engine_board, state_class
+
+    assert IMPLS == ("core", "reference")
+    cls = state_class(engine.name)
+    assert cls is engine.state_cls
+    board = engine_board(ORO, engine.name)
+    assert board is engine.board_for(ORO)
+    assert engine_board(ORO, engine.name) is board  # built once per board
+    pos = Position.new(players=3, seed=8, impl=engine.name)
+    assert isinstance(pos.state, cls)
+    with pytest.raises(OptionError, match=r"^engine 'fast': unknown implementation; choose one of core, reference$"):
+        state_class("fast")
+    with pytest.raises(OptionError):
+        engine_board(ORO, "fast")

@@ -1,4 +1,4 @@
-"""The move notation of ``docs``/INTERFACE.md: ``Move``, its parser and printer.
+"""The public move notation: ``Move``, its parser and its printer.
 
 A ``Move`` is one atomic action written for people::
 

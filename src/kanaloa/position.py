@@ -357,7 +357,7 @@ class Position:
         if reason:
             raise fail(reason)
         if self._viewer is None:
-            self._check_full_form(d, mv, fail)
+            self._check_full_form(mv, fail)
             changed, action = False, mv.to_action(self.board)
         else:
             changed, action = self._record(d, mv, fail)
@@ -367,7 +367,7 @@ class Position:
         before = d.round
         state.apply(action)
         if self._viewer is not None:
-            self._enter_waiting(state, before, mv)
+            self._enter_waiting(state, before)
         else:
             self._state = state
 
@@ -467,7 +467,7 @@ class Position:
                     return f"{name} needs two {card} cards and holds one"
         return None
 
-    def _check_full_form(self, d: StateData, mv: Move, fail) -> None:
+    def _check_full_form(self, mv: Move, fail) -> None:
         """In a full position every card is known: records of unseen cards do not apply."""
         if mv.kind in (N.DISCARD, N.REVEAL) and not mv.cards:
             raise fail(f"name the card: '{mv.kind} CARD'")
@@ -560,7 +560,7 @@ class Position:
         _exchange(d, src, x, ("deck", 0), d.deck[0])
         return True
 
-    def _enter_waiting(self, state: Any, before: int, mv: Move) -> None:
+    def _enter_waiting(self, state: Any, before: int) -> None:
         """After a move in a viewer position: wait where the deck turned up unseen cards."""
         after = state.round
         if before == ROUND_SETUP and after == ROUND_1:
@@ -849,7 +849,7 @@ class _Reader:
             if not _is_int(seed) or not 0 <= seed < _SEED_LIMIT:
                 raise _fail("seed", f"{seed!r} must be an integer from 0 to 2**64-1")
             d.rng = seed
-        self._rules_of_play(d, deck_count, wait_kind)
+        self._rules_of_play(d)
         self._card_totals(d, counts, deck_count, hidden)
         if not full:
             self._fill_in(d, counts, deck_count, hidden)
@@ -1128,7 +1128,8 @@ class _Reader:
             raise _fail(field, f"{value!r} names a color twice")
         return seats
 
-    def _rules_of_play(self, d: StateData, deck_count: int, wait_kind: str | None) -> None:
+    def _rules_of_play(self, d: StateData) -> None:
+        """R8 and R13 limits on the bridges."""
         b = self.board
         if d.preset == PRESET_TABLETOP:
             for s, c in enumerate(self.colors):
