@@ -56,9 +56,11 @@ end of the setup (R3: the other colors' chosen cards and the top-up) or after
 a reshuffle (R9).  The position then *waits*: ``waiting`` holds a message,
 ``legal_moves()`` raises ``WaitingError`` (a ``MoveError``) with it, and the
 only playable move is the record ``faceup CARD CARD CARD CARD`` (fewer when
-fewer cards are turned up).  In JSON a waiting position is round ``0`` with
-every color chosen (``to_move`` is then the first color), or round 1/2 with
-fewer than four ``face_up`` cards while the deck is not empty.
+fewer cards are turned up), in the order they lie: after the setup the
+chosen cards in seat order, then the cards from the deck.  In JSON a waiting
+position is round ``0`` with every color chosen (``to_move`` is then the
+first color), or round 1/2 with fewer than four ``face_up`` cards while the
+deck is not empty.
 
 In a viewer position ``legal_moves()`` lists the viewer's choices: ``take X``
 and ``draw`` stand for the choice, while ``play`` needs the record of what the
