@@ -7,6 +7,7 @@ with status 2; no traceback is ever shown for it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -142,17 +143,61 @@ def moves(position: str, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("position", metavar="POSITION")
-@click.argument("moves", nargs=-1, required=True, metavar="MOVE...")
-def play(position: str, moves: tuple[str, ...]) -> None:
+@click.argument("moves", nargs=-1, metavar="[MOVE]...")
+@click.option("--moves-file", default=None, metavar="FILE",
+              help="Play the moves in FILE first: one move per line (blank lines and '#' comments skipped), "
+                   "a JSON list of moves, or a game record of 'kanaloa simulate --out' (its \"moves\"). "
+                   "'-' reads standard input.")
+def play(position: str, moves: tuple[str, ...], moves_file: str | None) -> None:
     """Apply MOVEs to POSITION in order and print the resulting position.
 
     Each MOVE is one argument in the move notation, e.g. 'ALOA-BAFI/ALOA'
-    or 'green: take RASI' (quote moves that contain spaces).
+    or 'green: take RASI' (quote moves that contain spaces).  With
+    --moves-file, the file's moves come first, then the MOVE arguments.
+    A recorded game replays with:
+
+    \b
+        kanaloa new --seed SEED --players P --preset X | kanaloa play - --moves-file RECORD
     """
+    listed = list(moves)
+    if moves_file is not None:
+        if moves_file == "-" and position == "-":
+            raise OptionError("--moves-file '-': standard input already holds POSITION; give the moves in a file")
+        listed = read_moves_file(moves_file) + listed
+    if not listed:
+        raise OptionError("MOVE: no moves given; name at least one MOVE or a --moves-file")
     pos = read_position(position)
-    for text in moves:
+    for text in listed:
         pos.play(text)
     click.echo(pos.dumps())
+
+
+def read_moves_file(source: str) -> list[str]:
+    """The moves of a --moves-file: lines of notation, a JSON list, or a game record's "moves"."""
+    where = f"--moves-file {source!r}"
+    if source == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            with open(source, encoding="utf-8") as fh:
+                text = fh.read()
+        except FileNotFoundError:
+            raise OptionError(f"{where}: no such file") from None
+        except IsADirectoryError:
+            raise OptionError(f"{where}: is a directory, not a file of moves") from None
+        except OSError as exc:
+            raise OptionError(f"{where}: cannot read it ({exc.strerror})") from None
+    stripped = text.strip()
+    if stripped[:1] in ("[", "{"):
+        try:
+            doc = json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            raise OptionError(f"{where}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        found = doc.get("moves") if isinstance(doc, dict) else doc
+        if not isinstance(found, list) or not all(isinstance(m, str) for m in found):
+            raise OptionError(f"{where}: expected a JSON list of moves or an object whose \"moves\" is one")
+        return found
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith("#")]
 
 
 @cli.command()
@@ -185,6 +230,100 @@ def hint(position: str, iterations: int | None, seconds: float | None, seed: int
     for cand in found.candidates:
         click.echo(f"  {cand.move:<{width}}  visits {cand.visits:>7}  win {100 * cand.win:5.1f}%")
     click.echo(f"{found.iterations} iterations in {found.seconds:.2f} s")
+
+
+@cli.command()
+@click.option("--bots", "bots", required=True, metavar="SPEC,...",
+              help="The lineup, one bot spec per seat (3 or 4), e.g. 'greedy,random,random,random'. Specs: "
+                   "random, greedy, pimc:iterations=N, ismcts:iterations=N or ismcts:time=S, with further "
+                   "key=value options after ':'.")
+@click.option("--games", type=int, default=None,
+              help="Games to play: a multiple of the number of seats, since every deal is played once in "
+                   "every seat rotation. [default: 25 deals, i.e. 100 games with 4 bots, 75 with 3]")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
+              help="Tournament seed: the same seed plays the same games. Random when omitted (then printed on "
+                   "stderr).")
+@click.option("--players", type=click.IntRange(3, 4), default=None,
+              help="Number of players; the lineup must name as many bots (a check, nothing more).")
+@click.option("--preset", type=click.Choice(["yucata", "tabletop"]), default="yucata", show_default=True,
+              help="yucata: unlimited bridges; tabletop: 20 bridges per color (R13).")
+@click.option("--board", default="oro", show_default=True, help="Built-in board name or board file path.")
+@click.option("--workers", type=click.IntRange(0), default=1, show_default=True,
+              help="Worker processes playing games in parallel; 0 means one per CPU core. The results do not "
+                   "depend on it.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Play on the Dask distributed cluster whose scheduler is at ADDRESS (e.g. tcp://host:8786); "
+                   "needs the cluster extra, and kanaloa on every worker. Same results as a local run.")
+@click.option("--out", "out", default=None, metavar="FILE",
+              help="Write every game as one JSON line (its deal seed, lineup by seat, moves, scores, ranks, "
+                   "winner), in game order.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--progress/--no-progress", "progress", default=True, show_default=True,
+              help="Show progress on stderr: a live bar on a terminal, otherwise a line every 30 s.")
+def simulate(bots: str, games: int | None, seed: int | None, players: int | None, preset: str, board: str,
+             workers: int, scheduler: str | None, out: str | None, as_json: bool, progress: bool) -> int:
+    """Play bot against bot with rotated seats and summarise how each bot did.
+
+    Games come in deals: each deal (one shuffle, fixed by a seed derived from
+    --seed and the deal's number) is played once for every rotation of the
+    lineup, so every bot sits in every seat equally often and card luck
+    cancels out. Each game's deal seed and bot seeds depend only on --seed
+    and the game's number, so any --workers count, or a cluster, plays the
+    same games (bots with a time budget excepted).
+
+    The summary has one row per distinct spec (a spec named several times is
+    one row: its games count player-games): games, wins, win share with a
+    95% Wilson interval, mean points, mean rank (1 = best) and the win share
+    from each seat. Ctrl-C stops the run, prints the summary of the finished
+    games and exits with status 130.
+
+    Each --out line replays with 'kanaloa new --seed SEED --players P
+    --preset X --board B | kanaloa play - --moves-file LINE' (SEED: the
+    line's "seed", the game's deal seed).
+    """
+    from .simulate import Progress, RecordWriter, default_workers, make_tournament, run_tournament, time_budgeted
+
+    specs = bots.split(",")
+    if scheduler is not None and workers != 1:
+        raise OptionError(f"--workers {workers}: cannot be combined with --scheduler; the cluster's workers "
+                          f"play the games")
+    if scheduler is not None and not scheduler.strip():
+        raise OptionError("--scheduler '': expected the address of a Dask scheduler, e.g. tcp://host:8786")
+    if games is None:
+        size = len(specs) if len(specs) in (3, 4) else (players or 4)
+        games = 25 * size
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
+        click.echo(f"kanaloa: simulating with --seed {seed}", err=True)
+    tournament = make_tournament(specs, games, seed, preset=preset, board=board, players=players)
+    for spec in dict.fromkeys(tournament.lineup):
+        if time_budgeted(spec):
+            click.echo(f"kanaloa: note: bot {spec!r} thinks for a time, not a number of iterations; "
+                       f"its games depend on the machine's load and will not repeat from the seed", err=True)
+    if workers == 0:
+        workers = default_workers()
+    meter = Progress(tournament.games, sys.stderr, "auto" if progress else "off")
+    with contextlib.ExitStack() as stack:
+        writer = None
+        if out is not None:
+            try:
+                writer = RecordWriter(stack.enter_context(open(out, "w", encoding="utf-8")))
+            except OSError as exc:
+                raise OptionError(f"--out {out!r}: cannot write it ({exc.strerror})") from None
+            stack.callback(writer.finish)  # the games finished before an interruption, too
+        stack.callback(meter.close)
+
+        def finished(record) -> None:
+            if writer is not None:
+                writer.add(record)
+            meter.update()
+
+        result = run_tournament(tournament, workers=workers, scheduler=scheduler, on_record=finished)
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        click.echo(result.summary())
+    return 130 if result.interrupted else 0
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,653 @@
+"""Bot-vs-bot tournaments: the schedule, the game runner, parallel runs and game records.
+
+A *tournament* seats a *lineup* of bot specs (``greedy,random,random,random``:
+one spec per seat, so the lineup's length is the number of players, 3 or 4)
+at many games on the compiled core, and sums up how each bot did
+(``kanaloa.stats``).
+
+**Rotations.**  Games come in *deals*.  A deal is one shuffle of the cards,
+fixed by its deal seed, and it is played once for every rotation of the
+lineup: in rotation ``r`` the lineup's bot ``i`` sits in seat
+``(i + r) mod players``.  Card luck and seat order so cancel out, and every bot
+sits in every seat equally often.  The number of games must therefore be a
+multiple of the number of players (``games = deals * players``); anything
+else is refused rather than silently rounded, so the tournament plays exactly
+the games asked for.  Game ``g`` is deal ``g // players``, rotation
+``g % players``.
+
+**Seeds.**  Everything random flows from the tournament seed and a game's
+index, never from the process or machine that plays it, so any number of
+workers (or a cluster) gives the same games:
+
+- the deal seed of deal ``d`` is output ``d`` (counting from 0) of the
+  SplitMix64 stream seeded with the tournament seed; it is exactly what
+  ``kanaloa new --seed`` takes, so a deal can be dealt again by hand;
+- the bot in seat ``s`` of game ``g`` is started (``Bot.start``) with output
+  ``4 * g + s`` of the SplitMix64 stream seeded with the tournament seed XOR
+  ``BOT_SALT``.  Its spec's own ``seed`` option is mixed in by the bot.
+  Bots are built afresh for every game, so no state crosses games.
+
+Bots with a time budget (``ismcts:time=S``) play as far as the clock lets
+them: their games depend on the machine's load and do not repeat.
+
+**Identical specs** in a lineup are one row of the summary (see
+``kanaloa.stats``): ``greedy,random,random,random`` gives ``greedy`` with
+``games`` = the number of games and ``random`` with three times as many
+player-games and ``copies`` = 3.
+
+**Records** (``--out FILE``): one JSON object per line and per game, in game
+order (after an interruption the finished games are still written in order,
+possibly with gaps)::
+
+    {"format": "kanaloa-game/1", "game": 5, "deal": 1, "rotation": 1,
+     "board": "oro", "players": 4, "preset": "yucata", "seed": 1234,
+     "colors": ["red", "green", "blue", "yellow"],
+     "lineup": ["random", "greedy", "random", "random"],
+     "bot_seeds": [..4 ints..], "moves": ["reveal ALOA", ...], "length": 171,
+     "scores": [31, 40, 22, 18], "ranks": [2, 1, 3, 4], "winner": 1,
+     "reason": "points"}
+
+``seed`` is the deal seed; ``lineup``, ``bot_seeds``, ``scores`` and
+``ranks`` (1 = best) are by seat, ``colors[s]`` is seat ``s``'s color and
+``winner`` a seat; ``moves`` lists every move in notation (INTERFACE.md) from
+the deal on, ``length`` counts them; ``reason`` is ``points`` (R12) or
+``eleven islands`` (R8).  ``kanaloa new --seed SEED --players PLAYERS
+--preset PRESET --board BOARD`` deals the game again, and playing ``moves``
+on it (``kanaloa play - --moves-file RECORD``, or ``replay`` here) reproduces
+the final position exactly.
+
+**Running.**  ``run_tournament`` plays the games in this process
+(``workers=1``), in a pool of worker processes, or on a Dask distributed
+cluster (``scheduler=ADDRESS``, needs the ``cluster`` extra and ``kanaloa``
+installed on every worker).  Results are gathered by game index, so the
+summary and the records do not depend on the order in which games finish.
+Ctrl-C stops the run: worker processes are terminated (they ignore the
+interrupt themselves, so none prints a traceback), cluster tasks cancelled,
+and the games finished so far are returned with ``interrupted`` set.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import IO
+
+from .board import Board, load_board
+from .bots import parse_bot_spec
+from .errors import OptionError
+from .notation import COLORS, Move
+from .rng import MASK64, SplitMix64
+from .state import PRESETS, REASON_NAMES
+from .stats import BotStats, SeatOutcome, bot_table, format_table
+
+RECORD_FORMAT = "kanaloa-game/1"
+BOT_SALT = 0xD1B54A32D192ED03  # separates the bots' seed stream from the deal stream
+SEED_STRIDE = 4  # bot seeds per game: one per seat of the largest table (R3: 3 or 4 players)
+MAX_MOVES = 100_000  # far beyond any real game (a few hundred moves); a guard against a looping bot
+PLAYER_COUNTS = (3, 4)
+
+
+# -- the schedule -----------------------------------------------------------------
+
+
+def stream_output(seed: int, index: int) -> int:
+    """Output ``index`` (from 0) of the SplitMix64 stream seeded with ``seed``, in O(1)."""
+    return SplitMix64((seed + index * 0x9E3779B97F4A7C15) & MASK64).next()
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """What a tournament plays: the lineup (one spec per seat), games, seed, preset, board.
+
+    Build it with ``make_tournament``, which checks everything; the methods
+    below trust it.
+    """
+
+    lineup: tuple[str, ...]
+    games: int
+    seed: int
+    preset: str = "yucata"
+    board: Board = field(default_factory=lambda: load_board("oro"))
+
+    @property
+    def players(self) -> int:
+        return len(self.lineup)
+
+    @property
+    def deals(self) -> int:
+        return self.games // self.players
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        return COLORS[: self.players]
+
+    def deal_of(self, game: int) -> int:
+        return game // self.players
+
+    def rotation_of(self, game: int) -> int:
+        return game % self.players
+
+    def seating(self, game: int) -> tuple[str, ...]:
+        """The spec in each seat of ``game``: lineup bot ``i`` sits in seat ``(i + rotation) mod players``."""
+        r = self.rotation_of(game)
+        p = self.players
+        return tuple(self.lineup[(seat - r) % p] for seat in range(p))
+
+    def deal_seed(self, game: int) -> int:
+        """The seed that deals ``game`` (shared by the rotations of one deal)."""
+        return stream_output(self.seed, self.deal_of(game))
+
+    def bot_seeds(self, game: int) -> tuple[int, ...]:
+        """The seed each seat's bot starts ``game`` with."""
+        base = self.seed ^ BOT_SALT
+        return tuple(stream_output(base, SEED_STRIDE * game + seat) for seat in range(self.players))
+
+
+def make_tournament(bots: Sequence[str], games: int, seed: int, preset: str = "yucata",
+                    board: str | Board = "oro", players: int | None = None) -> Tournament:
+    """A checked ``Tournament``.
+
+    Raises ``OptionError`` naming the option (``--bots``, ``--games``, ...)
+    for a bad spec, a lineup that is not 3 or 4 bots long (or disagrees with
+    ``players``), a number of games that is not a positive multiple of the
+    number of players, a bad seed or preset; ``BoardError`` for a bad board.
+    """
+    specs = [s.strip() for s in bots]
+    given = ",".join(bots)
+    if not specs or any(not s for s in specs):
+        raise OptionError(f"--bots {given!r}: expected comma-separated bot specs, one per seat, with none empty")
+    for spec in specs:
+        parse_bot_spec(spec)  # raises OptionError naming the spec and the bad part
+    if players is not None and players != len(specs):
+        raise OptionError(f"--players {players}: --bots names {len(specs)} bots; the lineup has one bot per seat, "
+                          f"so give {players} specs (repeat a spec to seat it more than once)")
+    if len(specs) not in PLAYER_COUNTS:
+        raise OptionError(f"--bots {given!r}: {len(specs)} bot(s); the game seats 3 or 4 players, one bot per seat "
+                          f"(repeat a spec to seat it more than once)")
+    p = len(specs)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise OptionError(f"--games {games!r}: must be a positive whole number")
+    if games % p:
+        low, high = games - games % p, games - games % p + p
+        hint = f"{low} or {high}" if low else f"{high}"
+        raise OptionError(f"--games {games}: must be a multiple of {p}, the number of seats, so that every deal "
+                          f"is played in every seat rotation; try {hint}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
+        raise OptionError(f"--seed {seed!r}: must be an integer from 0 to 2**64-1")
+    if preset not in PRESETS:
+        raise OptionError(f"--preset {preset!r}: unknown; choose one of {', '.join(PRESETS)}")
+    bd = board if isinstance(board, Board) else load_board(board)
+    try:
+        from .core import core_board
+
+        core_board(bd)
+    except ValueError as exc:
+        raise OptionError(f"--board {bd.source!r}: the compiled core cannot play it ({exc})") from None
+    return Tournament(tuple(specs), games, seed, preset, bd)
+
+
+def time_budgeted(spec: str) -> bool:
+    """True when the bot of ``spec`` thinks for a time rather than a number of iterations."""
+    return getattr(parse_bot_spec(spec), "seconds", None) is not None
+
+
+# -- one game -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game: how it was set up, every move, and the result (see the module docstring)."""
+
+    game: int
+    deal: int
+    rotation: int
+    board: str
+    players: int
+    preset: str
+    seed: int
+    lineup: tuple[str, ...]
+    bot_seeds: tuple[int, ...]
+    moves: tuple[str, ...]
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    winner: int
+    reason: str
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        return COLORS[: self.players]
+
+    @property
+    def length(self) -> int:
+        return len(self.moves)
+
+    def outcomes(self) -> list[SeatOutcome]:
+        """One ``SeatOutcome`` per seat, for the statistics."""
+        return [
+            SeatOutcome(spec, seat, self.scores[seat], self.ranks[seat], seat == self.winner)
+            for seat, spec in enumerate(self.lineup)
+        ]
+
+    def to_json(self) -> dict:
+        return {
+            "format": RECORD_FORMAT,
+            "game": self.game,
+            "deal": self.deal,
+            "rotation": self.rotation,
+            "board": self.board,
+            "players": self.players,
+            "preset": self.preset,
+            "seed": self.seed,
+            "colors": list(self.colors),
+            "lineup": list(self.lineup),
+            "bot_seeds": list(self.bot_seeds),
+            "moves": list(self.moves),
+            "length": self.length,
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "winner": self.winner,
+            "reason": self.reason,
+        }
+
+    def dumps(self) -> str:
+        """The record as one line of JSON (no newline)."""
+        return json.dumps(self.to_json(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, obj: dict | str) -> GameRecord:
+        """Read a record written by ``to_json``/``dumps``; raises ``OptionError`` if it is not one."""
+        if isinstance(obj, str):
+            try:
+                obj = json.loads(obj)
+            except json.JSONDecodeError as exc:
+                raise OptionError(f"game record: not valid JSON ({exc.msg})") from None
+        if not isinstance(obj, dict) or obj.get("format") != RECORD_FORMAT:
+            raise OptionError(f"game record: expected a JSON object with \"format\": \"{RECORD_FORMAT}\"")
+        try:
+            return cls(
+                game=obj["game"], deal=obj["deal"], rotation=obj["rotation"], board=obj["board"],
+                players=obj["players"], preset=obj["preset"], seed=obj["seed"], lineup=tuple(obj["lineup"]),
+                bot_seeds=tuple(obj["bot_seeds"]), moves=tuple(obj["moves"]), scores=tuple(obj["scores"]),
+                ranks=tuple(obj["ranks"]), winner=obj["winner"], reason=obj["reason"],
+            )
+        except KeyError as exc:
+            raise OptionError(f"game record: missing field {exc.args[0]!r}") from None
+
+    def new_command(self) -> str:
+        """The ``kanaloa new`` command that deals this game again."""
+        return (f"kanaloa new --seed {self.seed} --players {self.players} --preset {self.preset} "
+                f"--board {self.board}")
+
+
+# Equal boards share one object per process, so the core's tables (cached per
+# board object) are built once even when every task brings its own pickled copy.
+_BOARDS: dict[Board, Board] = {}
+
+
+def _shared_board(board: Board) -> Board:
+    return _BOARDS.setdefault(board, board)
+
+
+def play_seated_game(board: Board, preset: str, deal_seed: int, seating: Sequence[str],
+                     bot_seeds: Sequence[int]):
+    """Play one game on the compiled core; returns ``(actions, final_state)``.
+
+    ``seating[s]`` is the spec of seat ``s``'s bot, started with
+    ``bot_seeds[s]``.  Every move a bot chooses is checked against the
+    legal moves (``apply`` itself trusts its input); an illegal choice
+    raises ``RuntimeError`` naming the bot.
+    """
+    from .core import CoreState, core_board
+
+    board = _shared_board(board)
+    state = CoreState.deal(core_board(board), len(seating), PRESETS[preset], deal_seed)
+    bots = [parse_bot_spec(spec) for spec in seating]
+    for bot, seed in zip(bots, bot_seeds):
+        bot.start(board, seed)
+    actions: list[int] = []
+    while not state.is_over:
+        bot = bots[state.to_move]
+        action = bot.choose(state)
+        if action not in state.legal_actions():
+            raise RuntimeError(f"bot {bot.spec!r} in seat {state.to_move} chose illegal action {action}")
+        state.apply(action)
+        actions.append(action)
+        if len(actions) > MAX_MOVES:
+            raise RuntimeError(f"game did not end within {MAX_MOVES} moves (deal seed {deal_seed})")
+    return actions, state
+
+
+def play_game(tournament: Tournament, game: int) -> GameRecord:
+    """Play game ``game`` of ``tournament`` and return its record.
+
+    The result depends only on the tournament and ``game`` (see *Seeds* in
+    the module docstring), wherever it runs.
+    """
+    t = tournament
+    seating = t.seating(game)
+    bot_seeds = t.bot_seeds(game)
+    deal_seed = t.deal_seed(game)
+    actions, state = play_seated_game(t.board, t.preset, deal_seed, seating, bot_seeds)
+    data = state.to_data()
+    ranks = [0] * t.players
+    for place, seat in enumerate(data.ranking):  # R12 (or R8): best first
+        ranks[seat] = place + 1
+    return GameRecord(
+        game=game, deal=t.deal_of(game), rotation=t.rotation_of(game), board=t.board.source,
+        players=t.players, preset=t.preset, seed=deal_seed, lineup=seating, bot_seeds=bot_seeds,
+        moves=tuple(str(Move.from_action(a, t.board)) for a in actions),
+        scores=tuple(data.scores), ranks=tuple(ranks), winner=data.winner, reason=REASON_NAMES[data.reason],
+    )
+
+
+def replay(record: GameRecord | dict | str, impl: str = "core"):
+    """The final ``Position`` of a recorded game: dealt again from its seed, every move played (checked).
+
+    Raises ``MoveError`` if a move does not fit (the record does not belong
+    to this deal or these rules).
+    """
+    from .position import Position
+
+    rec = record if isinstance(record, GameRecord) else GameRecord.from_json(record)
+    pos = Position.new(players=rec.players, seed=rec.seed, preset=rec.preset, board=rec.board, impl=impl)
+    for move in rec.moves:
+        pos.play(move)
+    return pos
+
+
+# -- running many games ---------------------------------------------------------------
+
+
+def default_workers() -> int:
+    """The CPU cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def _serial(t: Tournament, games: Iterable[int]) -> Iterator[GameRecord]:
+    for g in games:
+        yield play_game(t, g)
+
+
+_WORKER_TOURNAMENT: Tournament | None = None
+
+
+def _worker_init(t: Tournament) -> None:
+    # The parent handles Ctrl-C and terminates the pool; a worker that also
+    # took the interrupt would print a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _WORKER_TOURNAMENT
+    _WORKER_TOURNAMENT = t
+
+
+def _worker_game(game: int) -> GameRecord:
+    return play_game(_WORKER_TOURNAMENT, game)
+
+
+def _pool(t: Tournament, games: Sequence[int], workers: int) -> Iterator[GameRecord]:
+    import multiprocessing
+
+    pool = multiprocessing.get_context().Pool(min(workers, len(games)), _worker_init, (t,))
+    try:
+        yield from pool.imap_unordered(_worker_game, games, chunksize=1)
+        pool.close()
+    finally:
+        pool.terminate()  # on an interrupt or an error: stop every game in flight now
+        pool.join()
+
+
+def _dask(t: Tournament, games: Sequence[int], address) -> Iterator[GameRecord]:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise OptionError("--scheduler: Dask is not installed; install the cluster extra: "
+                          "pip install 'kanaloa[cluster]'") from None
+    try:
+        client = Client(address, timeout="10s", set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise OptionError(f"--scheduler {address!r}: cannot connect to a Dask scheduler there ({exc})") from None
+    futures = []
+    try:
+        threads = sum(client.nthreads().values()) or 1
+        todo = iter(games)
+        # A bounded window of games in flight: the scheduler is not flooded, and an
+        # interrupt has little to cancel.
+        futures = [client.submit(play_game, t, g, pure=False) for g in _take(todo, 4 * threads)]
+        running = as_completed(futures, loop=client.loop)
+        for future in running:
+            yield future.result()
+            for g in _take(todo, 1):
+                nxt = client.submit(play_game, t, g, pure=False)
+                futures.append(nxt)
+                running.add(nxt)
+    finally:
+        client.cancel(futures)
+        client.close()
+
+
+def _take(it: Iterator[int], n: int) -> list[int]:
+    out = []
+    for _ in range(n):
+        try:
+            out.append(next(it))
+        except StopIteration:
+            break
+    return out
+
+
+@dataclass
+class TournamentRun:
+    """What ``run_tournament`` returns: the finished games' records (by game index) and the figures."""
+
+    tournament: Tournament
+    records: list[GameRecord]
+    interrupted: bool
+    seconds: float
+    workers: int
+    scheduler: str | None = None
+
+    @property
+    def games(self) -> int:
+        return len(self.records)
+
+    def table(self) -> list[BotStats]:
+        """The per-bot statistics of the finished games."""
+        outcomes = [o for rec in self.records for o in rec.outcomes()]
+        return bot_table(self.tournament.lineup, self.tournament.players, outcomes)
+
+    def reasons(self) -> dict[str, int]:
+        """How many games ended by points (R12) and by eleven islands (R8)."""
+        counts = {name: 0 for name in REASON_NAMES.values()}
+        for rec in self.records:
+            counts[rec.reason] += 1
+        return counts
+
+    def to_json(self) -> dict:
+        """The ``simulate --json`` document (INTERFACE.md keys first)."""
+        t = self.tournament
+        return {
+            "games": self.games,
+            "bots": [row.to_json(t.colors) for row in self.table()],
+            "planned": t.games,
+            "interrupted": self.interrupted,
+            "seed": t.seed,
+            "players": t.players,
+            "preset": t.preset,
+            "board": t.board.source,
+            "lineup": list(t.lineup),
+            "colors": list(t.colors),
+            "deals": t.deals,
+            "reasons": self.reasons(),
+            "mean_moves": (sum(r.length for r in self.records) / self.games) if self.games else 0.0,
+            "seconds": self.seconds,
+            "workers": self.workers,
+            "scheduler": self.scheduler,
+        }
+
+    def summary(self) -> str:
+        """The summary for people: what was played, how fast, then the per-bot table."""
+        t = self.tournament
+        where = f"Dask scheduler {self.scheduler}" if self.scheduler else \
+            f"{self.workers} worker{'s' if self.workers != 1 else ''}"
+        rate = self.games / self.seconds if self.seconds > 0 else 0.0
+        reasons = self.reasons()
+        lines = []
+        if self.interrupted:
+            lines.append(f"interrupted: {self.games} of {t.games} games finished "
+                         f"(the last deals may lack some seat rotations)")
+        lines.append(f"{t.games} games: {t.deals} deals x {t.players} seat rotations, seed {t.seed}, "
+                     f"preset {t.preset}, board {t.board.source}")
+        lines.append(f"{where}, {self.seconds:.1f} s, {rate:.2f} games/s; won on points (R12) "
+                     f"{reasons['points']}, by eleven islands (R8) {reasons['eleven islands']}")
+        lines.append("")
+        lines.append(format_table(self.table(), t.colors))
+        return "\n".join(lines)
+
+
+class RecordWriter:
+    """Writes records to a stream in game order, whatever order they finish in.
+
+    ``add`` buffers a record until every earlier game is written;
+    ``finish`` writes what is left (after an interruption: in order, with
+    gaps).  Each line is flushed, so a crash leaves whole lines only.
+    """
+
+    def __init__(self, stream: IO[str], first: int = 0) -> None:
+        self.stream = stream
+        self.next_game = first
+        self.waiting: dict[int, GameRecord] = {}
+
+    def add(self, record: GameRecord) -> None:
+        self.waiting[record.game] = record
+        while self.next_game in self.waiting:
+            self._write(self.waiting.pop(self.next_game))
+            self.next_game += 1
+
+    def finish(self) -> None:
+        for game in sorted(self.waiting):
+            self._write(self.waiting.pop(game))
+
+    def _write(self, record: GameRecord) -> None:
+        self.stream.write(record.dumps() + "\n")
+        self.stream.flush()
+
+
+def run_tournament(t: Tournament, workers: int = 1, scheduler=None,
+                   on_record: Callable[[GameRecord], None] | None = None) -> TournamentRun:
+    """Play every game of ``t`` and return the records of those that finished.
+
+    ``workers`` > 1 plays in that many processes; ``scheduler`` (an address
+    such as ``tcp://host:8786``, or anything ``distributed.Client`` takes)
+    plays on a Dask cluster instead.  ``on_record`` is called in this
+    process for each finished game, in the order games finish.  Ctrl-C
+    (``KeyboardInterrupt``) stops the run and returns what finished, with
+    ``interrupted`` set.
+    """
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise OptionError(f"--workers {workers!r}: must be a positive whole number")
+    games = list(range(t.games))
+    if scheduler is not None:
+        source = _dask(t, games, scheduler)
+    elif workers == 1 or t.games == 1:
+        source = _serial(t, games)
+    else:
+        source = _pool(t, games, workers)
+    done: dict[int, GameRecord] = {}
+    interrupted = False
+    start = time.perf_counter()
+    try:
+        for record in source:
+            done[record.game] = record
+            if on_record is not None:
+                on_record(record)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        source.close()
+    seconds = time.perf_counter() - start
+    records = [done[g] for g in sorted(done)]
+    where = None if scheduler is None else (scheduler if isinstance(scheduler, str) else str(scheduler))
+    return TournamentRun(t, records, interrupted, seconds, workers if scheduler is None else 0, where)
+
+
+# -- progress -------------------------------------------------------------------------
+
+
+def _clock(seconds: float) -> str:
+    if not math.isfinite(seconds):
+        return "--:--"
+    s = round(seconds)
+    h, rest = divmod(s, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
+
+
+class Progress:
+    """Games done, rate and time left, on a stream (standard error).
+
+    ``mode`` ``"bar"`` redraws one line in place (for a terminal, at most
+    ten times a second); ``"lines"`` prints a plain line at most every
+    ``interval`` seconds (for logs: short runs stay silent); ``"off"`` prints
+    nothing.
+    """
+
+    WIDTH = 28
+
+    def __init__(self, total: int, stream: IO[str] | None = None, mode: str = "auto",
+                 interval: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.total = total
+        self.stream = sys.stderr if stream is None else stream
+        if mode == "auto":
+            mode = "bar" if getattr(self.stream, "isatty", lambda: False)() else "lines"
+        if mode not in ("bar", "lines", "off"):
+            raise ValueError(f"progress mode {mode!r}: expected auto, bar, lines or off")
+        self.mode = mode
+        self.interval = interval
+        self.clock = clock
+        self.start = clock()
+        self.done = 0
+        self.last_shown = self.start
+        self.drawn = False
+
+    def line(self) -> str:
+        """The progress text: ``37/100 games  [####....]  2.41 games/s  00:26 left``."""
+        elapsed = self.clock() - self.start
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        left = (self.total - self.done) / rate if rate > 0 else math.inf
+        filled = self.WIDTH * self.done // self.total if self.total else self.WIDTH
+        bar = "#" * filled + "." * (self.WIDTH - filled)
+        return (f"{self.done}/{self.total} games  [{bar}]  {rate:.2f} games/s  "
+                f"{_clock(elapsed)} elapsed  {_clock(left)} left")
+
+    def update(self, done: int | None = None) -> None:
+        """Count one more finished game (or set the count to ``done``) and show it when due."""
+        self.done = self.done + 1 if done is None else done
+        if self.mode == "off":
+            return
+        now = self.clock()
+        if self.mode == "bar":
+            if now - self.last_shown >= 0.1 or self.done == self.total or not self.drawn:
+                self.stream.write("\r" + self.line() + "\x1b[K")
+                self.stream.flush()
+                self.drawn = True
+                self.last_shown = now
+        elif now - self.last_shown >= self.interval and self.done < self.total:
+            self.stream.write(self.line() + "\n")
+            self.stream.flush()
+            self.last_shown = now
+
+    def close(self) -> None:
+        """End the live line so that what follows starts on a fresh one."""
+        if self.mode == "bar" and self.drawn:
+            self.stream.write("\r" + self.line() + "\x1b[K\n")
+            self.stream.flush()
+            self.drawn = False
+

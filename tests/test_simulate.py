@@ -1,0 +1,432 @@
+"""Bot-vs-bot tournaments: rotated seats, seeds, records that replay, workers, a cluster, the command.
+
+The games are played by ``random`` bots with distinct seeds (``random:seed=N``),
+so that each lineup entry is a spec of its own and can be followed from seat
+to seat; what is tested here is the tournament machinery, not bot strength.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+
+from kanaloa import simulate as S
+from kanaloa.bots import Bot
+from kanaloa.cli import cli
+from kanaloa.errors import OptionError
+from kanaloa.position import Position
+from kanaloa.rng import SplitMix64
+
+FOUR = ["random:seed=1", "random:seed=2", "random:seed=3", "random:seed=4"]
+THREE = FOUR[:3]
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def assert_user_error(result, *fragments: str) -> str:
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: "), lines[0]
+    assert "Traceback" not in result.output
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+    return lines[0]
+
+
+def comparable(summary: dict) -> dict:
+    """A ``--json`` summary without what depends on the machine or the way it ran."""
+    return {k: v for k, v in summary.items() if k not in ("seconds", "workers", "scheduler")}
+
+
+@pytest.fixture(scope="module")
+def small_run():
+    """Eight games of four distinct random bots (two deals, four rotations each), played here."""
+    return S.run_tournament(S.make_tournament(FOUR, 8, seed=2024))
+
+
+# -- the schedule: rotations and seeds ---------------------------------------------------
+
+
+@pytest.mark.parametrize("lineup", [THREE, FOUR], ids=["3 players", "4 players"])
+def test_rotation_every_bot_sits_in_every_seat_equally_often(lineup):
+    p = len(lineup)
+    t = S.make_tournament(lineup, 5 * p, seed=1)
+    sittings = Counter((spec, seat) for g in range(t.games) for seat, spec in enumerate(t.seating(g)))
+    assert sittings == {(spec, seat): 5 for spec in lineup for seat in range(p)}
+
+
+def test_rotation_each_deal_is_played_once_per_rotation_of_the_lineup():
+    t = S.make_tournament(FOUR, 12, seed=1)
+    for deal in range(t.deals):
+        games = range(4 * deal, 4 * deal + 4)
+        # R3: the same shuffle for every rotation of one deal ...
+        assert len({t.deal_seed(g) for g in games}) == 1
+        # ... and each rotation shifts the lineup one seat further: bot i sits in seat (i + r) mod 4.
+        for g in games:
+            r = t.rotation_of(g)
+            assert all(t.seating(g)[(i + r) % 4] == spec for i, spec in enumerate(FOUR))
+    assert len({t.deal_seed(4 * d) for d in range(t.deals)}) == t.deals
+
+
+def test_rotation_holds_in_the_played_records(small_run):
+    sittings = Counter((spec, seat) for rec in small_run.records for seat, spec in enumerate(rec.lineup))
+    assert sittings == {(spec, seat): 2 for spec in FOUR for seat in range(4)}
+    assert [rec.game for rec in small_run.records] == list(range(8))
+    assert [(rec.deal, rec.rotation) for rec in small_run.records] == [(g // 4, g % 4) for g in range(8)]
+
+
+def test_deal_seeds_are_the_splitmix_stream_of_the_tournament_seed():
+    stream = SplitMix64(99)
+    expected = [stream.next() for _ in range(5)]
+    assert [S.stream_output(99, d) for d in range(5)] == expected
+    t = S.make_tournament(THREE, 15, seed=99)
+    assert [t.deal_seed(3 * d) for d in range(5)] == expected
+
+
+def test_seeds_depend_only_on_the_tournament_seed_and_the_game_index():
+    short = S.make_tournament(FOUR, 4, seed=5)
+    long = S.make_tournament(FOUR, 12, seed=5)
+    other = S.make_tournament(FOUR, 4, seed=6)
+    assert [S.play_game(long, g) for g in range(4)] == [S.play_game(short, g) for g in range(4)]
+    assert short.deal_seed(0) != other.deal_seed(0)
+    seeds = [s for g in range(long.games) for s in long.bot_seeds(g)]
+    assert len(set(seeds)) == len(seeds)  # every seat of every game has a seed of its own
+
+
+def test_bots_are_fresh_for_every_game_so_order_does_not_matter():
+    t = S.make_tournament(FOUR, 8, seed=3)
+    forward = [S.play_game(t, g) for g in range(8)]
+    backward = [S.play_game(t, g) for g in reversed(range(8))][::-1]
+    assert forward == backward
+
+
+# -- one game and its record ----------------------------------------------------------------
+
+
+def test_record_r12_names_one_winner_who_ranks_first(small_run):
+    for rec in small_run.records:
+        assert sorted(rec.ranks) == [1, 2, 3, 4]
+        assert rec.ranks[rec.winner] == 1
+        assert rec.reason in ("points", "eleven islands")
+        if rec.reason == "points":  # R12: most points first
+            order = sorted(range(4), key=lambda s: rec.ranks[s])
+            assert [rec.scores[s] for s in order] == sorted(rec.scores, reverse=True)
+
+
+def test_record_schema(small_run):
+    doc = json.loads(small_run.records[5].dumps())
+    assert list(doc) == ["format", "game", "deal", "rotation", "board", "players", "preset", "seed", "colors",
+                         "lineup", "bot_seeds", "moves", "length", "scores", "ranks", "winner", "reason"]
+    assert doc["format"] == "kanaloa-game/1"
+    assert (doc["game"], doc["deal"], doc["rotation"], doc["players"]) == (5, 1, 1, 4)
+    assert doc["colors"] == ["red", "green", "blue", "yellow"]
+    assert doc["lineup"] == [FOUR[3], FOUR[0], FOUR[1], FOUR[2]]
+    assert doc["length"] == len(doc["moves"])
+    assert doc["moves"][0].startswith("reveal ")  # R3: the game starts at the setup
+    assert S.GameRecord.from_json(small_run.records[5].dumps()) == small_run.records[5]
+
+
+def test_records_replay_to_the_same_final_position(small_run):
+    t = small_run.tournament
+    for rec in small_run.records[::3]:
+        _, final = S.play_seated_game(t.board, t.preset, rec.seed, rec.lineup, rec.bot_seeds)
+        replayed = S.replay(rec)
+        assert replayed.is_over
+        assert replayed.data == final.to_data()
+        assert list(replayed.scores.values()) == list(rec.scores)
+        assert replayed.outcome["winner"] == rec.colors[rec.winner]
+
+
+def test_record_replays_through_new_and_play_on_the_command_line(small_run, tmp_path):
+    rec = small_run.records[2]
+    # The library's replay equals the game as played (test above); the command line must print it.
+    expected = S.replay(rec).dumps()
+    line = tmp_path / "game.json"
+    line.write_text(rec.dumps() + "\n")
+    dealt = run(*rec.new_command().split()[1:])
+    assert dealt.exit_code == 0, dealt.output
+    replayed = run("play", "-", "--moves-file", str(line), input=dealt.stdout)
+    assert replayed.exit_code == 0, replayed.output
+    assert Position.from_json(replayed.stdout).dumps() == expected
+    assert json.loads(replayed.stdout)["result"]["winner"] == rec.colors[rec.winner]
+
+
+def test_moves_file_may_also_be_plain_lines_followed_by_more_moves(small_run, tmp_path):
+    rec = small_run.records[0]
+    moves = tmp_path / "moves.txt"
+    moves.write_text("# the first two setup choices\n" + "\n".join(rec.moves[:2]) + "\n\n")
+    dealt = run(*rec.new_command().split()[1:]).stdout
+    pos_file = tmp_path / "pos.json"
+    pos_file.write_text(dealt)
+    result = run("play", str(pos_file), "--moves-file", str(moves), rec.moves[2])
+    assert result.exit_code == 0, result.output
+    expected = Position.from_json(dealt)
+    for move in rec.moves[:3]:
+        expected.play(move)
+    assert Position.from_json(result.stdout).dumps() == expected.dumps()
+
+
+def test_moves_file_errors(tmp_path):
+    dealt = tmp_path / "pos.json"
+    dealt.write_text(run("new", "--seed", "1").stdout)
+    assert_user_error(run("play", str(dealt), "--moves-file", str(tmp_path / "none.txt")), "--moves-file", "no such")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"moves": [1, 2]}')
+    assert_user_error(run("play", str(dealt), "--moves-file", str(bad)), "--moves-file", "list of moves")
+    assert_user_error(run("play", "-", "--moves-file", "-", input="{}"), "--moves-file '-'", "standard input")
+    assert_user_error(run("play", str(dealt)), "no moves given")
+
+
+def test_a_bot_choosing_an_illegal_move_is_caught(monkeypatch):
+    class Cheat(Bot):
+        def choose(self, state) -> int:
+            return 0  # no action has code 0
+
+    monkeypatch.setattr(S, "parse_bot_spec", lambda spec: Cheat(spec))
+    with pytest.raises(RuntimeError, match="chose illegal action 0"):
+        S.play_seated_game(S.load_board("oro"), "yucata", 1, FOUR, (1, 2, 3, 4))
+
+
+# -- running: workers, a cluster, records in order ----------------------------------------------
+
+
+def test_same_seed_same_results_for_one_and_two_workers(small_run):
+    two = S.run_tournament(small_run.tournament, workers=2)
+    assert two.records == small_run.records
+    assert comparable(two.to_json()) == comparable(small_run.to_json())
+    assert not two.interrupted
+
+
+def test_record_writer_keeps_game_order():
+    t = S.make_tournament(THREE, 6, seed=8)
+    records = [S.play_game(t, g) for g in range(6)]
+    out = io.StringIO()
+    writer = S.RecordWriter(out)
+    for g in (2, 0, 5, 1):
+        writer.add(records[g])
+    # Games 0..2 are written as soon as they are complete; 5 waits for 3 and 4.
+    assert [json.loads(x)["game"] for x in out.getvalue().splitlines()] == [0, 1, 2]
+    writer.finish()
+    assert [json.loads(x)["game"] for x in out.getvalue().splitlines()] == [0, 1, 2, 5]
+
+
+def test_same_results_on_a_local_dask_cluster(small_run):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        on_cluster = S.run_tournament(small_run.tournament, scheduler=cluster.scheduler_address)
+        result = run("simulate", "--bots", ",".join(FOUR), "--games", "8", "--seed", "2024", "--json",
+                     "--scheduler", cluster.scheduler_address)
+    assert on_cluster.records == small_run.records
+    assert comparable(on_cluster.to_json()) == comparable(small_run.to_json())
+    assert result.exit_code == 0, result.output
+    assert comparable(json.loads(result.stdout)) == comparable(small_run.to_json())
+
+
+# -- the command ----------------------------------------------------------------------------------
+
+
+def test_simulate_json_has_the_interface_keys():
+    result = run("simulate", "--bots", "random,random:seed=7,random", "--games", "6", "--seed", "4", "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["games"] == 6
+    assert [b["spec"] for b in doc["bots"]] == ["random", "random:seed=7"]
+    for bot in doc["bots"]:
+        assert {"spec", "games", "wins", "win_share", "ci95", "mean_points", "mean_rank"} <= set(bot)
+        assert bot["ci95"][0] <= bot["win_share"] <= bot["ci95"][1]
+    # "random" fills two seats: 12 player-games; R12 gives one winner per game.
+    assert [(b["games"], b["copies"]) for b in doc["bots"]] == [(12, 2), (6, 1)]
+    assert sum(b["wins"] for b in doc["bots"]) == 6
+    assert (doc["planned"], doc["interrupted"], doc["seed"], doc["players"]) == (6, False, 4, 3)
+
+
+def test_simulate_out_files_are_identical_for_one_and_two_workers(tmp_path):
+    outputs = []
+    for workers in ("1", "2"):
+        path = tmp_path / f"games{workers}.jsonl"
+        result = run("simulate", "--bots", ",".join(FOUR), "--games", "8", "--seed", "11",
+                     "--workers", workers, "--out", str(path))
+        assert result.exit_code == 0, result.output
+        outputs.append(path.read_text())
+        # The summary for people: the table with one row per bot and the seats' colors.
+        assert "95% interval" in result.stdout and "yellow" in result.stdout
+        assert all(spec in result.stdout for spec in FOUR)
+    assert outputs[0] == outputs[1]
+    lines = [json.loads(x) for x in outputs[0].splitlines()]
+    assert [x["game"] for x in lines] == list(range(8))
+
+
+def test_simulate_default_games_is_25_deals():
+    result = run("simulate", "--bots", ",".join(THREE), "--seed", "1", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["games"] == 75
+
+
+def test_simulate_without_seed_says_which_seed_it_used():
+    result = run("simulate", "--bots", ",".join(THREE), "--games", "3", "--json")
+    assert result.exit_code == 0, result.output
+    seed = json.loads(result.stdout)["seed"]
+    assert f"--seed {seed}" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args, fragments",
+    [
+        (["--bots", "random,nosuchbot,random"], ["bot spec 'nosuchbot'", "unknown bot"]),
+        (["--bots", "random,greedy:width=0,random"], ["'greedy:width=0'", "width", "at least 1"]),
+        (["--bots", "random,ismcts:iterations=10:time=1,random"], ["'time' cannot be combined"]),
+        (["--bots", "random,,random"], ["--bots", "none empty"]),
+        (["--bots", "random,random"], ["--bots", "2 bot(s)", "3 or 4"]),
+        (["--bots", "random,random,random,random,random"], ["5 bot(s)", "3 or 4"]),
+        (["--bots", "random,random,random", "--players", "4"], ["--players 4", "3 bots"]),
+        (["--bots", "random,random,random", "--games", "10"], ["--games 10", "multiple of 3", "9 or 12"]),
+        (["--bots", "random,random,random,random", "--games", "2"], ["--games 2", "multiple of 4", "try 4"]),
+        (["--bots", "random,random,random", "--games", "0"], ["--games 0", "positive"]),
+        (["--bots", "random,random,random", "--games", "x"], ["--games", "'x' is not a valid integer"]),
+        (["--bots", "random,random,random", "--seed", "-1"], ["--seed"]),
+        (["--bots", "random,random,random", "--workers", "-2"], ["--workers"]),
+        (["--bots", "random,random,random", "--preset", "casual"], ["--preset", "casual"]),
+        (["--bots", "random,random,random", "--board", "nowhere.json"], ["board 'nowhere.json'"]),
+        (["--bots", "random,random,random", "--workers", "2", "--scheduler", "tcp://x:1"],
+         ["--workers 2", "--scheduler"]),
+        (["--bots", "random,random,random", "--scheduler", "notanaddress::"], ["--scheduler 'notanaddress::'"]),
+        (["--games", "3"], ["--bots"]),
+    ],
+)
+def test_simulate_bad_bots_and_options_are_one_line_errors(args, fragments):
+    assert_user_error(run("simulate", "--seed", "1", *args), *fragments)
+
+
+def test_simulate_out_file_that_cannot_be_written(tmp_path):
+    target = tmp_path / "missing" / "games.jsonl"
+    assert_user_error(run("simulate", "--bots", ",".join(THREE), "--games", "3", "--seed", "1",
+                          "--out", str(target)), "--out", "cannot write")
+
+
+def test_time_budgets_are_flagged_as_not_reproducible():
+    assert S.time_budgeted("ismcts:time=0.5")
+    assert not S.time_budgeted("ismcts:iterations=50")
+    assert not S.time_budgeted("random")
+
+
+def test_make_tournament_rejects_a_non_integer_game_count():
+    with pytest.raises(OptionError, match="--games"):
+        S.make_tournament(FOUR, 8.0, seed=1)
+
+
+# -- progress ------------------------------------------------------------------------------------
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_progress_bar_shows_games_rate_and_time_left():
+    clock, out = FakeClock(), io.StringIO()
+    bar = S.Progress(100, out, "bar", clock=clock)
+    clock.now = 10.0
+    bar.update(25)
+    line = out.getvalue()
+    assert line.startswith("\r25/100 games  [#######.....................]")
+    assert "2.50 games/s" in line and "00:10 elapsed" in line and "00:30 left" in line
+    bar.close()
+    assert out.getvalue().endswith("\n")
+
+
+def test_progress_lines_are_occasional_and_silent_for_short_runs():
+    clock, out = FakeClock(), io.StringIO()
+    lines = S.Progress(10, out, "lines", interval=30.0, clock=clock)
+    for done in range(1, 6):
+        clock.now = done * 5.0
+        lines.update()
+    assert out.getvalue() == ""  # 25 s: nothing yet
+    clock.now = 31.0
+    lines.update()
+    assert out.getvalue().splitlines() == [lines.line()]
+    assert lines.line().startswith("6/10 games")
+
+
+def test_progress_off_prints_nothing():
+    out = io.StringIO()
+    off = S.Progress(5, out, "off")
+    for _ in range(5):
+        off.update()
+    off.close()
+    assert out.getvalue() == ""
+
+
+def test_progress_auto_draws_a_bar_only_on_a_terminal():
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert S.Progress(5, Terminal()).mode == "bar"
+    assert S.Progress(5, io.StringIO()).mode == "lines"
+
+
+# -- Ctrl-C ----------------------------------------------------------------------------------------
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as fh:
+            return [int(x) for x in fh.read().split()]
+    except OSError:
+        return []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads worker processes from /proc")
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_stops_cleanly_and_prints_the_finished_games(workers, tmp_path):
+    out = tmp_path / "games.jsonl"
+    # Far more games than can finish before the interrupt.
+    cmd = [sys.executable, "-m", "kanaloa.cli", "simulate", "--bots", ",".join(FOUR), "--games", "400000",
+           "--seed", "1", "--workers", workers, "--out", str(out)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    workers_seen: list[int] = []
+    while time.monotonic() < deadline:
+        workers_seen = _children(proc.pid)
+        if (len(workers_seen) >= int(workers) or workers == "1") and out.exists() and out.stat().st_size:
+            break
+        time.sleep(0.1)
+    time.sleep(0.5)
+    assert proc.poll() is None, proc.communicate()
+    # A terminal's Ctrl-C reaches the whole foreground process group: the parent and its workers.
+    os.killpg(proc.pid, signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (stdout, stderr)
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
+    assert stdout.startswith("interrupted: ")
+    finished = int(stdout.split()[1])
+    assert 0 < finished < 400000
+    assert "95% interval" in stdout
+    records = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(records) == finished
+    assert [r["game"] for r in records] == sorted(r["game"] for r in records)
+    assert not any(_alive(pid) for pid in workers_seen)
