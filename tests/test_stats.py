@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from kanaloa.stats import Z95, SeatOutcome, bot_table, format_share, format_table, wilson_interval
 
-
 # -- Wilson score interval ------------------------------------------------------------
 
 

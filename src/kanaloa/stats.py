@@ -22,8 +22,8 @@ nothing guarantees it).  Read the interval as a good approximation.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 Z95 = 1.959964  # the two-sided 95% quantile of the standard normal
 
