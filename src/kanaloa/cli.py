@@ -102,13 +102,13 @@ def new(players: int, seed: int | None, preset: str, board: str, viewer: str | N
     """Deal a new game and print its position (JSON)."""
     from .position import Position
 
+    if viewer is not None and viewer not in COLORS[:players]:
+        raise OptionError(f"--viewer {viewer!r}: not playing; the colors are {', '.join(COLORS[:players])}")
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
         click.echo(f"kanaloa: dealt with --seed {seed}", err=True)
     pos = Position.new(players=players, seed=seed, preset=preset, board=board)
     if viewer is not None:
-        if viewer not in pos.colors:
-            raise OptionError(f"--viewer {viewer!r}: not playing; the colors are {', '.join(pos.colors)}")
         pos = pos.as_viewer(viewer)
     click.echo(pos.dumps())
 
