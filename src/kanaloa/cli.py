@@ -264,22 +264,42 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
              workers: int, scheduler: str | None, out: str | None, as_json: bool, progress: bool) -> int:
     """Play bot against bot with rotated seats and summarise how each bot did.
 
-    Games come in deals: each deal (one shuffle, fixed by a seed derived from
-    --seed and the deal's number) is played once for every rotation of the
-    lineup, so every bot sits in every seat equally often and card luck
-    cancels out. Each game's deal seed and bot seeds depend only on --seed
-    and the game's number, so any --workers count, or a cluster, plays the
-    same games (bots with a time budget excepted).
+    The lineup (--bots) has one spec per seat, so its length is the number
+    of players, 3 or 4; name a spec several times to seat it several times.
+    Games come in deals: each deal (one shuffle) is played once for every
+    rotation of the lineup (in rotation r, bot i sits in seat (i + r) mod
+    players), so every bot sits in every seat equally often and card luck
+    cancels out. --games must therefore be a multiple of the number of
+    players. Game g is deal g // players, rotation g % players.
 
-    The summary has one row per distinct spec (a spec named several times is
-    one row: its games count player-games): games, wins, win share with a
+    Deal d's seed is output d of the SplitMix64 stream seeded with --seed;
+    the bot in seat s of game g starts with output 4g + s of the stream
+    seeded with --seed XOR a fixed salt. Nothing depends on the worker that
+    plays a game, so any --workers count, or a cluster, plays the same games
+    (bots with a time budget excepted: they think as long as the clock lets
+    them).
+
+    The summary has one row per distinct spec: games, wins, win share with a
     95% Wilson interval, mean points, mean rank (1 = best) and the win share
-    from each seat. Ctrl-C stops the run, prints the summary of the finished
-    games and exits with status 130.
+    from each seat. A spec named several times is one row whose games count
+    player-games (3 random bots in 100 games: 300). Progress goes to stderr:
+    a live bar on a terminal, elsewhere a line every 30 s. Ctrl-C stops the
+    run, prints the summary of the finished games and exits with status 130.
 
-    Each --out line replays with 'kanaloa new --seed SEED --players P
-    --preset X --board B | kanaloa play - --moves-file LINE' (SEED: the
-    line's "seed", the game's deal seed).
+    Each --out line is one game, in game order:
+
+    \b
+      {"format": "kanaloa-game/1", "game", "deal", "rotation", "board",
+       "players", "preset", "seed" (the deal seed), "colors",
+       "lineup" (spec by seat), "bot_seeds", "moves" (notation),
+       "length", "scores", "ranks" (1 = best), "winner" (a seat),
+       "reason" ("points" or "eleven islands")}
+
+    With a line saved to game.json, the game replays exactly with:
+
+    \b
+      kanaloa new --seed SEED --players P --preset X --board B \\
+        | kanaloa play - --moves-file game.json
     """
     from .simulate import Progress, RecordWriter, default_workers, make_tournament, run_tournament, time_budgeted
 
