@@ -753,13 +753,131 @@ cdef void apply_move(GameState* s, int32_t action) noexcept nogil:
 # Playouts
 # ---------------------------------------------------------------------------
 
+# The heuristic policy (1) scores each legal move with the cheap terms below and plays the best
+# (ties broken at random); one move in GREEDY_EPSILON_IN is uniform instead, so that playouts
+# stay varied.  Scores are small integers; 0 is "nothing gained".
+cdef enum:
+    GREEDY_EPSILON_IN = 8
+    VALUE_TAKEOVER = 24     # R6: a new majority sweeps the rivals off the island...
+    VALUE_SWEPT = 4         # ...plus this per rival bridge swept
+    VALUE_OWN_ISLAND = -6   # a bridge on an island already held only lowers its score (R11)
+    VALUE_PER_BRIDGE = 2    # per bridge already there: building towards a majority
+    VALUE_R7_REMOVAL = 6    # filling the island while leading earns a removal (R7)
+    VALUE_RIVAL_LOSS = 4    # a swap takes a rival bridge...
+    VALUE_BREAK_CONTROL = 8 # ...or a removal/swap ends a rival's control of an island
+    VALUE_SECOND_CARD = -3  # a swap costs two cards
+    VALUE_DRAW = 2
+    VALUE_TAKE_USEFUL = 3   # a face-up card naming an island with a free link
+    VALUE_TAKE_OTHER = 1
+    VALUE_DISCARD = -4      # rarely: only when every play is worse
+    VALUE_PASS = 2          # R10: moving later in the final round is an advantage
+    VALUE_END = 0
+
+
+cdef int bridge_value(const GameState* s, int c, int island) noexcept nogil:
+    """What one more bridge of color ``c`` on ``island`` is worth to it (place or swap)."""
+    cdef uint64_t links = s.board.island_links[island]
+    cdef int size = s.board.island_size[island]
+    cdef int n = popcount(s.bridges[c] & links), o, cnt, top = 0, rivals = 0
+    cdef bint single = False
+    if 2 * n > size:
+        return VALUE_OWN_ISLAND
+    for o in range(s.n_colors):
+        if o != c:
+            cnt = popcount(s.bridges[o] & links)
+            rivals += cnt
+            if cnt > top:
+                top = cnt
+            if cnt == 1:
+                single = True
+    if 2 * (n + 1) > size:
+        return VALUE_TAKEOVER + VALUE_SWEPT * rivals
+    if size >= 5 and size - n - rivals == 1 and (n + 1 > top or (n + 1 == top and single)):
+        return VALUE_PER_BRIDGE * n + VALUE_R7_REMOVAL
+    return VALUE_PER_BRIDGE * n
+
+
+cdef inline int control_lost(const GameState* s, int color, int island) noexcept nogil:
+    """VALUE_BREAK_CONTROL if taking one bridge of ``color`` from ``island`` ends its majority (R2)."""
+    cdef int cnt = bridges_on(s, color, island), size = s.board.island_size[island]
+    return VALUE_BREAK_CONTROL if 2 * cnt > size and 2 * (cnt - 1) <= size else 0
+
+
+cdef inline int owner_of(const GameState* s, int link) noexcept nogil:
+    cdef int o
+    for o in range(s.n_colors):
+        if (s.bridges[o] >> link) & 1:
+            return o
+    return -1
+
+
+cdef int move_value(const GameState* s, int32_t action, int* island_value, uint32_t* known) noexcept nogil:
+    """The heuristic score of a legal ``action`` for the player to move (see the VALUE_ constants)."""
+    cdef const BoardTables* b = s.board
+    cdef int kind = action >> 16, a = (action >> 8) & 0xFF
+    cdef int c = s.color_of_seat[s.to_move], v, e, island, o, other
+    if kind == PLACE or kind == SWAP:
+        v = 0
+        for e in range(2):
+            island = b.link_lo[a] if e == 0 else b.link_hi[a]
+            if not (known[0] >> island) & 1:
+                island_value[island] = bridge_value(s, c, island)
+                known[0] |= 1u << island
+            v += island_value[island]
+        if kind == SWAP:
+            o = owner_of(s, a)
+            v += VALUE_RIVAL_LOSS + VALUE_SECOND_CARD
+            if o >= 0:
+                v += control_lost(s, o, b.link_lo[a]) + control_lost(s, o, b.link_hi[a])
+        return v
+    if kind == REMOVE:
+        # R7: hurt the strongest rival, best where it also costs them an island.
+        o = owner_of(s, a)
+        if o < 0:
+            return 0
+        island = s.remove_on[0]
+        other = b.link_hi[a] if b.link_lo[a] == island else b.link_lo[a]
+        return s.scores[s.seat_of_color[o]] + VALUE_PER_BRIDGE * bridges_on(s, o, island) + control_lost(s, o, other)
+    if kind == TAKE:
+        return VALUE_TAKE_USEFUL if b.island_links[a] & ~occupied_links(s) else VALUE_TAKE_OTHER
+    if kind == DRAW:
+        return VALUE_DRAW
+    if kind == DISCARD:
+        return VALUE_DISCARD
+    if kind == PASS:
+        return VALUE_PASS
+    return VALUE_END  # END, and REVEAL: any card will do
+
+
+cdef int pick_move(const GameState* s, const int32_t* moves, int n, int policy, uint64_t* rng) noexcept nogil:
+    """The index in ``moves`` (n > 0) that ``policy`` plays, drawing from ``rng``."""
+    cdef int island_value[MAX_ISLANDS]
+    cdef uint32_t known = 0
+    cdef int i, v, best, pick = 0, ties = 0
+    if policy == POLICY_RANDOM or n == 1 or sm_below(rng, GREEDY_EPSILON_IN) == 0:
+        return sm_below(rng, n)
+    best = move_value(s, moves[0], island_value, &known)
+    ties = 1
+    for i in range(1, n):
+        v = move_value(s, moves[i], island_value, &known)
+        if v > best:
+            best = v
+            pick = i
+            ties = 1
+        elif v == best:
+            ties += 1
+            if sm_below(rng, ties) == 0:  # a uniform choice among the best so far
+                pick = i
+    return pick
+
+
 cdef long long playout_state(GameState* s, uint64_t seed, int policy) noexcept nogil:
-    """Play to the end of the game; return the number of moves made.
+    """Play to the end of the game with ``policy``; return the number of moves made.
 
     The moves are drawn from their own stream SplitMix64(seed); chance events
-    keep using the state's ``rng``.  Policy 0 picks ``legal[below(n)]`` of the
-    sorted legal list.  Stops early only on a state with no legal move, which
-    the rules never produce.
+    keep using the state's ``rng``.  Policy 0 plays ``legal[next() % n]`` of
+    the sorted legal list.  Stops early only on a state with no legal move,
+    which the rules never produce.
     """
     cdef int32_t buf[MAX_ACTIONS]
     cdef uint64_t rng = seed
@@ -769,9 +887,74 @@ cdef long long playout_state(GameState* s, uint64_t seed, int policy) noexcept n
         n = legal_moves(s, buf)
         if n == 0:
             break
-        apply_move(s, buf[sm_below(&rng, n)])
+        apply_move(s, buf[pick_move(s, buf, n, policy, &rng)])
         moves += 1
     return moves
+
+
+# ---------------------------------------------------------------------------
+# Determinisation (docs/engine.md "Knowledge")
+# ---------------------------------------------------------------------------
+
+cdef void determinise_state(GameState* out, const GameState* s, int viewer, uint64_t seed) noexcept nogil:
+    """``out`` = ``s`` with every card ``viewer`` cannot see dealt afresh from SplitMix64(seed).
+
+    The unknown pool (other hands beyond their public part, other seats' setup
+    choices and face-down discards, the deck) is gathered as counts per island,
+    so its order in ``s`` cannot leak; it is listed in island order, shuffled,
+    and dealt back into the same slots in the documented order.
+    """
+    cdef uint8_t cards[MAX_CARDS]
+    cdef int pool[MAX_ISLANDS]
+    cdef int n_isl = s.board.n_islands, seat, x, i, n = 0, j = 0, unknown
+    cdef uint64_t rng = seed
+    out[0] = s[0]
+    for x in range(n_isl):
+        pool[x] = 0
+    for seat in range(s.n_players):
+        if seat == viewer:
+            continue
+        for x in range(n_isl):
+            pool[x] += s.hands[seat][x] - s.public_cards[seat][x] + s.hidden_by[seat][x]
+        if s.setup_chosen[seat] != NO_CARD:
+            pool[s.setup_chosen[seat]] += 1
+    for i in range(s.deck_top, s.deck_end):
+        pool[s.deck[i]] += 1
+    for x in range(n_isl):
+        for i in range(pool[x]):
+            cards[n] = x
+            n += 1
+    shuffle_cards(cards, n, &rng)
+    # Other hands, seat order: the public part stays, the rest is dealt.
+    for seat in range(s.n_players):
+        if seat == viewer:
+            continue
+        unknown = s.hand_size[seat]
+        for x in range(n_isl):
+            out.hands[seat][x] = s.public_cards[seat][x]
+            unknown -= s.public_cards[seat][x]
+        for i in range(unknown):
+            out.hands[seat][cards[j]] += 1
+            j += 1
+    for seat in range(MAX_SEATS):  # (bounded by the array, not n_players, for the compiler's sake)
+        if seat < s.n_players and seat != viewer and s.setup_chosen[seat] != NO_CARD:
+            out.setup_chosen[seat] = cards[j]
+            j += 1
+    for seat in range(s.n_players):
+        if seat == viewer:
+            continue
+        unknown = 0
+        for x in range(n_isl):
+            unknown += s.hidden_by[seat][x]
+            out.hidden_by[seat][x] = 0
+        for i in range(unknown):
+            out.hidden_by[seat][cards[j]] += 1
+            j += 1
+    out.deck_top = 0
+    out.deck_end = n - j
+    for i in range(n - j):
+        out.deck[i] = cards[j + i]
+    out.rng = sm_next(&rng)
 
 
 # ---------------------------------------------------------------------------
@@ -796,6 +979,17 @@ def _as_list(value, str field, min_len, max_len):
             raise ValueError(f"{field}: must hold {min_len} entries, not {len(value)}")
         raise ValueError(f"{field}: must hold {min_len} to {max_len} entries, not {len(value)}")
     return value
+
+
+def _seed(value):
+    """Any integer seed, reduced to 64 bits as kanaloa.rng.SplitMix64 does."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise ValueError(f"seed: must be an integer, not {value!r}")
+    return value.__index__() & MASK64
+
+
+def _policy(value):
+    return _as_int(value, "policy", POLICY_RANDOM, POLICY_GREEDY)
 
 
 def _int_list(value, str field, min_len, max_len, lo, hi):
@@ -945,7 +1139,7 @@ cdef class CoreState:
     def deal(cls, CoreBoard board not None, players, preset, seed):
         """A new game in setup (R3), dealt from SplitMix64(seed) (docs/engine.md "Dealing")."""
         players, preset = _check_game_shape(board, players, preset)
-        cdef uint64_t s0 = _as_int(seed, "seed", -(1 << 63), MASK64) & MASK64
+        cdef uint64_t s0 = _seed(seed)
         cdef CoreState out = CoreState._blank(board)
         deal_state(&out.st, &board.tables, players, preset, s0)
         return out
@@ -1146,16 +1340,58 @@ cdef class CoreState:
         apply_move(&self.st, <int32_t>action)
 
     def playout(self, seed, policy=POLICY_RANDOM):
-        """Play random legal moves to the end of the game, in C, without the GIL.
+        """Play to the end of the game, in C, without the GIL.
 
-        Moves come from SplitMix64(seed): ``legal[next() % len(legal)]`` of the
-        sorted legal list at every step (policy 0).  Chance events keep using
-        the state's own stream.
+        Moves come from their own stream SplitMix64(seed); chance events keep
+        using the state's.  Policy 0 (``POLICY_RANDOM``) plays
+        ``legal[next() % len(legal)]`` of the sorted legal list at every step.
+        Policy 1 (``POLICY_GREEDY``) plays the move with the best cheap
+        heuristic score (R6 takeovers first, then swaps and R7 removals that
+        hurt the strongest rival, bridges on contested islands; draws and takes
+        when nothing pays; rarely a discard), ties at random, and one move in
+        8 uniformly at random.
         """
-        cdef uint64_t s0 = _as_int(seed, "seed", -(1 << 63), MASK64) & MASK64
-        cdef int pol = _as_int(policy, "policy", POLICY_RANDOM, POLICY_RANDOM)
+        cdef uint64_t s0 = _seed(seed)
+        cdef int pol = _policy(policy)
         with nogil:
             playout_state(&self.st, s0, pol)
+
+    def rollout_scores(self, seed, policy=POLICY_RANDOM):
+        """(final scores, winner) of ``playout(seed, policy)`` played on a copy; this state is unchanged."""
+        cdef uint64_t s0 = _seed(seed)
+        cdef int pol = _policy(policy)
+        cdef GameState end = self.st
+        with nogil:
+            playout_state(&end, s0, pol)
+        return [end.scores[i] for i in range(end.n_players)], end.winner
+
+    def pick_action(self, seed, policy=POLICY_RANDOM):
+        """The move ``policy`` would play here, drawing from SplitMix64(seed).
+
+        Raises ValueError when there is no legal move (the game is over).
+        """
+        cdef int32_t buf[MAX_ACTIONS]
+        cdef uint64_t rng = _seed(seed)
+        cdef int pol = _policy(policy)
+        cdef int n = legal_moves(&self.st, buf)
+        if n == 0:
+            raise ValueError("pick_action: no legal move, the game is over")
+        return buf[pick_move(&self.st, buf, n, pol, &rng)]
+
+    def determinise(self, viewer, seed):
+        """A state sampled uniformly among the card layouts ``viewer`` cannot tell from this one.
+
+        Everything ``viewer`` knows stays (own hand and face-down discards,
+        public cards, face-up row, open discards, every count, bridges, scores,
+        turn); the unknown cards are dealt afresh from SplitMix64(seed) and the
+        chance stream is replaced (docs/engine.md "Knowledge").  Two states
+        that differ only in what ``viewer`` cannot see give the same sample.
+        """
+        cdef int seat = _as_int(viewer, "viewer", 0, self.st.n_players - 1)
+        cdef uint64_t s0 = _seed(seed)
+        cdef CoreState out = CoreState._blank(self.board)
+        determinise_state(&out.st, &self.st, seat, s0)
+        return out
 
     @property
     def players(self) -> int:
@@ -1194,6 +1430,20 @@ cdef class CoreState:
                 f"scores={self.scores}>")
 
 
+def determinisations(CoreState state not None, viewer, n, seed):
+    """Draw ``n`` determinisations of ``state`` for ``viewer`` (seeds seed, seed+1, ...) in C; return n.
+
+    The samples are thrown away: this measures the sampling speed.
+    """
+    cdef int seat = _as_int(viewer, "viewer", 0, state.st.n_players - 1)
+    cdef long long count = _as_int(n, "n", 0, 1 << 62), i
+    cdef uint64_t s0 = _seed(seed)
+    with nogil:
+        for i in range(count):
+            determinise_state(&_sample_sink, &state.st, seat, s0 + <uint64_t>i)
+    return count
+
+
 def random_games(CoreBoard board not None, players, preset, games, seed):
     """Deal ``games`` games and play each to the end with uniform random legal moves, all in C.
 
@@ -1202,7 +1452,7 @@ def random_games(CoreBoard board not None, players, preset, games, seed):
     """
     players, preset = _check_game_shape(board, players, preset)
     cdef long long n_games = _as_int(games, "games", 0, 1 << 62)
-    cdef uint64_t s0 = _as_int(seed, "seed", -(1 << 63), MASK64) & MASK64
+    cdef uint64_t s0 = _seed(seed)
     cdef int n_players = players, pre = preset
     cdef long long g, moves = 0
     cdef uint64_t game_seed
