@@ -495,21 +495,24 @@ class TournamentRun:
     def summary(self) -> str:
         """The summary for people: what was played, how fast, then the per-bot table."""
         t = self.tournament
-        where = f"Dask scheduler {self.scheduler}" if self.scheduler else \
-            f"{self.workers} worker{'s' if self.workers != 1 else ''}"
+        where = f"Dask scheduler {self.scheduler}" if self.scheduler else _count(self.workers, "worker")
         rate = self.games / self.seconds if self.seconds > 0 else 0.0
         reasons = self.reasons()
         lines = []
         if self.interrupted:
             lines.append(f"interrupted: {self.games} of {t.games} games finished "
                          f"(the last deals may lack some seat rotations)")
-        lines.append(f"{t.games} games: {t.deals} deals x {t.players} seat rotations, seed {t.seed}, "
+        lines.append(f"{t.games} games: {_count(t.deals, 'deal')} x {t.players} seat rotations, seed {t.seed}, "
                      f"preset {t.preset}, board {t.board.source}")
         lines.append(f"{where}, {self.seconds:.1f} s, {rate:.2f} games/s; won on points (R12) "
                      f"{reasons['points']}, by eleven islands (R8) {reasons['eleven islands']}")
         lines.append("")
         lines.append(format_table(self.table(), t.colors))
         return "\n".join(lines)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 class RecordWriter:
