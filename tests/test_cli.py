@@ -177,3 +177,26 @@ def test_help_lists_the_commands():
     out = run("--help").output
     for command in ("new", "show", "moves", "play"):
         assert command in out
+
+
+def test_moves_says_when_a_viewer_position_waits_for_a_record():
+    from kanaloa.position import Position
+
+    full = Position.new(players=4, seed=21)
+    view = full.as_viewer("green")
+    for color in full.colors:
+        card = full.legal_moves()[0].cards[0]
+        full.play(f"reveal {card}")
+        view.play(f"{color}: reveal {card}" if color == "green" else f"{color}: reveal")
+    result = run("moves", "-", input=view.dumps())
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("waiting: ") and "faceup CARD CARD CARD CARD" in result.stdout
+    as_json = run("moves", "-", "--json", input=view.dumps())
+    assert as_json.exit_code == 0 and json.loads(as_json.stdout) == []
+    assert "waiting" in as_json.stderr
+
+
+def test_moves_needs_the_movers_hand():
+    doc = json.loads(run("new", "--seed", "5", "--viewer", "green").stdout)
+    assert doc["to_move"] == "red"
+    assert_user_error(run("moves", "-", input=json.dumps(doc)), "red")

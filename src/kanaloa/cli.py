@@ -131,8 +131,21 @@ def show(position: str, use_color: bool | None) -> None:
 @click.argument("position", metavar="POSITION")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of moves.")
 def moves(position: str, as_json: bool) -> None:
-    """List the legal moves of the player to move in POSITION."""
+    """List the legal moves of the player to move in POSITION.
+
+    The player's hand must be known to the position. A viewer position that
+    waits for a 'faceup' record (after the setup or a reshuffle) says so
+    instead of listing moves.
+    """
     pos = read_position(position)
+    if pos.waiting is not None:
+        # A viewer position that waits for a record has no moves yet; say what it waits for.
+        if as_json:
+            emit_json([])
+            click.echo(f"kanaloa: waiting: {pos.waiting}", err=True)
+        else:
+            click.echo(f"waiting: {pos.waiting}")
+        return
     listed = pos.move_strings()
     if as_json:
         emit_json(listed)
