@@ -209,6 +209,24 @@ def test_same_seed_same_results_for_one_and_two_workers(small_run):
     assert not two.interrupted
 
 
+def test_searching_bots_play_the_same_games_in_any_worker(tmp_path):
+    # greedy and ismcts draw their own random numbers (determinisations, playouts): all from the bot seeds.
+    t = S.make_tournament(["greedy", "random", "ismcts:iterations=20", "random"], 4, seed=77)
+    one = S.run_tournament(t, workers=1)
+    two = S.run_tournament(t, workers=2)
+    assert one.records == two.records
+    assert comparable(one.to_json()) == comparable(two.to_json())
+
+
+def test_workers_zero_means_one_per_core():
+    one = run("simulate", "--bots", ",".join(THREE), "--games", "6", "--seed", "5", "--json")
+    every_core = run("simulate", "--bots", ",".join(THREE), "--games", "6", "--seed", "5", "--json",
+                     "--workers", "0")
+    assert every_core.exit_code == 0, every_core.output
+    assert json.loads(every_core.stdout)["workers"] == S.default_workers()
+    assert comparable(json.loads(every_core.stdout)) == comparable(json.loads(one.stdout))
+
+
 def test_record_writer_keeps_game_order():
     t = S.make_tournament(THREE, 6, seed=8)
     records = [S.play_game(t, g) for g in range(6)]
