@@ -66,6 +66,11 @@ cpdef enum:
     MAX_PENDING = 4     # R7 removals waiting; one place or swap adds at most 2
     MAX_ACTIONS = 256   # > 3 per link + 1 per island + 4 takes + draw + one scratch entry
 
+# Playout policies (CoreState.playout, rollout_scores, pick_action).
+cpdef enum:
+    POLICY_RANDOM = 0       # uniform over the legal moves
+    POLICY_HEURISTIC = 1    # the cheap heuristic of move_value, with some randomness
+
 # Game constants; the module checks at import that they agree with kanaloa.state and kanaloa.actions.
 cdef enum:
     PLACE = 1
@@ -101,9 +106,6 @@ cdef enum:
     WIN_ISLANDS = 11        # R8
     NO_CARD = -1
     NO_GOD = -1
-
-    POLICY_RANDOM = 0
-    POLICY_GREEDY = 1
 
 # The move stream of game g in random_games is SplitMix64((seed + g) ^ PLAYOUT_SALT), so that it
 # does not replay the dealing stream SplitMix64(seed + g).
@@ -754,10 +756,10 @@ cdef void apply_move(GameState* s, int32_t action) noexcept nogil:
 # ---------------------------------------------------------------------------
 
 # The heuristic policy (1) scores each legal move with the cheap terms below and plays the best
-# (ties broken at random); one move in GREEDY_EPSILON_IN is uniform instead, so that playouts
+# (ties broken at random); one move in HEURISTIC_EPSILON_IN is uniform instead, so that playouts
 # stay varied.  Scores are small integers; 0 is "nothing gained".
 cdef enum:
-    GREEDY_EPSILON_IN = 8
+    HEURISTIC_EPSILON_IN = 8
     VALUE_TAKEOVER = 24     # R6: a new majority sweeps the rivals off the island...
     VALUE_SWEPT = 4         # ...plus this per rival bridge swept
     VALUE_OWN_ISLAND = -6   # a bridge on an island already held only lowers its score (R11)
@@ -854,7 +856,7 @@ cdef int pick_move(const GameState* s, const int32_t* moves, int n, int policy, 
     cdef int island_value[MAX_ISLANDS]
     cdef uint32_t known = 0
     cdef int i, v, best, pick = 0, ties = 0
-    if policy == POLICY_RANDOM or n == 1 or sm_below(rng, GREEDY_EPSILON_IN) == 0:
+    if policy == POLICY_RANDOM or n == 1 or sm_below(rng, HEURISTIC_EPSILON_IN) == 0:
         return sm_below(rng, n)
     best = move_value(s, moves[0], island_value, &known)
     ties = 1
@@ -989,7 +991,7 @@ def _seed(value):
 
 
 def _policy(value):
-    return _as_int(value, "policy", POLICY_RANDOM, POLICY_GREEDY)
+    return _as_int(value, "policy", POLICY_RANDOM, POLICY_HEURISTIC)
 
 
 def _int_list(value, str field, min_len, max_len, lo, hi):
@@ -1345,7 +1347,7 @@ cdef class CoreState:
         Moves come from their own stream SplitMix64(seed); chance events keep
         using the state's.  Policy 0 (``POLICY_RANDOM``) plays
         ``legal[next() % len(legal)]`` of the sorted legal list at every step.
-        Policy 1 (``POLICY_GREEDY``) plays the move with the best cheap
+        Policy 1 (``POLICY_HEURISTIC``) plays the move with the best cheap
         heuristic score (R6 takeovers first, then swaps and R7 removals that
         hurt the strongest rival, bridges on contested islands; draws and takes
         when nothing pays; rarely a discard), ties at random, and one move in

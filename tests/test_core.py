@@ -406,3 +406,228 @@ def test_random_games_plays_the_documented_games(tables):
 def test_playout_refuses_an_unknown_policy(tables):
     with pytest.raises(ValueError, match="policy"):
         CoreState.deal(tables, 4, PRESET_YUCATA, 1).playout(1, policy=9)
+
+
+# --- determinisation (docs/engine.md "Knowledge") ----------------------------------------------------------
+
+
+def mid_game(tables, seed: int, moves: int, players: int = 4) -> "CoreState":
+    """A dealt game advanced by ``moves`` random legal moves (fewer if it ends)."""
+    state = CoreState.deal(tables, players, PRESET_YUCATA, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_over:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def with_discards(tables, seed: int) -> "CoreState":
+    """A game in play where some seat has discarded face down (R4), so hidden_by is not empty."""
+    for attempt in range(200):
+        state = mid_game(tables, seed + attempt, 40)
+        data = state.to_data()
+        if not state.is_over and sum(map(sum, data.hidden_by)) and sum(map(sum, data.public)):
+            return state
+    raise AssertionError("no game with face-down discards and public cards found")
+
+
+def what_viewer_knows(data: StateData, viewer: int) -> dict:
+    """Every field of the state that ``viewer`` sees (docs/engine.md "Knowledge")."""
+    return {
+        "own hand": data.hands[viewer],
+        "own discards": data.hidden_by[viewer],
+        "own setup choice": data.setup_chosen[viewer],
+        "public": data.public,
+        "hand sizes": [sum(h) for h in data.hands],
+        "hidden counts": [sum(h) for h in data.hidden_by],
+        "setup chosen by": [c != NO_CARD for c in data.setup_chosen],
+        "deck size": len(data.deck),
+        "rest": (data.bridges, data.face_up, data.discard_open, data.scores, data.round, data.to_move,
+                 data.played, data.discarded, data.remove_on, data.final_done, data.final_passed,
+                 data.ranking, data.winner, data.reason, data.preset),
+    }
+
+
+def test_determinise_keeps_what_the_viewer_knows(oro, tables):
+    state = with_discards(tables, 40)
+    data = state.to_data()
+    for viewer in range(4):
+        for seed in range(10):
+            sample = state.determinise(viewer, seed).to_data()
+            assert what_viewer_knows(sample, viewer) == what_viewer_knows(data, viewer)
+            assert card_totals(sample) == [oro.cards_per_island] * oro.n_islands
+            for seat in range(4):  # the public part of every hand is really in it
+                assert all(h >= p for h, p in zip(sample.hands[seat], sample.public[seat]))
+    assert state.to_data() == data  # the original is untouched
+
+
+def test_determinise_in_setup_resamples_the_other_choices(tables):
+    """R3: the cards others set aside are unknown until revealed; the viewer's own is kept."""
+    state = CoreState.deal(tables, 4, PRESET_YUCATA, 3)
+    for _ in range(2):
+        state.apply(state.legal_actions()[0])
+    data = state.to_data()
+    others = set()
+    for seed in range(40):
+        sample = state.determinise(0, seed).to_data()
+        assert what_viewer_knows(sample, 0) == what_viewer_knows(data, 0)
+        others.add(sample.setup_chosen[1])
+        assert sample.setup_chosen[2:] == [NO_CARD, NO_CARD]
+    assert len(others) > 3
+
+
+def test_determinise_varies_the_unknown_cards_with_the_seed(tables):
+    state = with_discards(tables, 7)
+    discarder = next(seat for seat, h in enumerate(state.to_data().hidden_by) if sum(h))
+    viewer = (discarder + 1) % 4
+    samples = [state.determinise(viewer, seed).to_data() for seed in range(30)]
+    assert len({tuple(s.deck) for s in samples}) == 30
+    assert len({tuple(s.hands[(viewer + 1) % 4]) for s in samples}) > 5
+    assert len({tuple(s.hidden_by[discarder]) for s in samples}) > 1  # others' face-down discards too
+    assert len({s.rng for s in samples}) == 30  # and the chance stream
+    assert state.determinise(viewer, 5).to_data() == state.determinise(viewer, 5).to_data()
+
+
+def test_determinise_depends_only_on_what_the_viewer_knows(tables):
+    """Two states that differ only in cards the viewer cannot see give the same sample for a seed."""
+    for seed in range(5):
+        state = with_discards(tables, 100 + 10 * seed)
+        for viewer in range(4):
+            twin = state.determinise(viewer, 999 + seed)  # same knowledge for viewer, other hidden cards
+            assert twin.to_data() != state.to_data()
+            for sample_seed in (1, 2):
+                assert twin.determinise(viewer, sample_seed).to_data() == state.determinise(viewer, sample_seed).to_data()
+
+
+def test_determinise_samples_hidden_cards_uniformly(oro, tables):
+    """At the deal, seat 0 sees 4 cards: each of the other 44 is equally likely in seat 1's hand."""
+    state = CoreState.deal(tables, 4, PRESET_YUCATA, 12)
+    own = state.to_data().hands[0]
+    pool = [oro.cards_per_island - own[x] for x in range(oro.n_islands)]
+    counts = [0] * oro.n_islands
+    n = 4000
+    for seed in range(n):
+        for x, c in enumerate(state.determinise(0, seed).to_data().hands[1]):
+            counts[x] += c
+    for x in range(oro.n_islands):
+        expected = n * DEAL * pool[x] / sum(pool)
+        assert abs(counts[x] - expected) < 5 * expected**0.5 + 1, (x, counts[x], expected)
+
+
+def test_a_sample_plays_on_for_the_viewer(tables):
+    state = mid_game(tables, 55, 30)
+    viewer = state.to_move
+    sample = state.determinise(viewer, 1)
+    assert sample.legal_actions() == state.legal_actions()  # the mover's options depend only on what it knows
+    sample.playout(1)
+    assert sample.is_over
+
+
+def test_determinise_refuses_a_seat_not_at_the_table(tables):
+    state = CoreState.deal(tables, 3, PRESET_YUCATA, 1)
+    with pytest.raises(ValueError, match="viewer"):
+        state.determinise(3, 1)
+    with pytest.raises(ValueError, match="viewer"):
+        kanaloa_core.determinisations(state, -1, 10, 1)
+
+
+def test_determinisations_runs_n_samples(tables):
+    state = with_discards(tables, 3)
+    before = state.to_data()
+    assert kanaloa_core.determinisations(state, 2, 500, 8) == 500
+    assert kanaloa_core.determinisations(state, 2, 0, 8) == 0
+    assert state.to_data() == before
+
+
+# --- the heuristic playout policy ------------------------------------------------------------------------------
+
+
+def takeover_position(oro, tables) -> tuple:
+    """Seat 0 to move with 2 of ALOA's 5 links and an ALOA card: 3 of 5 would take control (R6)."""
+    data = mid_game(tables, 5, 4).to_data()  # past setup, seat 0 to move
+    assert data.round == ROUND_1 and data.to_move == 0 and data.played == 0
+    aloa = oro.find_island("ALOA")
+    links = [oro.find_link(aloa, oro.find_island(name)) for name in ("BAFI", "COCO", "DALI", "ELOI", "GUMO")]
+    data.bridges = [-1] * oro.n_links
+    data.bridges[links[0]] = data.bridges[links[1]] = 0
+    data.bridges[links[2]] = 1
+    if not data.hands[0][aloa]:  # trade a card for an ALOA from wherever one is
+        give = data.hands[0].index(max(data.hands[0]))
+        data.hands[0][give] -= 1
+        data.public[0][give] = min(data.public[0][give], data.hands[0][give])
+        data.hands[0][aloa] += 1
+        if aloa in data.deck:
+            data.deck[data.deck.index(aloa)] = give
+        else:
+            holder = next(s for s in range(1, 4) if data.hands[s][aloa] > data.public[s][aloa])
+            data.hands[holder][aloa] -= 1
+            data.hands[holder][give] += 1
+    takeovers = {A.encode(A.PLACE, k, x) for k in links[3:] for x in oro.links[k]}
+    return CoreState.from_data(tables, data), takeovers
+
+
+def test_heuristic_policy_takes_control_when_it_can(oro, tables):
+    """Policy 1 plays an R6 takeover whenever one is legal, but for its random moves (1 in 8)."""
+    state, takeovers = takeover_position(oro, tables)
+    legal = state.legal_actions()
+    assert takeovers & set(legal)
+    greedy = sum(state.pick_action(seed, kanaloa_core.POLICY_HEURISTIC) in takeovers for seed in range(400))
+    uniform = sum(state.pick_action(seed, kanaloa_core.POLICY_RANDOM) in takeovers for seed in range(400))
+    assert greedy > 0.8 * 400
+    assert uniform < 0.5 * 400
+
+
+def test_pick_action_is_a_legal_move_of_either_policy(tables):
+    for policy in (kanaloa_core.POLICY_RANDOM, kanaloa_core.POLICY_HEURISTIC):
+        state = CoreState.deal(tables, 4, PRESET_TABLETOP, policy)
+        step = 0
+        while not state.is_over:
+            action = state.pick_action(step, policy)
+            assert state.is_legal(action)
+            state.apply(action)
+            step += 1
+        with pytest.raises(ValueError, match="over"):
+            state.pick_action(0, policy)
+
+
+def test_random_pick_is_the_documented_choice(tables):
+    state = mid_game(tables, 8, 25)
+    legal = state.legal_actions()
+    for seed in range(20):
+        assert state.pick_action(seed) == legal[SplitMix64(seed).below(len(legal))]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_heuristic_playouts_end_and_repeat_by_seed(tables, players):
+    for seed in range(10):
+        state = CoreState.deal(tables, players, seed % 2, seed)
+        a, b = state.copy(), state.copy()
+        a.playout(seed, kanaloa_core.POLICY_HEURISTIC)
+        b.playout(seed, kanaloa_core.POLICY_HEURISTIC)
+        assert a.is_over and a.to_data() == b.to_data()
+
+
+def test_rollout_scores_plays_on_a_copy(tables):
+    state = mid_game(tables, 9, 20)
+    before = state.to_data()
+    for policy in (kanaloa_core.POLICY_RANDOM, kanaloa_core.POLICY_HEURISTIC):
+        scores, winner = state.rollout_scores(4, policy)
+        assert state.to_data() == before
+        ended = state.copy()
+        ended.playout(4, policy)
+        assert (scores, winner) == (ended.scores, ended.winner)
+
+
+def test_heuristic_policy_beats_uniform_play_with_mixed_seats(tables):
+    """Seats alternate between the policies, shifted each game; the heuristic must win most games."""
+    games, heuristic_wins = 120, 0
+    for g in range(games):
+        layout = [(seat + g) % 2 for seat in range(4)]
+        state = CoreState.deal(tables, 4, PRESET_YUCATA, 50_000 + g)
+        step = 0
+        while not state.is_over:
+            state.apply(state.pick_action(g * 7919 + step, layout[state.to_move]))
+            step += 1
+        heuristic_wins += layout[state.winner] == kanaloa_core.POLICY_HEURISTIC
+    assert heuristic_wins > 0.75 * games
