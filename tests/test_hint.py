@@ -249,3 +249,16 @@ def test_the_bundled_example_gets_a_hint():
     result = run(["hint", str(example), "--iterations", "200"])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("move: ")
+
+
+def test_no_hint_while_a_viewer_position_waits_for_the_face_up_record():
+    """R3: after the last reveal a viewer position needs the face-up cards recorded before any move."""
+    from kanaloa.position import Position, WaitingError
+
+    view = Position.new(players=3, seed=12).as_viewer("red")
+    view.play(view.move_strings()[0])
+    view.play("green: reveal")
+    view.play("blue: reveal")
+    assert view.waiting is not None
+    with pytest.raises(WaitingError, match="faceup"):
+        hint_of(view)

@@ -103,7 +103,10 @@ def hint(position, iterations: int | None = None, seconds: float | None = None, 
             f"viewer: the position is seen by {position.viewer}, but {mover} is to move and "
             f"{mover}'s hand is unknown to it"
         )
-    position.state  # raises WaitingError while a viewer position waits for a faceup record (R3, R9)
+    if position.waiting is not None:  # a viewer position waiting for a faceup record (R3, R9)
+        from .position import WaitingError
+
+        raise WaitingError(position.waiting)
     return hint_state(_core_state(position), position.board, iterations=iterations, seconds=seconds, seed=seed,
                       top=top, c=c, margin=margin, policy=policy)
 
@@ -141,7 +144,10 @@ def hint_state(core, board, iterations: int | None = None, seconds: float | None
             after.apply(action)
             if ends_turn(action) or after.is_over or after.to_move != mover:
                 break
-    name = lambda action: str(Move.from_action(action, board))  # noqa: E731
+
+    def name(action: int) -> str:
+        return str(Move.from_action(action, board))
+
     return Hint(
         move=name(line[0]),
         plan=[name(a) for a in line],

@@ -36,7 +36,7 @@ class Node:
     of actions not expanded yet (plain UCT only).
     """
 
-    __slots__ = ("action", "player", "children", "visits", "avail", "reward", "wins", "mean", "untried")
+    __slots__ = ("action", "avail", "children", "mean", "player", "reward", "untried", "visits", "wins")
 
     def __init__(self, action: Action, player: int) -> None:
         self.action = action

@@ -56,7 +56,7 @@ class GameState(Protocol):
 
     def apply_action(self, action: Action) -> None: ...
 
-    def clone(self) -> "GameState": ...
+    def clone(self) -> GameState: ...
 
     def is_terminal(self) -> bool: ...
 
@@ -64,7 +64,7 @@ class GameState(Protocol):
 
     def margins(self) -> list[float]: ...
 
-    def resample(self, player: int, seed: int) -> "GameState": ...
+    def resample(self, player: int, seed: int) -> GameState: ...
 
     def rollout(self, seed: int) -> None: ...
 
@@ -87,7 +87,7 @@ class KanaloaGame:
             raise ValueError(f"unknown playout policy {policy}")
         self.policy = policy
 
-    def wrap(self, core_state) -> "KanaloaState":
+    def wrap(self, core_state) -> KanaloaState:
         """The protocol view of a ``kanaloa_core.CoreState`` (shared, not copied)."""
         return KanaloaState(self, core_state)
 
@@ -99,7 +99,7 @@ class KanaloaState:
     ``clone`` to keep an original.
     """
 
-    __slots__ = ("game", "core")
+    __slots__ = ("core", "game")
 
     def __init__(self, game: KanaloaGame, core) -> None:
         self.game = game
@@ -117,7 +117,7 @@ class KanaloaState:
     def apply_action(self, action: Action) -> None:
         self.core.apply(action)
 
-    def clone(self) -> "KanaloaState":
+    def clone(self) -> KanaloaState:
         return KanaloaState(self.game, self.core.copy())
 
     def is_terminal(self) -> bool:
@@ -139,10 +139,10 @@ class KanaloaState:
         for seat, own in enumerate(scores):
             best_other = max(s for other, s in enumerate(scores) if other != seat)
             m = (own - best_other) / MARGIN_SCALE
-            result.append(1.0 if m > 1.0 else (-1.0 if m < -1.0 else m))
+            result.append(1.0 if m > 1.0 else (max(m, -1.0)))
         return result
 
-    def resample(self, player: int, seed: int) -> "KanaloaState":
+    def resample(self, player: int, seed: int) -> KanaloaState:
         """A determinisation from ``player``'s knowledge (docs/engine.md "Determinisation")."""
         return KanaloaState(self.game, self.core.determinise(player, seed))
 
