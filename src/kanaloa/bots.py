@@ -209,7 +209,8 @@ class GreedyBot(Bot):
         return any(a >> 16 in (A.TAKE, A.DRAW, A.END, A.DISCARD) for a in state.legal_actions())
 
     def _end_of_play(self, state, me: int, moves: list[int]) -> int:
-        """No more cards to play: end the final turn, take the best face-up card, draw, or discard (R4, R5, R10)."""
+        """No card worth playing: end the final turn (R10), take the best face-up card or draw (R5),
+        discard the least useful card (R4), or set it aside at setup (R3)."""
         end = A.encode(A.END)
         if end in moves:
             return end
@@ -224,9 +225,10 @@ class GreedyBot(Bot):
                 if v > best_value:
                     best, best_value = a, v
             return best
-        discards = [a for a in moves if a >> 16 == A.DISCARD]
-        if discards:
-            return min(discards, key=lambda a: (h.card_value(data, me, A.arg_a(a)), a))
+        # R4 discard with five cards, or R3 the card set aside at setup: the least useful one.
+        parting = [a for a in moves if a >> 16 in (A.DISCARD, A.REVEAL)]
+        if parting:
+            return min(parting, key=lambda a: (h.card_value(data, me, A.arg_a(a)), a))
         return moves[self.rng.randrange(len(moves))]
 
 
