@@ -393,3 +393,10 @@ def test_ismcts_on_kanaloa_picks_a_legal_move_and_spends_its_budget():
     assert result.iterations == 300 == sum(c.visits for c in result.candidates())
     line = result.principal_line()
     assert line[0] == result.best_action
+
+
+@needs_core
+def test_the_adapter_names_the_cores_playout_policies():
+    from kanaloa.search.protocol import POLICY_HEURISTIC, POLICY_RANDOM
+
+    assert (POLICY_RANDOM, POLICY_HEURISTIC) == (kanaloa_core.POLICY_RANDOM, kanaloa_core.POLICY_HEURISTIC)
