@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pickle
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -631,3 +633,10 @@ def test_heuristic_policy_beats_uniform_play_with_mixed_seats(tables):
             step += 1
         heuristic_wins += layout[state.winner] == kanaloa_core.POLICY_HEURISTIC
     assert heuristic_wins > 0.75 * games
+
+
+def test_missing_core_says_how_to_build_it():
+    """kanaloa.core without the compiled module fails with the command that builds it."""
+    code = "import sys; sys.modules['kanaloa_core'] = None\ntry:\n    import kanaloa.core\nexcept ImportError as e:\n    print(e)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "pip install ." in out and "kanaloa_core" in out
