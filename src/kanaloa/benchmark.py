@@ -1,0 +1,620 @@
+"""Performance figures: what ``kanaloa bench`` prints and the suite in ``bench/`` times.
+
+This module owns three things.
+
+* **Reference positions** (``bench_position``): fixed, reproducible states to
+  time single operations on.  Each is reached from a seeded deal by playing the
+  moves a random game of ``kanaloa_core.random_games`` would play (the move
+  stream ``SplitMix64(seed ^ PLAYOUT_SALT)``, ``legal[next() % len(legal)]``)
+  until the wanted phase begins at the start of a turn: ``start`` (the first
+  turn of round 1, after the R3 reveals), ``mid-round-1`` (round 1 with at most
+  half of the round's deck left), ``round-2`` (round 2, after the R9 reshuffle,
+  with at most half of that deck left), ``final`` (the first turn of the R10
+  final round).  A deal whose game never reaches the phase (an R8 win, a round
+  2 with no deck) is skipped for the next seed.
+* **The signature** (``signature``): the total number of moves in a fixed set
+  of seeded random games (``SIGNATURE_SET``).  It depends on nothing but the
+  rules, so it changes exactly when behaviour changes, and every
+  implementation must give the same number.
+* **The measurements** (``run_bench``): random games in C, the same games
+  driven one move at a time from Python and played by the reference,
+  determinisations, one ISMCTS search, and single operations on the reference
+  positions.  ``reference_ratio`` compares the core and the reference on the
+  *same* work: one batch of seeded 4-player games (deals ``RATIO_SEED``,
+  ``RATIO_SEED + 1``, ...), played whole in C by ``random_games`` and move by
+  move by the reference with the same move stream, so both play the very same
+  games (their equal move totals prove it).  The batch is not the small
+  signature set: timing the core on a few games played over and over would
+  let the processor learn their branches and flatter the core.
+
+Timings are the CPU time of this process (``time.process_time``), so other
+programs sharing the machine do not count: every figure is for one core.  Each
+is the best of several runs of a fixed, seeded batch, so only the time varies
+from run to run, never the work.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .board import Board, load_board
+from .engine import deal_state, state_from_data
+from .rng import MASK64, SplitMix64
+from .state import (
+    PRESET_NAMES,
+    PRESET_TABLETOP,
+    PRESET_YUCATA,
+    ROUND_1,
+    ROUND_2,
+    ROUND_FINAL,
+    ROUND_OVER,
+    ROUND_SETUP,
+    StateData,
+)
+
+BOARD = "oro"
+PHASES = ("start", "mid-round-1", "round-2", "final")
+PLAYERS = (3, 4)
+POSITION_SEED = 1  # the first deal tried for every reference position
+POSITION_TRIES = 200  # deals tried before giving up on a phase
+LINE_MOVES = 40  # moves of the recorded continuation after a reference position
+
+# The signature games: for each (players, preset), games dealt from SIGNATURE_SEED, SIGNATURE_SEED + 1, ...
+SIGNATURE_SEED = 1
+SIGNATURE_GAMES = 8
+SIGNATURE_SET = ((3, PRESET_YUCATA), (3, PRESET_TABLETOP), (4, PRESET_YUCATA), (4, PRESET_TABLETOP))
+
+PLAYOUT_SEED = 1_000_000  # first deal of the batches of random games in C
+RATIO_SEED = PLAYOUT_SEED  # first deal of the games every engine plays for the ratios
+ISMCTS_POSITION = (4, "mid-round-1")
+ISMCTS_SEED = 7
+
+# The issue's targets, on one core: key -> smallest acceptable figure.
+TARGETS = {
+    "playouts_per_s": 20_000,
+    "determinisations_per_s": 200_000,
+    "reference_ratio": 100,
+    "ismcts_iterations_per_s": 5_000,
+}
+
+
+def _salt() -> int:
+    from .core import kanaloa_core
+
+    return kanaloa_core.PLAYOUT_SALT
+
+
+# -- random games, the same in every implementation ------------------------------
+
+
+def play_random(state: Any, seed: int) -> int:
+    """Play ``state`` (any engine state) to the end as ``random_games`` does; return the moves made.
+
+    Moves come from ``SplitMix64(seed)``: ``legal[next() % len(legal)]`` of
+    the sorted legal list at every step; chance keeps the state's own stream.
+    """
+    stream = SplitMix64(seed)
+    moves = 0
+    while not state.is_over:
+        legal = state.legal_actions()
+        state.apply(legal[stream.below(len(legal))])
+        moves += 1
+    return moves
+
+
+def play_games(board: Board, players: int, preset: int, games: int, seed: int, impl: str = "core") -> int:
+    """Deal and play ``games`` random games move by move from Python; return the total moves.
+
+    Game ``g`` is dealt from ``seed + g`` and played with the move stream
+    ``(seed + g) ^ PLAYOUT_SALT``: the games of
+    ``kanaloa_core.random_games(board, players, preset, games, seed)``.
+    ``impl`` is ``"core"`` (the compiled core driven through its Python
+    methods) or ``"reference"``.
+    """
+    salt = _salt()
+    total = 0
+    for g in range(games):
+        game_seed = (seed + g) & MASK64
+        total += play_random(deal_state(board, players, preset, game_seed, impl), game_seed ^ salt)
+    return total
+
+
+def play_games_api(board: Board, players: int, preset: int, games: int, seed: int) -> int:
+    """The same games as ``play_games``, through ``kanaloa.position.Position`` (legal actions, ``push``)."""
+    from .position import Position
+
+    salt = _salt()
+    total = 0
+    for g in range(games):
+        game_seed = (seed + g) & MASK64
+        pos = Position.new(players=players, seed=game_seed, preset=PRESET_NAMES[preset], board=board)
+        stream = SplitMix64(game_seed ^ salt)
+        state = pos.state
+        while not state.is_over:
+            legal = state.legal_actions()
+            pos.push(legal[stream.below(len(legal))])
+            total += 1
+    return total
+
+
+def core_games(board: Board, players: int, preset: int, games: int, seed: int) -> int:
+    """The total moves of ``kanaloa_core.random_games`` (the whole games in C)."""
+    from .core import core_board, random_games
+
+    return random_games(core_board(board), players, preset, games, seed)[1]
+
+
+# -- the signature ----------------------------------------------------------------
+
+
+def signature(board: Board | None = None, impl: str = "core") -> int:
+    """The total number of moves of the ``SIGNATURE_SET`` games on ``board`` (default ``oro``).
+
+    ``impl``: ``"core"`` (whole games in C), ``"api"`` (the core driven
+    from Python through ``Position``) or ``"reference"``.  All three must give
+    the same number; it changes only when the rules' behaviour does.
+    """
+    board = board if board is not None else load_board(BOARD)
+    if impl == "core":
+        play = core_games
+    elif impl == "api":
+        play = play_games_api
+    elif impl == "reference":
+        def play(b, p, pre, n, s):
+            return play_games(b, p, pre, n, s, "reference")
+    else:
+        raise ValueError(f"impl {impl!r}: choose core, api or reference")
+    return sum(play(board, players, preset, SIGNATURE_GAMES, SIGNATURE_SEED) for players, preset in SIGNATURE_SET)
+
+
+def signature_games() -> int:
+    """How many games the signature plays."""
+    return SIGNATURE_GAMES * len(SIGNATURE_SET)
+
+
+# -- reference positions ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BenchPosition:
+    """A reference position: the state after ``moves`` random moves of the game dealt from ``seed``.
+
+    ``line`` holds the next moves of the same random game (up to
+    ``LINE_MOVES``), a fixed continuation to time ``apply`` on.
+    """
+
+    players: int
+    phase: str
+    seed: int
+    moves: int
+    data: StateData = field(compare=True, repr=False)
+    line: tuple[int, ...] = field(default=(), repr=False)
+
+    @property
+    def name(self) -> str:
+        return f"{self.players}p-{self.phase}"
+
+    def state(self, board: Board, impl: str = "core") -> Any:
+        """A fresh engine state of ``impl`` at this position."""
+        return state_from_data(board, self.data, impl)
+
+
+def _at_phase(phase: str, d: StateData, deck_at_start: dict[int, int]) -> bool:
+    """Whether ``d`` is at the start of a turn inside ``phase`` (see the module docstring)."""
+    if d.round in (ROUND_SETUP, ROUND_OVER) or d.played or d.discarded or d.remove_on:
+        return False
+    if phase == "start":
+        return d.round == ROUND_1
+    if phase == "mid-round-1":
+        return d.round == ROUND_1 and 2 * len(d.deck) <= deck_at_start[ROUND_1]
+    if phase == "round-2":
+        return d.round == ROUND_2 and 2 * len(d.deck) <= deck_at_start[ROUND_2]
+    return d.round == ROUND_FINAL
+
+
+def bench_position(board: Board, players: int, phase: str, impl: str = "core",
+                   preset: int = PRESET_YUCATA) -> BenchPosition:
+    """The reference position of ``phase`` for ``players`` on ``board``, built with ``impl``.
+
+    Deals are tried from ``POSITION_SEED`` on; the first whose random game
+    reaches the phase gives the position.  Both implementations build the
+    same position.  Raises ``ValueError`` for an unknown phase and
+    ``RuntimeError`` when no deal within ``POSITION_TRIES`` reaches it.
+    """
+    if phase not in PHASES:
+        raise ValueError(f"phase {phase!r}: choose one of {', '.join(PHASES)}")
+    salt = _salt()
+    for seed in range(POSITION_SEED, POSITION_SEED + POSITION_TRIES):
+        state = deal_state(board, players, preset, seed, impl)
+        stream = SplitMix64(seed ^ salt)
+        deck_at_start: dict[int, int] = {}
+        moves = 0
+        while not state.is_over:
+            d = state.to_data()
+            deck_at_start.setdefault(d.round, len(d.deck))
+            if _at_phase(phase, d, deck_at_start):
+                line = []
+                while not state.is_over and len(line) < LINE_MOVES:
+                    legal = state.legal_actions()
+                    line.append(legal[stream.below(len(legal))])
+                    state.apply(line[-1])
+                return BenchPosition(players, phase, seed, moves, d, tuple(line))
+            legal = state.legal_actions()
+            state.apply(legal[stream.below(len(legal))])
+            moves += 1
+    raise RuntimeError(f"no game dealt from seeds {POSITION_SEED}..{POSITION_SEED + POSITION_TRIES - 1} "
+                       f"reaches the {phase} phase with {players} players")
+
+
+def bench_positions(board: Board, players: tuple[int, ...] = PLAYERS, phases: tuple[str, ...] = PHASES,
+                    impl: str = "core") -> list[BenchPosition]:
+    """Every reference position for ``players`` x ``phases``, in that order."""
+    return [bench_position(board, p, phase, impl) for p in players for phase in phases]
+
+
+# -- what the installed core can do ----------------------------------------------
+
+
+def determinise_missing() -> str | None:
+    """None when the core can determinise, else why the determinisation figures are skipped."""
+    from .core import CoreState
+
+    if not hasattr(CoreState, "determinise"):
+        return "the compiled core has no CoreState.determinise yet"
+    return None
+
+
+def bulk_determinise_missing() -> str | None:
+    """None when the core has the bulk ``determinisations`` function, else why it is skipped."""
+    from .core import kanaloa_core
+
+    return determinise_missing() or (
+        None if hasattr(kanaloa_core, "determinisations") else "the compiled core has no determinisations() yet")
+
+
+def ismcts_missing(board: Board) -> str | None:
+    """None when ISMCTS can run as hints run it (determinise, heuristic playouts), else why not."""
+    reason = determinise_missing()
+    if reason:
+        return reason
+    from .search.protocol import POLICY_HEURISTIC
+
+    probe = deal_state(board, 4, PRESET_YUCATA, 0)
+    try:
+        probe.playout(0, POLICY_HEURISTIC)
+    except ValueError:
+        return "the compiled core has no heuristic playout policy yet"
+    return None
+
+
+def run_ismcts(board: Board, position: BenchPosition, iterations: int, seed: int = ISMCTS_SEED):
+    """One ISMCTS search, as hints run it, for the player to move at ``position``; its ``SearchResult``."""
+    from .search import ISMCTS
+    from .search.protocol import KanaloaGame
+
+    return ISMCTS(seed=seed).search(KanaloaGame().wrap(position.state(board)), iterations=iterations)
+
+
+def bulk_determinisations(state: Any, viewer: int, n: int, seed: int) -> Any:
+    """``kanaloa_core.determinisations(state, viewer, n, seed)``: ``n`` samples drawn in C."""
+    from .core import kanaloa_core
+
+    return kanaloa_core.determinisations(state, viewer, n, seed)
+
+
+def replay_line(state: Any, line: tuple[int, ...]) -> None:
+    """Apply a position's recorded continuation to ``state``."""
+    apply = state.apply
+    for action in line:
+        apply(action)
+
+
+# -- timing -----------------------------------------------------------------------
+
+
+def best_time(fn: Callable[[], Any], min_runs: int, min_seconds: float) -> float:
+    """The least CPU time of ``fn()`` over at least ``min_runs`` runs and ``min_seconds`` in all.
+
+    CPU time of this process, not wall time: the work is single-threaded, and
+    time spent waiting for a core that other programs hold is not ours.
+    """
+    clock = time.process_time
+    best = math.inf
+    runs = 0
+    spent = 0.0
+    while runs < min_runs or spent < min_seconds:
+        t0 = clock()
+        fn()
+        dt = clock() - t0
+        best = min(best, dt)
+        spent += dt
+        runs += 1
+    return max(best, 1e-9)
+
+
+def _calls(fn: Callable[[], Any], n: int) -> Callable[[], None]:
+    def run() -> None:
+        for _ in range(n):
+            fn()
+    return run
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long each measurement runs: ``QUICK`` for a glance, ``FULL`` for a report."""
+
+    batch_games: int  # random games in C per timed batch
+    ratio_games: int  # games every engine plays for reference_ratio and api_ratio
+    runs: int  # timed runs per measurement, at least
+    seconds: float  # CPU time per measurement, at least
+    reference_runs: int  # timed runs of the reference over the ratio games
+    ismcts_iterations: int
+    ismcts_runs: int
+    positions: tuple[tuple[int, str], ...]  # reference positions timed one operation at a time
+    op_calls: int  # calls per timed batch of a single operation
+
+
+QUICK = Budget(batch_games=500, ratio_games=100, runs=3, seconds=0.1, reference_runs=1, ismcts_iterations=1000,
+               ismcts_runs=1, positions=((4, "mid-round-1"),), op_calls=500)
+FULL = Budget(batch_games=2000, ratio_games=400, runs=5, seconds=1.0, reference_runs=2, ismcts_iterations=5000,
+              ismcts_runs=3, positions=tuple((p, phase) for p in PLAYERS for phase in PHASES), op_calls=2000)
+
+
+# -- the report -------------------------------------------------------------------
+
+
+@dataclass
+class BenchReport:
+    """Every figure of a run; ``to_json`` is the ``--json`` form, ``table`` the one for people.
+
+    ``figures`` holds the rates (``None`` where a measurement was skipped,
+    with the reason in ``skipped``); ``positions`` the single-operation rates
+    per reference position; ``signature`` the move total of the signature
+    games in C and ``signature_by_engine`` the same total from every engine;
+    ``ratio_moves`` the move total of the ratio games per engine.
+    """
+
+    board: str
+    quick: bool
+    figures: dict[str, float | None] = field(default_factory=dict)
+    positions: dict[str, dict[str, float | None]] = field(default_factory=dict)
+    signature: int = 0
+    signature_by_engine: dict[str, int] = field(default_factory=dict)
+    ratio_games: int = 0
+    ratio_moves: dict[str, int] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def agrees(self) -> bool:
+        """Whether every engine played the same games: equal signatures and equal ratio-game moves."""
+        return len(set(self.signature_by_engine.values())) <= 1 and len(set(self.ratio_moves.values())) <= 1
+
+    def targets(self) -> dict[str, dict[str, Any]]:
+        """For each target of the issue: the target, the figure and whether it is met (None if not measured)."""
+        out = {}
+        for key, target in TARGETS.items():
+            value = self.figures.get(key)
+            out[key] = {"target": target, "value": _rounded(value), "met": None if value is None else value >= target}
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {key: _rounded(value) for key, value in self.figures.items()}
+        doc.update(
+            board=self.board,
+            quick=self.quick,
+            signature=self.signature,
+            signature_games=signature_games(),
+            signature_by_engine=dict(self.signature_by_engine),
+            ratio_games=self.ratio_games,
+            ratio_moves=dict(self.ratio_moves),
+            engines_agree=self.agrees,
+            positions={name: {k: _rounded(v) for k, v in ops.items()} for name, ops in self.positions.items()},
+            targets=self.targets(),
+            skipped=dict(self.skipped),
+            seconds=round(self.seconds, 2),
+        )
+        return doc
+
+    def table(self) -> str:
+        """The report as aligned lines of text."""
+        f = self.figures
+        lines = [f"kanaloa bench: board {self.board}, {'quick' if self.quick else 'full'} run; "
+                 f"per second of CPU time on one core, best of several runs", ""]
+
+        def row(label: str, value: float | None, unit: str, extra: str = "", key: str | None = None) -> None:
+            shown = "skipped" if value is None else f"{_human(value)} {unit}"
+            note = extra
+            if key in TARGETS and value is not None:
+                verdict = "met" if value >= TARGETS[key] else "NOT MET"
+                note = f"{note}  [target {_human(TARGETS[key])}: {verdict}]".strip()
+            lines.append(f"  {label:<44}{shown:>20}  {note}".rstrip())
+
+        lines.append("Whole random games in C (random_games, yucata preset)")
+        row("4 players", f.get("playouts_per_s"), "games/s", f"{_human(f.get('moves_per_s'))} moves/s",
+            "playouts_per_s")
+        row("3 players", f.get("playouts_3p_per_s"), "games/s", f"{_human(f.get('moves_3p_per_s'))} moves/s")
+        lines.append(f"The same {self.ratio_games} random games (4 players) in each engine")
+        row("in C", f.get("ratio_playouts_per_s"), "games/s", f"{_human(f.get('ratio_moves_per_s'))} moves/s")
+        row("the core driven from Python (Position)", f.get("api_playouts_per_s"), "games/s",
+            f"{_human(f.get('api_moves_per_s'))} moves/s; C is {_human(f.get('api_ratio'))}x faster")
+        row("the reference (plain Python)", f.get("reference_playouts_per_s"), "games/s",
+            f"{_human(f.get('reference_moves_per_s'))} moves/s")
+        row("reference_ratio (C over the reference)", f.get("reference_ratio"), "x", "", "reference_ratio")
+        lines.append("Determinisations and search (4 players, mid-round-1, for the player to move)")
+        row("determinisations in C (bulk)", f.get("determinisations_per_s"), "/s", "", "determinisations_per_s")
+        row("CoreState.determinise() from Python", f.get("determinise_calls_per_s"), "/s")
+        iters = f.get("ismcts_iterations")
+        row(f"ISMCTS, {int(iters) if iters else '-'} iterations as hints run it",
+            f.get("ismcts_iterations_per_s"), "iterations/s", "", "ismcts_iterations_per_s")
+        if self.positions:
+            lines.append("Single operations on the reference positions (calls/s from Python; apply along a "
+                         "recorded line, copy included)")
+            lines.append(f"  {'position':<18}{'legal_actions':>15}{'apply':>12}{'copy':>12}{'determinise':>13}")
+            for name, ops in self.positions.items():
+                cells = "".join(f"{_human(ops.get(k)):>{w}}" for k, w in (("legal_actions", 15), ("apply", 12),
+                                                                           ("copy", 12), ("determinise", 13)))
+                lines.append(f"  {name:<18}{cells}")
+        lines.append("")
+        games = signature_games()
+        if self.agrees:
+            lines.append(f"signature: {self.signature} moves in {games} seeded games (core, Python API and "
+                         f"reference agree)")
+        else:
+            by = ", ".join(f"{k} {v}" for k, v in self.signature_by_engine.items())
+            moves = ", ".join(f"{k} {v}" for k, v in self.ratio_moves.items())
+            lines.append(f"MISMATCH: the engines played different games: signature {by}; "
+                         f"moves of the {self.ratio_games} ratio games {moves}")
+        for what, why in self.skipped.items():
+            lines.append(f"skipped {what}: {why}")
+        lines.append(f"measured in {self.seconds:.1f} s of wall time")
+        return "\n".join(lines)
+
+
+def _rounded(value: float | None) -> float | None:
+    if value is None:
+        return None
+    return round(value, 2) if value < 1000 else round(value)
+
+
+def _human(value: float | None) -> str:
+    """A figure for people: 1234567 -> '1.23M', 45678 -> '45,678', 3.456 -> '3.46'."""
+    if value is None:
+        return "-"
+    if value >= 1e6:
+        return f"{value / 1e6:.2f}M"
+    if value >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.2f}" if value < 10 else f"{value:.1f}"
+
+
+def run_bench(quick: bool = False, board_name: str = BOARD,
+              progress: Callable[[str], None] | None = None) -> BenchReport:
+    """Measure everything (see the module docstring); ``progress`` hears what is being measured."""
+    from .core import core_board, random_games
+
+    budget = QUICK if quick else FULL
+    say = progress or (lambda _message: None)
+    started = time.perf_counter()  # the run's wall time, for people
+    board = load_board(board_name)
+    tables = core_board(board)
+    report = BenchReport(board=board.name, quick=quick)
+    fig = report.figures
+
+    # Whole games in C: a fixed batch of seeded deals, timed as a whole.
+    for players, suffix in ((4, ""), (3, "_3p")):
+        say(f"random games in C, {players} players")
+        n = budget.batch_games
+        moves = random_games(tables, players, PRESET_YUCATA, n, PLAYOUT_SEED)[1]
+        t = best_time(lambda: random_games(tables, players, PRESET_YUCATA, n, PLAYOUT_SEED), budget.runs,
+                      budget.seconds)
+        fig[f"playouts{suffix}_per_s"] = n / t
+        fig[f"moves{suffix}_per_s"] = moves / t
+
+    # The same games in every engine: the same deals and the same move stream, so the same work.
+    n = report.ratio_games = budget.ratio_games
+    moves = report.ratio_moves
+    say(f"the same {n} games in C, through the Python API and in the reference")
+    t_core = best_time(lambda: moves.__setitem__("core", core_games(board, 4, PRESET_YUCATA, n, RATIO_SEED)),
+                       budget.runs, budget.seconds)
+    t_api = best_time(lambda: moves.__setitem__("api", play_games_api(board, 4, PRESET_YUCATA, n, RATIO_SEED)),
+                      budget.runs, 0.0)
+    t_ref = best_time(
+        lambda: moves.__setitem__("reference", play_games(board, 4, PRESET_YUCATA, n, RATIO_SEED, "reference")),
+        budget.reference_runs, 0.0)
+    for engine, t in (("ratio", t_core), ("api", t_api), ("reference", t_ref)):
+        fig[f"{engine}_playouts_per_s"] = n / t
+        fig[f"{engine}_moves_per_s"] = moves["core" if engine == "ratio" else engine] / t
+    fig["api_ratio"] = t_api / t_core
+    fig["reference_ratio"] = t_ref / t_core
+
+    say(f"the signature ({signature_games()} games) in every engine")
+    for engine in ("core", "api", "reference"):
+        report.signature_by_engine[engine] = signature(board, engine)
+    report.signature = report.signature_by_engine["core"]
+
+    mid = bench_position(board, *ISMCTS_POSITION)
+    viewer = mid.data.to_move
+    say("determinisations")
+    fig["determinisations_per_s"] = None
+    fig["determinise_calls_per_s"] = None
+    reason = bulk_determinise_missing()
+    if reason:
+        report.skipped["determinisations"] = reason
+    else:
+        state = mid.state(board)
+        n = 20 * budget.op_calls
+        fig["determinisations_per_s"] = n / best_time(lambda: bulk_determinisations(state, viewer, n, 1),
+                                                      budget.runs, budget.seconds)
+    if not determinise_missing():
+        state = mid.state(board)
+        n = budget.op_calls
+        fig["determinise_calls_per_s"] = n / best_time(_calls(lambda: state.determinise(viewer, 1), n),
+                                                       budget.runs, budget.seconds / 2)
+
+    say(f"ISMCTS, {budget.ismcts_iterations} iterations")
+    fig["ismcts_iterations"] = budget.ismcts_iterations
+    fig["ismcts_iterations_per_s"] = None
+    reason = ismcts_missing(board)
+    if reason:
+        report.skipped["ismcts"] = reason
+    else:
+        run_ismcts(board, mid, 50)  # warm up the search code paths
+        t = best_time(lambda: run_ismcts(board, mid, budget.ismcts_iterations), budget.ismcts_runs, 0.0)
+        fig["ismcts_iterations_per_s"] = budget.ismcts_iterations / t
+
+    for players, phase in budget.positions:
+        position = mid if (players, phase) == ISMCTS_POSITION else bench_position(board, players, phase)
+        say(f"single operations at {position.name}")
+        report.positions[position.name] = _time_operations(board, position, budget)
+
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _time_operations(board: Board, position: BenchPosition, budget: Budget) -> dict[str, float | None]:
+    """Calls per second of ``legal_actions``, ``apply`` (along the recorded line), ``copy`` and ``determinise``."""
+    state = position.state(board)
+    n = budget.op_calls
+    seconds = budget.seconds / 4
+    ops: dict[str, float | None] = {}
+    ops["legal_actions"] = n / best_time(_calls(state.legal_actions, n), budget.runs, seconds)
+    line = position.line
+    rounds = max(1, n // max(1, len(line)))
+
+    def replay_batch() -> None:
+        for _ in range(rounds):
+            replay_line(state.copy(), line)
+
+    ops["apply"] = rounds * len(line) / best_time(replay_batch, budget.runs, seconds) if line else None
+    ops["copy"] = n / best_time(_calls(state.copy, n), budget.runs, seconds)
+    ops["determinise"] = None
+    if not determinise_missing():
+        viewer = position.data.to_move
+        ops["determinise"] = n / best_time(_calls(lambda: state.determinise(viewer, 1), n), budget.runs, seconds)
+    return ops
+
+
+def stderr_progress(message: str) -> None:
+    """Progress for ``kanaloa bench``: one line per measurement on standard error."""
+    print(f"kanaloa bench: {message} ...", file=sys.stderr, flush=True)
+
+
+__all__ = [
+    "BenchPosition",
+    "BenchReport",
+    "PHASES",
+    "SIGNATURE_SET",
+    "TARGETS",
+    "bench_position",
+    "bench_positions",
+    "play_games",
+    "play_games_api",
+    "play_random",
+    "run_bench",
+    "signature",
+]
