@@ -1,0 +1,86 @@
+"""Fixtures of the benchmark suite: the board, the reference positions, and rates per unit of work.
+
+Run it with ``pytest bench/`` (settings in ``bench/pytest.ini``): one table
+per group, each row timing one implementation or one position.  The reference
+positions and every seed come from ``kanaloa.benchmark``, so the suite times
+exactly what ``kanaloa bench`` reports.  After the tables, a summary turns
+each benchmark's best round into a rate of its own unit (games, moves,
+determinisations, iterations per second).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kanaloa.benchmark import PHASES, PLAYERS, BenchPosition, bench_position
+from kanaloa.board import Board, load_board
+from kanaloa.core import core_board
+
+POSITION_IDS = [f"{p}p-{phase}" for p in PLAYERS for phase in PHASES]
+
+
+# Benchmarks that asked for rates: (the pytest-benchmark fixture, [(units per call, unit), ...]).
+# The fixture's stats are filled in once it has run; the summary reads them at the end.
+_RATES: list[tuple[object, list[tuple[float, str]]]] = []
+
+
+@pytest.fixture(scope="session")
+def oro() -> Board:
+    return load_board("oro")
+
+
+@pytest.fixture(scope="session")
+def tables(oro):
+    """The core's board tables for ``oro``."""
+    return core_board(oro)
+
+
+@pytest.fixture(scope="session")
+def positions(oro) -> dict[str, BenchPosition]:
+    """Every reference position by name, ``3p-start`` ... ``4p-final``."""
+    return {f"{p}p-{phase}": bench_position(oro, p, phase) for p in PLAYERS for phase in PHASES}
+
+
+@pytest.fixture(params=POSITION_IDS)
+def position(request, positions) -> BenchPosition:
+    """Each reference position in turn."""
+    return positions[request.param]
+
+
+@pytest.fixture
+def rate():
+    """``rate(benchmark, units, unit)``: report this benchmark as ``units`` of ``unit`` per call (repeatable)."""
+
+    def record(benchmark, units: float, unit: str) -> None:
+        benchmark.extra_info[f"{unit}_per_call"] = units
+        for fixture, rates in _RATES:
+            if fixture is benchmark:
+                rates.append((units, unit))
+                return
+        _RATES.append((benchmark, [(units, unit)]))
+
+    return record
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-benchmark's own tables
+def pytest_terminal_summary(terminalreporter) -> None:
+    rows = []
+    for fixture, rates in _RATES:
+        meta = getattr(fixture, "stats", None)
+        if not meta or meta.stats.min <= 0:  # not run (--benchmark-disable, --benchmark-skip, a failure)
+            continue
+        best = meta.stats.min
+        shown = ", ".join(f"{_human(units / best)} {unit}/s" for units, unit in rates)
+        rows.append((meta.group or "", meta.name, shown))
+    if not rows:
+        return
+    terminalreporter.section("rates per unit of work (best round, CPU time)")
+    for group in sorted({g for g, _, _ in rows}):
+        terminalreporter.write_line(group)
+        for g, name, shown in sorted(rows):
+            if g == group:
+                terminalreporter.write_line(f"  {name:<52} {shown}")
+
+
+def _human(value: float) -> str:
+    return f"{value / 1e6:.2f}M" if value >= 1e6 else f"{value:,.0f}"

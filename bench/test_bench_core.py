@@ -1,0 +1,92 @@
+"""The compiled core one operation at a time, and whole random games in C.
+
+Groups: ``legal_actions <position>`` (core beside the reference at each
+reference position), ``apply``, ``copy``, ``determinise``,
+``determinisations in C`` (per position), and ``random games in C``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kanaloa.benchmark import (
+    PLAYOUT_SEED,
+    bulk_determinisations,
+    bulk_determinise_missing,
+    determinise_missing,
+    replay_line,
+)
+from kanaloa.core import random_games
+from kanaloa.state import PRESET_NAMES, PRESET_TABLETOP, PRESET_YUCATA
+
+GAMES = 100  # random games per call: enough distinct games that none is learnt by heart
+DETERMINISATIONS = 1000  # samples per bulk call
+
+
+@pytest.mark.parametrize("impl", ["core", "reference"])
+def test_legal_actions(benchmark, oro, position, impl, rate):
+    """Legal-move generation (R3-R10 move lists, sorted by code) at each reference position."""
+    state = position.state(oro, impl)
+    benchmark.group = f"legal_actions {position.name}"
+    rate(benchmark, 1, "calls")
+    moves = benchmark(state.legal_actions)
+    assert moves and moves == sorted(moves)
+
+
+def test_apply(benchmark, oro, position, rate):
+    """``apply`` along the position's recorded continuation of its random game.
+
+    Each call replays the line on a fresh copy; the copy costs about as much
+    as one move, so it is a few percent of a 40-move line.
+    """
+    state = position.state(oro)
+    line = position.line
+    benchmark.group = "apply (copy, then a recorded line of up to 40 moves)"
+    rate(benchmark, len(line), "moves")
+    benchmark(lambda: replay_line(state.copy(), line))
+    after = state.copy()
+    replay_line(after, line)
+    assert after.to_data() != position.data
+
+
+def test_copy(benchmark, oro, position, rate):
+    """An independent copy of the state (a struct copy in the core)."""
+    state = position.state(oro)
+    benchmark.group = "copy"
+    rate(benchmark, 1, "copies")
+    assert benchmark(state.copy).to_data() == position.data
+
+
+def test_determinise(benchmark, oro, position, rate):
+    """One determinisation for the player to move, called from Python (docs/engine.md "Knowledge")."""
+    reason = determinise_missing()
+    if reason:
+        pytest.skip(reason)
+    state = position.state(oro)
+    viewer = position.data.to_move
+    benchmark.group = "determinise"
+    rate(benchmark, 1, "determinisations")
+    sample = benchmark(state.determinise, viewer, 1)
+    assert sample.to_data().hands[viewer] == position.data.hands[viewer]
+
+
+def test_determinisations_in_c(benchmark, oro, position, rate):
+    """Determinisations drawn in bulk in C, as the search's sampling costs without Python."""
+    reason = bulk_determinise_missing()
+    if reason:
+        pytest.skip(reason)
+    state = position.state(oro)
+    benchmark.group = f"determinisations in C ({DETERMINISATIONS} per call)"
+    rate(benchmark, DETERMINISATIONS, "determinisations")
+    assert benchmark(bulk_determinisations, state, position.data.to_move, DETERMINISATIONS, 1) == DETERMINISATIONS
+
+
+@pytest.mark.parametrize("preset", [PRESET_YUCATA, PRESET_TABLETOP], ids=PRESET_NAMES.get)
+@pytest.mark.parametrize("players", [3, 4], ids=lambda p: f"{p}p")
+def test_random_games_in_c(benchmark, tables, players, preset, rate):
+    """Whole random games dealt and played in C (``random_games``), the rollout engine of the search."""
+    benchmark.group = f"random games in C ({GAMES} per call)"
+    games, moves = random_games(tables, players, preset, GAMES, PLAYOUT_SEED)
+    rate(benchmark, games, "games")
+    rate(benchmark, moves, "moves")
+    assert benchmark(random_games, tables, players, preset, GAMES, PLAYOUT_SEED) == (games, moves)

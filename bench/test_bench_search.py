@@ -1,0 +1,23 @@
+"""One ISMCTS decision at a fixed number of iterations, as hints run it (heuristic playouts in C)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kanaloa.benchmark import ismcts_missing, run_ismcts
+
+ITERATIONS = 1000
+
+
+@pytest.mark.parametrize("name", ["4p-start", "4p-mid-round-1", "3p-mid-round-1", "4p-round-2"])
+def test_ismcts_decision(benchmark, oro, positions, name, rate):
+    """ISMCTS for the player to move: determinise, walk the tree, roll out in C, back up."""
+    reason = ismcts_missing(oro)
+    if reason:
+        pytest.skip(reason)
+    position = positions[name]
+    benchmark.group = f"ISMCTS, {ITERATIONS} iterations"
+    rate(benchmark, ITERATIONS, "iterations")
+    result = benchmark.pedantic(run_ismcts, args=(oro, position, ITERATIONS), rounds=3, warmup_rounds=1)
+    assert result.iterations == ITERATIONS
+    assert result.best_action in position.state(oro).legal_actions()
