@@ -359,6 +359,34 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
     return 130 if result.interrupted else 0
 
 
+@cli.command()
+@click.option("--quick", is_flag=True, help="A glance in a few seconds instead of the full report (under a minute).")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def bench(quick: bool, as_json: bool) -> int:
+    """Measure how fast each layer of the engine is, on one core.
+
+    Whole random games in C; the same games driven move by move from
+    Python and played by the reference implementation (reference_ratio);
+    determinisations; one ISMCTS search; single operations on fixed
+    reference positions.  Ends with the signature: the number of moves in
+    a fixed set of seeded random games, which changes only when the rules'
+    behaviour does and on which every engine must agree (exit status 1 if
+    they do not).  The full run shows its progress on stderr.
+    """
+    from .benchmark import run_bench, stderr_progress
+
+    report = run_bench(quick=quick, progress=None if quick else stderr_progress)
+    if as_json:
+        emit_json(report.to_json())
+    else:
+        click.echo(report.table())
+    if not report.agrees:
+        click.echo("kanaloa bench: the engines played different games from the same seeds; "
+                   "see the signature", err=True)
+        return 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``kanaloa`` console script."""
     cli.main(args=argv)
