@@ -25,6 +25,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset
 
 from kanaloa import actions as _actions
+from kanaloa import board as _board
 from kanaloa import state as _state
 from kanaloa.state import StateData
 
@@ -109,8 +110,8 @@ cdef enum:
 
 # The move stream of game g in random_games is SplitMix64((seed + g) ^ PLAYOUT_SALT), so that it
 # does not replay the dealing stream SplitMix64(seed + g).
-PLAYOUT_SALT = 0x5851F42D4C957F2D
 cdef uint64_t C_PLAYOUT_SALT = 0x5851F42D4C957F2DULL
+PLAYOUT_SALT = C_PLAYOUT_SALT
 
 cdef uint64_t MASK64 = 0xFFFFFFFFFFFFFFFFULL
 
@@ -133,6 +134,8 @@ def _check_constants():
         "HAND_LIMIT": (HAND_LIMIT, _state.HAND_LIMIT), "FACE_UP": (FACE_UP, _state.FACE_UP),
         "DEAL": (DEAL, _state.DEAL), "WIN_ISLANDS": (WIN_ISLANDS, _state.WIN_ISLANDS),
         "NO_CARD": (NO_CARD, _state.NO_CARD), "NO_OWNER": (-1, _state.NO_OWNER),
+        "MAX_ISLANDS": (MAX_ISLANDS, _board.MAX_ISLANDS), "MAX_LINKS": (MAX_LINKS, _board.MAX_LINKS),
+        "MAX_CARDS": (MAX_CARDS, _board.MAX_CARDS),
     }
     wrong = [name for name, (core, py) in expected.items() if core != py]
     if wrong:
@@ -274,6 +277,23 @@ cdef inline int controller_of(const GameState* s, int island) noexcept nogil:
     return -1
 
 
+cdef inline int rival_counts(const GameState* s, int color, uint64_t links, int* rivals, bint* single) noexcept nogil:
+    """On the island whose links are ``links``: the most bridges any color other than ``color``
+    has (returned), their total (``rivals``) and whether one of them has exactly one (``single``)."""
+    cdef int o, cnt, top = 0
+    rivals[0] = 0
+    single[0] = False
+    for o in range(s.n_colors):
+        if o != color:
+            cnt = popcount(s.bridges[o] & links)
+            rivals[0] += cnt
+            if cnt > top:
+                top = cnt
+            if cnt == 1:
+                single[0] = True
+    return top
+
+
 cdef inline bint has_stock(const GameState* s, int color) noexcept nogil:
     """R13: in the tabletop preset a color places or swaps only with a bridge in stock."""
     return s.preset != PRESET_TABLETOP or popcount(s.bridges[color]) < TABLETOP_BRIDGES
@@ -312,9 +332,9 @@ cdef inline bint may_pass(const GameState* s) noexcept nogil:
 # Dealing (R3)
 # ---------------------------------------------------------------------------
 
-cdef void deal_state(GameState* s, const BoardTables* b, int players, int preset, uint64_t seed) noexcept nogil:
-    """docs/engine.md "Dealing": shuffle the cards in island order, 4 to each seat from the top."""
-    cdef int x, i, n = 0, seat
+cdef void reset_state(GameState* s, const BoardTables* b, int players, int preset) noexcept nogil:
+    """An empty table in setup: no card anywhere, no bridge; one color per seat (R1-R13)."""
+    cdef int x, seat
     memset(s, 0, sizeof(GameState))
     s.board = b
     s.n_players = players
@@ -328,6 +348,12 @@ cdef void deal_state(GameState* s, const BoardTables* b, int players, int preset
         s.seat_of_color[seat] = seat
     for x in range(MAX_ISLANDS):
         s.god_token[x] = NO_GOD
+
+
+cdef void deal_state(GameState* s, const BoardTables* b, int players, int preset, uint64_t seed) noexcept nogil:
+    """docs/engine.md "Dealing": shuffle the cards in island order, 4 to each seat from the top."""
+    cdef int x, i, n = 0, seat
+    reset_state(s, b, players, preset)
     for x in range(b.n_islands):
         for i in range(b.cards_per_island):
             s.deck[n] = x
@@ -356,7 +382,8 @@ cdef inline void refill_face_up(GameState* s) noexcept nogil:
 cdef int legal_moves(const GameState* s, int32_t* out) noexcept nogil:
     """Write the legal actions of the player to move into ``out`` (ascending); return how many."""
     cdef const BoardTables* b = s.board
-    cdef int n = 0, seat = s.to_move, c, x, k, o, lo, hi, mine, top, cnt
+    cdef int n = 0, seat = s.to_move, c, x, k, o, lo, hi, mine, top, rivals
+    cdef bint single
     cdef const uint8_t* hand = s.hands[seat]
     cdef uint64_t occ, bits, eligible, island, reach
     cdef uint32_t seen
@@ -375,18 +402,11 @@ cdef int legal_moves(const GameState* s, int32_t* out) noexcept nogil:
         # R7: remove one bridge of an eligible color from the first pending island.
         island = b.island_links[s.remove_on[0]]
         mine = popcount(s.bridges[c] & island)
-        top = 0
-        for o in range(s.n_colors):
-            if o != c:
-                cnt = popcount(s.bridges[o] & island)
-                if cnt > top:
-                    top = cnt
+        top = rival_counts(s, c, island, &rivals, &single)
         eligible = 0
         for o in range(s.n_colors):
-            if o != c:
-                cnt = popcount(s.bridges[o] & island)
-                if mine > top or (mine == top and cnt == 1):
-                    eligible |= s.bridges[o]
+            if o != c and (mine > top or (mine == top and popcount(s.bridges[o] & island) == 1)):
+                eligible |= s.bridges[o]
         bits = eligible & island
         while bits:
             out[n] = encode(REMOVE, lowest_bit(bits), 0)
@@ -537,7 +557,7 @@ cdef void resolve_link(GameState* s, int link) noexcept nogil:
     """R6, R7, R8 after the mover's bridge went on ``link`` (place or swap)."""
     cdef const BoardTables* b = s.board
     cdef int c = s.color_of_seat[s.to_move]
-    cdef int e, island, size, n, o, cnt, top
+    cdef int e, island, size, n, o, top, rivals
     cdef bint single
     cdef uint64_t links
     for e in range(2):
@@ -553,15 +573,7 @@ cdef void resolve_link(GameState* s, int link) noexcept nogil:
                         s.bridges[o] &= ~links
         elif size >= 5 and (occupied_links(s) & links) == links:
             # R7: the island is full and the mover leads or ties: a removal is owed.
-            top = 0
-            single = False
-            for o in range(s.n_colors):
-                if o != c:
-                    cnt = popcount(s.bridges[o] & links)
-                    if cnt > top:
-                        top = cnt
-                    if cnt == 1:
-                        single = True
+            top = rival_counts(s, c, links, &rivals, &single)
             if (n > top or (n == top and single)) and s.n_remove < MAX_PENDING:
                 s.remove_on[s.n_remove] = island
                 s.n_remove += 1
@@ -780,18 +792,11 @@ cdef int bridge_value(const GameState* s, int c, int island) noexcept nogil:
     """What one more bridge of color ``c`` on ``island`` is worth to it (place or swap)."""
     cdef uint64_t links = s.board.island_links[island]
     cdef int size = s.board.island_size[island]
-    cdef int n = popcount(s.bridges[c] & links), o, cnt, top = 0, rivals = 0
-    cdef bint single = False
+    cdef int n = popcount(s.bridges[c] & links), top, rivals
+    cdef bint single
     if 2 * n > size:
         return VALUE_OWN_ISLAND
-    for o in range(s.n_colors):
-        if o != c:
-            cnt = popcount(s.bridges[o] & links)
-            rivals += cnt
-            if cnt > top:
-                top = cnt
-            if cnt == 1:
-                single = True
+    top = rival_counts(s, c, links, &rivals, &single)
     if 2 * (n + 1) > size:
         return VALUE_TAKEOVER + VALUE_SWEPT * rivals
     if size >= 5 and size - n - rivals == 1 and (n + 1 > top or (n + 1 == top and single)):
@@ -1202,17 +1207,9 @@ cdef class CoreState:
 
         out = CoreState._blank(board)
         s = &out.st
-        s.n_players = players
-        s.n_colors = players
-        s.preset = preset
+        reset_state(s, b, players, preset)
         s.round = round_
         s.to_move = to_move
-        for seat in range(MAX_SEATS):
-            s.color_of_seat[seat] = seat
-            s.seat_of_color[seat] = seat
-            s.setup_chosen[seat] = NO_CARD
-        for x in range(MAX_ISLANDS):
-            s.god_token[x] = NO_GOD
         for k in range(b.n_links):
             if bridges[k] >= 0:
                 s.bridges[s.color_of_seat[bridges[k]]] |= 1ULL << k
