@@ -20,6 +20,9 @@ from .board import Board
 CoreBoard = kanaloa_core.CoreBoard
 CoreState = kanaloa_core.CoreState
 random_games = kanaloa_core.random_games
+determinisations = kanaloa_core.determinisations
+POLICY_RANDOM = kanaloa_core.POLICY_RANDOM
+POLICY_HEURISTIC = kanaloa_core.POLICY_HEURISTIC
 
 # id(board) -> (board, tables); holding the board keeps its id from being reused.
 _TABLES: dict[int, tuple[Board, kanaloa_core.CoreBoard]] = {}
