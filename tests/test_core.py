@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from kanaloa import actions as A
+from kanaloa.benchmark import play_random as replay_playout  # policy 0, move by move from Python
 from kanaloa.board import load_board
 from kanaloa.rng import SplitMix64
 from kanaloa.state import (
@@ -354,17 +355,6 @@ def test_kahuna_board_fits_the_core():
 
 
 # --- playouts ----------------------------------------------------------------------------------------------
-
-
-def replay_playout(state, seed: int) -> int:
-    """What ``playout(seed)`` (policy 0) is documented to do, step by step in Python; returns the moves."""
-    stream = SplitMix64(seed)
-    moves = 0
-    while not state.is_over:
-        legal = state.legal_actions()
-        state.apply(legal[stream.below(len(legal))])
-        moves += 1
-    return moves
 
 
 @pytest.mark.parametrize("players,preset", [(3, PRESET_YUCATA), (4, PRESET_TABLETOP)])
