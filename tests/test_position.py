@@ -470,8 +470,10 @@ def test_invalid_text_and_shapes():
         Position.from_json("{not json", impl="reference")
     assert str(err.value) == (
         "position: not valid JSON (Expecting property name enclosed in double quotes at line 1 column 2)")
-    with pytest.raises(PositionError, match=r"^position: must be a JSON object, not list$"):
+    with pytest.raises(PositionError, match=r"^position: must be a JSON object, not an array$"):
         Position.from_json([], impl="reference")
+    with pytest.raises(PositionError, match=r"^position: must be a JSON object, not null$"):
+        Position.from_json("null", impl="reference")
     with pytest.raises(KanaloaError):
         Position.from_json("[]", impl="reference")
     with pytest.raises(ValueError):
@@ -722,3 +724,27 @@ def test_the_engine_factory_gives_each_implementation_its_board(engine):
         state_class("fast")
     with pytest.raises(OptionError):
         engine_board(ORO, "fast")
+
+
+# -- text that is no JSON document at all ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (b"\xff\xfe{", "position: not UTF-8 text (byte 0 cannot be decoded)"),
+        ("[" * 100_000, "position: not a position: the JSON is nested far too deeply"),
+        ('{"format": ' + "1" * 5000 + "}",
+         "position: not valid JSON (Exceeds the limit (4300 digits) for integer string conversion: "
+         "value has 5000 digits; use sys.set_int_max_str_digits() to increase the limit)"),
+        (json.dumps(full_doc())[:200], None),
+    ],
+    ids=["not-utf8", "deeply-nested", "huge-number", "truncated"],
+)
+def test_text_that_is_not_a_json_document_is_a_position_error(text, message):
+    with pytest.raises(PositionError) as err:
+        Position.from_json(text, impl="reference")
+    if message is None:
+        assert str(err.value).startswith("position: not valid JSON (")
+    else:
+        assert str(err.value) == message

@@ -121,6 +121,40 @@ def _fail(field: str, why: str) -> PositionError:
     return PositionError(f"{field}: {why}")
 
 
+def _parse_json(text: str | bytes | bytearray) -> Any:
+    """Parse position text; anything that is not a JSON document is a ``PositionError``."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8-sig")  # JSON text is UTF-8 (RFC 8259); a BOM is tolerated
+        except UnicodeDecodeError as exc:
+            raise _fail("position", f"not UTF-8 text (byte {exc.start} cannot be decoded)") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _fail("position", f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    except RecursionError:
+        raise _fail("position", "not a position: the JSON is nested far too deeply") from None
+    except ValueError as exc:  # e.g. a number with thousands of digits
+        raise _fail("position", f"not valid JSON ({exc})") from None
+
+
+def _json_type(value: Any) -> str:
+    """The JSON name of the type of ``value`` (what a user wrote), for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -171,12 +205,7 @@ class Position:
         Raises ``PositionError`` naming the first bad field and saying why.
         """
         if isinstance(obj, (str, bytes, bytearray)):
-            try:
-                obj = json.loads(obj)
-            except json.JSONDecodeError as exc:
-                raise PositionError(
-                    f"position: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
-                ) from None
+            obj = _parse_json(obj)
         board, colors, viewer, data, wait_kind = _Reader(obj).read()
         if wait_kind is not None:
             return cls(board, impl, colors, viewer, None, data, wait_kind)
@@ -797,7 +826,7 @@ class _Reader:
     def read(self) -> tuple[Board, tuple[str, ...], int | None, StateData, str | None]:
         doc = self.doc
         if not isinstance(doc, dict):
-            raise _fail("position", f"must be a JSON object, not {type(doc).__name__}")
+            raise _fail("position", f"must be a JSON object, not {_json_type(doc)}")
         for key in doc:
             if key not in FIELDS:
                 raise _fail(str(key), f"unknown field (the fields are {', '.join(FIELDS)})")
