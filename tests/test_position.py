@@ -748,3 +748,44 @@ def test_text_that_is_not_a_json_document_is_a_position_error(text, message):
         assert str(err.value).startswith("position: not valid JSON (")
     else:
         assert str(err.value) == message
+
+
+# -- values of the wrong JSON type (the smallest cases a fuzzer found crashing) ----------------
+
+WRONG_TYPES = [
+    (_set("round", []), "round: [] is not one of 0, 1, 2, \"final\", \"over\""),
+    (_set("round", {"x": []}), "round: {'x': []} is not one of 0, 1, 2, \"final\", \"over\""),
+    (_set("round", 1.0), "round: 1.0 is not one of 0, 1, 2, \"final\", \"over\""),
+    (_set("round", "1"), "round: '1' is not one of 0, 1, 2, \"final\", \"over\""),
+    (_set("rules.preset", [[]]), "rules.preset: [[]] is not one of yucata, tabletop (R13)"),
+    (_set("rules.preset", {}), "rules.preset: {} is not one of yucata, tabletop (R13)"),
+    (_set("viewer", ["red"]), "viewer: ['red'] is not playing (the colors are red, green, blue, yellow)"),
+    (_set("to_move", {}), "to_move: {} is not playing (the colors are red, green, blue, yellow)"),
+    (_set("players", None), "players: must be a list of colors in seat order"),
+    (_set("scores.red", "3"), "scores.red: '3' must be a whole number, 0 or more"),
+    (_set("scores.red", False), "scores.red: False must be a whole number, 0 or more"),
+    (_set("turn.played", None), "turn.played: None must be a whole number, 0 or more"),
+    (_set("discard.hidden", "1"), "discard.hidden: '1' must be a whole number, 0 or more"),
+    # A long value is quoted cut short, so that the message stays one readable line.
+    (_set("face_up", "KULU " * 40),
+     "face_up: must be a list of cards (island names), not 'KULU KULU KULU KULU KULU KULU KULU KULU KULU KULU KULU  ..."),
+]
+
+
+@pytest.mark.parametrize("change, message", WRONG_TYPES)
+def test_a_value_of_the_wrong_type_is_a_position_error(change, message):
+    doc = full_doc()
+    keep_deck = doc["deck"]
+    doc = change(doc)
+    doc.setdefault("deck", keep_deck)
+    with pytest.raises(PositionError) as err:
+        Position.from_json(doc, impl="reference")
+    assert str(err.value) == message
+
+
+def test_a_finished_game_with_a_reason_of_the_wrong_type():
+    doc = full_doc(round="over", result={"ranking": ["red", "blue", "green", "yellow"], "winner": "red",
+                                         "reason": ["points"]})
+    with pytest.raises(PositionError) as err:
+        Position.from_json(doc, impl="reference")
+    assert str(err.value) == "result.reason: ['points'] is not one of 'points', 'eleven islands'"

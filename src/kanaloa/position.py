@@ -138,6 +138,12 @@ def _parse_json(text: str | bytes | bytearray) -> Any:
         raise _fail("position", f"not valid JSON ({exc})") from None
 
 
+def _brief(value: Any) -> str:
+    """``repr(value)`` cut short, so that a message quoting user input stays one readable line."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:56] + " ..."
+
+
 def _json_type(value: Any) -> str:
     """The JSON name of the type of ``value`` (what a user wrote), for messages."""
     if value is None:
@@ -192,7 +198,7 @@ class Position:
             raise OptionError(f"players {players!r}: the game is for 3 or 4 players")
         if not _is_int(seed) or not 0 <= seed < _SEED_LIMIT:
             raise OptionError(f"seed {seed!r}: must be an integer from 0 to 2**64-1")
-        if preset not in PRESETS:
+        if not isinstance(preset, str) or preset not in PRESETS:
             raise OptionError(f"preset {preset!r}: unknown; choose one of {', '.join(PRESETS)}")
         bd = board if isinstance(board, Board) else load_board(board)
         state = deal_state(bd, players, PRESETS[preset], seed, impl)
@@ -833,13 +839,13 @@ class _Reader:
         if "format" not in doc:
             raise _fail("format", f"missing; a position starts with \"format\": \"{FORMAT}\"")
         if doc["format"] != FORMAT:
-            raise _fail("format", f"{doc['format']!r} is not {FORMAT!r}")
+            raise _fail("format", f"{_brief(doc['format'])} is not {_brief(FORMAT)}")
         for key in ("board", "players", "to_move", "round", "hands", "face_up", "deck"):
             if key not in doc:
                 raise _fail(key, "missing")
         board_name = doc["board"]
         if not isinstance(board_name, str) or not board_name:
-            raise _fail("board", f"must be a built-in board name or a file path, not {board_name!r}")
+            raise _fail("board", f"must be a built-in board name or a file path, not {_brief(board_name)}")
         try:
             self.board = board = load_board(board_name)
         except BoardError as exc:
@@ -851,13 +857,14 @@ class _Reader:
         viewer = doc.get("viewer")
         if viewer is not None:
             if viewer not in colors:
-                raise _fail("viewer", f"{viewer!r} is not playing (the colors are {', '.join(colors)})")
+                raise _fail("viewer", f"{_brief(viewer)} is not playing (the colors are {', '.join(colors)})")
             viewer = colors.index(viewer)
         self.viewer = viewer
         full = viewer is None
         rnd = doc["round"]
-        if isinstance(rnd, bool) or rnd not in _ROUND_OF_NAME:
-            raise _fail("round", f"{rnd!r} is not one of 0, 1, 2, \"final\", \"over\"")
+        # 1.0 or true would hash like 1: only the integers and the two names are rounds.
+        if not (isinstance(rnd, str) or _is_int(rnd)) or rnd not in _ROUND_OF_NAME:
+            raise _fail("round", f"{_brief(rnd)} is not one of 0, 1, 2, \"final\", \"over\"")
         rnd = _ROUND_OF_NAME[rnd]
         to_move = self._color("to_move", doc["to_move"])
 
@@ -878,7 +885,7 @@ class _Reader:
                 raise _fail("seed", "a viewer position has no seed (it would reveal the deck)")
             seed = doc["seed"]
             if not _is_int(seed) or not 0 <= seed < _SEED_LIMIT:
-                raise _fail("seed", f"{seed!r} must be an integer from 0 to 2**64-1")
+                raise _fail("seed", f"{_brief(seed)} must be an integer from 0 to 2**64-1")
             d.rng = seed
         self._rules_of_play(d)
         self._card_totals(d, counts, deck_count, hidden)
@@ -890,13 +897,13 @@ class _Reader:
 
     def _preset(self, rules: Any) -> int:
         if not isinstance(rules, dict):
-            raise _fail("rules", f"must be an object like {{\"preset\": \"yucata\"}}, not {rules!r}")
+            raise _fail("rules", f"must be an object like {{\"preset\": \"yucata\"}}, not {_brief(rules)}")
         for key in rules:
             if key != "preset":
                 raise _fail(f"rules.{key}", "unknown field (rules has only 'preset')")
         preset = rules.get("preset", "yucata")
-        if preset not in PRESETS:
-            raise _fail("rules.preset", f"{preset!r} is not one of {', '.join(PRESETS)} (R13)")
+        if not isinstance(preset, str) or preset not in PRESETS:
+            raise _fail("rules.preset", f"{_brief(preset)} is not one of {', '.join(PRESETS)} (R13)")
         return PRESETS[preset]
 
     def _players(self, players: Any) -> tuple[str, ...]:
@@ -906,24 +913,24 @@ class _Reader:
             raise _fail("players", f"{len(players)} colors; the game is for 3 or 4 players")
         for c in players:
             if c not in COLORS:
-                raise _fail("players", f"{c!r} is not a color ({', '.join(COLORS)})")
+                raise _fail("players", f"{_brief(c)} is not a color ({', '.join(COLORS)})")
         if len(set(players)) != len(players):
-            raise _fail("players", f"{players!r} names a color twice")
+            raise _fail("players", f"{_brief(players)} names a color twice")
         return tuple(players)
 
     def _color(self, field: str, value: Any) -> int:
         if value not in self.colors:
-            raise _fail(field, f"{value!r} is not playing (the colors are {', '.join(self.colors)})")
+            raise _fail(field, f"{_brief(value)} is not playing (the colors are {', '.join(self.colors)})")
         return self.colors.index(value)
 
     def _cards(self, field: str, value: Any) -> list[int]:
         if not isinstance(value, list):
-            raise _fail(field, f"must be a list of cards (island names), not {value!r}")
+            raise _fail(field, f"must be a list of cards (island names), not {_brief(value)}")
         out = []
         for item in value:
             i = self.board.find_island(item) if isinstance(item, str) else None
             if i is None:
-                raise _fail(field, f"{item!r} is not an island of board {self.board.name}")
+                raise _fail(field, f"{_brief(item)} is not an island of board {self.board.name}")
             out.append(i)
         return out
 
@@ -935,12 +942,12 @@ class _Reader:
 
     def _count(self, field: str, value: Any) -> int:
         if not _is_int(value) or value < 0:
-            raise _fail(field, f"{value!r} must be a whole number, 0 or more")
+            raise _fail(field, f"{_brief(value)} must be a whole number, 0 or more")
         return value
 
     def _object(self, field: str, value: Any, keys: tuple[str, ...]) -> dict:
         if not isinstance(value, dict):
-            raise _fail(field, f"must be an object, not {value!r}")
+            raise _fail(field, f"must be an object, not {_brief(value)}")
         for key in value:
             if key not in keys:
                 raise _fail(f"{field}.{key}", f"unknown field ({field} has {', '.join(keys)})")
@@ -969,7 +976,7 @@ class _Reader:
             raise _fail("hands", "must be an object with one hand per color")
         for c in hands:
             if c not in self.colors:
-                raise _fail(f"hands.{c}", f"{c!r} is not playing")
+                raise _fail(f"hands.{c}", f"{_brief(c)} is not playing")
         sizes = []
         for s, c in enumerate(self.colors):
             field = f"hands.{c}"
@@ -1051,7 +1058,7 @@ class _Reader:
         d.played = self._count("turn.played", turn.get("played", 0))
         discarded = turn.get("discarded", False)
         if not isinstance(discarded, bool):
-            raise _fail("turn.discarded", f"{discarded!r} must be true or false")
+            raise _fail("turn.discarded", f"{_brief(discarded)} must be true or false")
         d.discarded = discarded
         d.remove_on = self._cards("turn.remove_on", turn.get("remove_on", []))
         b = self.board
@@ -1133,12 +1140,12 @@ class _Reader:
                     raise _fail(f"result.{key}", "missing")
             d.ranking = self._colors("result.ranking", res["ranking"])
             if sorted(d.ranking) != list(range(len(colors))):
-                raise _fail("result.ranking", f"must list every color once, not {res['ranking']!r}")
+                raise _fail("result.ranking", f"must list every color once, not {_brief(res['ranking'])}")
             d.winner = self._color("result.winner", res["winner"])
             if d.winner != d.ranking[0]:
                 raise _fail("result.winner", f"{res['winner']} is not first in the ranking")
-            if res["reason"] not in _REASON_OF_NAME:
-                raise _fail("result.reason", f"{res['reason']!r} is not one of "
+            if not isinstance(res["reason"], str) or res["reason"] not in _REASON_OF_NAME:
+                raise _fail("result.reason", f"{_brief(res['reason'])} is not one of "
                                              f"{', '.join(repr(r) for r in _REASON_OF_NAME)}")
             d.reason = _REASON_OF_NAME[res["reason"]]
         elif len(d.face_up) < FACE_UP and deck_count > 0:
@@ -1153,10 +1160,10 @@ class _Reader:
 
     def _colors(self, field: str, value: Any) -> list[int]:
         if not isinstance(value, list):
-            raise _fail(field, f"must be a list of colors, not {value!r}")
+            raise _fail(field, f"must be a list of colors, not {_brief(value)}")
         seats = [self._color(field, c) for c in value]
         if len(set(seats)) != len(seats):
-            raise _fail(field, f"{value!r} names a color twice")
+            raise _fail(field, f"{_brief(value)} names a color twice")
         return seats
 
     def _rules_of_play(self, d: StateData) -> None:
