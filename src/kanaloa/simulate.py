@@ -68,11 +68,13 @@ and the games finished so far are returned with ``interrupted`` set.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -543,6 +545,50 @@ class RecordWriter:
         self.stream.flush()
 
 
+class _HeldInterrupt:
+    """Ctrl-C that can be held back for a moment, on the main thread.
+
+    Inside ``holding()`` an interrupt is noted and raised as
+    ``KeyboardInterrupt`` when the block ends (or dropped, with
+    ``reraise=False``); elsewhere it is raised at once, as usual.  Where
+    Python's own handler is not in place (another thread, an ignored or
+    custom handler), nothing is changed.
+    """
+
+    def __init__(self) -> None:
+        self.held = False
+        self.pending = False
+        self.previous = None
+
+    def __enter__(self) -> _HeldInterrupt:
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            self.previous = signal.signal(signal.SIGINT, self._on_interrupt)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            self.previous = None
+
+    def _on_interrupt(self, signum, frame) -> None:
+        if self.held:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    @contextlib.contextmanager
+    def holding(self, reraise: bool = True) -> Iterator[None]:
+        self.held = True
+        try:
+            yield
+        finally:
+            self.held = False
+            pending, self.pending = self.pending, False
+            if pending and reraise:
+                raise KeyboardInterrupt
+
+
 def run_tournament(t: Tournament, workers: int = 1, scheduler=None,
                    on_record: Callable[[GameRecord], None] | None = None) -> TournamentRun:
     """Play every game of ``t`` and return the records of those that finished.
@@ -566,15 +612,20 @@ def run_tournament(t: Tournament, workers: int = 1, scheduler=None,
     done: dict[int, GameRecord] = {}
     interrupted = False
     start = time.perf_counter()
-    try:
-        for record in source:
-            done[record.game] = record
-            if on_record is not None:
-                on_record(record)
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        source.close()
+    with _HeldInterrupt() as held:
+        try:
+            for record in source:
+                # A game counts once it is both in the results and passed on (written to
+                # --out): an interrupt waits for the pair, so the two always agree.
+                with held.holding():
+                    done[record.game] = record
+                    if on_record is not None:
+                        on_record(record)
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            with held.holding(reraise=False):  # a second Ctrl-C must not cut the clean-up short
+                source.close()
     seconds = time.perf_counter() - start
     records = [done[g] for g in sorted(done)]
     where = None if scheduler is None else (scheduler if isinstance(scheduler, str) else str(scheduler))
