@@ -624,7 +624,7 @@ def test_removals_after_a_relative_majority(impl):
     tied = dict(bridges, **{"BAFI-GUMO": "green"})
     doc = full_doc(hands=hands, bridges=tied)
     doc["bridges"]["BAFI-RASI"] = "red"
-    doc["turn"]["remove_on"] = ["BAFI"]
+    doc["turn"].update(played=1, remove_on=["BAFI"])  # red has just built BAFI-RASI
     assert Position.from_json(doc, impl=impl).move_strings() == ["remove BAFI-ORO"]
     assert play_error(doc, "remove BAFI-COCO", impl) == (
         "move 'remove BAFI-COCO': red is tied for the most bridges on BAFI, so only a color with a single bridge "
@@ -789,3 +789,140 @@ def test_a_finished_game_with_a_reason_of_the_wrong_type():
     with pytest.raises(PositionError) as err:
         Position.from_json(doc, impl="reference")
     assert str(err.value) == "result.reason: ['points'] is not one of 'points', 'eleven islands'"
+
+
+# -- counts the rules cannot produce -------------------------------------------------------------
+# Before these checks, some of these positions were accepted and then had no legal move at all
+# (a hand of 5 after a discard may neither play nor draw), or made the compiled core refuse them.
+
+FIVE = {"cards": ["MOKU", "NALU", "PAHU", "IKA", "IKA"]}
+
+
+def _with_blue_to_move(hand, **turn):
+    def change(doc):
+        doc = copy.deepcopy(doc)
+        doc["hands"]["blue"] = hand
+        doc["to_move"] = "blue"
+        doc["turn"].update(turn)
+        return doc
+    return change
+
+
+COUNT_ERRORS = [
+    (_set("scores.red", 4), "scores.red: 4 points before the first scoring; nobody scores before round 1 ends "
+                            "(R9, R11)"),
+    (lambda doc: {**doc, "round": 2, "scores": {"red": 30}},
+     "scores.red: 30 points; by round 2 a color can have at most 29 on board oro (R11)"),
+    (lambda doc: {**doc, "round": 2, "scores": {"red": 2 ** 31}},
+     "scores.red: 2147483648 points; by round 2 a color can have at most 29 on board oro (R11)"),
+    (_with_blue_to_move(FIVE, discarded=True),
+     "turn: blue holds 5 card(s) having played 0 and discarded 1 this turn, so it began the turn with 6; "
+     "a hand holds at most 5 (R4, R5)"),
+    (_with_blue_to_move(FIVE, played=1),
+     "turn: blue holds 5 card(s) having played 1 this turn, so it began the turn with 6; a hand holds at most 5 "
+     "(R4, R5)"),
+    (_with_blue_to_move({"cards": ["MOKU"]}, played=2 ** 64),
+     "turn: blue holds 1 card(s) having played 18446744073709551616 this turn, so it began the turn with "
+     "18446744073709551617; a hand holds at most 5 (R4, R5)"),
+]
+
+
+@pytest.mark.parametrize("change, message", COUNT_ERRORS)
+def test_counts_the_rules_cannot_reach_are_position_errors(change, message):
+    doc = full_doc()
+    keep_deck = doc["deck"]
+    doc = change(doc)
+    doc.setdefault("deck", keep_deck)
+    for impl in ("reference", "core"):
+        with pytest.raises(PositionError) as err:
+            Position.from_json(doc, impl=impl)
+        assert str(err.value) == message
+
+
+def test_scores_may_reach_the_most_one_scoring_gives():
+    """R11 on oro: 4 small islands give at most 1, 11 large at most 2, ORO at most 3: 29 in all."""
+    doc = full_doc(round=2, scores={"red": 29})
+    assert Position.from_json(doc, impl="reference").scores["red"] == 29
+
+
+def bafi_full(**turn):
+    """Red has just filled BAFI 2-1-1-1 with BAFI-RASI (a full position, red to move)."""
+    hands = {
+        "red": {"cards": ["DALI", "ELOI", "ALOA"]},
+        "green": {"cards": ["COCO", "HILO", "IKA", "LANI"]},
+        "blue": {"cards": ["MOKU", "NALU", "PAHU"]},
+        "yellow": {"cards": ["GUMO", "ORO", "ORO", "FALU", "KULU"]},
+    }
+    bridges = {"ALOA-BAFI": "red", "BAFI-COCO": "green", "BAFI-GUMO": "blue", "BAFI-ORO": "yellow",
+               "BAFI-RASI": "red"}
+    doc = full_doc(hands=hands, bridges=bridges, open_=("ALOA", "DALI", "BAFI", "RASI"))
+    doc["turn"].update({"played": 1, "remove_on": ["BAFI"], **turn})
+    return doc
+
+
+def test_a_pending_removal_that_the_last_build_queued_is_read(impl):
+    pos = Position.from_json(bafi_full(), impl=impl)
+    assert pos.move_strings() == ["remove BAFI-COCO", "remove BAFI-GUMO", "remove BAFI-ORO"]
+
+
+def _bridges(**change):
+    def apply(doc):
+        doc = copy.deepcopy(doc)
+        for link, color in change.items():
+            link = link.replace("_", "-")
+            if color is None:
+                del doc["bridges"][link]
+            else:
+                doc["bridges"][link] = color
+        return doc
+    return apply
+
+
+REMOVAL_ERRORS = [
+    (lambda doc: {**doc, "turn": {**doc["turn"], "played": 0}},
+     "turn.remove_on: a removal (R7) follows a place or swap, but turn.played is 0"),
+    (lambda doc: {**doc, "turn": {**doc["turn"], "remove_on": ["BAFI", "BAFI"]}},
+     "turn.remove_on: one place or swap queues at most one removal on each end of its link (R7)"),
+    # Red trails 2-3 on BAFI: nothing to remove (a position with no legal move before this check).
+    (_bridges(ALOA_BAFI="green", BAFI_GUMO="green"),
+     "turn.remove_on: red has 1 bridge(s) on BAFI against 3: it neither leads nor ties with a single rival "
+     "bridge to remove (R7)"),
+    (_bridges(BAFI_GUMO="red"), "turn.remove_on: red controls BAFI; a removal (R7) is due only without an "
+                                "absolute majority"),
+]
+
+
+@pytest.mark.parametrize("change, message", REMOVAL_ERRORS)
+def test_a_pending_removal_must_be_one_the_rules_queue(change, message):
+    doc = change(bafi_full())
+    with pytest.raises(PositionError) as err:
+        Position.from_json(doc, impl="reference")
+    assert str(err.value) == message
+
+
+def test_removals_pending_on_two_islands_are_the_ends_of_the_movers_link():
+    """R7: one build queues removals on both ends of its link, in island order, and nowhere else."""
+    bridges = {"ALOA-COCO": "green", "ALOA-DALI": "red", "ALOA-ELOI": "blue", "ALOA-GUMO": "yellow",
+               "BAFI-COCO": "green", "BAFI-GUMO": "red", "BAFI-ORO": "blue", "BAFI-RASI": "yellow",
+               "ALOA-BAFI": "green"}
+    hands = {
+        "red": {"cards": ["RASI", "DALI", "ELOI", "ALOA"]},
+        "green": {"cards": ["COCO", "HILO", "IKA"]},
+        "blue": {"cards": ["MOKU", "NALU", "PAHU"]},
+        "yellow": {"cards": ["GUMO", "ORO", "ORO", "FALU", "KULU"]},
+    }
+    doc = full_doc(hands=hands, bridges=bridges, to_move="green", open_=("ALOA", "DALI", "BAFI", "LANI"),
+                   turn={"played": 1, "discarded": False, "remove_on": ["ALOA", "BAFI"]})
+    pos = Position.from_json(doc, impl="reference")
+    assert pos.move_strings() == ["remove ALOA-DALI", "remove ALOA-ELOI", "remove ALOA-GUMO"]
+    backwards = copy.deepcopy(doc)
+    backwards["turn"]["remove_on"] = ["BAFI", "ALOA"]
+    with pytest.raises(PositionError, match=r"^turn.remove_on: removals are queued in the board's island order"):
+        Position.from_json(backwards, impl="reference")
+    rival_link = copy.deepcopy(doc)
+    rival_link["bridges"]["ALOA-BAFI"] = "blue"
+    rival_link["bridges"]["BAFI-GUMO"] = "green"
+    with pytest.raises(PositionError) as err:
+        Position.from_json(rival_link, impl="reference")
+    assert str(err.value) == ("turn.remove_on: ALOA and BAFI are not the ends of a bridge of green: one build "
+                              "queues removals only on the ends of its link (R7)")

@@ -445,7 +445,8 @@ TEN_ISLANDS = {
 
 
 def test_R8_an_eleventh_island_wins_at_once(impl):
-    pos = table(impl, to_move="green", bridges=TEN_ISLANDS, hands={"green": ["ALOA", "ALOA"]},
+    # Round 2, so that the first scoring has given points to rank the others by.
+    pos = table(impl, round=2, to_move="green", bridges=TEN_ISLANDS, hands={"green": ["ALOA", "ALOA"]},
                 scores={"red": 4, "blue": 9, "yellow": 4, "green": 2})
     controlled = [x for x in ORO.islands if pos.controller_of(x) == "green"]
     assert len(controlled) == 10

@@ -872,6 +872,7 @@ class _Reader:
         d.round, d.to_move = rnd, to_move
         self._bridges(d, doc.get("bridges", {}))
         counts = self._hands(d, doc["hands"])
+        self.sizes = counts
         d.face_up = self._cards("face_up", doc["face_up"])
         if len(d.face_up) > FACE_UP:
             raise _fail("face_up", f"{len(d.face_up)} cards; at most {FACE_UP} lie face-up (R5)")
@@ -1049,9 +1050,21 @@ class _Reader:
     def _scores(self, d: StateData, scores: Any) -> None:
         if not isinstance(scores, dict):
             raise _fail("scores", "must be an object mapping colors to points")
+        b = self.board
+        # R11: a controller holds more than half of an island's links, so one scoring gives at
+        # most ceil(size / 2) - 1 points per island; the final scoring adds 1 per island.
+        one_scoring = sum((b.size(i) + 1) // 2 - 1 for i in range(b.n_islands))
+        limit = {ROUND_SETUP: 0, ROUND_1: 0, ROUND_2: one_scoring, ROUND_FINAL: one_scoring,
+                 ROUND_OVER: 2 * one_scoring + b.n_islands}[d.round]
         for c, pts in scores.items():
             s = self._color(f"scores.{c}", c)
             d.scores[s] = self._count(f"scores.{c}", pts)
+            if pts > limit and d.round in (ROUND_SETUP, ROUND_1):
+                raise _fail(f"scores.{c}", f"{pts} points before the first scoring; nobody scores before "
+                                           f"round 1 ends (R9, R11)")
+            if pts > limit:
+                raise _fail(f"scores.{c}", f"{_brief(pts)} points; by round {ROUND_NAMES[d.round]} a color "
+                                           f"can have at most {limit} on board {b.name} (R11)")
 
     def _turn(self, d: StateData, turn: Any) -> None:
         turn = self._object("turn", turn, ("played", "discarded", "remove_on"))
@@ -1072,10 +1085,52 @@ class _Reader:
                                               f"every link is taken")
         if d.discarded and d.played:
             raise _fail("turn.discarded", "a color that discarded face-down has played no card (R4)")
+        # R4, R5: every turn starts with at most 5 cards, and only playing or discarding sheds them.
+        held = self.sizes[d.to_move]
+        began = held + d.played + int(d.discarded)
+        if began > MAX_HAND:
+            shed = f"played {d.played}" + (" and discarded 1" if d.discarded else "")
+            raise _fail("turn", f"{self.colors[d.to_move]} holds {held} card(s) having {shed} this turn, so it "
+                                f"began the turn with {began}; a hand holds at most {MAX_HAND} (R4, R5)")
+        self._pending_removals(d)
         if d.round in (ROUND_SETUP, ROUND_FINAL) and d.discarded:
             raise _fail("turn.discarded", "a face-down discard happens only in rounds 1 and 2 (R4, R10)")
         if d.round == ROUND_SETUP and (d.played or d.remove_on):
             raise _fail("turn", "no card is played during the setup (R3)")
+
+    def _pending_removals(self, d: StateData) -> None:
+        """``turn.remove_on`` must be what the last place or swap queued (R7)."""
+        b = self.board
+        me = d.to_move
+        name = self.colors[me]
+        pending = d.remove_on
+        if not pending:
+            return
+        if d.played == 0:
+            raise _fail("turn.remove_on", "a removal (R7) follows a place or swap, but turn.played is 0")
+        if len(pending) > 2 or len(set(pending)) != len(pending):
+            raise _fail("turn.remove_on", "one place or swap queues at most one removal on each end of its "
+                                          "link (R7)")
+        if len(pending) == 2:
+            k = b.find_link(*pending)
+            if k is None or d.bridges[k] != me:
+                raise _fail("turn.remove_on", f"{b.islands[pending[0]]} and {b.islands[pending[1]]} are not "
+                                              f"the ends of a bridge of {name}: one build queues removals "
+                                              f"only on the ends of its link (R7)")
+            if pending[0] > pending[1]:
+                raise _fail("turn.remove_on", "removals are queued in the board's island order (R7)")
+        for i in pending:
+            counts = _counts_on(b, d.bridges, i, d.players)
+            n = counts[me]
+            rivals = [c for s, c in enumerate(counts) if s != me]
+            top = max(rivals)
+            island = b.islands[i]
+            if 2 * n > b.size(i):
+                raise _fail("turn.remove_on", f"{name} controls {island}; a removal (R7) is due only without "
+                                              f"an absolute majority")
+            if n < top or (n == top and 1 not in rivals):
+                raise _fail("turn.remove_on", f"{name} has {n} bridge(s) on {island} against {top}: it neither "
+                                              f"leads nor ties with a single rival bridge to remove (R7)")
 
     def _round_fields(self, d: StateData, doc: dict, deck_count: int) -> str | None:
         """Read final_round, setup and result; return the kind of wait, if any."""
