@@ -632,10 +632,17 @@ def test_removals_after_a_relative_majority(impl):
     assert set(bafi_links) <= set(doc["bridges"])  # every link of BAFI is taken
 
 
+def final_doc(**fields):
+    """``full_doc`` in the final round: the deck and the face-up cards have run out (R10)."""
+    doc = full_doc(round="final", **fields)
+    doc["discard"]["open"] += doc["face_up"] + doc["deck"]
+    doc["face_up"], doc["deck"] = [], []
+    return doc
+
+
 def test_final_round_moves(impl):
     """R10: no draw, no discard; pass only before acting, with a stronger color still to play."""
-    doc = full_doc(round="final", scores={"red": 3, "green": 5, "blue": 0, "yellow": 1},
-                   final_round={"done": [], "passed": []})
+    doc = final_doc(scores={"red": 3, "green": 5, "blue": 0, "yellow": 1}, final_round={"done": [], "passed": []})
     pos = Position.from_json(doc, impl=impl)
     assert {"end", "pass"} <= set(pos.move_strings())
     assert play_error(doc, "take KULU", impl) == "move 'take KULU': the final round has no draw phase (R10)"
@@ -646,8 +653,8 @@ def test_final_round_moves(impl):
     assert play_error(pos.to_json(), "pass", impl) == (
         "move 'pass': no color with more points than green is still to take its final turn, so green may not "
         "pass (R10)")
-    played = full_doc(round="final", scores={"red": 3, "green": 5, "blue": 0, "yellow": 1},
-                      turn={"played": 1, "discarded": False, "remove_on": []})
+    played = final_doc(scores={"red": 3, "green": 5, "blue": 0, "yellow": 1},
+                       turn={"played": 1, "discarded": False, "remove_on": []})
     assert play_error(played, "pass", impl) == (
         "move 'pass': red has already played a card this turn, so it may not pass (R10)")
     pos.play("COCO-ELOI/COCO")
@@ -926,3 +933,106 @@ def test_removals_pending_on_two_islands_are_the_ends_of_the_movers_link():
         Position.from_json(rival_link, impl="reference")
     assert str(err.value) == ("turn.remove_on: ALOA and BAFI are not the ends of a bridge of green: one build "
                               "queues removals only on the ends of its link (R7)")
+
+
+# -- what each round looks like ------------------------------------------------------------------
+
+
+def test_setup_hands_hold_the_dealt_cards_less_the_chosen_one():
+    """R3: four cards dealt to each color, one of them set aside by the colors that have chosen."""
+    doc = setup_doc(["red"], {"red": "ALOA"}, "green")
+    doc["hands"]["green"]["cards"].pop()
+    doc["discard"]["open"].append("HILO")
+    with pytest.raises(PositionError) as err:
+        Position.from_json(doc, impl="reference")
+    assert str(err.value) == "hands.green: 3 card(s); in the setup green holds the 4 dealt, and has not chosen yet (R3)"
+    doc = setup_doc(["red"], {"red": "ALOA"}, "green")
+    doc["hands"]["red"]["cards"].append(doc["deck"].pop())
+    with pytest.raises(PositionError) as err:
+        Position.from_json(doc, impl="reference")
+    assert str(err.value) == ("hands.red: 4 card(s); in the setup red holds the 4 dealt, less the one it has set "
+                              "aside (R3)")
+
+
+def test_nothing_is_known_or_discarded_during_the_setup():
+    doc = setup_doc([], {}, "red")
+    doc["hands"]["red"]["public"] = ["ALOA"]
+    with pytest.raises(PositionError, match=r"^hands.red.public: nobody has taken a face-up card during the setup"):
+        Position.from_json(doc, impl="reference")
+    doc = setup_doc([], {}, "red")
+    doc["discard"]["open"] = [doc["deck"].pop()]
+    with pytest.raises(PositionError, match=r"^discard: nothing is discarded during the setup \(R3\)$"):
+        Position.from_json(doc, impl="reference")
+
+
+def test_the_final_round_has_no_deck_and_no_face_up_cards():
+    """R10: the final round starts when both have run out for the second time."""
+    with pytest.raises(PositionError) as err:
+        Position.from_json(full_doc(round="final"), impl="reference")
+    assert str(err.value) == "deck: 24 card(s) left; the final round has no deck (R10)"
+    doc = final_doc()
+    doc["face_up"] = [doc["discard"]["open"].pop()]
+    with pytest.raises(PositionError) as err:
+        Position.from_json(doc, impl="reference")
+    assert str(err.value) == "face_up: 1 card(s) left; the final round has no face-up cards (R10)"
+
+
+def test_a_viewer_waits_for_face_up_cards_only_right_after_a_reshuffle():
+    """R9: only the reshuffle at the end of round 1 turns up cards a viewer has not seen; in round 1,
+    or with some cards already face-up, a short face-up row beside a deck is a bad position."""
+    for round_, face_up in ((1, []), (2, ["KULU"])):
+        doc = red_view_doc()
+        doc["round"] = round_
+        doc["discard"]["open"] += [c for c in doc["face_up"] if c not in face_up]
+        doc["face_up"] = face_up
+        with pytest.raises(PositionError) as err:
+            Position.from_json(doc, impl="reference")
+        assert str(err.value) == (f"face_up: {len(face_up)} cards while the deck is not empty; the deck keeps 4 "
+                                  f"cards face-up (R5)")
+
+
+def over_doc(reason, ranking, **fields):
+    doc = final_doc(**fields)
+    doc["round"] = "over"
+    doc["result"] = {"ranking": ranking, "winner": ranking[0], "reason": reason}
+    return doc
+
+
+def test_the_result_agrees_with_the_scores_and_the_bridges():
+    """R12: most points first; R8: an eleven-island win puts the others in order of points, then seat."""
+    scores = {"red": 9, "green": 12, "blue": 9, "yellow": 3}
+    ok = over_doc("points", ["green", "blue", "red", "yellow"], scores=scores)
+    assert Position.from_json(ok, impl="reference").outcome["winner"] == "green"
+    bad = over_doc("points", ["red", "green", "blue", "yellow"], scores=scores)
+    with pytest.raises(PositionError) as err:
+        Position.from_json(bad, impl="reference")
+    assert str(err.value) == "result.ranking: red (9 points) ranks above green (12 points); most points wins (R12)"
+    fake = over_doc("eleven islands", ["yellow", "green", "red", "blue"], scores=scores)
+    with pytest.raises(PositionError) as err:
+        Position.from_json(fake, impl="reference")
+    assert str(err.value) == "result.reason: 'eleven islands' but yellow controls 0 islands (R8)"
+    early = full_doc(round="over", result={"ranking": ["red", "green", "blue", "yellow"], "winner": "red",
+                                           "reason": "points"})
+    with pytest.raises(PositionError) as err:
+        Position.from_json(early, impl="reference")
+    assert str(err.value) == ("result.reason: 'points' ends the game after the final round, when the deck and the "
+                              "face-up cards are gone (R10)")
+
+
+def test_an_eleven_island_result_ranks_the_others_by_points_then_seat(impl):
+    """A game won by R8 round-trips; reordering its losers is a bad position."""
+    ten = ["ALOA-ELOI", "BAFI-ORO", "BAFI-RASI", "DALI-ELOI", "DALI-IKA", "ELOI-KULU", "HILO-LANI", "HILO-NALU",
+           "HILO-PAHU", "IKA-KULU", "IKA-ORO", "LANI-RASI", "NALU-PAHU", "ORO-PAHU", "ORO-RASI"]
+    doc = full_doc(round=2, bridges={link: "red" for link in ten},
+                   scores={"red": 2, "green": 4, "blue": 9, "yellow": 4})
+    pos = Position.from_json(doc, impl=impl)
+    pos.play("ALOA-BAFI/ALOA")  # BAFI is red's eleventh island
+    doc = pos.to_json()
+    assert doc["result"] == {"ranking": ["red", "blue", "green", "yellow"], "winner": "red",
+                             "reason": "eleven islands"}
+    assert Position.from_json(doc, impl=impl).to_json() == doc
+    doc["result"]["ranking"] = ["red", "blue", "yellow", "green"]
+    with pytest.raises(PositionError) as err:
+        Position.from_json(doc, impl=impl)
+    assert str(err.value) == ("result.ranking: after an immediate win the others rank by points, then seat order: "
+                              "red, blue, green, yellow (R12)")

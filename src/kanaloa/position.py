@@ -81,6 +81,7 @@ from .engine import deal_state, state_from_data
 from .errors import BoardError, MoveError, OptionError, PositionError
 from .notation import COLORS, Move, parse_move
 from .state import (
+    DEAL,
     FACE_UP,
     HAND_LIMIT,
     NO_CARD,
@@ -88,6 +89,7 @@ from .state import (
     PRESET_NAMES,
     PRESET_TABLETOP,
     PRESETS,
+    REASON_ELEVEN,
     REASON_NAMES,
     ROUND_1,
     ROUND_2,
@@ -880,7 +882,7 @@ class _Reader:
         hidden = self._discard(d, doc.get("discard", {}))
         self._scores(d, doc.get("scores", {}))
         self._turn(d, doc.get("turn", {}))
-        wait_kind = self._round_fields(d, doc, deck_count)
+        wait_kind = self._round_fields(d, doc, deck_count, hidden)
         if "seed" in doc:
             if not full:
                 raise _fail("seed", "a viewer position has no seed (it would reveal the deck)")
@@ -1132,7 +1134,7 @@ class _Reader:
                 raise _fail("turn.remove_on", f"{name} has {n} bridge(s) on {island} against {top}: it neither "
                                               f"leads nor ties with a single rival bridge to remove (R7)")
 
-    def _round_fields(self, d: StateData, doc: dict, deck_count: int) -> str | None:
+    def _round_fields(self, d: StateData, doc: dict, deck_count: int, hidden: int) -> str | None:
         """Read final_round, setup and result; return the kind of wait, if any."""
         colors = self.colors
         rnd = d.round
@@ -1149,6 +1151,11 @@ class _Reader:
                     raise _fail("final_round.passed", f"{colors[s]} has already taken its final turn")
             if d.to_move in d.final_done:
                 raise _fail("to_move", f"{colors[d.to_move]} has already taken its final turn (R10)")
+            # R10: the final round begins once the deck and the face-up cards have run out again.
+            if deck_count:
+                raise _fail("deck", f"{deck_count} card(s) left; the final round has no deck (R10)")
+            if d.face_up:
+                raise _fail("face_up", f"{len(d.face_up)} card(s) left; the final round has no face-up cards (R10)")
         elif rnd == ROUND_SETUP:
             setup = self._object("setup", doc.get("setup", {}), ("chosen", "cards"))
             chosen = self._colors("setup.chosen", setup.get("chosen", []))
@@ -1186,6 +1193,17 @@ class _Reader:
                 raise _fail("face_up", "no card lies face-up before the setup ends (R3)")
             if any(o != NO_OWNER for o in d.bridges):
                 raise _fail("bridges", "no bridge is built during the setup (R3)")
+            # R3: each color holds the cards dealt to it, less the one it has set aside.
+            for s, c in enumerate(colors):
+                want = DEAL - (1 if s < k else 0)
+                if self.sizes[s] != want:
+                    why = "less the one it has set aside" if s < k else "and has not chosen yet"
+                    raise _fail(f"hands.{c}", f"{self.sizes[s]} card(s); in the setup {c} holds the {DEAL} "
+                                              f"dealt, {why} (R3)")
+                if any(d.public[s]):
+                    raise _fail(f"hands.{c}.public", "nobody has taken a face-up card during the setup (R3)")
+            if d.discard_open or hidden:
+                raise _fail("discard", "nothing is discarded during the setup (R3)")
         elif rnd == ROUND_OVER:
             if "result" not in doc:
                 raise _fail("result", "missing; a finished game gives its ranking, winner and reason")
@@ -1203,8 +1221,12 @@ class _Reader:
                 raise _fail("result.reason", f"{_brief(res['reason'])} is not one of "
                                              f"{', '.join(repr(r) for r in _REASON_OF_NAME)}")
             d.reason = _REASON_OF_NAME[res["reason"]]
+            self._result_agrees(d, deck_count)
         elif len(d.face_up) < FACE_UP and deck_count > 0:
-            if self.viewer is None:
+            # A viewer waits for the cards a reshuffle (R9) turned up: in round 2, with nothing
+            # face-up yet and the turn not begun.  Anything else is a bad face_up.
+            fresh = not (d.played or d.discarded or d.remove_on)
+            if self.viewer is None or rnd != ROUND_2 or d.face_up or not fresh:
                 raise _fail("face_up", f"{len(d.face_up)} cards while the deck is not empty; the deck keeps "
                                        f"{FACE_UP} cards face-up (R5)")
             wait_kind = WAIT_RESHUFFLE
@@ -1212,6 +1234,33 @@ class _Reader:
             raise _fail("face_up", f"the deck and the face-up cards are both empty; round {rnd} would have "
                                    f"ended (R9, R10)")
         return wait_kind
+
+    def _result_agrees(self, d: StateData, deck_count: int) -> None:
+        """The result must be the one the rules give for these bridges and scores (R8, R10, R12)."""
+        b = self.board
+        colors = self.colors
+        held = [sum(1 for i in range(b.n_islands) if _controller(b, d.bridges, i, d.players) == s)
+                for s in range(d.players)]
+        if d.reason == REASON_ELEVEN:
+            if held[d.winner] < WIN_ISLANDS:
+                raise _fail("result.reason", f"'eleven islands' but {colors[d.winner]} controls "
+                                             f"{held[d.winner]} islands (R8)")
+            rest = sorted((s for s in range(d.players) if s != d.winner), key=lambda s: (-d.scores[s], s))
+            if d.ranking[1:] != rest:
+                raise _fail("result.ranking", f"after an immediate win the others rank by points, then seat "
+                                              f"order: {', '.join(colors[s] for s in [d.winner] + rest)} (R12)")
+            return
+        strong = [s for s in range(d.players) if held[s] >= WIN_ISLANDS]
+        if strong:
+            raise _fail("result.reason", f"'points' but {colors[strong[0]]} controls {held[strong[0]]} islands: "
+                                         f"the game ended at once by R8")
+        if deck_count or d.face_up:
+            raise _fail("result.reason", "'points' ends the game after the final round, when the deck and "
+                                         "the face-up cards are gone (R10)")
+        for a, z in zip(d.ranking, d.ranking[1:]):
+            if d.scores[a] < d.scores[z]:
+                raise _fail("result.ranking", f"{colors[a]} ({d.scores[a]} points) ranks above {colors[z]} "
+                                              f"({d.scores[z]} points); most points wins (R12)")
 
     def _colors(self, field: str, value: Any) -> list[int]:
         if not isinstance(value, list):
