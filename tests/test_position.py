@@ -163,6 +163,19 @@ def test_new_checks_its_options():
         Position.new(board="no-such-board", impl="reference")
     with pytest.raises(OptionError, match=r"^engine 'java': unknown implementation"):
         Position.new(impl="java")
+    with pytest.raises(OptionError, match=r"^preset \['yucata'\]: unknown"):
+        Position.new(preset=["yucata"], impl="reference")
+
+
+def test_new_refuses_a_board_too_small_to_deal_every_hand(tmp_path, impl):
+    """R3: four cards per hand; the core used to stop this with a bare ValueError (a traceback in the CLI)."""
+    path = tmp_path / "small.json"
+    path.write_text(json.dumps({"name": "small", "cards_per_island": 5, "islands": [{"name": "A"}, {"name": "B"},
+                                {"name": "C"}], "links": [["A", "B"], ["B", "C"], ["A", "C"]]}))
+    assert Position.new(players=3, board=str(path), impl=impl).round == 0
+    with pytest.raises(OptionError) as err:
+        Position.new(players=4, board=str(path), impl=impl)
+    assert str(err.value) == "players 4: 4 hands of 4 cards need more than the 15 cards of board small (R3)"
 
 
 def test_setup_reveals_then_the_chosen_cards_go_face_up(impl):

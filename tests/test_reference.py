@@ -5,6 +5,7 @@ the rankings of R8 and R12.  Each runs on both implementations through the ``eng
 
 from __future__ import annotations
 
+import pytest
 from conftest import build_state, link_of
 
 from kanaloa import actions as A
@@ -35,6 +36,21 @@ def counts(board, names: list[str]) -> list[int]:
 
 
 # -- dealing and setup (R3) ----------------------------------------------------
+
+
+def test_R3_a_board_with_too_few_cards_for_every_hand_is_refused(engine):
+    """R3 deals 4 cards to each player: 6 cards cannot make 3 hands, 12 can."""
+    for cards_per_island, ok in ((2, False), (4, True)):
+        small = board_from_dict(
+            {"name": "small", "cards_per_island": cards_per_island,
+             "islands": [{"name": n} for n in ["A", "B", "C"]], "links": [["A", "B"], ["B", "C"], ["A", "C"]]},
+            "small",
+        )
+        if ok:
+            assert all(sum(h) == 4 for h in engine.deal(small, 3, PRESET_YUCATA, 1).to_data().hands)
+        else:
+            with pytest.raises(ValueError, match=r"^players: 3 hands of 4 need more than the board's 6 cards$"):
+                engine.deal(small, 3, PRESET_YUCATA, 1)
 
 
 def test_R3_deal_follows_the_seeded_shuffle(oro, engine):

@@ -203,6 +203,9 @@ class Position:
         if not isinstance(preset, str) or preset not in PRESETS:
             raise OptionError(f"preset {preset!r}: unknown; choose one of {', '.join(PRESETS)}")
         bd = board if isinstance(board, Board) else load_board(board)
+        if players * DEAL > bd.n_cards:
+            raise OptionError(f"players {players}: {players} hands of {DEAL} cards need more than the "
+                              f"{bd.n_cards} cards of board {bd.name} (R3)")
         state = deal_state(bd, players, PRESETS[preset], seed, impl)
         return cls(bd, impl, COLORS[:players], None, state)
 

@@ -113,7 +113,12 @@ class ReferenceState:
 
     @classmethod
     def deal(cls, board: Board, players: int, preset: int, seed: int) -> "ReferenceState":
-        """A new game in setup (round 0), dealt from ``seed`` (R3, docs/engine.md "Dealing")."""
+        """A new game in setup (round 0), dealt from ``seed`` (R3, docs/engine.md "Dealing").
+
+        Raises ``ValueError`` when the board has too few cards to deal every hand (as the core does).
+        """
+        if players * DEAL > board.n_cards:
+            raise ValueError(f"players: {players} hands of {DEAL} need more than the board's {board.n_cards} cards")
         data = StateData.empty(board.n_islands, board.n_links, players, preset)
         rng = SplitMix64(seed)
         deck = [i for i in range(board.n_islands) for _ in range(board.cards_per_island)]
