@@ -11,12 +11,13 @@ green, Adam yellow and Kayla blue.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
 
 from kanaloa.board import load_board
-from kanaloa.errors import MoveError, PositionError
+from kanaloa.errors import BoardError, MoveError, PositionError
 from kanaloa.position import Position
 
 COLORS = ["red", "green", "blue", "yellow"]
@@ -131,6 +132,33 @@ def test_R1_another_board_file_plays_by_the_same_rules(impl):
     link = place.split("/")[0]
     assert bridges_of(pos) == {link: "red"}
     assert set(link.split("-")) <= set(kahuna.islands)
+
+
+TRIANGLE = {"name": "tri", "cards_per_island": 6, "islands": [{"name": "A"}, {"name": "B"}, {"name": "C"}],
+            "links": [["A", "B"], ["B", "C"], ["A", "C"]]}
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"\xff\xfe{}", "not UTF-8 text (byte 0 cannot be decoded)"),
+        (b"[" * 100_000, "not a board: the JSON is nested far too deeply"),
+        (b'{"cards_per_island": ' + b"9" * 5000 + b"}", "not valid JSON (Exceeds the limit (4300 digits)"),
+        (json.dumps({**TRIANGLE, "islands": [{"name": "A", "xy": [True, 1]}, {"name": "B"}, {"name": "C"}]}).encode(),
+         "islands[0].xy must be a pair of finite numbers"),
+        (json.dumps({**TRIANGLE, "islands": [{"name": "A", "xy": [float("nan"), 1]}, {"name": "B"},
+                                             {"name": "C"}]}).encode(),
+         "islands[0].xy must be a pair of finite numbers"),
+    ],
+    ids=["not-utf8", "deeply-nested", "huge-number", "boolean-xy", "nan-xy"],
+)
+def test_R1_a_board_file_that_is_not_a_board_is_a_board_error(tmp_path, content, message):
+    """A board file of the wrong encoding, shape or values is refused with its reason, never a crash."""
+    path = tmp_path / "board.json"
+    path.write_bytes(content)
+    with pytest.raises(BoardError) as err:
+        load_board(str(path))
+    assert str(err.value).startswith(f"board {str(path)!r}: {message}")
 
 
 # -- R2 absolute majority -------------------------------------------------------------

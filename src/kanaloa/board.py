@@ -14,6 +14,7 @@ island ``i``: bit ``k`` is set when link ``k`` has ``i`` as an end.
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass, field
 from importlib import resources
@@ -74,7 +75,7 @@ class Board:
 
 
 def _fail(where: str, why: str) -> BoardError:
-    return BoardError(f"board {where}: {why}")
+    return BoardError(f"board {where!r}: {why}")
 
 
 def board_from_dict(data: object, source: str) -> Board:
@@ -107,8 +108,9 @@ def board_from_dict(data: object, source: str) -> Board:
             raise _fail(source, f"islands[{i}].links must be an integer")
         declared.append(links_decl)
         pt = isl.get("xy", [0.0, 0.0])
-        if not (isinstance(pt, list) and len(pt) == 2 and all(isinstance(v, (int, float)) for v in pt)):
-            raise _fail(source, f"islands[{i}].xy must be a pair of numbers")
+        if not (isinstance(pt, list) and len(pt) == 2
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in pt)):
+            raise _fail(source, f"islands[{i}].xy must be a pair of finite numbers")
         xy.append((float(pt[0]), float(pt[1])))
     if len(names) * cpi > MAX_CARDS:
         raise _fail(source, f"at most {MAX_CARDS} cards are supported")
@@ -178,10 +180,16 @@ def load_board(name_or_path: str = "oro") -> Board:
                 text = fh.read()
         except OSError as exc:
             raise BoardError(f"board {name_or_path!r}: cannot read it ({exc.strerror})") from None
+        except UnicodeDecodeError as exc:
+            raise BoardError(f"board {name_or_path!r}: not UTF-8 text (byte {exc.start} cannot be decoded)") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise BoardError(f"board {name_or_path!r}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        raise BoardError(f"board {name_or_path!r}: not a board: the JSON is nested far too deeply") from None
+    except ValueError as exc:  # e.g. a number with thousands of digits
+        raise BoardError(f"board {name_or_path!r}: not valid JSON ({exc})") from None
     board = board_from_dict(data, name_or_path)
     _CACHE[name_or_path] = board
     return board
