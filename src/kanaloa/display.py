@@ -54,10 +54,16 @@ def _map(board: Board, rows: list[dict], use_color: bool) -> list[str]:
     marks: list[tuple[int, int, str, str | None]] = []
     for row, (x, y) in zip(rows, board.xy):
         label = row["island"] + ("*" + SHORT.get(row["controller"], "?") if row["controller"] else "")
+        label = label[:MAP_WIDTH]  # a board may name an island at length; the table below has it whole
         col = round((x - min(xs)) / (max(xs) - min(xs)) * (MAP_WIDTH - len(label)))
         line = round((y - min(ys)) / (max(ys) - min(ys)) * (MAP_HEIGHT - 1))
-        while any(grid[line][c] != " " for c in range(max(0, col - 1), min(MAP_WIDTH, col + len(label) + 1))):
+        span = range(max(0, col - 1), min(MAP_WIDTH, col + len(label) + 1))
+        for _ in range(MAP_HEIGHT):
+            if all(grid[line][c] == " " for c in span):
+                break
             line = (line + 1) % MAP_HEIGHT  # nudge down when two labels would touch
+        else:
+            continue  # no free line at this column: the island stays off the map, not off the table
         for j, ch in enumerate(label):
             grid[line][col + j] = ch
         marks.append((line, col, label, row["controller"]))
@@ -67,6 +73,17 @@ def _map(board: Board, rows: list[dict], use_color: bool) -> list[str]:
             text = lines[line]
             lines[line] = text[:col] + _paint(label, controller, True) + text[col + len(label):]
     return ["  " + ln for ln in lines]
+
+
+def _waits(doc: dict) -> bool:
+    """True for a viewer position that waits for a ``faceup`` record (see kanaloa.position)."""
+    if not doc.get("viewer"):
+        return False
+    if doc["round"] == 0:
+        return len(doc.get("setup", {}).get("chosen", [])) == len(doc["players"])
+    deck = doc.get("deck", {})
+    count = deck.get("count", 0) if isinstance(deck, dict) else len(deck)
+    return doc["round"] in (1, 2) and not doc.get("face_up") and count > 0
 
 
 def render_position(doc: dict, board: Board, use_color: bool = False) -> str:
@@ -85,6 +102,9 @@ def render_position(doc: dict, board: Board, use_color: bool = False) -> str:
             f"Game over: {result.get('winner')} wins on {result.get('reason')}; "
             f"ranking {', '.join(result.get('ranking', []))}"
         )
+    elif _waits(doc):
+        when = "at the end of the setup (R3)" if rnd == 0 else "after the reshuffle (R9)"
+        out.append(f"Waiting: the cards turned face-up {when} are not recorded yet; play 'faceup CARD ...'")
     else:
         label = {0: "setup", 1: "round 1", 2: "round 2", "final": "final round"}[rnd]
         state = f"{doc['to_move']} to move, {label}"
@@ -101,7 +121,9 @@ def render_position(doc: dict, board: Board, use_color: bool = False) -> str:
                    f"; passed: {', '.join(fr.get('passed', [])) or 'none'}")
     if rnd == 0 and "setup" in doc:
         chosen = doc["setup"].get("chosen", [])
-        out.append(f"Setup: chosen so far: {', '.join(chosen) or 'none'}")
+        known = doc["setup"].get("cards", {})
+        named = [f"{c} ({known[c]})" if c in known else c for c in chosen]
+        out.append(f"Setup: chosen so far: {', '.join(named) or 'none'}")
     rows = island_table(board, doc.get("bridges", {}), colors)
     out.append("")
     out.extend(_map(board, rows, use_color))
@@ -139,9 +161,10 @@ def render_position(doc: dict, board: Board, use_color: bool = False) -> str:
     discard = doc.get("discard", {})
     out.append("")
     out.append(f"Face up   {' '.join(doc.get('face_up', [])) or '-'}")
+    own = [f"{c}'s: {' '.join(cards)}" for c, cards in discard.get("hidden_by", {}).items() if cards]
     out.append(
         f"Deck      {deck_n} cards; discard pile {len(discard.get('open', []))} open"
-        f" + {discard.get('hidden', 0)} face-down"
+        f" + {discard.get('hidden', 0)} face-down" + (f" ({'; '.join(own)})" if own else "")
     )
     scores = doc.get("scores", {})
     out.append("Scores    " + "  ".join(f"{c} {scores.get(c, 0)}" for c in colors))

@@ -1,0 +1,289 @@
+"""Error paths of ``kanaloa new``, ``show``, ``moves`` and ``play`` (INTERFACE.md "The command").
+
+Whatever a user types or feeds in (a bad option, a file that is no position, a position that
+breaks the rules, a malformed or illegal move) the command prints exactly one line
+``error: <field or move>: <why>`` on standard error, exits with status 2 and shows no
+traceback.  The cases here are the ones a fuzzer and a by-hand review found; each message is
+checked in full where the program writes it.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+
+import pytest
+from click.testing import CliRunner
+
+from kanaloa.cli import cli
+
+
+def run(*args: str, input: str | bytes | None = None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def user_error(result) -> str:
+    """The one ``error:`` line of a failed command, after checking status 2 and no traceback."""
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    assert "Traceback" not in result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 or (len(lines) == 2 and lines[0].startswith("kanaloa: dealt with")), result.stderr
+    assert lines[-1].startswith("error: "), lines[-1]
+    return lines[-1]
+
+
+@pytest.fixture()
+def dealt(tmp_path):
+    """A full 4-player position in the setup (R3), as a file."""
+    path = tmp_path / "game.json"
+    path.write_text(run("new", "--seed", "1").stdout)
+    return path
+
+
+def write(tmp_path, content: str | bytes, name: str = "pos.json"):
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    return str(path)
+
+
+# -- new ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--players", "2"], "error: Invalid value for '--players': 2 is not in the range 3<=x<=4."),
+        (["--players", "four"], "error: Invalid value for '--players': 'four' is not a valid integer range."),
+        (["--seed", "-1"], "error: Invalid value for '--seed': -1 is not in the range 0<=x<=18446744073709551615."),
+        (["--seed", str(2 ** 64)],
+         f"error: Invalid value for '--seed': {2 ** 64} is not in the range 0<=x<=18446744073709551615."),
+        (["--preset", "fast"], "error: Invalid value for '--preset': 'fast' is not one of 'yucata', 'tabletop'."),
+        (["--viewer", "pink"],
+         "error: Invalid value for '--viewer': 'pink' is not one of 'red', 'green', 'blue', 'yellow'."),
+        (["--players", "3", "--viewer", "yellow"], "error: --viewer 'yellow': not playing; the colors are red, "
+                                                   "green, blue"),
+        (["--seed", "1", "--board", "atlantis"], "error: board 'atlantis': no such built-in board (oro, kahuna) or "
+                                                 "file"),
+    ],
+)
+def test_new_rejects_bad_options(args, message):
+    assert user_error(run("new", *args)) == message
+
+
+def test_new_on_a_board_too_small_for_every_hand(tmp_path):
+    """R3 deals 4 cards a hand: a 6-card board cannot seat 4 players (the core used to raise a bare
+    ValueError here, a traceback on the command line)."""
+    board = write(tmp_path, json.dumps({"name": "tiny", "cards_per_island": 2,
+                                        "islands": [{"name": "A"}, {"name": "B"}, {"name": "C"}],
+                                        "links": [["A", "B"], ["B", "C"], ["A", "C"]]}), "tiny.json")
+    assert user_error(run("new", "--seed", "1", "--board", board)) == (
+        "error: players 4: 4 hands of 4 cards need more than the 6 cards of board tiny (R3)")
+
+
+def test_new_on_a_board_file_that_is_not_utf8(tmp_path):
+    board = write(tmp_path, b"\xff\xfe{}", "board.json")
+    assert user_error(run("new", "--seed", "1", "--board", board)) == (
+        f"error: board {board!r}: not UTF-8 text (byte 0 cannot be decoded)")
+
+
+# -- reading POSITION ------------------------------------------------------------------------------
+
+DOC_ERRORS = [
+    ("[1, 2]", "error: position: must be a JSON object, not an array"),
+    ("null", "error: position: must be a JSON object, not null"),
+    ('"kanaloa"', "error: position: must be a JSON object, not a string"),
+    ("[" * 100_000, "error: position: not a position: the JSON is nested far too deeply"),
+    ('{"format": ' + "7" * 5000 + "}",
+     "error: position: not valid JSON (Exceeds the limit (4300 digits) for integer string conversion: value has "
+     "5000 digits; use sys.set_int_max_str_digits() to increase the limit)"),
+    ('{"format": "kanaloa-position/1"', "error: position: not valid JSON (Expecting ',' delimiter at line 1 "
+                                        "column 32)"),
+    ('{"format": "kanaloa-position/1"}', "error: board: missing"),
+]
+
+
+@pytest.mark.parametrize("command", ["show", "moves", "play"])
+@pytest.mark.parametrize("text, message", DOC_ERRORS)
+def test_a_file_that_is_no_position(tmp_path, command, text, message):
+    path = write(tmp_path, text)
+    extra = ["draw"] if command == "play" else []
+    assert user_error(run(command, path, *extra)) == message
+    assert user_error(run(command, "-", *extra, input=text)) == message
+
+
+def _edit(dealt, change) -> str:
+    doc = json.loads(dealt.read_text())
+    change(doc)
+    return json.dumps(doc)
+
+
+FIELD_ERRORS = [
+    (lambda d: d.update(round=[]), 'error: round: [] is not one of 0, 1, 2, "final", "over"'),
+    (lambda d: d.update(round=1.0), 'error: round: 1.0 is not one of 0, 1, 2, "final", "over"'),
+    (lambda d: d.update(rules={"preset": ["yucata"]}), "error: rules.preset: ['yucata'] is not one of yucata, "
+                                                       "tabletop (R13)"),
+    (lambda d: d.update(players=["red", "red", "blue"]), "error: players: ['red', 'red', 'blue'] names a color twice"),
+    (lambda d: d.update(players=["red", "green", "purple"]),
+     "error: players: 'purple' is not a color (red, green, blue, yellow)"),
+    (lambda d: d.update(to_move=None), "error: to_move: None is not playing (the colors are red, green, blue, "
+                                       "yellow)"),
+    (lambda d: d["hands"]["red"].update(cards="ALOA"),
+     "error: hands.red.cards: must be a list of cards (island names), not 'ALOA'"),
+    (lambda d: d["hands"]["red"].update(cards=["ATLANTIS"]),
+     "error: hands.red.cards: 'ATLANTIS' is not an island of board oro"),
+    (lambda d: d["scores"].update(red=True), "error: scores.red: True must be a whole number, 0 or more"),
+    (lambda d: d["scores"].update(red=7), "error: scores.red: 7 points before the first scoring; nobody scores "
+                                          "before round 1 ends (R9, R11)"),
+    (lambda d: d["turn"].update(played="0"), "error: turn.played: '0' must be a whole number, 0 or more"),
+    (lambda d: d.update(seed=-1), "error: seed: -1 must be an integer from 0 to 2**64-1"),
+    (lambda d: d.update(deck={"count": 32}), "error: deck: a full position lists the deck's cards, top first"),
+    (lambda d: d["hands"]["red"]["cards"].pop(),
+     "error: hands.red: 3 card(s); in the setup red holds the 4 dealt, and has not chosen yet (R3)"),
+]
+
+
+@pytest.mark.parametrize("change, message", FIELD_ERRORS)
+def test_a_bad_field_is_named_with_its_reason(dealt, tmp_path, change, message):
+    path = write(tmp_path, _edit(dealt, change))
+    for command, extra in (("show", []), ("moves", []), ("moves", ["--json"]), ("play", ["reveal ALOA"])):
+        assert user_error(run(command, path, *extra)) == message
+
+
+def test_a_viewer_position_may_not_list_the_deck(tmp_path):
+    doc = json.loads(run("new", "--seed", "3", "--viewer", "green").stdout)
+    doc["deck"] = ["ALOA"] * 3
+    assert user_error(run("show", write(tmp_path, json.dumps(doc)))) == (
+        'error: deck: a viewer position gives only {"count": N} (the viewer cannot see the deck)')
+
+
+# -- moves and play ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "moves, message",
+    [
+        ([""], "error: move '': empty move"),
+        (["red:"], "error: move 'red:': empty move"),
+        (["pink: reveal ALOA"], "error: move 'pink: reveal ALOA': unknown color 'pink' (the colors are red, green, "
+                                "blue, yellow)"),
+        (["green: reveal ELOI"], "error: move 'green: reveal ELOI': it is red's turn, not green's"),
+        (["reveal"], "error: move 'reveal': name the card: 'reveal CARD'"),
+        (["reveal ATLANTIS"], "error: move 'reveal ATLANTIS': unknown island 'ATLANTIS' on board oro"),
+        (["ALOA-BAFI/ALOA"], "error: move 'ALOA-BAFI/ALOA': in the setup each color first reveals one card: "
+                             "'reveal CARD' (R3)"),
+        (["faceup ALOA"], "error: move 'faceup ALOA': a full position turns cards face-up itself; 'faceup' records "
+                          "are for viewer positions"),
+        (["ALOA-ORO/ALOA"], "error: move 'ALOA-ORO/ALOA': no link between ALOA and ORO"),
+    ],
+)
+def test_play_names_the_bad_move(dealt, moves, message):
+    assert user_error(run("play", str(dealt), *moves)) == message
+
+
+def test_play_stops_at_the_first_bad_move_and_prints_nothing(dealt):
+    first = json.loads(run("moves", str(dealt), "--json").stdout)[0]
+    result = run("play", str(dealt), first, "red: reveal ALOA", "draw")
+    assert user_error(result) == "error: move 'red: reveal ALOA': it is green's turn, not red's"
+    assert result.stdout == ""
+
+
+def test_play_without_moves(dealt, tmp_path):
+    assert user_error(run("play", str(dealt))) == (
+        "error: MOVE: no moves given; name at least one MOVE or a --moves-file")
+    listing = write(tmp_path, "[1, 2]", "moves.json")
+    assert user_error(run("play", str(dealt), "--moves-file", listing)) == (
+        f"error: --moves-file {listing!r}: expected a JSON list of moves or an object whose \"moves\" is one")
+
+
+def test_moves_of_a_hand_the_viewer_cannot_see(tmp_path):
+    view = write(tmp_path, run("new", "--seed", "5", "--viewer", "green").stdout)
+    message = ("error: moves: red's hand is not known to green's position, so its moves cannot be listed; "
+               "play its moves as they happen")
+    assert user_error(run("moves", view)) == message
+    assert user_error(run("moves", view, "--json")) == message
+    assert user_error(run("play", view, "reveal ALOA")) == (
+        "error: move 'reveal ALOA': green does not see which card red sets aside; write 'reveal'")
+
+
+# -- show never hangs or crashes on an unusual board ----------------------------------------------
+
+
+def _board_position(tmp_path, islands, links) -> str:
+    board = write(tmp_path, json.dumps({"name": "odd", "cards_per_island": 6, "islands": islands,
+                                        "links": links}), "odd.json")
+    return write(tmp_path, run("new", "--seed", "1", "--players", "3", "--board", board).stdout, "odd-game.json")
+
+
+@pytest.fixture()
+def deadline():
+    """Fail instead of hanging: ``show`` once looped for ever on a crowded map."""
+    def expire(signum, frame):
+        raise TimeoutError("show did not finish within 20 s")
+    old = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(20)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)
+
+
+def test_show_a_board_with_more_islands_in_one_column_than_the_map_has_lines(tmp_path, deadline):
+    islands = [{"name": f"I{i}", "xy": [0, i]} for i in range(20)] + [{"name": "Z", "xy": [100, 0]}]
+    links = [[f"I{i}", "Z"] for i in range(20)] + [[f"I{i}", f"I{i + 1}"] for i in range(19)]
+    result = run("show", _board_position(tmp_path, islands, links))
+    assert result.exit_code == 0, result.output
+    assert all(f"I{i} " in result.stdout for i in range(20))  # the table lists every island
+
+
+def test_show_a_board_with_an_island_name_longer_than_the_map(tmp_path, deadline):
+    long = "A" * 100
+    islands = [{"name": long, "xy": [0, 0]}, {"name": "B", "xy": [50, 50]}, {"name": "C", "xy": [100, 100]}]
+    result = run("show", _board_position(tmp_path, islands, [[long, "B"], ["B", "C"], [long, "C"]]))
+    assert result.exit_code == 0, result.output
+    assert long in result.stdout
+
+
+def test_show_says_when_a_viewer_position_waits_for_a_faceup_record(tmp_path):
+    view = write(tmp_path, run("new", "--seed", "5", "--viewer", "red").stdout)
+    own = json.loads(run("moves", view, "--json").stdout)[0]
+    waiting = write(tmp_path, run("play", view, own, "reveal", "reveal", "reveal").stdout, "waiting.json")
+    out = run("show", waiting).stdout.splitlines()
+    assert out[1] == ("Waiting: the cards turned face-up at the end of the setup (R3) are not recorded yet; "
+                      "play 'faceup CARD ...'")
+    assert out[2] == f"Setup: chosen so far: red ({own.split()[1]}), green, blue, yellow"
+
+
+# -- known faults of cli.py, kept here until it is fixed -------------------------------------------
+# read_position and read_moves_file decode files as UTF-8 and parse --moves-file JSON without
+# catching UnicodeDecodeError, RecursionError or the ValueError of a huge number: each of these
+# ends in a traceback with exit status 1.  When cli.py catches them, these tests pass and their
+# strict xfail marks must go.
+
+CLI_FAULT = pytest.mark.xfail(strict=True, reason="cli.py does not turn this input into an 'error:' line yet")
+
+
+@CLI_FAULT
+def test_a_position_file_that_is_not_utf8(tmp_path):
+    path = write(tmp_path, b"\xff\xfe{")
+    assert user_error(run("show", path)).startswith("error: ")
+
+
+@CLI_FAULT
+def test_a_position_on_standard_input_that_is_not_utf8():
+    assert user_error(run("show", "-", input=b"\xff\xfe{")).startswith("error: ")
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        pytest.param(b"\xff\xfe[]", marks=CLI_FAULT, id="not-utf8"),
+        pytest.param(b"[" * 100_000, marks=CLI_FAULT, id="deeply-nested"),
+        pytest.param(b'{"moves": [' + b"1" * 5000 + b"]}", marks=CLI_FAULT, id="huge-number"),
+        pytest.param(b'{"moves": 3}', id="not-a-list"),
+    ],
+)
+def test_a_moves_file_that_is_no_list_of_moves(dealt, tmp_path, content):
+    listing = write(tmp_path, content, "moves.json")
+    assert user_error(run("play", str(dealt), "--moves-file", listing)).startswith(f"error: --moves-file {listing!r}")
