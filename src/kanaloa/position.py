@@ -59,8 +59,20 @@ only playable move is the record ``faceup CARD CARD CARD CARD`` (fewer when
 fewer cards are turned up), in the order they lie: after the setup the
 chosen cards in seat order, then the cards from the deck.  In JSON a waiting
 position is round ``0`` with every color chosen (``to_move`` is then the
-first color), or round 1/2 with fewer than four ``face_up`` cards while the
-deck is not empty.
+first color), or round 2 with no ``face_up`` card while the deck is not
+empty and the turn has not begun.
+
+**Consistency.**  Beyond each field's type, a position must be one the rules
+can reach: in the setup each hand holds the 4 dealt cards less the one set
+aside, with nothing known or discarded (R3); no color has points before round
+1 ends, nor more than the scorings can give (R11); the player to move began
+the turn with at most 5 cards (hand + ``played`` + a discard, R4, R5);
+``remove_on`` lists what the last place or swap queued (R7: at most the two
+ends of the mover's link, in island order, where the mover leads or ties with
+a single rival bridge, after a card was played); the final round has no deck
+and no face-up cards (R10); a ``result`` agrees with the bridges and scores
+(R8, R12).  Such checks keep every accepted position playable: it has a legal
+move, or it is over, or it waits for a record.
 
 In a viewer position ``legal_moves()`` lists the viewer's choices: ``take X``
 and ``draw`` stand for the choice, while ``play`` needs the record of what the
