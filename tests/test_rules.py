@@ -291,6 +291,18 @@ def test_R5_a_face_up_take_is_known_to_everyone(impl):
     assert doc["face_up"] == ["RASI", "HILO", "PAHU", "GUMO"] and doc["deck"] == []
 
 
+def test_R5_taking_one_of_two_alike_face_up_cards_refills_the_first(impl):
+    pos = table(impl, hands={"red": ["ALOA"]}, face_up=["RASI", "MOKU", "RASI", "GUMO"], deck=["HILO", "LANI"])
+    assert moves_of(pos, "take") == ["take GUMO", "take MOKU", "take RASI"]  # one choice per island
+    pos.play("take RASI")
+    assert pos.to_json()["face_up"] == ["HILO", "MOKU", "RASI", "GUMO"]
+
+
+def test_R4_R5_an_empty_hand_can_only_draw(impl):
+    pos = table(impl, hands={"red": []}, face_up=["RASI", "MOKU", "PAHU", "GUMO"], deck=["HILO"])
+    assert pos.move_strings() == ["take GUMO", "take MOKU", "take PAHU", "take RASI", "draw"]
+
+
 # -- R6 taking control -----------------------------------------------------------------------
 
 
@@ -463,6 +475,62 @@ def test_R7_islands_with_three_links_never_trigger(impl):
     assert pos.to_json()["turn"]["remove_on"] == []
 
 
+def test_R7_removals_pending_on_both_ends_come_in_island_order(impl):
+    """ALOA-BAFI fills ALOA and BAFI at once, green leading 2-1-1-1 on each: two removals, ALOA's
+    first (it comes first in the board's island order), then BAFI's, and nothing else meanwhile."""
+    pos = table(impl, to_move="green", hands={"green": ["ALOA", "BAFI"]},
+                bridges={"ALOA-COCO": "green", "ALOA-DALI": "red", "ALOA-ELOI": "blue", "ALOA-GUMO": "yellow",
+                         "BAFI-COCO": "green", "BAFI-GUMO": "red", "BAFI-ORO": "blue", "BAFI-RASI": "yellow"})
+    pos.play("ALOA-BAFI/ALOA")
+    assert pos.to_json()["turn"]["remove_on"] == ["ALOA", "BAFI"]
+    assert pos.move_strings() == ["remove ALOA-DALI", "remove ALOA-ELOI", "remove ALOA-GUMO"]
+    with pytest.raises(MoveError):
+        pos.play("remove BAFI-ORO")  # BAFI waits its turn
+    pos.play("remove ALOA-ELOI")
+    assert pos.move_strings() == ["remove BAFI-GUMO", "remove BAFI-ORO", "remove BAFI-RASI"]
+    pos.play("remove BAFI-ORO")
+    assert pos.to_json()["turn"]["remove_on"] == []
+    assert "draw" in pos.move_strings() and "BAFI-ORO/BAFI" in builds(pos)
+
+
+def test_R6_on_one_end_and_R7_on_the_other(impl):
+    """ALOA-BAFI gives green 3 of ALOA's 5 links (control: rivals cleared off ALOA) and fills BAFI at
+    2-1-1-1 (a relative majority: one removal there)."""
+    pos = table(impl, to_move="green", hands={"green": ["ALOA"]},
+                bridges={"ALOA-COCO": "green", "ALOA-DALI": "green", "ALOA-ELOI": "blue", "ALOA-GUMO": "yellow",
+                         "BAFI-COCO": "green", "BAFI-GUMO": "red", "BAFI-ORO": "blue", "BAFI-RASI": "yellow"})
+    pos.play("ALOA-BAFI/ALOA")
+    assert pos.controller_of("ALOA") == "green"
+    assert "ALOA-ELOI" not in bridges_of(pos) and "ALOA-GUMO" not in bridges_of(pos)
+    assert pos.to_json()["turn"]["remove_on"] == ["BAFI"]
+    assert pos.move_strings() == ["remove BAFI-GUMO", "remove BAFI-ORO", "remove BAFI-RASI"]
+
+
+def test_R7_a_swap_on_a_full_island_that_turns_a_tie_into_a_lead_removes_again(impl):
+    """ORO full at 2-2-2-1; green swaps a red bridge: 3-1-2-1, strictly the most, so one more removal."""
+    pos = table(impl, to_move="green", hands={"green": ["ORO", "ORO"]},
+                bridges={"BAFI-ORO": "green", "COCO-ORO": "green", "FALU-ORO": "red", "IKA-ORO": "red",
+                         "NALU-ORO": "blue", "ORO-PAHU": "blue", "ORO-RASI": "yellow"})
+    pos.play("FALU-ORO/ORO+ORO")
+    assert pos.controller_of("ORO") is None
+    assert pos.move_strings() == ["remove IKA-ORO", "remove NALU-ORO", "remove ORO-PAHU", "remove ORO-RASI"]
+
+
+def test_R7_R13_a_removal_needs_no_bridge_in_stock(impl):
+    """Green builds its twentieth bridge (tabletop) and fills BAFI 2-1-1-1: the removal is still due,
+    then green, out of stock, can build nothing more."""
+    elsewhere = ["ALOA-COCO", "ALOA-DALI", "ALOA-ELOI", "ALOA-GUMO", "COCO-ELOI", "COCO-FALU", "COCO-ORO",
+                 "DALI-ELOI", "DALI-IKA", "ELOI-FALU", "ELOI-KULU", "FALU-IKA", "FALU-KULU", "FALU-ORO", "GUMO-IKA",
+                 "GUMO-MOKU", "GUMO-PAHU", "HILO-LANI"]
+    bridges = {link: "green" for link in elsewhere}
+    bridges.update({"ALOA-BAFI": "blue", "BAFI-COCO": "green", "BAFI-GUMO": "yellow", "BAFI-ORO": "red"})
+    pos = table(impl, preset="tabletop", to_move="green", bridges=bridges, hands={"green": ["RASI", "ORO"]})
+    pos.play("BAFI-RASI/RASI")  # bridge 20 of 20
+    assert pos.move_strings() == ["remove ALOA-BAFI", "remove BAFI-GUMO", "remove BAFI-ORO"]
+    pos.play("remove BAFI-ORO")
+    assert builds(pos) == [] and "draw" in pos.move_strings()
+
+
 # -- R8 immediate win ----------------------------------------------------------------------------
 
 TEN_ISLANDS = {
@@ -483,6 +551,13 @@ def test_R8_an_eleventh_island_wins_at_once(impl):
     assert pos.outcome == {"ranking": ["green", "blue", "red", "yellow"], "winner": "green",
                            "reason": "eleven islands"}
     assert pos.move_strings() == []
+
+
+def test_R8_the_others_tied_on_points_rank_in_seat_order(impl):
+    pos = table(impl, round=2, to_move="green", bridges=TEN_ISLANDS, hands={"green": ["ALOA"]},
+                scores={"red": 4, "blue": 4, "yellow": 9, "green": 2})
+    pos.play("ALOA-BAFI/ALOA")
+    assert pos.outcome["ranking"] == ["green", "yellow", "red", "blue"]
 
 
 def test_R8_a_tenth_island_is_not_enough(impl):
@@ -555,6 +630,22 @@ def test_R10_the_passing_example_with_12_10_7_and_6_points(impl):
     pos.play("end")
     assert pos.is_over
     assert pos.outcome["ranking"] == ["red", "yellow", "green", "blue"]
+
+
+def test_R10_a_player_may_pass_again_while_a_richer_player_is_still_to_play(impl):
+    """Blue (3) passes, red (5) passes, green (9) plays; blue passes again since red is still to play."""
+    pos = table(impl, players=["blue", "red", "green"], round="final", to_move="blue",
+                scores={"blue": 3, "red": 5, "green": 9})
+    pos.play("pass")
+    pos.play("pass")
+    assert pos.to_move == "green" and "pass" not in pos.move_strings()
+    pos.play("end")
+    assert pos.to_move == "blue" and "pass" in pos.move_strings()
+    pos.play("pass")
+    assert pos.to_move == "red" and pos.to_json()["final_round"] == {"done": ["green"], "passed": ["blue", "red"]}
+    pos.play("end")
+    pos.play("end")
+    assert pos.outcome["ranking"] == ["green", "red", "blue"]
 
 
 def test_R10_a_final_turn_has_only_the_play_phase(impl):
