@@ -758,8 +758,10 @@ def test_the_engine_factory_gives_each_implementation_its_board(engine):
          "position: not valid JSON (Exceeds the limit (4300 digits) for integer string conversion: "
          "value has 5000 digits; use sys.set_int_max_str_digits() to increase the limit)"),
         (json.dumps(full_doc())[:200], None),
+        ('{"format": "kanaloa-position/1", "scores": {"red": 1, "red": 2}}',
+         "position: the key 'red' appears twice in one object; a position says each thing once"),
     ],
-    ids=["not-utf8", "deeply-nested", "huge-number", "truncated"],
+    ids=["not-utf8", "deeply-nested", "huge-number", "truncated", "duplicate-key"],
 )
 def test_text_that_is_not_a_json_document_is_a_position_error(text, message):
     with pytest.raises(PositionError) as err:

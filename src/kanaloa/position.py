@@ -135,6 +135,19 @@ def _fail(field: str, why: str) -> PositionError:
     return PositionError(f"{field}: {why}")
 
 
+class _DuplicateKey(Exception):
+    """A JSON object names one key twice (the standard parser would keep the last silently)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
 def _parse_json(text: str | bytes | bytearray) -> Any:
     """Parse position text; anything that is not a JSON document is a ``PositionError``."""
     if isinstance(text, (bytes, bytearray)):
@@ -143,7 +156,10 @@ def _parse_json(text: str | bytes | bytearray) -> Any:
         except UnicodeDecodeError as exc:
             raise _fail("position", f"not UTF-8 text (byte {exc.start} cannot be decoded)") from None
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as exc:
+        raise _fail("position", f"the key {_brief(exc.args[0])} appears twice in one object; a position says "
+                                f"each thing once") from None
     except json.JSONDecodeError as exc:
         raise _fail("position", f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
     except RecursionError:
