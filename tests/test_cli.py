@@ -200,3 +200,8 @@ def test_moves_needs_the_movers_hand():
     doc = json.loads(run("new", "--seed", "5", "--viewer", "green").stdout)
     assert doc["to_move"] == "red"
     assert_user_error(run("moves", "-", input=json.dumps(doc)), "red")
+
+
+def test_error_bad_board_is_reported_before_any_deal():
+    result = run("new", "--board", "nowhere.json")
+    assert_user_error(result, "nowhere.json")

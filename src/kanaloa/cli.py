@@ -50,27 +50,39 @@ def _one_line(message: str) -> str:
     return " ".join(message.split())
 
 
+def read_text(source: str, option: str, what: str) -> str:
+    """The text of a file path or of ``-`` (standard input), as UTF-8.
+
+    ``option`` names the argument in error messages, ``what`` says what the
+    file should hold.
+    """
+    where = f"{option} {source!r}" if source != "-" else f"{option} (standard input)"
+    if source == "-":
+        raw = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+    else:
+        try:
+            with open(source, "rb") as fh:
+                raw = fh.read()
+        except FileNotFoundError:
+            raise OptionError(f"{where}: no such file") from None
+        except IsADirectoryError:
+            raise OptionError(f"{where}: is a directory, not {what}") from None
+        except OSError as exc:
+            raise OptionError(f"{where}: cannot read it ({exc.strerror})") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise OptionError(f"{where}: not UTF-8 text (byte {exc.start})") from None
+    if not text.strip():
+        raise OptionError(f"{where}: empty input, expected {what}")
+    return text
+
+
 def read_position(source: str, option: str = "POSITION"):
     """Load a position from a file path or ``-`` (standard input)."""
     from .position import Position
 
-    if source == "-":
-        text = sys.stdin.read()
-        where = "standard input"
-    else:
-        try:
-            with open(source, encoding="utf-8") as fh:
-                text = fh.read()
-        except FileNotFoundError:
-            raise OptionError(f"{option} {source!r}: no such file") from None
-        except IsADirectoryError:
-            raise OptionError(f"{option} {source!r}: is a directory, not a position file") from None
-        except OSError as exc:
-            raise OptionError(f"{option} {source!r}: cannot read it ({exc.strerror})") from None
-        where = source
-    if not text.strip():
-        raise OptionError(f"{option} {where}: empty input, expected a kanaloa-position/1 JSON document")
-    return Position.from_json(text)
+    return Position.from_json(read_text(source, option, "a kanaloa-position/1 JSON document"))
 
 
 def emit_json(value) -> None:
@@ -102,8 +114,11 @@ def new(players: int, seed: int | None, preset: str, board: str, viewer: str | N
     """Deal a new game and print its position (JSON)."""
     from .position import Position
 
+    from .board import load_board
+
     if viewer is not None and viewer not in COLORS[:players]:
         raise OptionError(f"--viewer {viewer!r}: not playing; the colors are {', '.join(COLORS[:players])}")
+    load_board(board)  # a bad --board fails here, before a seed is announced
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
         click.echo(f"kanaloa: dealt with --seed {seed}", err=True)
@@ -188,29 +203,25 @@ def play(position: str, moves: tuple[str, ...], moves_file: str | None) -> None:
 def read_moves_file(source: str) -> list[str]:
     """The moves of a --moves-file: lines of notation, a JSON list, or a game record's "moves"."""
     where = f"--moves-file {source!r}"
-    if source == "-":
-        text = sys.stdin.read()
-    else:
-        try:
-            with open(source, encoding="utf-8") as fh:
-                text = fh.read()
-        except FileNotFoundError:
-            raise OptionError(f"{where}: no such file") from None
-        except IsADirectoryError:
-            raise OptionError(f"{where}: is a directory, not a file of moves") from None
-        except OSError as exc:
-            raise OptionError(f"{where}: cannot read it ({exc.strerror})") from None
+    text = read_text(source, "--moves-file", "moves (one per line, a JSON list or a game record)")
     stripped = text.strip()
     if stripped[:1] in ("[", "{"):
         try:
             doc = json.loads(stripped)
         except json.JSONDecodeError as exc:
             raise OptionError(f"{where}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        except (RecursionError, ValueError) as exc:
+            raise OptionError(f"{where}: not valid JSON ({_one_line(str(exc))[:80]})") from None
         found = doc.get("moves") if isinstance(doc, dict) else doc
         if not isinstance(found, list) or not all(isinstance(m, str) for m in found):
             raise OptionError(f"{where}: expected a JSON list of moves or an object whose \"moves\" is one")
+        if not found:
+            raise OptionError(f"{where}: the file holds no moves")
         return found
-    return [line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith("#")]
+    listed = [line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith("#")]
+    if not listed:
+        raise OptionError(f"{where}: the file holds no moves, only comments")
+    return listed
 
 
 @cli.command()
