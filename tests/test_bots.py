@@ -40,8 +40,8 @@ def test_spec_names_the_bot(spec, cls):
 
 
 def test_spec_options_reach_the_bot():
-    bot = parse_bot_spec("ismcts:iterations=1000:c=0.7:margin=0.1:policy=random:seed=9")
-    assert (bot.iterations, bot.seconds, bot.c, bot.margin, bot.seed) == (1000, None, 0.7, 0.1, 9)
+    bot = parse_bot_spec("ismcts:iterations=1000:c=0.7:margin=0.1:policy=random:seed=9:expand=4")
+    assert (bot.iterations, bot.seconds, bot.c, bot.margin, bot.seed, bot.expand) == (1000, None, 0.7, 0.1, 9, 4)
     timed = parse_bot_spec("ismcts:time=0.25")
     assert (timed.iterations, timed.seconds) == (None, 0.25)
     pimc = parse_bot_spec("pimc:iterations=400:dets=4")
@@ -75,6 +75,7 @@ def test_search_bots_default_to_1000_iterations():
         ("random:iterations=10", "'iterations'"),
         ("greedy:width=0", "'width'"),
         ("pimc:dets=0", "'dets'"),
+        ("ismcts:expand=0", "'expand'"),
         ("random:seed=-1", "'seed'"),
     ],
 )

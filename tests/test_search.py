@@ -256,6 +256,25 @@ def test_bad_options_are_refused():
         ISMCTS(c=-1.0)
     with pytest.raises(ValueError):
         ISMCTS(margin=1.5)
+    with pytest.raises(ValueError):
+        ISMCTS(expand_after=0)
+
+
+def nodes_below(node):
+    for child in node.children.values():
+        yield child
+        yield from nodes_below(child)
+
+
+def test_expand_after_lets_young_nodes_be_judged_by_rollouts_first():
+    """With expand_after=T, no node below the root has children before it has T visits."""
+    result = ISMCTS(seed=4, expand_after=8).search(TakeAway(13), iterations=3000)
+    grown = [n for n in nodes_below(result.root) if n.children]
+    assert grown, "the tree should still grow below the root"
+    assert all(n.visits >= 8 for n in grown)
+    classic = ISMCTS(seed=4).search(TakeAway(13), iterations=3000)
+    assert any(n.visits < 8 for n in nodes_below(classic.root) if n.children)
+    assert result.best_action == classic.best_action == 1  # 13 - 1 = 12, a multiple of 4
 
 
 def test_turn_ending_moves_are_draw_take_end_pass_and_reveal():

@@ -25,7 +25,8 @@ Options (``key=value`` after the name, separated by ``:``):
 * ``pimc`` and ``ismcts``: ``iterations`` (default 1000) or ``time``
   (seconds per move), ``c`` (exploration, default 0.7), ``margin`` (weight of
   the point margin in the reward, default 0), ``policy`` (``heuristic`` or
-  ``random`` rollouts, default heuristic);
+  ``random`` rollouts, default heuristic), ``expand`` (visits a tree node
+  needs before its moves are expanded, default 1);
 * ``pimc``: ``dets`` (determinisations per move, default 10; the budget is
   shared between them).
 
@@ -244,7 +245,7 @@ class SearchBot(Bot):
     """Common options of the search bots: budget, exploration, reward margin, playout policy."""
 
     def __init__(self, spec: str, seed: int = 0, iterations: int | None = None, time: float | None = None,
-                 c: float = 0.7, margin: float = 0.0, policy: str = "heuristic") -> None:
+                 c: float = 0.7, margin: float = 0.0, policy: str = "heuristic", expand: int = 1) -> None:
         super().__init__(spec, seed)
         if iterations is None and time is None:
             iterations = 1000
@@ -252,6 +253,7 @@ class SearchBot(Bot):
         self.seconds = time
         self.c = c
         self.margin = margin
+        self.expand = expand
         self.game = KanaloaGame(POLICIES[policy])
 
 
@@ -264,7 +266,7 @@ class ISMCTSBot(SearchBot):
         moves = state.legal_actions()
         if len(moves) == 1:
             return moves[0]
-        search = ISMCTS(c=self.c, margin=self.margin, seed=self.rng.getrandbits(63))
+        search = ISMCTS(c=self.c, margin=self.margin, seed=self.rng.getrandbits(63), expand_after=self.expand)
         return search.search(self.game.wrap(state), self.iterations, self.seconds).best_action
 
 
@@ -312,6 +314,7 @@ _SEARCH = {
     "c": _Option(float, 0.0),
     "margin": _Option(float, 0.0),
     "policy": _Option(str, choices=tuple(POLICIES)),
+    "expand": _Option(int, 1),
 }
 BOTS: dict[str, tuple[type, dict[str, _Option]]] = {
     "random": (RandomBot, {"seed": _SEED}),

@@ -14,7 +14,8 @@ iteration draws one determinisation of the root from the observer's knowledge
   moves;
 * the first move of the determinisation not yet in the tree is expanded, then
   the rest of the game is played by ``rollout`` (in the compiled core for
-  Kanaloa, with its heuristic playout policy);
+  Kanaloa, with its heuristic playout policy); with ``expand_after`` = T > 1
+  a node is judged by T rollouts of its own before its moves enter the tree;
 * the reward vector (one entry per player) is backed up max^n style: each
   node adds the entry of the player who chose its move.
 
@@ -40,16 +41,21 @@ class ISMCTS:
 
     ``c`` is the UCB exploration constant, ``margin`` the weight of the point
     margin in the reward (0 = pure win/loss), ``seed`` the seed of every
-    random choice (determinisations, rollouts, expansion order, hidden moves).
+    random choice (determinisations, rollouts, expansion order, hidden moves),
+    ``expand_after`` the visits a node needs before its own moves are expanded
+    (1: at its second visit, the classic rule).
     """
 
-    def __init__(self, c: float = 0.7, margin: float = 0.0, seed: int = 0) -> None:
+    def __init__(self, c: float = 0.7, margin: float = 0.0, seed: int = 0, expand_after: int = 1) -> None:
         if not c >= 0:
             raise ValueError(f"c must be non-negative, not {c}")
         if not 0.0 <= margin <= 1.0:
             raise ValueError(f"margin must be within [0, 1], not {margin}")
+        if expand_after < 1:
+            raise ValueError(f"expand_after must be at least 1, not {expand_after}")
         self.c = c
         self.margin = margin
+        self.expand_after = expand_after
         self.rng = random.Random(seed)
 
     def search(self, state: GameState, iterations: int | None = None, seconds: float | None = None) -> SearchResult:
@@ -72,6 +78,7 @@ class ISMCTS:
         randrange = rng.randrange
         c = self.c
         margin = self.margin
+        expand_after = self.expand_after
         log, sqrt = math.log, math.sqrt
         done = 0
         while done < limit:
@@ -79,6 +86,8 @@ class ISMCTS:
             node = root
             path = [root]
             while not s.is_terminal():
+                if node.visits < expand_after and node is not root:
+                    break  # a young node is judged by rollouts before its own moves enter the tree
                 mover = s.current_player()
                 mine = mover == observer
                 moves = s.legal_actions() if mine else s.public_actions(observer)
