@@ -21,7 +21,13 @@ iteration draws one determinisation of the root from the observer's knowledge
 
 The reward is the game result (1 for the winner with the game's own
 tie-break, else 0), optionally blended with the normalised point margin (see
-``kanaloa.search.mcts``).  The move chosen is the most visited at the root.
+``kanaloa.search.mcts``).  The pure result is the default: it is what a player
+wants, and it keeps the reported win chance and the value searched for the
+same number.  The blend (``margin=0.1``) gives a denser signal; on Kanaloa it
+won 59 of 200 four-player games (29.5%, 95% interval 23.6-36.2%) against
+three otherwise identical searches at 1,000 iterations a move, where 25% is
+an even share: at most a small gain, so it stays an option.  The move chosen
+is the most visited at the root.
 Budgets are iterations, wall-clock seconds, or both (whichever ends first);
 the search is anytime and every random choice flows from ``seed``.
 """
