@@ -76,6 +76,7 @@ def test_search_bots_default_to_1000_iterations():
         ("greedy:width=0", "'width'"),
         ("pimc:dets=0", "'dets'"),
         ("ismcts:expand=0", "'expand'"),
+        ("pimc:expand=3", "'expand'"),
         ("random:seed=-1", "'seed'"),
     ],
 )

@@ -25,8 +25,9 @@ Options (``key=value`` after the name, separated by ``:``):
 * ``pimc`` and ``ismcts``: ``iterations`` (default 1000) or ``time``
   (seconds per move), ``c`` (exploration, default 0.7), ``margin`` (weight of
   the point margin in the reward, default 0), ``policy`` (``heuristic`` or
-  ``random`` rollouts, default heuristic), ``expand`` (visits a tree node
-  needs before its moves are expanded, default 1);
+  ``random`` rollouts, default heuristic);
+* ``ismcts``: ``expand`` (visits a tree node needs before its moves are
+  expanded, default 1);
 * ``pimc``: ``dets`` (determinisations per move, default 10; the budget is
   shared between them).
 
@@ -245,7 +246,7 @@ class SearchBot(Bot):
     """Common options of the search bots: budget, exploration, reward margin, playout policy."""
 
     def __init__(self, spec: str, seed: int = 0, iterations: int | None = None, time: float | None = None,
-                 c: float = 0.7, margin: float = 0.0, policy: str = "heuristic", expand: int = 1) -> None:
+                 c: float = 0.7, margin: float = 0.0, policy: str = "heuristic") -> None:
         super().__init__(spec, seed)
         if iterations is None and time is None:
             iterations = 1000
@@ -253,7 +254,6 @@ class SearchBot(Bot):
         self.seconds = time
         self.c = c
         self.margin = margin
-        self.expand = expand
         self.game = KanaloaGame(POLICIES[policy])
 
 
@@ -261,6 +261,10 @@ class ISMCTSBot(SearchBot):
     """ISMCTS from the mover's knowledge; the move most visited at the root."""
 
     name = "ismcts"
+
+    def __init__(self, spec: str, expand: int = 1, **options) -> None:
+        super().__init__(spec, **options)
+        self.expand = expand
 
     def choose(self, state) -> int:
         moves = state.legal_actions()
@@ -314,13 +318,12 @@ _SEARCH = {
     "c": _Option(float, 0.0),
     "margin": _Option(float, 0.0),
     "policy": _Option(str, choices=tuple(POLICIES)),
-    "expand": _Option(int, 1),
 }
 BOTS: dict[str, tuple[type, dict[str, _Option]]] = {
     "random": (RandomBot, {"seed": _SEED}),
     "greedy": (GreedyBot, {"seed": _SEED, "width": _Option(int, 1)}),
     "pimc": (PIMCBot, {**_SEARCH, "dets": _Option(int, 1)}),
-    "ismcts": (ISMCTSBot, dict(_SEARCH)),
+    "ismcts": (ISMCTSBot, {**_SEARCH, "expand": _Option(int, 1)}),
 }
 
 
