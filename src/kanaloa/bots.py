@@ -168,7 +168,9 @@ class GreedyBot(Bot):
         """The best sequence of the mover's places, swaps and removals (possibly empty)."""
         h = self._heuristic
         start_data = state.to_data()
-        best_value = h.value(start_data, me) if not start_data.remove_on else -1e9
+        # Stopping at once is an option only where the play phase may end (R4 hand limit, R7 removal).
+        may_stop_now = not start_data.remove_on and self._may_stop(state)
+        best_value = h.value(start_data, me) if may_stop_now else -1e9
         best_line: list[int] = []
         seen = {_key(start_data)}
         frontier = [(state, [])]
