@@ -50,7 +50,7 @@ class Hint:
     candidates: list[HintCandidate]
     iterations: int
     seconds: float
-    actions: list[int] = field(default=(), compare=False, repr=False)  # the plan as action codes
+    actions: tuple[int, ...] = field(default=(), compare=False, repr=False)  # the plan as action codes
 
     def to_json(self) -> dict:
         return {
@@ -154,7 +154,7 @@ def hint_state(core, board, iterations: int | None = None, seconds: float | None
         candidates=[HintCandidate(name(cand.action), cand.visits, cand.win) for cand in result.candidates()[:top]],
         iterations=spent,
         seconds=clock() - started,
-        actions=line,
+        actions=tuple(line),
     )
 
 
