@@ -9,24 +9,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
-
-from kanaloa.cli import cli
-
-
-def run(*args: str, input: str | None = None):
-    return CliRunner().invoke(cli, list(args), input=input)
-
-
-def assert_user_error(result, *fragments: str) -> str:
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: "), lines[0]
-    assert "Traceback" not in result.output
-    for fragment in fragments:
-        assert fragment in lines[0], (fragment, lines[0])
-    return lines[0]
+from cli_helpers import run
+from cli_helpers import user_error as assert_user_error
 
 
 @pytest.fixture()

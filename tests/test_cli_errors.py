@@ -13,23 +13,8 @@ import json
 import signal
 
 import pytest
-from click.testing import CliRunner
 
-from kanaloa.cli import cli
-
-
-def run(*args: str, input: str | bytes | None = None):
-    return CliRunner().invoke(cli, list(args), input=input)
-
-
-def user_error(result) -> str:
-    """The one ``error:`` line of a failed command, after checking status 2 and no traceback."""
-    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
-    assert "Traceback" not in result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 or (len(lines) == 2 and lines[0].startswith("kanaloa: dealt with")), result.stderr
-    assert lines[-1].startswith("error: "), lines[-1]
-    return lines[-1]
+from cli_helpers import run, user_error
 
 
 @pytest.fixture()

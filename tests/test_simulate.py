@@ -17,32 +17,18 @@ import time
 from collections import Counter
 
 import pytest
-from click.testing import CliRunner
+
+from cli_helpers import run
+from cli_helpers import user_error as assert_user_error
 
 from kanaloa import simulate as S
 from kanaloa.bots import Bot
-from kanaloa.cli import cli
 from kanaloa.errors import OptionError
 from kanaloa.position import Position
 from kanaloa.rng import SplitMix64
 
 FOUR = ["random:seed=1", "random:seed=2", "random:seed=3", "random:seed=4"]
 THREE = FOUR[:3]
-
-
-def run(*args: str, input: str | None = None):
-    return CliRunner().invoke(cli, list(args), input=input)
-
-
-def assert_user_error(result, *fragments: str) -> str:
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: "), lines[0]
-    assert "Traceback" not in result.output
-    for fragment in fragments:
-        assert fragment in lines[0], (fragment, lines[0])
-    return lines[0]
 
 
 def comparable(summary: dict) -> dict:
