@@ -38,7 +38,7 @@ import math
 import random
 import time
 
-from .mcts import Node, SearchResult, blend, check_budget
+from .mcts import Node, SearchResult, check_budget, simulate_and_backup
 from .protocol import GameState
 
 
@@ -125,17 +125,7 @@ class ISMCTS:
                     s.apply_public(best.action, observer, rng)
                 path.append(best)
                 node = best
-            if not s.is_terminal():
-                s.rollout(getrandbits(63))
-            wins = s.returns()
-            rewards = blend(wins, s.margins(), margin) if margin else wins
-            root.visits += 1
-            for n in path[1:]:
-                n.visits += 1
-                p = n.player
-                n.reward += rewards[p]
-                n.wins += wins[p]
-                n.mean = n.reward / n.visits
+            simulate_and_backup(s, root, path, margin, getrandbits(63))
             done += 1
             if clock() >= deadline:
                 break

@@ -101,6 +101,26 @@ def blend(returns: list[float], margins: list[float], margin: float) -> list[flo
     return [keep * r + half * (m + 1.0) for r, m in zip(returns, margins)]
 
 
+def simulate_and_backup(s: GameState, root: "Node", path: list, margin: float, seed: int) -> None:
+    """Finish one iteration: play ``s`` to the end (``rollout``), then back the rewards up ``path``.
+
+    Every node on the path (the root excepted) adds the reward entry of the
+    player who chose its move (max^n); ``wins`` keeps the pure win/loss part
+    apart for the reported win chances.
+    """
+    if not s.is_terminal():
+        s.rollout(seed)
+    wins = s.returns()
+    rewards = blend(wins, s.margins(), margin) if margin else wins
+    root.visits += 1
+    for n in path[1:]:
+        n.visits += 1
+        p = n.player
+        n.reward += rewards[p]
+        n.wins += wins[p]
+        n.mean = n.reward / n.visits
+
+
 def check_budget(iterations: int | None, seconds: float | None) -> None:
     """Raise ``ValueError`` unless at least one positive budget is given."""
     if iterations is None and seconds is None:
@@ -172,17 +192,7 @@ class MCTS:
                 s.apply_action(best.action)
                 path.append(best)
                 node = best
-            if not s.is_terminal():
-                s.rollout(getrandbits(63))
-            wins = s.returns()
-            rewards = blend(wins, s.margins(), margin) if margin else wins
-            root.visits += 1
-            for n in path[1:]:
-                n.visits += 1
-                p = n.player
-                n.reward += rewards[p]
-                n.wins += wins[p]
-                n.mean = n.reward / n.visits
+            simulate_and_backup(s, root, path, margin, getrandbits(63))
             done += 1
             if clock() >= deadline:
                 break
