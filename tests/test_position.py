@@ -357,15 +357,20 @@ FULL_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("change, message", FULL_ERRORS)
-def test_a_bad_full_position_names_the_field_and_why(change, message):
+def full_position_error(change) -> str:
+    """The PositionError message of a full position after ``change`` (the deck kept unless replaced)."""
     doc = full_doc()
     keep_deck = doc["deck"]
     doc = change(doc)
     doc.setdefault("deck", keep_deck)
     with pytest.raises(PositionError) as err:
         Position.from_json(doc, impl="reference")
-    assert str(err.value) == message
+    return str(err.value)
+
+
+@pytest.mark.parametrize("change, message", FULL_ERRORS)
+def test_a_bad_full_position_names_the_field_and_why(change, message):
+    assert full_position_error(change) == message
 
 
 ROUND_ERRORS = [
@@ -796,13 +801,7 @@ WRONG_TYPES = [
 
 @pytest.mark.parametrize("change, message", WRONG_TYPES)
 def test_a_value_of_the_wrong_type_is_a_position_error(change, message):
-    doc = full_doc()
-    keep_deck = doc["deck"]
-    doc = change(doc)
-    doc.setdefault("deck", keep_deck)
-    with pytest.raises(PositionError) as err:
-        Position.from_json(doc, impl="reference")
-    assert str(err.value) == message
+    assert full_position_error(change) == message
 
 
 def test_a_finished_game_with_a_reason_of_the_wrong_type():
