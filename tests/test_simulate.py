@@ -411,7 +411,9 @@ def test_ctrl_c_stops_cleanly_and_prints_the_finished_games(workers, tmp_path):
     # Far more games than can finish before the interrupt.
     cmd = [sys.executable, "-m", "kanaloa.cli", "simulate", "--bots", ",".join(FOUR), "--games", "400000",
            "--seed", "1", "--workers", workers, "--out", str(out)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    # A shell's background job inherits SIGINT ignored; give the command a terminal's default instead.
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     workers_seen: list[int] = []
     while time.monotonic() < deadline:
