@@ -189,3 +189,14 @@ def test_moves_needs_the_movers_hand():
 def test_error_bad_board_is_reported_before_any_deal():
     result = run("new", "--board", "nowhere.json")
     assert_user_error(result, "nowhere.json")
+
+
+def test_show_lists_what_a_viewer_knows_of_other_hands():
+    from importlib import resources
+
+    example = resources.files("kanaloa.examples").joinpath("midgame.json").read_text("utf-8")
+    out = run("show", "-", input=example).stdout
+    assert "yellow  [2] HILO + 1 unseen" in out  # one card taken face-up, one drawn blind
+    assert "green   [1] KULU" in out
+    dealt = run("new", "--seed", "3", "--viewer", "green").stdout
+    assert "red     [4] 4 unseen" in run("show", "-", input=dealt).stdout

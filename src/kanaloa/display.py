@@ -154,7 +154,9 @@ def render_position(doc: dict, board: Board, use_color: bool = False) -> str:
         else:
             n = hand["count"]
             public = hand.get("public", [])
-            text = f"{n} cards" + (f", known: {' '.join(public)}" if public else "")
+            unseen = n - len(public)
+            shown = public + ([f"+ {unseen} unseen"] if public and unseen else [f"{unseen} unseen"] if unseen else [])
+            text = " ".join(shown) or "(empty)"
         out.append(f"  {_paint(f'{c:<7}', c, use_color)} [{n}] {text}")
     deck = doc.get("deck", {})
     deck_n = len(deck) if isinstance(deck, list) else deck.get("count", 0)
