@@ -105,6 +105,22 @@ def play_random(state, rng: random.Random, max_moves: int = 2000) -> list[int]:
     return played
 
 
+def hide_swap(data: StateData, other: int) -> StateData:
+    """A copy of ``data`` that differs only in what ``other``'s rivals cannot see.
+
+    One card of ``other``'s hand that is not public changes places with a
+    deck card of another island, and the deck order is reversed.
+    """
+    x = next(i for i in range(data.n_islands) if data.hands[other][i] > data.public[other][i])
+    j = next(j for j, y in enumerate(data.deck) if y != x)
+    altered = data.copy()
+    altered.hands[other][x] -= 1
+    altered.hands[other][data.deck[j]] += 1
+    altered.deck[j] = x
+    altered.deck.reverse()
+    return altered
+
+
 def action_name(board: Board, action: int) -> str:
     """A short readable form of an action code, for failure messages."""
     kind, a, b = A.kind_of(action), A.arg_a(action), A.arg_b(action)

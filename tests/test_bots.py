@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import hide_swap
 
 from kanaloa.bots import GreedyBot, ISMCTSBot, PIMCBot, RandomBot, parse_bot_spec
 from kanaloa.errors import OptionError
@@ -153,13 +154,7 @@ def test_a_bot_plays_the_same_whatever_it_cannot_see(name):
     data = state.to_data()
     me = data.to_move
     other = next(s for s in range(4) if s != me and sum(data.hands[s]) > sum(data.public[s]))
-    x = next(i for i in range(data.n_islands) if data.hands[other][i] > data.public[other][i])
-    j = next(j for j, y in enumerate(data.deck) if y != x)
-    altered = data.copy()
-    altered.hands[other][x] -= 1
-    altered.hands[other][data.deck[j]] += 1
-    altered.deck[j] = x
-    altered.deck.reverse()
+    altered = hide_swap(data, other)
     twin = kanaloa_core.CoreState.from_data(core_board(board), altered)
     choices = []
     for s in (state, twin):

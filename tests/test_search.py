@@ -14,6 +14,7 @@ import random
 import time
 
 import pytest
+from conftest import hide_swap
 
 from kanaloa import actions as A
 from kanaloa.search import ISMCTS, MCTS
@@ -366,13 +367,7 @@ def test_resample_ignores_what_the_observer_cannot_see():
     data = state.core.to_data()
     observer = data.to_move
     other = (observer + 1) % data.players
-    x = next(i for i in range(data.n_islands) if data.hands[other][i] > data.public[other][i])
-    j = next(j for j, y in enumerate(data.deck) if y != x)
-    altered = data.copy()
-    altered.hands[other][x] -= 1
-    altered.hands[other][data.deck[j]] += 1
-    altered.deck[j] = x
-    altered.deck.reverse()  # the deck order is unknown too
+    altered = hide_swap(data, other)  # an unseen card and the deck order differ
     altered.rng ^= 0xDEADBEEF  # and so is the stream of the next reshuffle
     from kanaloa.board import load_board
     from kanaloa.core import core_board
