@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from kanaloa.engine import load_engine
 from kanaloa.benchmark import RATIO_SEED, core_games, play_games, play_games_api
 from kanaloa.state import PRESET_YUCATA
 
@@ -22,7 +23,7 @@ ENGINES = {
     "core-in-C": (lambda board, players: core_games(board, players, PRESET_YUCATA, GAMES, RATIO_SEED), 200),
     "core-through-Position": (
         lambda board, players: play_games_api(board, players, PRESET_YUCATA, GAMES, RATIO_SEED), 15),
-    "reference": (lambda board, players: play_games(board, players, PRESET_YUCATA, GAMES, RATIO_SEED, "reference"),
+    "reference": (lambda board, players: play_games(board, players, PRESET_YUCATA, GAMES, RATIO_SEED, load_engine("reference")),
                   3),
 }
 

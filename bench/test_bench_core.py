@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from kanaloa.engine import load_engine
 from kanaloa.benchmark import (
     PLAYOUT_SEED,
     bulk_determinisations,
@@ -26,7 +27,7 @@ DETERMINISATIONS = 1000  # samples per bulk call
 @pytest.mark.parametrize("impl", ["core", "reference"])
 def test_legal_actions(benchmark, oro, position, impl, rate):
     """Legal-move generation (R3-R10 move lists, sorted by code) at each reference position."""
-    state = position.state(oro, impl)
+    state = position.state(oro, load_engine(impl))
     benchmark.group = f"legal_actions {position.name}"
     rate(benchmark, 1, "calls")
     moves = benchmark(state.legal_actions)

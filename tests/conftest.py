@@ -4,47 +4,22 @@ Both engines speak the same engine state protocol (``deal``, ``from_data``,
 ``to_data``, ``copy``, ``legal_actions``, ``apply`` and the game-state
 properties).  They differ only in what they take as a board: the reference
 takes a ``kanaloa.board.Board``, the compiled core a ``kanaloa_core.CoreBoard``
-built by ``kanaloa.core.core_board``.  ``Engine`` hides that difference so a
-test can be written once and run on either.
+built by ``kanaloa.core.core_board``.  ``kanaloa.engine.Engine`` hides that
+difference so a test can be written once and run on either.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Any, Callable
-
 import pytest
 
 from kanaloa import actions as A
 from kanaloa.board import Board, load_board
-from kanaloa.reference import ReferenceState
+from kanaloa.engine import Engine, load_engine
 from kanaloa.state import PRESET_TABLETOP, TABLETOP_BRIDGES, StateData
 
-import kanaloa_core
-from kanaloa.core import core_board
-
-
-@dataclass(frozen=True)
-class Engine:
-    """One implementation of the rules, seen through the engine state protocol."""
-
-    name: str
-    state_cls: Any
-    board_for: Callable[[Board], Any]  # the board object the implementation takes
-
-    def deal(self, board: Board, players: int, preset: int, seed: int):
-        return self.state_cls.deal(self.board_for(board), players, preset, seed)
-
-    def from_data(self, board: Board, data: StateData):
-        return self.state_cls.from_data(self.board_for(board), data)
-
-    def __str__(self) -> str:
-        return self.name
-
-
-REFERENCE = Engine("reference", ReferenceState, lambda board: board)
-CORE = Engine("core", kanaloa_core.CoreState, core_board)
+REFERENCE = load_engine("reference")
+CORE = load_engine("core")
 ENGINES = {"reference": REFERENCE, "core": CORE}
 
 

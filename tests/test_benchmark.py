@@ -17,7 +17,7 @@ import kanaloa_core
 from kanaloa import benchmark as B
 from kanaloa.cli import cli
 from kanaloa.core import core_board
-from kanaloa.engine import deal_state
+from kanaloa.engine import load_engine
 from kanaloa.rng import SplitMix64
 from kanaloa.state import PRESET_TABLETOP, PRESET_YUCATA, ROUND_1, ROUND_2, ROUND_FINAL, ROUND_OVER
 
@@ -52,8 +52,8 @@ def test_same_seeded_games_in_every_engine(oro, players, preset):
     for g in range(3):
         seed = B.RATIO_SEED + g
         moves = B.core_games(oro, players, preset, 1, seed)
-        assert moves == B.play_games(oro, players, preset, 1, seed, "core")
-        assert moves == B.play_games(oro, players, preset, 1, seed, "reference")
+        assert moves == B.play_games(oro, players, preset, 1, seed, load_engine("core"))
+        assert moves == B.play_games(oro, players, preset, 1, seed, load_engine("reference"))
         assert moves == B.play_games_api(oro, players, preset, 1, seed)
 
 
@@ -63,7 +63,7 @@ def test_different_deals_give_a_different_move_total(oro):
 
 
 def test_play_random_ends_the_game(oro):
-    state = deal_state(oro, 4, PRESET_YUCATA, 5)
+    state = load_engine().deal(oro, 4, PRESET_YUCATA, 5)
     moves = B.play_random(state, 5 ^ kanaloa_core.PLAYOUT_SALT)
     assert state.is_over and state.round == ROUND_OVER and state.winner >= 0
     assert moves == B.core_games(oro, 4, PRESET_YUCATA, 1, 5)
@@ -77,13 +77,13 @@ def positions(oro):
 def test_reference_positions_come_back_identical_from_their_seeds(oro, positions):
     assert [p.name for p in positions] == [f"{n}p-{phase}" for n in (3, 4) for phase in B.PHASES]
     assert B.bench_positions(oro) == positions
-    assert B.bench_positions(oro, impl="reference") == positions
+    assert B.bench_positions(oro, engine=load_engine("reference")) == positions
 
 
 def test_reference_positions_replay_from_the_deal(oro, positions):
     """Each position is its seed's deal after ``moves`` random moves of the move stream (R3 onward)."""
     for p in positions:
-        state = deal_state(oro, p.players, PRESET_YUCATA, p.seed, "reference")
+        state = load_engine("reference").deal(oro, p.players, PRESET_YUCATA, p.seed)
         stream = SplitMix64(p.seed ^ kanaloa_core.PLAYOUT_SALT)
         for _ in range(p.moves):
             legal = state.legal_actions()

@@ -99,7 +99,7 @@ def test_same_seed_same_hint_and_another_seed_searches_differently():
 
 def test_no_cheating_hidden_cards_do_not_change_the_hint():
     """Two full positions that differ only in cards the mover cannot see give the same hint."""
-    from kanaloa.engine import state_from_data
+    from kanaloa.engine import load_engine
     from kanaloa.hint import hint_state
 
     pos = midgame(6)
@@ -116,8 +116,8 @@ def test_no_cheating_hidden_cards_do_not_change_the_hint():
     altered.deck[j] = x
     altered.deck.reverse()  # the deck order is unknown too
     altered.rng ^= 0xDEADBEEF  # and so is the future reshuffle
-    true_state = state_from_data(pos.board, data)
-    other_state = state_from_data(pos.board, altered)
+    true_state = load_engine().from_data(pos.board, data)
+    other_state = load_engine().from_data(pos.board, altered)
     a = hint_state(true_state, pos.board, iterations=ITERATIONS, seed=3)
     b = hint_state(other_state, pos.board, iterations=ITERATIONS, seed=3)
     assert (a.move, a.plan, a.candidates) == (b.move, b.plan, b.candidates)

@@ -12,16 +12,11 @@ from kanaloa import actions as A
 from kanaloa.board import load_board
 from kanaloa.errors import BoardError, KanaloaError, MoveError, OptionError, PositionError
 from kanaloa.notation import Move
+from kanaloa.engine import load_engine
 from kanaloa.position import FORMAT, Position, WaitingError
 from kanaloa.state import ROUND_1, StateData
 
 ORO = load_board("oro")
-
-
-@pytest.fixture
-def impl(engine):
-    """The implementation name for ``Position(..., impl=...)``: each test runs on both engines."""
-    return engine.name
 
 
 def full_doc(hands=None, face_up=("KULU", "MOKU", "PAHU", "GUMO"), open_=("ALOA", "DALI", "BAFI"),
@@ -82,45 +77,45 @@ def red_view_doc():
 # -- round trips -------------------------------------------------------------------------
 
 
-def test_a_full_position_round_trips_through_json(impl):
-    pos = Position.from_json(full_doc(), impl=impl)
+def test_a_full_position_round_trips_through_json(engine):
+    pos = Position.from_json(full_doc(), engine=engine)
     out = pos.to_json()
     assert out["hands"]["yellow"] == {"cards": ["FALU", "GUMO", "KULU", "ORO", "ORO"], "public": ["ORO", "ORO"]}
     assert out["bridges"] == {"ALOA-BAFI": "red", "ALOA-DALI": "red", "BAFI-ORO": "green"}
     assert out["discard"]["hidden_by"] == {"red": [], "green": ["FALU"], "blue": [], "yellow": []}
     assert out["seed"] == 12345 and out["viewer"] is None
-    again = Position.from_json(pos.dumps(), impl=impl)
+    again = Position.from_json(pos.dumps(), engine=engine)
     assert again.to_json() == out
     assert again.data == pos.data
     assert again.dumps() == pos.dumps()
 
 
-def test_the_interface_example_round_trips_as_red_sees_it(impl):
-    pos = Position.from_json(red_view_doc(), impl=impl)
+def test_the_interface_example_round_trips_as_red_sees_it(engine):
+    pos = Position.from_json(red_view_doc(), engine=engine)
     out = pos.to_json()
     assert out["viewer"] == "red" and "seed" not in out
     assert out["hands"]["green"] == {"count": 4, "public": ["COCO"]}
     assert out["hands"]["red"] == {"cards": ["ALOA", "DALI", "ELOI", "RASI"], "public": []}
     assert out["deck"] == {"count": 24}
     assert out["discard"] == {"open": ["ALOA", "DALI", "BAFI"], "hidden": 1, "hidden_by": {"red": []}}
-    assert Position.from_json(pos.dumps(), impl=impl).to_json() == out
+    assert Position.from_json(pos.dumps(), engine=engine).to_json() == out
 
 
-def test_input_is_read_leniently_and_written_canonically(impl):
+def test_input_is_read_leniently_and_written_canonically(engine):
     doc = full_doc()
     doc["bridges"] = {"bafi-aloa": "red", "DALI-ALOA": "red", "oro-bafi": "green"}
     doc["hands"]["red"] = {"cards": ["rasi", "eloi", "aloa", "dali"], "count": 4}
     for key in ("rules", "viewer", "scores", "turn"):
         del doc[key]
-    out = Position.from_json(doc, impl=impl).to_json()
+    out = Position.from_json(doc, engine=engine).to_json()
     assert list(out["bridges"]) == ["ALOA-BAFI", "ALOA-DALI", "BAFI-ORO"]
     assert out["hands"]["red"]["cards"] == ["ALOA", "DALI", "ELOI", "RASI"]
     assert out["rules"] == {"preset": "yucata"} and out["turn"]["played"] == 0
 
 
-def test_a_full_position_seen_by_a_viewer_hides_what_the_viewer_cannot_know(impl):
-    view = Position.from_json(full_doc(), impl=impl).as_viewer("red")
-    assert view.to_json() == Position.from_json(red_view_doc(), impl=impl).to_json()
+def test_a_full_position_seen_by_a_viewer_hides_what_the_viewer_cannot_know(engine):
+    view = Position.from_json(full_doc(), engine=engine).as_viewer("red")
+    assert view.to_json() == Position.from_json(red_view_doc(), engine=engine).to_json()
     assert view.viewer == "red"
     assert view.as_viewer("red").to_json() == view.to_json()
     with pytest.raises(PositionError, match=r"^viewer: this position is red's view; it cannot show what green knows$"):
@@ -129,20 +124,20 @@ def test_a_full_position_seen_by_a_viewer_hides_what_the_viewer_cannot_know(impl
         view.as_viewer("purple")
 
 
-def test_dumps_is_indented_and_stable(impl):
-    pos = Position.new(players=3, seed=5, impl=impl)
+def test_dumps_is_indented_and_stable(engine):
+    pos = Position.new(players=3, seed=5, engine=engine)
     text = pos.dumps()
     assert text.startswith('{\n  "format": "kanaloa-position/1",\n  "board": "oro",\n')
     assert '  "players": ["red", "green", "blue"],\n' in text
     assert json.loads(text) == pos.to_json()
-    assert Position.from_json(text, impl=impl).dumps() == text
+    assert Position.from_json(text, engine=engine).dumps() == text
 
 
 # -- new, play, outcome ----------------------------------------------------------------------
 
 
-def test_new_deals_the_setup_with_the_engine(impl, engine):
-    pos = Position.new(players=4, seed=9, impl=impl)
+def test_new_deals_the_setup_with_the_engine(engine):
+    pos = Position.new(players=4, seed=9, engine=engine)
     dealt = engine.deal(ORO, 4, 0, 9)
     assert pos.data == dealt.to_data()
     out = pos.to_json()
@@ -154,32 +149,32 @@ def test_new_deals_the_setup_with_the_engine(impl, engine):
 
 def test_new_checks_its_options():
     with pytest.raises(OptionError, match=r"^players 2: the game is for 3 or 4 players$"):
-        Position.new(players=2, impl="reference")
+        Position.new(players=2, engine=load_engine("reference"))
     with pytest.raises(OptionError, match=r"^seed -1: must be an integer from 0 to 2\*\*64-1$"):
-        Position.new(seed=-1, impl="reference")
+        Position.new(seed=-1, engine=load_engine("reference"))
     with pytest.raises(OptionError, match=r"^preset 'fast': unknown; choose one of yucata, tabletop$"):
-        Position.new(preset="fast", impl="reference")
+        Position.new(preset="fast", engine=load_engine("reference"))
     with pytest.raises(BoardError):
-        Position.new(board="no-such-board", impl="reference")
-    with pytest.raises(OptionError, match=r"^engine 'java': unknown implementation"):
-        Position.new(impl="java")
+        Position.new(board="no-such-board", engine=load_engine("reference"))
+    with pytest.raises(OptionError, match=r"^engine 'java': unknown; choose one of core, reference$"):
+        load_engine("java")
     with pytest.raises(OptionError, match=r"^preset \['yucata'\]: unknown"):
-        Position.new(preset=["yucata"], impl="reference")
+        Position.new(preset=["yucata"], engine=load_engine("reference"))
 
 
-def test_new_refuses_a_board_too_small_to_deal_every_hand(tmp_path, impl):
+def test_new_refuses_a_board_too_small_to_deal_every_hand(tmp_path, engine):
     """R3: four cards per hand; the core used to stop this with a bare ValueError (a traceback in the CLI)."""
     path = tmp_path / "small.json"
     path.write_text(json.dumps({"name": "small", "cards_per_island": 5, "islands": [{"name": "A"}, {"name": "B"},
                                 {"name": "C"}], "links": [["A", "B"], ["B", "C"], ["A", "C"]]}))
-    assert Position.new(players=3, board=str(path), impl=impl).round == 0
+    assert Position.new(players=3, board=str(path), engine=engine).round == 0
     with pytest.raises(OptionError) as err:
-        Position.new(players=4, board=str(path), impl=impl)
+        Position.new(players=4, board=str(path), engine=engine)
     assert str(err.value) == "players 4: 4 hands of 4 cards need more than the 15 cards of board small (R3)"
 
 
-def test_setup_reveals_then_the_chosen_cards_go_face_up(impl):
-    pos = Position.new(players=3, seed=1, impl=impl)
+def test_setup_reveals_then_the_chosen_cards_go_face_up(engine):
+    pos = Position.new(players=3, seed=1, engine=engine)
     chosen = []
     for color in pos.colors:
         move = pos.legal_moves()[0]
@@ -193,8 +188,8 @@ def test_setup_reveals_then_the_chosen_cards_go_face_up(impl):
     assert pos.to_move == "red"
 
 
-def test_play_applies_moves_and_legal_moves_match_the_engine(impl):
-    pos = Position.from_json(full_doc(), impl=impl)
+def test_play_applies_moves_and_legal_moves_match_the_engine(engine):
+    pos = Position.from_json(full_doc(), engine=engine)
     assert pos.legal_moves() == [Move.from_action(a, ORO) for a in pos.state.legal_actions()]
     assert pos.move_strings() == [str(m) for m in pos.legal_moves()]
     assert "ALOA-COCO/ALOA" in pos.move_strings()
@@ -210,14 +205,14 @@ def test_play_applies_moves_and_legal_moves_match_the_engine(impl):
     assert pos.to_move == "green" and pos.to_json()["hands"]["red"]["public"] == ["KULU"]
 
 
-def test_controller_of_an_unknown_island(impl):
-    pos = Position.from_json(full_doc(), impl=impl)
+def test_controller_of_an_unknown_island(engine):
+    pos = Position.from_json(full_doc(), engine=engine)
     with pytest.raises(BoardError, match=r"^board oro: no island 'ATLANTIS'$"):
         pos.controller_of("ATLANTIS")
 
 
-def test_push_is_the_unchecked_fast_path(impl):
-    pos = Position.from_json(full_doc(), impl=impl)
+def test_push_is_the_unchecked_fast_path(engine):
+    pos = Position.from_json(full_doc(), engine=engine)
     twin = pos.copy()
     action = Move.parse("ALOA-COCO/ALOA", ORO).to_action(ORO)
     pos.push(action)
@@ -227,15 +222,15 @@ def test_push_is_the_unchecked_fast_path(impl):
         pos.as_viewer("red").push(action)
 
 
-def test_copy_is_independent(impl):
-    pos = Position.from_json(full_doc(), impl=impl)
+def test_copy_is_independent(engine):
+    pos = Position.from_json(full_doc(), engine=engine)
     twin = pos.copy()
     twin.play("ALOA-COCO/ALOA")
     assert "ALOA-COCO" not in pos.to_json()["bridges"]
 
 
-def test_a_whole_game_reaches_its_outcome(impl):
-    pos = Position.new(players=4, seed=3, impl=impl)
+def test_a_whole_game_reaches_its_outcome(engine):
+    pos = Position.new(players=4, seed=3, engine=engine)
     assert pos.outcome is None
     turns = 0
     while not pos.is_over:
@@ -253,7 +248,7 @@ def test_a_whole_game_reaches_its_outcome(impl):
         assert [scores[c] for c in out["ranking"]] == sorted(scores.values(), reverse=True)
     doc = pos.to_json()
     assert doc["result"] == out
-    assert Position.from_json(doc, impl=impl).outcome == out
+    assert Position.from_json(doc, engine=engine).outcome == out
     with pytest.raises(MoveError, match=r"^move 'end': the game is over$"):
         pos.play("end")
 
@@ -364,7 +359,7 @@ def full_position_error(change) -> str:
     doc = change(doc)
     doc.setdefault("deck", keep_deck)
     with pytest.raises(PositionError) as err:
-        Position.from_json(doc, impl="reference")
+        Position.from_json(doc, engine=load_engine("reference"))
     return str(err.value)
 
 
@@ -401,7 +396,7 @@ ROUND_ERRORS = [
 @pytest.mark.parametrize("make, message", ROUND_ERRORS)
 def test_round_fields_are_checked(make, message):
     with pytest.raises(PositionError) as err:
-        Position.from_json(make(), impl="reference")
+        Position.from_json(make(), engine=load_engine("reference"))
     assert str(err.value) == message
 
 
@@ -410,7 +405,7 @@ def test_round_ends_when_deck_and_face_up_are_empty():
     doc = full_doc(face_up=[], deck=[])
     doc["discard"]["open"] += full_doc(face_up=[])["deck"]  # the cards lie among the discards instead
     with pytest.raises(PositionError) as err:
-        Position.from_json(doc, impl="reference")
+        Position.from_json(doc, engine=load_engine("reference"))
     assert str(err.value) == ("face_up: the deck and the face-up cards are both empty; round 1 would have "
                               "ended (R9, R10)")
 
@@ -449,7 +444,7 @@ SETUP_ERRORS = [
 @pytest.mark.parametrize("doc, message", SETUP_ERRORS)
 def test_setup_fields_are_checked(doc, message):
     with pytest.raises(PositionError) as err:
-        Position.from_json(doc, impl="reference")
+        Position.from_json(doc, engine=load_engine("reference"))
     assert str(err.value) == message
 
 
@@ -457,16 +452,16 @@ def test_setup_face_up_must_be_empty():
     doc = setup_doc([], {}, "red")
     doc["face_up"] = [doc["deck"].pop(0)]
     with pytest.raises(PositionError, match=r"^face_up: no card lies face-up before the setup ends \(R3\)$"):
-        Position.from_json(doc, impl="reference")
+        Position.from_json(doc, engine=load_engine("reference"))
 
 
-def test_setup_round_trips(impl):
+def test_setup_round_trips(engine):
     doc = setup_doc(["red", "green"], {"red": "DALI", "green": "ELOI"}, "blue")
-    pos = Position.from_json(doc, impl=impl)
+    pos = Position.from_json(doc, engine=engine)
     assert pos.to_json()["setup"] == {"chosen": ["red", "green"], "cards": {"red": "DALI", "green": "ELOI"}}
     view = pos.as_viewer("green")
     assert view.to_json()["setup"] == {"chosen": ["red", "green"], "cards": {"green": "ELOI"}}
-    assert Position.from_json(view.dumps(), impl=impl).to_json() == view.to_json()
+    assert Position.from_json(view.dumps(), engine=engine).to_json() == view.to_json()
 
 
 def test_rule_limits_are_checked():
@@ -474,28 +469,28 @@ def test_rule_limits_are_checked():
     # R13: 20 bridges per color in the tabletop preset
     doc = full_doc(rules={"preset": "tabletop"}, bridges={name: "green" for name in links[:21]})
     with pytest.raises(PositionError) as err:
-        Position.from_json(doc, impl="reference")
+        Position.from_json(doc, engine=load_engine("reference"))
     assert str(err.value) == "bridges: green has 21 bridges; the tabletop preset gives 20 per color (R13)"
     # R8: eleven controlled islands would have ended the game
     doc = full_doc(bridges={name: "red" for name in links})
     with pytest.raises(PositionError) as err:
-        Position.from_json(doc, impl="reference")
+        Position.from_json(doc, engine=load_engine("reference"))
     assert str(err.value) == "bridges: red controls 16 islands; the game would be over (R8)"
 
 
 def test_invalid_text_and_shapes():
     with pytest.raises(PositionError) as err:
-        Position.from_json("{not json", impl="reference")
+        Position.from_json("{not json", engine=load_engine("reference"))
     assert str(err.value) == (
         "position: not valid JSON (Expecting property name enclosed in double quotes at line 1 column 2)")
     with pytest.raises(PositionError, match=r"^position: must be a JSON object, not an array$"):
-        Position.from_json([], impl="reference")
+        Position.from_json([], engine=load_engine("reference"))
     with pytest.raises(PositionError, match=r"^position: must be a JSON object, not null$"):
-        Position.from_json("null", impl="reference")
+        Position.from_json("null", engine=load_engine("reference"))
     with pytest.raises(KanaloaError):
-        Position.from_json("[]", impl="reference")
+        Position.from_json("[]", engine=load_engine("reference"))
     with pytest.raises(ValueError):
-        Position.from_json("[]", impl="reference")
+        Position.from_json("[]", engine=load_engine("reference"))
 
 
 VIEWER_ERRORS = [
@@ -526,26 +521,26 @@ def test_a_bad_viewer_position_names_the_field_and_why(change, message):
         doc["deck"] = {"count": 0}
         doc["discard"]["hidden"] += 29
     with pytest.raises(PositionError) as err:
-        Position.from_json(doc, impl="reference")
+        Position.from_json(doc, engine=load_engine("reference"))
     assert str(err.value) == message
 
 
 def test_viewer_setup_fields_are_checked():
     doc = Position.from_json(setup_doc(["red", "green"], {"red": "DALI", "green": "ELOI"}, "blue"),
-                             impl="reference").as_viewer("red").to_json()
+                             engine=load_engine("reference")).as_viewer("red").to_json()
     doc["setup"]["cards"]["green"] = "ELOI"
     with pytest.raises(PositionError, match=r"^setup.cards.green: red cannot see green's chosen card$"):
-        Position.from_json(doc, impl="reference")
+        Position.from_json(doc, engine=load_engine("reference"))
     del doc["setup"]["cards"]
     with pytest.raises(PositionError, match=r"^setup.cards: missing red's chosen card$"):
-        Position.from_json(doc, impl="reference")
+        Position.from_json(doc, engine=load_engine("reference"))
 
 
 # -- checked play: every reason -----------------------------------------------------------
 
 
-def play_error(doc, move, impl="reference"):
-    pos = Position.from_json(doc, impl=impl)
+def play_error(doc, move, engine=load_engine("reference")):
+    pos = Position.from_json(doc, engine=engine)
     before = pos.to_json()
     with pytest.raises(MoveError) as err:
         pos.play(move)
@@ -553,70 +548,70 @@ def play_error(doc, move, impl="reference"):
     return str(err.value)
 
 
-def test_checked_play_names_the_move_and_the_reason(impl):
+def test_checked_play_names_the_move_and_the_reason(engine):
     doc = full_doc()
-    assert play_error(doc, "ALOA-BAFI/BAFI", impl) == (
+    assert play_error(doc, "ALOA-BAFI/BAFI", engine) == (
         "move 'ALOA-BAFI/BAFI': ALOA-BAFI already holds red's bridge; a swap pays two cards")
-    assert play_error(doc, "ALOA-COCO/COCO", impl) == "move 'ALOA-COCO/COCO': red has no COCO card"
-    assert play_error(doc, "ALOA-COCO/ALOA+ALOA", impl) == (
+    assert play_error(doc, "ALOA-COCO/COCO", engine) == "move 'ALOA-COCO/COCO': red has no COCO card"
+    assert play_error(doc, "ALOA-COCO/ALOA+ALOA", engine) == (
         "move 'ALOA-COCO/ALOA+ALOA': ALOA-COCO holds no bridge to swap; a place pays one card")
-    assert play_error(doc, "ALOA-BAFI/ALOA+ALOA", impl) == (
+    assert play_error(doc, "ALOA-BAFI/ALOA+ALOA", engine) == (
         "move 'ALOA-BAFI/ALOA+ALOA': ALOA-BAFI already holds red's own bridge")
-    assert play_error(doc, "BAFI-ORO/BAFI+BAFI", impl) == "move 'BAFI-ORO/BAFI+BAFI': red has no BAFI card"
-    assert play_error(doc, "take ORO", impl) == (
+    assert play_error(doc, "BAFI-ORO/BAFI+BAFI", engine) == "move 'BAFI-ORO/BAFI+BAFI': red has no BAFI card"
+    assert play_error(doc, "take ORO", engine) == (
         "move 'take ORO': no ORO among the face-up cards (KULU, MOKU, PAHU, GUMO)")
-    assert play_error(doc, "end", impl) == "move 'end': 'end' belongs to the final round (R10)"
-    assert play_error(doc, "pass", impl) == "move 'pass': 'pass' belongs to the final round (R10)"
-    assert play_error(doc, "reveal ALOA", impl) == "move 'reveal ALOA': cards are revealed only in the setup (R3)"
-    assert play_error(doc, "remove ALOA-BAFI", impl) == "move 'remove ALOA-BAFI': no removal is pending (R7)"
-    assert play_error(doc, "green: draw", impl) == "move 'green: draw': it is red's turn, not green's"
-    assert play_error(doc, "faceup ALOA", impl) == (
+    assert play_error(doc, "end", engine) == "move 'end': 'end' belongs to the final round (R10)"
+    assert play_error(doc, "pass", engine) == "move 'pass': 'pass' belongs to the final round (R10)"
+    assert play_error(doc, "reveal ALOA", engine) == "move 'reveal ALOA': cards are revealed only in the setup (R3)"
+    assert play_error(doc, "remove ALOA-BAFI", engine) == "move 'remove ALOA-BAFI': no removal is pending (R7)"
+    assert play_error(doc, "green: draw", engine) == "move 'green: draw': it is red's turn, not green's"
+    assert play_error(doc, "faceup ALOA", engine) == (
         "move 'faceup ALOA': a full position turns cards face-up itself; 'faceup' records are for viewer positions")
-    assert play_error(doc, "draw ALOA", impl) == "move 'draw ALOA': this position knows the deck; write 'draw'"
-    assert play_error(doc, "take KULU refill ALOA", impl) == (
+    assert play_error(doc, "draw ALOA", engine) == "move 'draw ALOA': this position knows the deck; write 'draw'"
+    assert play_error(doc, "take KULU refill ALOA", engine) == (
         "move 'take KULU refill ALOA': this position knows the deck; write 'take KULU'")
-    assert play_error(doc, "discard", impl) == "move 'discard': name the card: 'discard CARD'"
-    assert play_error(doc, "ALOA-ORO/ALOA", impl) == "move 'ALOA-ORO/ALOA': no link between ALOA and ORO"
+    assert play_error(doc, "discard", engine) == "move 'discard': name the card: 'discard CARD'"
+    assert play_error(doc, "ALOA-ORO/ALOA", engine) == "move 'ALOA-ORO/ALOA': no link between ALOA and ORO"
     three = full_doc(players=["red", "green", "blue"], hands={
         "red": {"cards": ["ALOA"]}, "green": {"cards": ["COCO"]}, "blue": {"cards": ["MOKU"]}})
     del three["scores"]
-    assert play_error(three, "yellow: draw", impl) == (
+    assert play_error(three, "yellow: draw", engine) == (
         "move 'yellow: draw': yellow is not playing (the colors are red, green, blue)")
 
 
-def test_the_hand_limit_and_the_draw_phase(impl):
+def test_the_hand_limit_and_the_draw_phase(engine):
     five = full_doc(to_move="yellow")
-    assert play_error(five, "draw", impl) == "move 'draw': the hand holds 5 cards; play or discard first (R4)"
-    assert play_error(five, "take KULU", impl) == "move 'take KULU': the hand holds 5 cards; play or discard first (R4)"
-    pos = Position.from_json(five, impl=impl)
+    assert play_error(five, "draw", engine) == "move 'draw': the hand holds 5 cards; play or discard first (R4)"
+    assert play_error(five, "take KULU", engine) == "move 'take KULU': the hand holds 5 cards; play or discard first (R4)"
+    pos = Position.from_json(five, engine=engine)
     pos.play("discard FALU")
     doc = pos.to_json()
     assert doc["turn"]["discarded"] and doc["hands"]["yellow"]["public"] == ["ORO"]  # one of each known card goes
-    assert play_error(doc, "GUMO-IKA/GUMO", impl) == (
+    assert play_error(doc, "GUMO-IKA/GUMO", engine) == (
         "move 'GUMO-IKA/GUMO': yellow has discarded this turn; only 'take' or 'draw' remain (R4)")
-    assert play_error(doc, "discard ORO", impl) == (
+    assert play_error(doc, "discard ORO", engine) == (
         "move 'discard ORO': yellow has discarded this turn; only 'take' or 'draw' remain (R4)")
     played = full_doc(turn={"played": 1, "discarded": False, "remove_on": []})
-    assert play_error(played, "discard ALOA", impl) == (
+    assert play_error(played, "discard ALOA", engine) == (
         "move 'discard ALOA': red has already played a card this turn; a face-down discard replaces playing (R4)")
     rest = ["ALOA", "DALI", "BAFI"] + full_doc(face_up=["KULU"])["deck"]
     no_deck = full_doc(face_up=["KULU"], open_=rest, deck=[])
-    assert play_error(no_deck, "draw", impl) == "move 'draw': the deck is empty; take a face-up card (R5)"
+    assert play_error(no_deck, "draw", engine) == "move 'draw': the deck is empty; take a face-up card (R5)"
 
 
-def test_swaps_need_their_two_cards(impl):
+def test_swaps_need_their_two_cards(engine):
     doc = full_doc()
     doc["hands"]["red"] = {"cards": ["BAFI", "DALI", "RASI", "ELOI"]}
     doc["hands"]["blue"] = {"cards": ["MOKU", "NALU", "ALOA"]}
     doc = full_doc(hands=doc["hands"], open_=["PAHU", "DALI", "BAFI"])
-    assert play_error(doc, "BAFI-ORO/BAFI+BAFI", impl) == (
+    assert play_error(doc, "BAFI-ORO/BAFI+BAFI", engine) == (
         "move 'BAFI-ORO/BAFI+BAFI': red needs two BAFI cards and holds one")
-    pos = Position.from_json(doc, impl=impl)
+    pos = Position.from_json(doc, engine=engine)
     assert "BAFI-ORO/BAFI+BAFI" not in pos.move_strings()
     assert "ALOA-BAFI/ALOA+BAFI" not in pos.move_strings()  # red's own bridge
 
 
-def test_removals_after_a_relative_majority(impl):
+def test_removals_after_a_relative_majority(engine):
     """R7: on a full large island the leader removes one bridge before anything else."""
     bafi_links = ["ALOA-BAFI", "BAFI-COCO", "BAFI-GUMO", "BAFI-ORO", "BAFI-RASI"]
     bridges = {"ALOA-BAFI": "red", "BAFI-COCO": "green", "BAFI-GUMO": "blue", "BAFI-ORO": "yellow"}
@@ -626,16 +621,16 @@ def test_removals_after_a_relative_majority(impl):
         "blue": {"cards": ["MOKU", "NALU", "PAHU"]},
         "yellow": {"cards": ["GUMO", "ORO", "ORO", "FALU", "KULU"]},
     }
-    pos = Position.from_json(full_doc(hands=hands, bridges=bridges), impl=impl)
+    pos = Position.from_json(full_doc(hands=hands, bridges=bridges), engine=engine)
     pos.play("BAFI-RASI/RASI")  # the last free link of BAFI: red leads 2-1-1-1
     assert pos.to_json()["turn"]["remove_on"] == ["BAFI"]
     assert pos.move_strings() == ["remove BAFI-COCO", "remove BAFI-GUMO", "remove BAFI-ORO"]
     doc = pos.to_json()
-    assert play_error(doc, "ALOA-COCO/ALOA", impl) == (
+    assert play_error(doc, "ALOA-COCO/ALOA", engine) == (
         "move 'ALOA-COCO/ALOA': red must first remove a bridge on BAFI (R7): 'remove LINK'")
-    assert play_error(doc, "remove ALOA-COCO", impl) == (
+    assert play_error(doc, "remove ALOA-COCO", engine) == (
         "move 'remove ALOA-COCO': the pending removal is on BAFI; ALOA-COCO is not one of its links (R7)")
-    assert play_error(doc, "remove ALOA-BAFI", impl) == "move 'remove ALOA-BAFI': red cannot remove its own bridge (R7)"
+    assert play_error(doc, "remove ALOA-BAFI", engine) == "move 'remove ALOA-BAFI': red cannot remove its own bridge (R7)"
     pos.play("remove BAFI-GUMO")
     assert "BAFI-GUMO" not in pos.to_json()["bridges"] and pos.to_json()["turn"]["remove_on"] == []
     # A tie for the most (2-2-1): only the single bridge may go.
@@ -643,8 +638,8 @@ def test_removals_after_a_relative_majority(impl):
     doc = full_doc(hands=hands, bridges=tied)
     doc["bridges"]["BAFI-RASI"] = "red"
     doc["turn"].update(played=1, remove_on=["BAFI"])  # red has just built BAFI-RASI
-    assert Position.from_json(doc, impl=impl).move_strings() == ["remove BAFI-ORO"]
-    assert play_error(doc, "remove BAFI-COCO", impl) == (
+    assert Position.from_json(doc, engine=engine).move_strings() == ["remove BAFI-ORO"]
+    assert play_error(doc, "remove BAFI-COCO", engine) == (
         "move 'remove BAFI-COCO': red is tied for the most bridges on BAFI, so only a color with a single bridge "
         "there may lose one (R7)")
     assert set(bafi_links) <= set(doc["bridges"])  # every link of BAFI is taken
@@ -658,37 +653,37 @@ def final_doc(**fields):
     return doc
 
 
-def test_final_round_moves(impl):
+def test_final_round_moves(engine):
     """R10: no draw, no discard; pass only before acting, with a stronger color still to play."""
     doc = final_doc(scores={"red": 3, "green": 5, "blue": 0, "yellow": 1}, final_round={"done": [], "passed": []})
-    pos = Position.from_json(doc, impl=impl)
+    pos = Position.from_json(doc, engine=engine)
     assert {"end", "pass"} <= set(pos.move_strings())
-    assert play_error(doc, "take KULU", impl) == "move 'take KULU': the final round has no draw phase (R10)"
-    assert play_error(doc, "draw", impl) == "move 'draw': the final round has no draw phase (R10)"
-    assert play_error(doc, "discard ALOA", impl) == "move 'discard ALOA': there is no discard in the final round (R10)"
+    assert play_error(doc, "take KULU", engine) == "move 'take KULU': the final round has no draw phase (R10)"
+    assert play_error(doc, "draw", engine) == "move 'draw': the final round has no draw phase (R10)"
+    assert play_error(doc, "discard ALOA", engine) == "move 'discard ALOA': there is no discard in the final round (R10)"
     pos.play("pass")
     assert pos.to_move == "green" and pos.to_json()["final_round"] == {"done": [], "passed": ["red"]}
-    assert play_error(pos.to_json(), "pass", impl) == (
+    assert play_error(pos.to_json(), "pass", engine) == (
         "move 'pass': no color with more points than green is still to take its final turn, so green may not "
         "pass (R10)")
     played = final_doc(scores={"red": 3, "green": 5, "blue": 0, "yellow": 1},
                        turn={"played": 1, "discarded": False, "remove_on": []})
-    assert play_error(played, "pass", impl) == (
+    assert play_error(played, "pass", engine) == (
         "move 'pass': red has already played a card this turn, so it may not pass (R10)")
     pos.play("COCO-ELOI/COCO")
     pos.play("end")
     assert pos.to_json()["final_round"]["done"] == ["green"] and pos.to_move == "blue"
 
 
-def test_setup_moves(impl):
+def test_setup_moves(engine):
     doc = setup_doc(["red"], {"red": "DALI"}, "green")
-    assert play_error(doc, "draw", impl) == (
+    assert play_error(doc, "draw", engine) == (
         "move 'draw': in the setup each color first reveals one card: 'reveal CARD' (R3)")
-    assert play_error(doc, "reveal ALOA", impl) == "move 'reveal ALOA': green has no ALOA card"
-    assert play_error(doc, "reveal", impl) == "move 'reveal': name the card: 'reveal CARD'"
+    assert play_error(doc, "reveal ALOA", engine) == "move 'reveal ALOA': green has no ALOA card"
+    assert play_error(doc, "reveal", engine) == "move 'reveal': name the card: 'reveal CARD'"
 
 
-def test_tabletop_stock(impl):
+def test_tabletop_stock(engine):
     """R13: a color with all 20 bridges on the board can neither place nor swap."""
     def controlled(chosen):
         return sum(1 for i in range(ORO.n_islands)
@@ -703,17 +698,17 @@ def test_tabletop_stock(impl):
     others = ["green", "blue", "yellow"]
     bridges = {ORO.link_name(k): ("red" if k in red else others[k % 3]) for k in range(ORO.n_links) if k != free}
     doc = full_doc(rules={"preset": "tabletop"}, bridges=bridges)
-    pos = Position.from_json(doc, impl=impl)
+    pos = Position.from_json(doc, engine=engine)
     assert all(m.kind not in ("place", "swap") for m in pos.legal_moves())
-    assert play_error(doc, "ALOA-DALI/ALOA", impl) == "move 'ALOA-DALI/ALOA': red has no bridge left in stock (R13)"
+    assert play_error(doc, "ALOA-DALI/ALOA", engine) == "move 'ALOA-DALI/ALOA': red has no bridge left in stock (R13)"
 
 
 def test_waiting_error_is_a_move_error():
     assert issubclass(WaitingError, MoveError)
 
 
-def test_position_data_is_a_copy(impl):
-    pos = Position.from_json(full_doc(), impl=impl)
+def test_position_data_is_a_copy(engine):
+    pos = Position.from_json(full_doc(), engine=engine)
     data = pos.data
     assert isinstance(data, StateData) and data.round == ROUND_1
     data.scores[0] = 99
@@ -723,32 +718,28 @@ def test_position_data_is_a_copy(impl):
     assert A.kind_of(pos.state.legal_actions()[0]) == A.PLACE
 
 
-def test_the_shipped_example_is_a_viewer_position_in_round_one(impl):
+def test_the_shipped_example_is_a_viewer_position_in_round_one(engine):
     from kanaloa.examples import example_text
 
     text = example_text("midgame")
-    pos = Position.from_json(text, impl=impl)
+    pos = Position.from_json(text, engine=engine)
     assert pos.round == 1 and pos.viewer == pos.to_move and pos.waiting is None
     assert pos.legal_moves()
     assert pos.dumps() == text
     assert copy.deepcopy(pos.to_json()) == json.loads(text)
 
 
-def test_the_engine_factory_gives_each_implementation_its_board(engine):
-    from kanaloa.engine import IMPLS, engine_board, state_class
+def test_load_engine_gives_one_typed_engine_per_name(engine):
+    from kanaloa.engine import ENGINE_NAMES, Engine
 
-    assert IMPLS == ("core", "reference")
-    cls = state_class(engine.name)
-    assert cls is engine.state_cls
-    board = engine_board(ORO, engine.name)
-    assert board is engine.board_for(ORO)
-    assert engine_board(ORO, engine.name) is board  # built once per board
-    pos = Position.new(players=3, seed=8, impl=engine.name)
-    assert isinstance(pos.state, cls)
-    with pytest.raises(OptionError, match=r"^engine 'fast': unknown implementation; choose one of core, reference$"):
-        state_class("fast")
-    with pytest.raises(OptionError):
-        engine_board(ORO, "fast")
+    assert ENGINE_NAMES == ("core", "reference")
+    assert isinstance(engine, Engine) and load_engine(engine.name) is engine  # loaded once
+    board = engine.board_for(ORO)
+    assert engine.board_for(ORO) is board  # the board tables are built once per board
+    pos = Position.new(players=3, seed=8, engine=engine)
+    assert isinstance(pos.state, engine.state_cls) and pos.engine is engine
+    with pytest.raises(OptionError, match=r"^engine 'fast': unknown; choose one of core, reference$"):
+        load_engine("fast")
 
 
 # -- text that is no JSON document at all ------------------------------------------------------
@@ -770,7 +761,7 @@ def test_the_engine_factory_gives_each_implementation_its_board(engine):
 )
 def test_text_that_is_not_a_json_document_is_a_position_error(text, message):
     with pytest.raises(PositionError) as err:
-        Position.from_json(text, impl="reference")
+        Position.from_json(text, engine=load_engine("reference"))
     if message is None:
         assert str(err.value).startswith("position: not valid JSON (")
     else:
@@ -808,7 +799,7 @@ def test_a_finished_game_with_a_reason_of_the_wrong_type():
     doc = full_doc(round="over", result={"ranking": ["red", "blue", "green", "yellow"], "winner": "red",
                                          "reason": ["points"]})
     with pytest.raises(PositionError) as err:
-        Position.from_json(doc, impl="reference")
+        Position.from_json(doc, engine=load_engine("reference"))
     assert str(err.value) == "result.reason: ['points'] is not one of 'points', 'eleven islands'"
 
 
@@ -854,16 +845,16 @@ def test_counts_the_rules_cannot_reach_are_position_errors(change, message):
     keep_deck = doc["deck"]
     doc = change(doc)
     doc.setdefault("deck", keep_deck)
-    for impl in ("reference", "core"):
+    for name in ("reference", "core"):
         with pytest.raises(PositionError) as err:
-            Position.from_json(doc, impl=impl)
+            Position.from_json(doc, engine=load_engine(name))
         assert str(err.value) == message
 
 
 def test_scores_may_reach_the_most_one_scoring_gives():
     """R11 on oro: 4 small islands give at most 1, 11 large at most 2, ORO at most 3: 29 in all."""
     doc = full_doc(round=2, scores={"red": 29})
-    assert Position.from_json(doc, impl="reference").scores["red"] == 29
+    assert Position.from_json(doc, engine=load_engine("reference")).scores["red"] == 29
 
 
 def bafi_full(**turn):
@@ -881,8 +872,8 @@ def bafi_full(**turn):
     return doc
 
 
-def test_a_pending_removal_that_the_last_build_queued_is_read(impl):
-    pos = Position.from_json(bafi_full(), impl=impl)
+def test_a_pending_removal_that_the_last_build_queued_is_read(engine):
+    pos = Position.from_json(bafi_full(), engine=engine)
     assert pos.move_strings() == ["remove BAFI-COCO", "remove BAFI-GUMO", "remove BAFI-ORO"]
 
 
@@ -917,7 +908,7 @@ REMOVAL_ERRORS = [
 def test_a_pending_removal_must_be_one_the_rules_queue(change, message):
     doc = change(bafi_full())
     with pytest.raises(PositionError) as err:
-        Position.from_json(doc, impl="reference")
+        Position.from_json(doc, engine=load_engine("reference"))
     assert str(err.value) == message
 
 
@@ -934,17 +925,17 @@ def test_removals_pending_on_two_islands_are_the_ends_of_the_movers_link():
     }
     doc = full_doc(hands=hands, bridges=bridges, to_move="green", open_=("ALOA", "DALI", "BAFI", "LANI"),
                    turn={"played": 1, "discarded": False, "remove_on": ["ALOA", "BAFI"]})
-    pos = Position.from_json(doc, impl="reference")
+    pos = Position.from_json(doc, engine=load_engine("reference"))
     assert pos.move_strings() == ["remove ALOA-DALI", "remove ALOA-ELOI", "remove ALOA-GUMO"]
     backwards = copy.deepcopy(doc)
     backwards["turn"]["remove_on"] = ["BAFI", "ALOA"]
     with pytest.raises(PositionError, match=r"^turn.remove_on: removals are queued in the board's island order"):
-        Position.from_json(backwards, impl="reference")
+        Position.from_json(backwards, engine=load_engine("reference"))
     rival_link = copy.deepcopy(doc)
     rival_link["bridges"]["ALOA-BAFI"] = "blue"
     rival_link["bridges"]["BAFI-GUMO"] = "green"
     with pytest.raises(PositionError) as err:
-        Position.from_json(rival_link, impl="reference")
+        Position.from_json(rival_link, engine=load_engine("reference"))
     assert str(err.value) == ("turn.remove_on: ALOA and BAFI are not the ends of a bridge of green: one build "
                               "queues removals only on the ends of its link (R7)")
 
@@ -958,12 +949,12 @@ def test_setup_hands_hold_the_dealt_cards_less_the_chosen_one():
     doc["hands"]["green"]["cards"].pop()
     doc["discard"]["open"].append("HILO")
     with pytest.raises(PositionError) as err:
-        Position.from_json(doc, impl="reference")
+        Position.from_json(doc, engine=load_engine("reference"))
     assert str(err.value) == "hands.green: 3 card(s); in the setup green holds the 4 dealt, and has not chosen yet (R3)"
     doc = setup_doc(["red"], {"red": "ALOA"}, "green")
     doc["hands"]["red"]["cards"].append(doc["deck"].pop())
     with pytest.raises(PositionError) as err:
-        Position.from_json(doc, impl="reference")
+        Position.from_json(doc, engine=load_engine("reference"))
     assert str(err.value) == ("hands.red: 4 card(s); in the setup red holds the 4 dealt, less the one it has set "
                               "aside (R3)")
 
@@ -972,22 +963,22 @@ def test_nothing_is_known_or_discarded_during_the_setup():
     doc = setup_doc([], {}, "red")
     doc["hands"]["red"]["public"] = ["ALOA"]
     with pytest.raises(PositionError, match=r"^hands.red.public: nobody has taken a face-up card during the setup"):
-        Position.from_json(doc, impl="reference")
+        Position.from_json(doc, engine=load_engine("reference"))
     doc = setup_doc([], {}, "red")
     doc["discard"]["open"] = [doc["deck"].pop()]
     with pytest.raises(PositionError, match=r"^discard: nothing is discarded during the setup \(R3\)$"):
-        Position.from_json(doc, impl="reference")
+        Position.from_json(doc, engine=load_engine("reference"))
 
 
 def test_the_final_round_has_no_deck_and_no_face_up_cards():
     """R10: the final round starts when both have run out for the second time."""
     with pytest.raises(PositionError) as err:
-        Position.from_json(full_doc(round="final"), impl="reference")
+        Position.from_json(full_doc(round="final"), engine=load_engine("reference"))
     assert str(err.value) == "deck: 24 card(s) left; the final round has no deck (R10)"
     doc = final_doc()
     doc["face_up"] = [doc["discard"]["open"].pop()]
     with pytest.raises(PositionError) as err:
-        Position.from_json(doc, impl="reference")
+        Position.from_json(doc, engine=load_engine("reference"))
     assert str(err.value) == "face_up: 1 card(s) left; the final round has no face-up cards (R10)"
 
 
@@ -1000,7 +991,7 @@ def test_a_viewer_waits_for_face_up_cards_only_right_after_a_reshuffle():
         doc["discard"]["open"] += [c for c in doc["face_up"] if c not in face_up]
         doc["face_up"] = face_up
         with pytest.raises(PositionError) as err:
-            Position.from_json(doc, impl="reference")
+            Position.from_json(doc, engine=load_engine("reference"))
         assert str(err.value) == (f"face_up: {len(face_up)} cards while the deck is not empty; the deck keeps 4 "
                                   f"cards face-up (R5)")
 
@@ -1016,37 +1007,37 @@ def test_the_result_agrees_with_the_scores_and_the_bridges():
     """R12: most points first; R8: an eleven-island win puts the others in order of points, then seat."""
     scores = {"red": 9, "green": 12, "blue": 9, "yellow": 3}
     ok = over_doc("points", ["green", "blue", "red", "yellow"], scores=scores)
-    assert Position.from_json(ok, impl="reference").outcome["winner"] == "green"
+    assert Position.from_json(ok, engine=load_engine("reference")).outcome["winner"] == "green"
     bad = over_doc("points", ["red", "green", "blue", "yellow"], scores=scores)
     with pytest.raises(PositionError) as err:
-        Position.from_json(bad, impl="reference")
+        Position.from_json(bad, engine=load_engine("reference"))
     assert str(err.value) == "result.ranking: red (9 points) ranks above green (12 points); most points wins (R12)"
     fake = over_doc("eleven islands", ["yellow", "green", "red", "blue"], scores=scores)
     with pytest.raises(PositionError) as err:
-        Position.from_json(fake, impl="reference")
+        Position.from_json(fake, engine=load_engine("reference"))
     assert str(err.value) == "result.reason: 'eleven islands' but yellow controls 0 islands (R8)"
     early = full_doc(round="over", result={"ranking": ["red", "green", "blue", "yellow"], "winner": "red",
                                            "reason": "points"})
     with pytest.raises(PositionError) as err:
-        Position.from_json(early, impl="reference")
+        Position.from_json(early, engine=load_engine("reference"))
     assert str(err.value) == ("result.reason: 'points' ends the game after the final round, when the deck and the "
                               "face-up cards are gone (R10)")
 
 
-def test_an_eleven_island_result_ranks_the_others_by_points_then_seat(impl):
+def test_an_eleven_island_result_ranks_the_others_by_points_then_seat(engine):
     """A game won by R8 round-trips; reordering its losers is a bad position."""
     ten = ["ALOA-ELOI", "BAFI-ORO", "BAFI-RASI", "DALI-ELOI", "DALI-IKA", "ELOI-KULU", "HILO-LANI", "HILO-NALU",
            "HILO-PAHU", "IKA-KULU", "IKA-ORO", "LANI-RASI", "NALU-PAHU", "ORO-PAHU", "ORO-RASI"]
     doc = full_doc(round=2, bridges={link: "red" for link in ten},
                    scores={"red": 2, "green": 4, "blue": 9, "yellow": 4})
-    pos = Position.from_json(doc, impl=impl)
+    pos = Position.from_json(doc, engine=engine)
     pos.play("ALOA-BAFI/ALOA")  # BAFI is red's eleventh island
     doc = pos.to_json()
     assert doc["result"] == {"ranking": ["red", "blue", "green", "yellow"], "winner": "red",
                              "reason": "eleven islands"}
-    assert Position.from_json(doc, impl=impl).to_json() == doc
+    assert Position.from_json(doc, engine=engine).to_json() == doc
     doc["result"]["ranking"] = ["red", "blue", "yellow", "green"]
     with pytest.raises(PositionError) as err:
-        Position.from_json(doc, impl=impl)
+        Position.from_json(doc, engine=engine)
     assert str(err.value) == ("result.ranking: after an immediate win the others rank by points, then seat order: "
                               "red, blue, green, yellow (R12)")

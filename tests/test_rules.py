@@ -17,6 +17,7 @@ from collections import Counter
 import pytest
 
 from kanaloa.board import load_board
+from kanaloa.engine import Engine, load_engine
 from kanaloa.errors import BoardError, MoveError, PositionError
 from kanaloa.position import Position
 
@@ -25,12 +26,12 @@ ORO = load_board("oro")
 
 
 @pytest.fixture(params=["core", "reference"])
-def impl(request) -> str:
-    return request.param
+def impl(request) -> Engine:
+    return load_engine(request.param)
 
 
 def table(
-    impl: str,
+    impl: Engine,
     *,
     players: list[str] = COLORS,
     to_move: str | None = None,
@@ -85,7 +86,7 @@ def table(
         doc["final_round"] = final_round
     if seed is not None:
         doc["seed"] = seed
-    return Position.from_json(doc, impl=impl)
+    return Position.from_json(doc, engine=impl)
 
 
 def moves_of(pos: Position, prefix: str = "") -> list[str]:
@@ -123,7 +124,7 @@ def test_R1_a_link_holds_at_most_one_bridge(impl):
 
 def test_R1_another_board_file_plays_by_the_same_rules(impl):
     kahuna = load_board("kahuna")
-    pos = Position.new(players=3, seed=11, board="kahuna", impl=impl)
+    pos = Position.new(players=3, seed=11, board="kahuna", engine=impl)
     for _ in range(3):
         pos.play(pos.move_strings()[0])
     assert pos.round == 1 and len(pos.to_json()["face_up"]) == 4
@@ -193,7 +194,7 @@ def test_R2_control_follows_the_bridges_at_every_moment(impl):
 
 
 def test_R3_four_cards_dealt_one_revealed_by_each_then_four_face_up(impl):
-    pos = Position.new(players=3, seed=2024, impl=impl)
+    pos = Position.new(players=3, seed=2024, engine=impl)
     doc = pos.to_json()
     assert doc["round"] == 0 and doc["to_move"] == "red"
     assert [len(doc["hands"][c]["cards"]) for c in COLORS[:3]] == [4, 4, 4]
@@ -363,7 +364,7 @@ def test_R6_removed_bridges_never_create_a_majority(impl):
 # -- R7 relative majority ------------------------------------------------------------------------
 
 
-def bafi_at_one_each(impl: str) -> Position:
+def bafi_at_one_each(impl: Engine) -> Position:
     """Everyone has one bridge to BAFI; Mateo (green) holds RASI and ORO cards."""
     return table(impl, to_move="green",
                  bridges={"ALOA-BAFI": "blue", "BAFI-COCO": "green", "BAFI-GUMO": "yellow", "BAFI-ORO": "red"},
@@ -665,14 +666,14 @@ def test_R10_a_final_turn_has_only_the_play_phase(impl):
 # -- R11 scoring --------------------------------------------------------------------------------
 
 
-def first_scoring(impl: str, bridges: dict[str, str]) -> dict[str, int]:
+def first_scoring(impl: Engine, bridges: dict[str, str]) -> dict[str, int]:
     pos = table(impl, to_move="blue", face_up=["RASI"], deck=[], bridges=bridges)
     pos.play("take RASI")
     assert pos.round == 2
     return pos.scores
 
 
-def final_scoring(impl: str, bridges: dict[str, str]) -> dict[str, int]:
+def final_scoring(impl: Engine, bridges: dict[str, str]) -> dict[str, int]:
     pos = table(impl, round="final", to_move="yellow", bridges=bridges,
                 final_round={"done": ["red", "green", "blue"], "passed": []})
     pos.play("end")

@@ -20,11 +20,6 @@ from kanaloa.position import FORMAT, Position, WaitingError
 ORO = load_board("oro")
 
 
-@pytest.fixture
-def impl(engine):
-    return engine.name
-
-
 def full_doc(hands, face_up=("KULU", "MOKU", "PAHU", "GUMO"), open_=(), hidden_by=None, deck=None, **fields):
     """A 4-player full position in round 1; the deck is every card not placed elsewhere."""
     hidden_by = hidden_by or {}
@@ -57,8 +52,8 @@ HANDS = {
 }
 
 
-def red_view(impl, **fields):
-    full = Position.from_json(full_doc(HANDS, open_=["ALOA", "BAFI"], **fields), impl=impl)
+def red_view(engine, **fields):
+    full = Position.from_json(full_doc(HANDS, open_=["ALOA", "BAFI"], **fields), engine=engine)
     return full, full.as_viewer("red")
 
 
@@ -85,10 +80,10 @@ def record(full: Position, action: int, viewer: str) -> str:
     return f"{mover}: {body}"
 
 
-def mirror_game(seed: int, players: int, preset: str, impl: str) -> dict:
+def mirror_game(seed: int, players: int, preset: str, engine) -> dict:
     """Play a seeded random game in full and in every color's view; return event counts."""
     rng = random.Random(seed)
-    full = Position.new(players, seed=seed, preset=preset, impl=impl)
+    full = Position.new(players, seed=seed, preset=preset, engine=engine)
     views = {c: full.as_viewer(c) for c in full.colors}
     seen = {"moves": 0, "waits": 0, "setup waits": 0, "exchanges": 0, "refills": 0, "own draws": 0}
     while not full.is_over:
@@ -118,8 +113,8 @@ def mirror_game(seed: int, players: int, preset: str, impl: str) -> dict:
 
 
 @pytest.mark.parametrize("seed, players, preset", [(11, 4, "yucata"), (12, 3, "yucata"), (13, 4, "tabletop")])
-def test_a_viewer_follows_a_whole_game_from_its_own_records(impl, seed, players, preset):
-    seen = mirror_game(seed, players, preset, impl)
+def test_a_viewer_follows_a_whole_game_from_its_own_records(engine, seed, players, preset):
+    seen = mirror_game(seed, players, preset, engine)
     # The game went through every kind of event a viewer must follow.
     assert seen["setup waits"] == players  # R3: every color waits once for the face-up cards
     assert seen["waits"] == players  # R9: every color waits once after the reshuffle
@@ -130,8 +125,8 @@ def test_a_viewer_follows_a_whole_game_from_its_own_records(impl, seed, players,
 # -- what another color's moves tell the viewer -------------------------------------------------
 
 
-def test_another_colors_take_and_draw_update_what_the_viewer_knows(impl):
-    full, view = red_view(impl, to_move="green")
+def test_another_colors_take_and_draw_update_what_the_viewer_knows(engine):
+    full, view = red_view(engine, to_move="green")
     top = full.to_json()["deck"][0]
     view.play(f"green: take MOKU refill {top}")
     out = view.to_json()
@@ -143,8 +138,8 @@ def test_another_colors_take_and_draw_update_what_the_viewer_knows(impl):
     assert view.to_json()["deck"]["count"] == 26
 
 
-def test_another_colors_build_pulls_the_card_into_its_filled_in_hand(impl):
-    _, view = red_view(impl, to_move="green")
+def test_another_colors_build_pulls_the_card_into_its_filled_in_hand(engine):
+    _, view = red_view(engine, to_move="green")
     # Red cannot see green's three unknown cards; any island with an unseen card may be among them.
     for card in ("PAHU", "LANI", "ELOI"):
         trial = view.copy()
@@ -159,8 +154,8 @@ def test_another_colors_build_pulls_the_card_into_its_filled_in_hand(impl):
     assert view.to_json()["hands"]["green"] == {"count": 3, "public": []}
 
 
-def test_a_face_down_discard_by_another_color_stays_unseen(impl):
-    _, view = red_view(impl, to_move="green")
+def test_a_face_down_discard_by_another_color_stays_unseen(engine):
+    _, view = red_view(engine, to_move="green")
     view.play("green: discard")
     out = view.to_json()
     assert out["hands"]["green"] == {"count": 3, "public": []}  # one of each known card goes (R4)
@@ -168,8 +163,8 @@ def test_a_face_down_discard_by_another_color_stays_unseen(impl):
     assert out["turn"]["discarded"] is True
 
 
-def test_impossible_moves_of_another_color(impl):
-    full, view = red_view(impl, to_move="green")
+def test_impossible_moves_of_another_color(engine):
+    full, view = red_view(engine, to_move="green")
     # Red holds two ALOA and sees the third on the discard pile: green cannot pay with ALOA.
     with pytest.raises(MoveError) as err:
         view.play("green: ALOA-COCO/ALOA")
@@ -206,9 +201,9 @@ def test_impossible_moves_of_another_color(impl):
     assert view.to_json() == full.as_viewer("red").to_json()  # refused moves change nothing
 
 
-def test_a_hand_known_to_the_viewer_cannot_pay_other_cards(impl):
+def test_a_hand_known_to_the_viewer_cannot_pay_other_cards(engine):
     hands = dict(HANDS, green={"cards": ["KULU", "ORO"], "public": ["KULU", "ORO"]})
-    full = Position.from_json(full_doc(hands, open_=["ALOA", "BAFI"], to_move="green"), impl=impl)
+    full = Position.from_json(full_doc(hands, open_=["ALOA", "BAFI"], to_move="green"), engine=engine)
     view = full.as_viewer("red")
     with pytest.raises(MoveError) as err:
         view.play("green: COCO-ELOI/ELOI")
@@ -224,8 +219,8 @@ def _after(full: Position, move: str) -> Position:
     return full
 
 
-def test_the_viewers_own_moves(impl):
-    full, view = red_view(impl)
+def test_the_viewers_own_moves(engine):
+    full, view = red_view(engine)
     assert view.legal_moves() == full.legal_moves()
     assert "take MOKU" in view.move_strings() and "draw" in view.move_strings()
     with pytest.raises(MoveError) as err:
@@ -248,9 +243,9 @@ def test_the_viewers_own_moves(impl):
     assert view.to_move == "green"
 
 
-def test_takes_when_the_deck_is_empty(impl):
+def test_takes_when_the_deck_is_empty(engine):
     rest = ["ALOA", "BAFI"] + full_doc(HANDS, face_up=["KULU", "MOKU"], open_=["ALOA", "BAFI"])["deck"]
-    full = Position.from_json(full_doc(HANDS, face_up=["KULU", "MOKU"], open_=rest, deck=[]), impl=impl)
+    full = Position.from_json(full_doc(HANDS, face_up=["KULU", "MOKU"], open_=rest, deck=[]), engine=engine)
     view = full.as_viewer("red")
     with pytest.raises(MoveError) as err:
         view.play("take KULU refill ORO")
@@ -262,8 +257,8 @@ def test_takes_when_the_deck_is_empty(impl):
 # -- waiting for face-up cards ---------------------------------------------------------------
 
 
-def test_the_setup_ends_in_a_wait_for_the_face_up_cards(impl):
-    full = Position.new(players=4, seed=21, impl=impl)
+def test_the_setup_ends_in_a_wait_for_the_face_up_cards(engine):
+    full = Position.new(players=4, seed=21, engine=engine)
     view = full.as_viewer("green")
     for color in full.colors:
         card = full.legal_moves()[0].cards[0]
@@ -281,7 +276,7 @@ def test_the_setup_ends_in_a_wait_for_the_face_up_cards(impl):
     with pytest.raises(WaitingError):
         view.state
     # A waiting position reads back as waiting.
-    again = Position.from_json(view.dumps(), impl=impl)
+    again = Position.from_json(view.dumps(), engine=engine)
     assert again.waiting == view.waiting and again.to_json() == doc
     faceup = full.to_json()["face_up"]
     with pytest.raises(MoveError) as err:
@@ -306,8 +301,8 @@ def test_the_setup_ends_in_a_wait_for_the_face_up_cards(impl):
         assert pos.to_json() == full.as_viewer("green").to_json()
 
 
-def test_three_players_top_up_the_face_up_cards_from_the_deck(impl):
-    full = Position.new(players=3, seed=4, impl=impl)
+def test_three_players_top_up_the_face_up_cards_from_the_deck(engine):
+    full = Position.new(players=3, seed=4, engine=engine)
     view = full.as_viewer("blue")
     for color in full.colors:
         card = full.legal_moves()[0].cards[0]
@@ -319,9 +314,9 @@ def test_three_players_top_up_the_face_up_cards_from_the_deck(impl):
     assert view.to_json() == full.as_viewer("blue").to_json()
 
 
-def _reshuffled(impl, deck_count):
+def _reshuffled(engine, deck_count):
     """Red's view just after a reshuffle (R9): round 2, nothing face-up yet, ``deck_count`` cards."""
-    full = Position.from_json(full_doc(HANDS, open_=["ALOA", "BAFI"]), impl=impl)
+    full = Position.from_json(full_doc(HANDS, open_=["ALOA", "BAFI"]), engine=engine)
     doc = full.as_viewer("red").to_json()
     moved = doc["face_up"]
     doc["round"] = 2
@@ -333,9 +328,9 @@ def _reshuffled(impl, deck_count):
     return doc
 
 
-def test_after_a_reshuffle_the_viewer_waits_for_the_cards_turned_up(impl):
-    doc = _reshuffled(impl, 10)
-    view = Position.from_json(doc, impl=impl)
+def test_after_a_reshuffle_the_viewer_waits_for_the_cards_turned_up(engine):
+    doc = _reshuffled(engine, 10)
+    view = Position.from_json(doc, engine=engine)
     assert view.waiting == "the deck turned up 4 unseen card(s); record them with 'faceup CARD CARD CARD CARD' (R9)"
     with pytest.raises(MoveError) as err:
         view.play("faceup ELOI ELOI")
@@ -348,11 +343,11 @@ def test_after_a_reshuffle_the_viewer_waits_for_the_cards_turned_up(impl):
     out = view.to_json()
     assert out["face_up"] == ["ELOI", "ELOI", "LANI", "COCO"] and out["deck"] == {"count": 6}
     assert view.waiting is None and view.to_move == "red"
-    assert Position.from_json(view.dumps(), impl=impl).to_json() == out
+    assert Position.from_json(view.dumps(), engine=engine).to_json() == out
 
 
-def test_a_short_deck_turns_up_fewer_cards(impl):
-    view = Position.from_json(_reshuffled(impl, 2), impl=impl)
+def test_a_short_deck_turns_up_fewer_cards(engine):
+    view = Position.from_json(_reshuffled(engine, 2), engine=engine)
     assert view.waiting == "the deck turned up 2 unseen card(s); record them with 'faceup CARD CARD' (R9)"
     with pytest.raises(MoveError) as err:
         view.play("faceup ELOI ELOI LANI")

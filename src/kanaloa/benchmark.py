@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .board import Board, load_board
-from .engine import deal_state, state_from_data
+from .engine import Engine, EngineState, load_engine
 from .rng import MASK64, SplitMix64
 from .state import (
     PRESET_NAMES,
@@ -106,20 +106,22 @@ def play_random(state: Any, seed: int) -> int:
     return moves
 
 
-def play_games(board: Board, players: int, preset: int, games: int, seed: int, impl: str = "core") -> int:
+def play_games(board: Board, players: int, preset: int, games: int, seed: int,
+               engine: Engine | None = None) -> int:
     """Deal and play ``games`` random games move by move from Python; return the total moves.
 
     Game ``g`` is dealt from ``seed + g`` and played with the move stream
     ``(seed + g) ^ PLAYOUT_SALT``: the games of
     ``kanaloa_core.random_games(board, players, preset, games, seed)``.
-    ``impl`` is ``"core"`` (the compiled core driven through its Python
-    methods) or ``"reference"``.
+    ``engine`` is the compiled core (driven through its Python methods; the
+    default) or the reference.
     """
+    engine = engine or load_engine()
     salt = _salt()
     total = 0
     for g in range(games):
         game_seed = (seed + g) & MASK64
-        total += play_random(deal_state(board, players, preset, game_seed, impl), game_seed ^ salt)
+        total += play_random(engine.deal(board, players, preset, game_seed), game_seed ^ salt)
     return total
 
 
@@ -165,7 +167,7 @@ def signature(board: Board | None = None, impl: str = "core") -> int:
         play = play_games_api
     elif impl == "reference":
         def play(b, p, pre, n, s):
-            return play_games(b, p, pre, n, s, "reference")
+            return play_games(b, p, pre, n, s, load_engine("reference"))
     else:
         raise ValueError(f"impl {impl!r}: choose core, api or reference")
     return sum(play(board, players, preset, SIGNATURE_GAMES, SIGNATURE_SEED) for players, preset in SIGNATURE_SET)
@@ -198,9 +200,9 @@ class BenchPosition:
     def name(self) -> str:
         return f"{self.players}p-{self.phase}"
 
-    def state(self, board: Board, impl: str = "core") -> Any:
-        """A fresh engine state of ``impl`` at this position."""
-        return state_from_data(board, self.data, impl)
+    def state(self, board: Board, engine: Engine | None = None) -> EngineState:
+        """A fresh state of ``engine`` (default the core) at this position."""
+        return (engine or load_engine()).from_data(board, self.data)
 
 
 def _at_phase(phase: str, d: StateData, deck_at_start: dict[int, int]) -> bool:
@@ -216,9 +218,9 @@ def _at_phase(phase: str, d: StateData, deck_at_start: dict[int, int]) -> bool:
     return d.round == ROUND_FINAL
 
 
-def bench_position(board: Board, players: int, phase: str, impl: str = "core",
+def bench_position(board: Board, players: int, phase: str, engine: Engine | None = None,
                    preset: int = PRESET_YUCATA) -> BenchPosition:
-    """The reference position of ``phase`` for ``players`` on ``board``, built with ``impl``.
+    """The reference position of ``phase`` for ``players`` on ``board``, built with ``engine``.
 
     Deals are tried from ``POSITION_SEED`` on; the first whose random game
     reaches the phase gives the position.  Both implementations build the
@@ -227,9 +229,10 @@ def bench_position(board: Board, players: int, phase: str, impl: str = "core",
     """
     if phase not in PHASES:
         raise ValueError(f"phase {phase!r}: choose one of {', '.join(PHASES)}")
+    engine = engine or load_engine()
     salt = _salt()
     for seed in range(POSITION_SEED, POSITION_SEED + POSITION_TRIES):
-        state = deal_state(board, players, preset, seed, impl)
+        state = engine.deal(board, players, preset, seed)
         stream = SplitMix64(seed ^ salt)
         deck_at_start: dict[int, int] = {}
         moves = 0
@@ -251,9 +254,9 @@ def bench_position(board: Board, players: int, phase: str, impl: str = "core",
 
 
 def bench_positions(board: Board, players: tuple[int, ...] = PLAYERS, phases: tuple[str, ...] = PHASES,
-                    impl: str = "core") -> list[BenchPosition]:
+                    engine: Engine | None = None) -> list[BenchPosition]:
     """Every reference position for ``players`` x ``phases``, in that order."""
-    return [bench_position(board, p, phase, impl) for p in players for phase in phases]
+    return [bench_position(board, p, phase, engine) for p in players for phase in phases]
 
 
 # -- what the installed core can do ----------------------------------------------
@@ -283,7 +286,7 @@ def ismcts_missing(board: Board) -> str | None:
         return reason
     from .search.protocol import POLICY_HEURISTIC
 
-    probe = deal_state(board, 4, PRESET_YUCATA, 0)
+    probe = load_engine().deal(board, 4, PRESET_YUCATA, 0)
     try:
         probe.playout(0, POLICY_HEURISTIC)
     except ValueError:
@@ -524,7 +527,7 @@ def run_bench(quick: bool = False, board_name: str = BOARD,
     t_api = best_time(lambda: moves.__setitem__("api", play_games_api(board, 4, PRESET_YUCATA, n, RATIO_SEED)),
                       budget.runs, 0.0)
     t_ref = best_time(
-        lambda: moves.__setitem__("reference", play_games(board, 4, PRESET_YUCATA, n, RATIO_SEED, "reference")),
+        lambda: moves.__setitem__("reference", play_games(board, 4, PRESET_YUCATA, n, RATIO_SEED, load_engine("reference"))),
         budget.reference_runs, 0.0)
     for engine, t in (("ratio", t_core), ("api", t_api), ("reference", t_ref)):
         fig[f"{engine}_playouts_per_s"] = n / t

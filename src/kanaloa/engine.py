@@ -1,59 +1,123 @@
-"""Choosing a rules engine: the compiled core or the readable reference.
+"""The rules engines as typed objects: the compiled core and the readable reference.
 
-Both implement the *engine state protocol* (``from_data``, ``deal``,
-``to_data``, ``copy``, ``legal_actions``, ``apply`` and the ``to_move``,
-``round``, ``is_over``, ``scores``, ``winner``, ``ranking`` properties) and
-agree move for move.  They differ in the board object they take: the core
-wants its own ``kanaloa_core.CoreBoard`` tables, the reference the ``Board``.
-``impl`` names one of them everywhere in the Python API:
+Both engines implement the *engine state protocol* (``EngineState`` below) and
+agree move for move.  They differ only in the board object their states take:
+the core wants its own ``kanaloa_core.CoreBoard`` tables, the reference the
+``Board`` itself.  An ``Engine`` hides that difference, in the manner of
+``pyspiel.load_game``::
 
-- ``"core"``: ``kanaloa_core.CoreState`` (fast; what search and simulation use);
-- ``"reference"``: ``kanaloa.reference.ReferenceState`` (plain Python, the oracle).
+    from kanaloa.engine import load_engine
+    engine = load_engine("reference")          # or "core", the default
+    state = engine.deal(board, players=4, preset=0, seed=1)
+
+- ``CORE`` (``"core"``): ``kanaloa_core.CoreState``, fast; what search and
+  simulation use;
+- ``REFERENCE`` (``"reference"``): ``kanaloa.reference.ReferenceState``, plain
+  Python, the oracle.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from .board import Board
 from .errors import OptionError
 from .state import StateData
 
-IMPLS = ("core", "reference")
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+ENGINE_NAMES = ("core", "reference")
 
 
-def _check(impl: str) -> None:
-    if impl not in IMPLS:
-        raise OptionError(f"engine {impl!r}: unknown implementation; choose one of {', '.join(IMPLS)}")
+class EngineState(Protocol):
+    """What every engine's state offers (the core's ``CoreState``, the reference's ``ReferenceState``)."""
+
+    def to_data(self) -> StateData: ...
+
+    def copy(self) -> Self: ...
+
+    def legal_actions(self) -> list[int]: ...
+
+    def apply(self, action: int) -> None: ...
+
+    def island_counts(self, island: int) -> list[int]: ...
+
+    def controllers(self) -> list[int]: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def to_move(self) -> int: ...
+
+    @property
+    def round(self) -> int: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def scores(self) -> list[int]: ...
+
+    @property
+    def winner(self) -> int: ...
+
+    @property
+    def ranking(self) -> list[int]: ...
 
 
-def state_class(impl: str = "core") -> Any:
-    """The engine state class of ``impl``; raises ``OptionError`` for an unknown name."""
-    _check(impl)
-    if impl == "reference":
+@dataclass(frozen=True)
+class Engine:
+    """One implementation of the rules.
+
+    ``state_cls`` is the state class; ``board_for`` turns a ``Board`` into
+    what that class takes as its board.
+    """
+
+    name: str
+    state_cls: Any
+    board_for: Callable[[Board], Any]
+
+    def deal(self, board: Board, players: int, preset: int, seed: int) -> EngineState:
+        """A new game in the setup (R3), dealt from ``seed``."""
+        state: EngineState = self.state_cls.deal(self.board_for(board), players, preset, seed)
+        return state
+
+    def from_data(self, board: Board, data: StateData) -> EngineState:
+        """A state holding a copy of ``data``."""
+        state: EngineState = self.state_cls.from_data(self.board_for(board), data)
+        return state
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"<Engine {self.name}>"
+
+
+_LOADED: dict[str, Engine] = {}
+
+
+def load_engine(name: str = "core") -> Engine:
+    """The engine called ``name`` (``"core"`` or ``"reference"``).
+
+    Raises ``OptionError`` for an unknown name, and ``ImportError`` with the
+    build command when the compiled core is asked for but not built.
+    """
+    engine = _LOADED.get(name)
+    if engine is not None:
+        return engine
+    if name == "reference":
         from .reference import ReferenceState
 
-        return ReferenceState
-    from .core import CoreState  # raises ImportError with build advice when the core is missing
+        engine = Engine("reference", ReferenceState, lambda board: board)
+    elif name == "core":
+        from .core import CoreState, core_board  # ImportError with build advice when missing
 
-    return CoreState
-
-
-def engine_board(board: Board, impl: str = "core") -> Any:
-    """What ``state_class(impl)`` takes as its board: the core's cached tables or ``board`` itself."""
-    _check(impl)
-    if impl == "reference":
-        return board
-    from .core import core_board
-
-    return core_board(board)
-
-
-def deal_state(board: Board, players: int, preset: int, seed: int, impl: str = "core") -> Any:
-    """A new engine state in setup (R3), dealt from ``seed`` by ``impl``."""
-    return state_class(impl).deal(engine_board(board, impl), players, preset, seed)
-
-
-def state_from_data(board: Board, data: StateData, impl: str = "core") -> Any:
-    """An engine state of ``impl`` holding a copy of ``data``."""
-    return state_class(impl).from_data(engine_board(board, impl), data)
+        engine = Engine("core", CoreState, core_board)
+    else:
+        raise OptionError(f"engine {name!r}: unknown; choose one of {', '.join(ENGINE_NAMES)}")
+    _LOADED[name] = engine
+    return engine

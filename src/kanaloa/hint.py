@@ -162,9 +162,9 @@ def _core_state(position):
     """The position's state in the compiled core (the search runs there)."""
     import kanaloa_core
 
-    from .engine import state_from_data
+    from .engine import load_engine
 
     state = position.state
     if isinstance(state, kanaloa_core.CoreState):
         return state
-    return state_from_data(position.board, state.to_data(), "core")
+    return load_engine("core").from_data(position.board, state.to_data())

@@ -89,7 +89,7 @@ from typing import Any
 from . import actions as A
 from . import notation as N
 from .board import Board, load_board
-from .engine import deal_state, state_from_data
+from .engine import Engine, EngineState, load_engine
 from .errors import BoardError, MoveError, OptionError, PositionError
 from .notation import COLORS, Move, parse_move
 from .state import (
@@ -202,12 +202,13 @@ class Position:
     docstring for the format, viewer positions and waiting.
     """
 
-    __slots__ = ("board", "impl", "colors", "_viewer", "_state", "_wait", "_wait_kind")
+    __slots__ = ("board", "engine", "colors", "_viewer", "_state", "_wait", "_wait_kind")
 
-    def __init__(self, board: Board, impl: str, colors: tuple[str, ...], viewer: int | None,
-                 state: Any = None, wait: StateData | None = None, wait_kind: str | None = None) -> None:
+    def __init__(self, board: Board, engine: Engine, colors: tuple[str, ...], viewer: int | None,
+                 state: EngineState | None = None, wait: StateData | None = None,
+                 wait_kind: str | None = None) -> None:
         self.board = board
-        self.impl = impl
+        self.engine = engine
         self.colors = colors
         self._viewer = viewer
         self._state = state
@@ -218,7 +219,7 @@ class Position:
 
     @classmethod
     def new(cls, players: int = 4, seed: int = 0, preset: str = "yucata", board: str | Board = "oro",
-            impl: str = "core") -> "Position":
+            engine: Engine | None = None) -> "Position":
         """A freshly dealt full position in the setup (R3), dealt from ``seed``.
 
         Raises ``OptionError`` for a bad player count, seed or preset and
@@ -234,11 +235,12 @@ class Position:
         if players * DEAL > bd.n_cards:
             raise OptionError(f"players {players}: {players} hands of {DEAL} cards need more than the "
                               f"{bd.n_cards} cards of board {bd.name} (R3)")
-        state = deal_state(bd, players, PRESETS[preset], seed, impl)
-        return cls(bd, impl, COLORS[:players], None, state)
+        engine = engine or load_engine()
+        state = engine.deal(bd, players, PRESETS[preset], seed)
+        return cls(bd, engine, COLORS[:players], None, state)
 
     @classmethod
-    def from_json(cls, obj: str | bytes | dict, impl: str = "core") -> "Position":
+    def from_json(cls, obj: str | bytes | dict, engine: Engine | None = None) -> "Position":
         """Read a ``kanaloa-position/1`` document (text or parsed JSON).
 
         Raises ``PositionError`` naming the first bad field and saying why.
@@ -246,14 +248,15 @@ class Position:
         if isinstance(obj, (str, bytes, bytearray)):
             obj = _parse_json(obj)
         board, colors, viewer, data, wait_kind = _Reader(obj).read()
+        engine = engine or load_engine()
         if wait_kind is not None:
-            return cls(board, impl, colors, viewer, None, data, wait_kind)
-        return cls(board, impl, colors, viewer, state_from_data(board, data, impl))
+            return cls(board, engine, colors, viewer, None, data, wait_kind)
+        return cls(board, engine, colors, viewer, engine.from_data(board, data))
 
     def copy(self) -> "Position":
         """An independent copy."""
         return Position(
-            self.board, self.impl, self.colors, self._viewer,
+            self.board, self.engine, self.colors, self._viewer,
             None if self._state is None else self._state.copy(),
             None if self._wait is None else self._wait.copy(), self._wait_kind,
         )
@@ -273,7 +276,7 @@ class Position:
                     f"viewer: this position is {self.viewer}'s view; it cannot show what {color} knows"
                 )
             return self.copy()
-        return Position.from_json(_render(self.board, self.colors, self._data(), seat), self.impl)
+        return Position.from_json(_render(self.board, self.colors, self._data(), seat), self.engine)
 
     # -- what the position holds --------------------------------------------
 
@@ -431,7 +434,7 @@ class Position:
             changed, action = False, mv.to_action(self.board)
         else:
             changed, action = self._record(d, mv, fail)
-        state = state_from_data(self.board, d, self.impl) if changed else self._state.copy()
+        state = self.engine.from_data(self.board, d) if changed else self._state.copy()
         if action not in state.legal_actions():
             raise fail("not a legal move here")
         before = d.round
@@ -685,7 +688,7 @@ class Position:
                 self._bring(d, x, ("deck", j), fixed, fail, f"{b.islands[x]} cannot come from the deck")
             d.face_up = d.face_up + want  # R9: turned up from the top of the new deck
             d.deck = d.deck[k:]
-        self._state = state_from_data(b, d, self.impl)
+        self._state = self.engine.from_data(b, d)
         self._wait = self._wait_kind = None
 
     def _bring(self, d: StateData, x: int, target: tuple, fixed: set, fail, what: str) -> None:

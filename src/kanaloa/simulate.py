@@ -81,6 +81,7 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from .board import Board, load_board
+from .engine import Engine
 from .bots import parse_bot_spec
 from .errors import OptionError
 from .notation import COLORS, Move
@@ -348,7 +349,7 @@ def play_game(tournament: Tournament, game: int) -> GameRecord:
     )
 
 
-def replay(record: GameRecord | dict | str, impl: str = "core"):
+def replay(record: GameRecord | dict | str, engine: Engine | None = None):
     """The final ``Position`` of a recorded game: dealt again from its seed, every move played (checked).
 
     Raises ``MoveError`` if a move does not fit (the record does not belong
@@ -357,7 +358,7 @@ def replay(record: GameRecord | dict | str, impl: str = "core"):
     from .position import Position
 
     rec = record if isinstance(record, GameRecord) else GameRecord.from_json(record)
-    pos = Position.new(players=rec.players, seed=rec.seed, preset=rec.preset, board=rec.board, impl=impl)
+    pos = Position.new(players=rec.players, seed=rec.seed, preset=rec.preset, board=rec.board, engine=engine)
     for move in rec.moves:
         pos.play(move)
     return pos
