@@ -10,11 +10,13 @@ checked in full where the program writes it.
 from __future__ import annotations
 
 import json
+import os
 import signal
 
 import pytest
 
 from cli_helpers import run, user_error
+from kanaloa.errors import MAX_INPUT_BYTES
 
 
 @pytest.fixture()
@@ -266,3 +268,37 @@ def test_a_position_on_standard_input_that_is_not_utf8():
 def test_a_moves_file_that_is_no_list_of_moves(dealt, tmp_path, content):
     listing = write(tmp_path, content, "moves.json")
     assert user_error(run("play", str(dealt), "--moves-file", listing)).startswith(f"error: --moves-file {listing!r}")
+
+
+# -- inputs too large to be what they claim: refused after a bounded read -------------------------
+
+LIMIT = "larger than the 4 MiB input limit"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+@pytest.mark.parametrize("command", ["show", "moves", "play", "hint"])
+def test_an_endless_position_file_is_refused(command):
+    """``show /dev/zero`` once read until memory ran out; now it reads 4 MiB and one byte, then stops."""
+    extra = ["draw"] if command == "play" else []
+    assert user_error(run(command, "/dev/zero", *extra)) == (
+        f"error: POSITION '/dev/zero': {LIMIT}; expected a kanaloa-position/1 JSON document")
+
+
+def test_a_position_on_standard_input_just_over_the_limit_is_refused():
+    at_limit = b" " * MAX_INPUT_BYTES  # no position, but not too large: the JSON reader says why
+    assert user_error(run("show", "-", input=at_limit)) == (
+        "error: POSITION (standard input): empty input, expected a kanaloa-position/1 JSON document")
+    assert user_error(run("show", "-", input=at_limit + b" ")) == (
+        f"error: POSITION (standard input): {LIMIT}; expected a kanaloa-position/1 JSON document")
+
+
+def test_a_moves_file_over_the_limit_is_refused(dealt, tmp_path):
+    listing = write(tmp_path, b"draw\n" * (MAX_INPUT_BYTES // 5 + 1), "moves.txt")
+    assert user_error(run("play", str(dealt), "--moves-file", listing)) == (
+        f"error: --moves-file {listing!r}: {LIMIT}; expected moves (one per line, a JSON list or a game record)")
+
+
+def test_a_board_file_over_the_limit_is_refused(tmp_path):
+    board = write(tmp_path, b" " * (MAX_INPUT_BYTES + 1), "huge-board.json")
+    assert user_error(run("new", "--seed", "1", "--board", board)) == (
+        f"error: board {board!r}: {LIMIT}; expected a board file (JSON)")

@@ -175,9 +175,14 @@ def load_board(name_or_path: str = "oro") -> Board:
             raise BoardError(
                 f"board {name_or_path!r}: no such built-in board ({', '.join(BUILTIN_BOARDS)}) or file"
             )
+        from .errors import MAX_INPUT_BYTES, too_large
+
         try:
-            with open(name_or_path, encoding="utf-8") as fh:
-                text = fh.read()
+            with open(name_or_path, "rb") as fh:
+                raw = fh.read(MAX_INPUT_BYTES + 1)  # a bounded read: a huge file is refused, not swallowed
+            if len(raw) > MAX_INPUT_BYTES:
+                raise BoardError(too_large(f"board {name_or_path!r}", "a board file (JSON)"))
+            text = raw.decode("utf-8")
         except OSError as exc:
             raise BoardError(f"board {name_or_path!r}: cannot read it ({exc.strerror})") from None
         except UnicodeDecodeError as exc:

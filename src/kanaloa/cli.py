@@ -8,13 +8,15 @@ with status 2; no traceback is ever shown for it.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import sys
+from typing import BinaryIO
 
 import click
 
-from .errors import KanaloaError, OptionError
+from .errors import MAX_INPUT_BYTES, KanaloaError, OptionError, too_large
 
 EXIT_USAGE = 2
 COLORS = ("red", "green", "blue", "yellow")
@@ -56,19 +58,12 @@ def read_text(source: str, option: str, what: str) -> str:
     ``option`` names the argument in error messages, ``what`` says what the
     file should hold.
     """
-    where = f"{option} {source!r}" if source != "-" else f"{option} (standard input)"
+    where = input_name(source, option)
     if source == "-":
-        raw = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode()
+        raw = _read_bounded(_stdin_bytes(), where, what)
     else:
-        try:
-            with open(source, "rb") as fh:
-                raw = fh.read()
-        except FileNotFoundError:
-            raise OptionError(f"{where}: no such file") from None
-        except IsADirectoryError:
-            raise OptionError(f"{where}: is a directory, not {what}") from None
-        except OSError as exc:
-            raise OptionError(f"{where}: cannot read it ({exc.strerror})") from None
+        with open_input(source, where, what) as fh:
+            raw = _read_bounded(fh, where, what)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -76,6 +71,42 @@ def read_text(source: str, option: str, what: str) -> str:
     if not text.strip():
         raise OptionError(f"{where}: empty input, expected {what}")
     return text
+
+
+def input_name(source: str, option: str) -> str:
+    """How messages name an input: ``POSITION 'game.json'`` or ``POSITION (standard input)``."""
+    return f"{option} {source!r}" if source != "-" else f"{option} (standard input)"
+
+
+def _stdin_bytes() -> BinaryIO:
+    if hasattr(sys.stdin, "buffer"):
+        return sys.stdin.buffer
+    return io.BytesIO(sys.stdin.read(MAX_INPUT_BYTES + 1).encode())  # pragma: no cover - a text-only stdin
+
+
+def open_input(source: str, where: str, what: str) -> contextlib.AbstractContextManager[BinaryIO]:
+    """``source`` opened for reading bytes (``-``: standard input); a failure is an ``OptionError``."""
+    if source == "-":
+        return contextlib.nullcontext(_stdin_bytes())
+    try:
+        return open(source, "rb")
+    except FileNotFoundError:
+        raise OptionError(f"{where}: no such file") from None
+    except IsADirectoryError:
+        raise OptionError(f"{where}: is a directory, not {what}") from None
+    except OSError as exc:
+        raise OptionError(f"{where}: cannot read it ({exc.strerror})") from None
+
+
+def _read_bounded(fh: BinaryIO, where: str, what: str) -> bytes:
+    """All of ``fh``, refused when it is larger than ``MAX_INPUT_BYTES`` (read no further than that)."""
+    try:
+        raw = fh.read(MAX_INPUT_BYTES + 1)
+    except OSError as exc:
+        raise OptionError(f"{where}: cannot read it ({exc.strerror})") from None
+    if len(raw) > MAX_INPUT_BYTES:
+        raise OptionError(too_large(where, what))
+    return raw
 
 
 def read_position(source: str, option: str = "POSITION"):
@@ -104,7 +135,8 @@ def cli() -> None:
 @cli.command()
 @click.option("--players", type=click.IntRange(3, 4), default=4, show_default=True, help="Number of players (R3).")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
-              help="Seed for the deal; the same seed deals the same game. Random when omitted (then printed on stderr).")
+              help="Seed for the deal; the same seed deals the same game. Random when omitted (then printed on "
+                   "stderr).")
 @click.option("--preset", type=click.Choice(["yucata", "tabletop"]), default="yucata", show_default=True,
               help="yucata: unlimited bridges; tabletop: 20 bridges per color (R13).")
 @click.option("--board", default="oro", show_default=True, help="Built-in board name or board file path.")
@@ -112,9 +144,8 @@ def cli() -> None:
               help="Print the position as this color sees it instead of the full position.")
 def new(players: int, seed: int | None, preset: str, board: str, viewer: str | None) -> None:
     """Deal a new game and print its position (JSON)."""
-    from .position import Position
-
     from .board import load_board
+    from .position import Position
 
     if viewer is not None and viewer not in COLORS[:players]:
         raise OptionError(f"--viewer {viewer!r}: not playing; the colors are {', '.join(COLORS[:players])}")
@@ -239,7 +270,8 @@ def hint(position: str, iterations: int | None, seconds: float | None, seed: int
     Prints the move, the plan to the end of the turn, and the leading
     candidates with their visits and estimated chance of winning.
     """
-    from .hint import check_budget, hint as make_hint
+    from .hint import check_budget
+    from .hint import hint as make_hint
 
     iterations, seconds = check_budget(iterations, seconds)
     pos = read_position(position)

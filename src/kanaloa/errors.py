@@ -27,3 +27,35 @@ class MoveError(KanaloaError):
 
 class OptionError(KanaloaError):
     """A command-line or bot option is invalid."""
+
+
+# -- limits on what a user feeds in ----------------------------------------------------------
+
+MAX_INPUT_BYTES = 4 * 1024 * 1024
+"""The largest input read: a position, a board, a move file, one line of a game record file.
+
+Real ones are a few kilobytes; the limit only stops a wrong file (``/dev/zero``, a
+disk image) from being read until memory runs out.  Readers read at most one byte
+more than this and refuse the input when they get it.
+"""
+
+INPUT_LIMIT = "4 MiB"  # MAX_INPUT_BYTES for people
+
+
+def too_large(where: str, what: str) -> str:
+    """The message for an input over ``MAX_INPUT_BYTES``: ``where`` names the input, ``what`` what it should be."""
+    return f"{where}: larger than the {INPUT_LIMIT} input limit; expected {what}"
+
+
+QUOTE_LIMIT = 60  # characters of user input quoted in a message
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(text)``, cut short when ``text`` is longer than ``limit`` characters.
+
+    A message quoting user input stays one readable line: a 100 KB move is
+    quoted by its first characters, then ``...`` and its length.
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
