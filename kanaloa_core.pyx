@@ -581,14 +581,19 @@ cdef void resolve_link(GameState* s, int link) noexcept nogil:
         win_by_islands(s, c)
 
 
-cdef void score_islands(GameState* s, int bonus) noexcept nogil:
-    """R11: each controller scores the links it does not hold (+ bonus per island)."""
+cdef void island_points(const GameState* s, int bonus, int32_t* points) noexcept nogil:
+    """R11: add to ``points[seat]`` what each controller scores: the links it does not hold (+ bonus per island)."""
     cdef int x, o, size
     for x in range(s.board.n_islands):
         o = controller_of(s, x)
         if o >= 0:
             size = s.board.island_size[x]
-            s.scores[s.seat_of_color[o]] += size - bridges_on(s, o, x) + bonus
+            points[s.seat_of_color[o]] += size - bridges_on(s, o, x) + bonus
+
+
+cdef inline void score_islands(GameState* s, int bonus) noexcept nogil:
+    """R9 scoring 1 (bonus 0) and R11 final scoring (bonus 1): the island points go onto the scores."""
+    island_points(s, bonus, s.scores)
 
 
 cdef void start_final_round(GameState* s) noexcept nogil:
@@ -1391,6 +1396,40 @@ cdef class CoreState:
         cdef CoreState out = CoreState._blank(self.board)
         determinise_state(&out.st, &self.st, seat, s0)
         return out
+
+    # -- board questions (R1, R2, R11) -------------------------------------
+
+    def counts_on(self, int island):
+        """Bridges per seat on the links of ``island`` (ValueError for an island not on the board)."""
+        cdef const GameState* s = &self.st
+        cdef int seat
+        if not 0 <= island < s.board.n_islands:
+            raise ValueError(f"island {island}: not on this board")
+        return [bridges_on(s, s.color_of_seat[seat], island) for seat in range(s.n_players)]
+
+    def controller_of(self, int island) -> int:
+        """The seat with an absolute majority on ``island`` (R2), or -1."""
+        cdef const GameState* s = &self.st
+        cdef int color
+        if not 0 <= island < s.board.n_islands:
+            raise ValueError(f"island {island}: not on this board")
+        color = controller_of(s, island)
+        return s.seat_of_color[color] if color >= 0 else -1
+
+    def points_if_scored(self, final=False):
+        """Per seat, the points a scoring of the islands now would add (R11).
+
+        With ``final`` each controlled island also gives the final scoring's
+        +1; without, it is the scoring at the end of round 1 (R9).  The
+        scores themselves are unchanged.
+        """
+        cdef int32_t points[MAX_SEATS]
+        cdef int seat
+        memset(points, 0, sizeof(points))
+        island_points(&self.st, 1 if final else 0, points)
+        return [points[seat] for seat in range(self.st.n_players)]
+
+    # -- game properties ----------------------------------------------------
 
     @property
     def players(self) -> int:

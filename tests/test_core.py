@@ -20,7 +20,9 @@ from kanaloa.state import (
     NO_CARD,
     PRESET_TABLETOP,
     PRESET_YUCATA,
+    REASON_POINTS,
     ROUND_1,
+    ROUND_FINAL,
     ROUND_OVER,
     ROUND_SETUP,
     StateData,
@@ -86,13 +88,19 @@ def test_r3_deal_follows_the_documented_shuffle(oro, tables):
 
 
 def test_r3_deal_is_deterministic_by_seed(tables):
-    assert CoreState.deal(tables, 4, PRESET_YUCATA, 5).to_data() == CoreState.deal(tables, 4, PRESET_YUCATA, 5).to_data()
-    assert CoreState.deal(tables, 4, PRESET_YUCATA, 5).to_data() != CoreState.deal(tables, 4, PRESET_YUCATA, 6).to_data()
+    def dealt(seed: int) -> StateData:
+        return CoreState.deal(tables, 4, PRESET_YUCATA, seed).to_data()
+
+    assert dealt(5) == dealt(5)
+    assert dealt(5) != dealt(6)
 
 
 def test_r3_deal_takes_seeds_modulo_two_to_the_64(tables):
     """As in kanaloa.rng, a seed is reduced to 64 bits: -1 and 2**64 - 1 are the same game."""
-    assert CoreState.deal(tables, 3, PRESET_YUCATA, -1).to_data() == CoreState.deal(tables, 3, PRESET_YUCATA, 2**64 - 1).to_data()
+    def dealt(seed: int) -> StateData:
+        return CoreState.deal(tables, 3, PRESET_YUCATA, seed).to_data()
+
+    assert dealt(-1) == dealt(2**64 - 1)
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -391,7 +399,8 @@ def test_random_games_plays_the_documented_games(tables):
     """Game g is deal(seed + g) then playout((seed + g) ^ PLAYOUT_SALT); the move total adds up."""
     seed, games, total = 900, 4, 0
     for g in range(games):
-        total += replay_playout(CoreState.deal(tables, 3, PRESET_TABLETOP, seed + g), (seed + g) ^ kanaloa_core.PLAYOUT_SALT)
+        dealt = CoreState.deal(tables, 3, PRESET_TABLETOP, seed + g)
+        total += replay_playout(dealt, (seed + g) ^ kanaloa_core.PLAYOUT_SALT)
     assert kanaloa_core.random_games(tables, 3, PRESET_TABLETOP, games, seed) == (games, total)
 
 
@@ -400,10 +409,72 @@ def test_playout_refuses_an_unknown_policy(tables):
         CoreState.deal(tables, 4, PRESET_YUCATA, 1).playout(1, policy=9)
 
 
+# --- board questions (R2, R11), asked of both engines ----------------------------------------------------
+
+
+def scrambled_states(oro, tables, n: int):
+    """``n`` pairs (core, reference) of one state: a seeded game in play with its bridges scrambled,
+    so that many islands are controlled, contested or full."""
+    from conftest import scramble_bridges
+    from kanaloa.reference import ReferenceState
+
+    for seed in range(n):
+        players = 3 + seed % 2
+        data = mid_game(tables, seed, seed % 60, players).to_data()
+        scramble_bridges(data, random.Random(seed), own_share=0.2 + 0.03 * (seed % 10), free_share=0.2)
+        yield CoreState.from_data(tables, data), ReferenceState.from_data(oro, data)
+
+
+def test_both_engines_answer_the_board_questions_alike(oro, tables):
+    controlled = 0
+    for core, ref in scrambled_states(oro, tables, 300):
+        assert core.players == ref.players
+        for island in range(oro.n_islands):
+            counts = core.counts_on(island)
+            assert counts == ref.counts_on(island)
+            assert len(counts) == core.players and sum(counts) <= oro.size(island)
+            owner = core.controller_of(island)
+            assert owner == ref.controller_of(island)
+            assert owner == -1 or 2 * counts[owner] > oro.size(island)
+            controlled += owner >= 0
+        for final in (False, True):
+            assert core.points_if_scored(final) == ref.points_if_scored(final)
+    assert controlled > 1000, "the states should control many islands"
+
+
+def test_points_if_scored_are_what_the_scorings_add(tables):
+    """The query names the points R9 scoring 1 and R11 final scoring really add, and changes nothing."""
+    scorings = {False: 0, True: 0}
+    for seed in range(40):
+        state = CoreState.deal(tables, 3 + seed % 2, seed % 2, seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            before = state.to_data()
+            expected = {final: state.points_if_scored(final) for final in (False, True)}
+            assert state.to_data() == before
+            state.apply(rng.choice(state.legal_actions()))
+            first = before.round == ROUND_1 and state.round != ROUND_1
+            final = before.round == ROUND_FINAL and state.is_over and state.to_data().reason == REASON_POINTS
+            if first or final:
+                added = [now - then for now, then in zip(state.scores, before.scores, strict=True)]
+                assert added == expected[final], f"seed {seed}: the scoring after round {before.round}"
+                scorings[final] += 1
+    assert scorings[False] > 20 and scorings[True] > 20
+
+
+def test_board_questions_refuse_an_island_not_on_the_board(oro, tables):
+    state = CoreState.deal(tables, 4, PRESET_YUCATA, 1)
+    for island in (-1, oro.n_islands):
+        with pytest.raises(ValueError, match="not on this board"):
+            state.counts_on(island)
+        with pytest.raises(ValueError, match="not on this board"):
+            state.controller_of(island)
+
+
 # --- determinisation (docs/engine.md "Knowledge") ----------------------------------------------------------
 
 
-def mid_game(tables, seed: int, moves: int, players: int = 4) -> "CoreState":
+def mid_game(tables, seed: int, moves: int, players: int = 4) -> CoreState:
     """A dealt game advanced by ``moves`` random legal moves (fewer if it ends)."""
     state = CoreState.deal(tables, players, PRESET_YUCATA, seed)
     rng = random.Random(seed)
@@ -414,7 +485,7 @@ def mid_game(tables, seed: int, moves: int, players: int = 4) -> "CoreState":
     return state
 
 
-def with_discards(tables, seed: int) -> "CoreState":
+def with_discards(tables, seed: int) -> CoreState:
     """A game in play where some seat has discarded face down (R4), so hidden_by is not empty."""
     for attempt in range(200):
         state = mid_game(tables, seed + attempt, 40)
@@ -450,7 +521,7 @@ def test_determinise_keeps_what_the_viewer_knows(oro, tables):
             assert what_viewer_knows(sample, viewer) == what_viewer_knows(data, viewer)
             assert card_totals(sample) == [oro.cards_per_island] * oro.n_islands
             for seat in range(4):  # the public part of every hand is really in it
-                assert all(h >= p for h, p in zip(sample.hands[seat], sample.public[seat]))
+                assert all(h >= p for h, p in zip(sample.hands[seat], sample.public[seat], strict=True))
     assert state.to_data() == data  # the original is untouched
 
 
@@ -489,7 +560,8 @@ def test_determinise_depends_only_on_what_the_viewer_knows(tables):
             twin = state.determinise(viewer, 999 + seed)  # same knowledge for viewer, other hidden cards
             assert twin.to_data() != state.to_data()
             for sample_seed in (1, 2):
-                assert twin.determinise(viewer, sample_seed).to_data() == state.determinise(viewer, sample_seed).to_data()
+                sample = state.determinise(viewer, sample_seed).to_data()
+                assert twin.determinise(viewer, sample_seed).to_data() == sample
 
 
 def test_determinise_samples_hidden_cards_uniformly(oro, tables):
@@ -627,6 +699,9 @@ def test_heuristic_policy_beats_uniform_play_with_mixed_seats(tables):
 
 def test_missing_core_says_how_to_build_it():
     """kanaloa.core without the compiled module fails with the command that builds it."""
-    code = "import sys; sys.modules['kanaloa_core'] = None\ntry:\n    import kanaloa.core\nexcept ImportError as e:\n    print(e)"
+    code = (
+        "import sys; sys.modules['kanaloa_core'] = None\n"
+        "try:\n    import kanaloa.core\nexcept ImportError as e:\n    print(e)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "pip install ." in out and "kanaloa_core" in out

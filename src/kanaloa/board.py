@@ -7,8 +7,13 @@ A board is plain data, read from a JSON file of this schema::
      "links": [["ALOA", "BAFI"], ...]}
 
 Islands are numbered in file order (the *board's island order* of R6 and R7),
-links likewise.  ``island_links[i]`` is the bitboard of the links touching
-island ``i``: bit ``k`` is set when link ``k`` has ``i`` as an end.
+links likewise.  The board keeps the tables of R1 that everything else reads
+(the rules engines, the bots, the display), derived once from the link list:
+
+- ``links_of[i]``: the links touching island ``i``, ascending;
+- ``sizes[i]``: how many there are (the island's size, R1);
+- ``island_links[i]``: the same set as a bitboard, bit ``k`` set when link
+  ``k`` has ``i`` as an end.
 """
 
 from __future__ import annotations
@@ -41,8 +46,19 @@ class Board:
     xy: tuple[tuple[float, float], ...]
     source: str = "oro"  # what the position's "board" field says: a built-in name or a path
     island_index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
-    island_links: tuple[Bitboard, ...] = field(default=(), compare=False, repr=False)
-    link_index: dict[frozenset, int] = field(default_factory=dict, compare=False, repr=False)
+    link_index: dict[frozenset[int], int] = field(default_factory=dict, compare=False, repr=False)
+    # The tables of R1 (see the module docstring), derived from ``links`` by ``__post_init__``.
+    links_of: tuple[tuple[int, ...], ...] = field(init=False, compare=False, repr=False)
+    sizes: tuple[int, ...] = field(init=False, compare=False, repr=False)
+    island_links: tuple[Bitboard, ...] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        links_of = tuple(
+            tuple(k for k, ends in enumerate(self.links) if i in ends) for i in range(len(self.islands))
+        )
+        object.__setattr__(self, "links_of", links_of)
+        object.__setattr__(self, "sizes", tuple(len(ls) for ls in links_of))
+        object.__setattr__(self, "island_links", tuple(sum(1 << k for k in ls) for ls in links_of))
 
     @property
     def n_islands(self) -> int:
@@ -58,7 +74,7 @@ class Board:
 
     def size(self, island: int) -> int:
         """The number of links of ``island`` (its size, R1)."""
-        return bin(self.island_links[island]).count("1")
+        return self.sizes[island]
 
     def link_name(self, link: int) -> str:
         """``A-B`` in the board file's order."""
@@ -119,7 +135,7 @@ def board_from_dict(data: object, source: str) -> Board:
     if not isinstance(raw_links, list) or not 1 <= len(raw_links) <= MAX_LINKS:
         raise _fail(source, f"'links' must be a list of 1 to {MAX_LINKS} links")
     links: list[tuple[int, int]] = []
-    link_index: dict[frozenset, int] = {}
+    link_index: dict[frozenset[int], int] = {}
     for k, pair in enumerate(raw_links):
         if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair)):
             raise _fail(source, f"links[{k}] must be a pair of island names")
@@ -133,17 +149,7 @@ def board_from_dict(data: object, source: str) -> Board:
             raise _fail(source, f"links[{k}] {pair!r} appears twice")
         link_index[key] = k
         links.append((a, b))
-    masks = [0] * len(names)
-    for k, (a, b) in enumerate(links):
-        masks[a] |= 1 << k
-        masks[b] |= 1 << k
-    for i, nm in enumerate(names):
-        size = bin(masks[i]).count("1")
-        if size == 0:
-            raise _fail(source, f"island {nm} has no link")
-        if declared[i] is not None and declared[i] != size:
-            raise _fail(source, f"island {nm} declares {declared[i]} links but the link list gives it {size}")
-    return Board(
+    board = Board(
         name=name,
         cards_per_island=cpi,
         islands=tuple(names),
@@ -151,9 +157,15 @@ def board_from_dict(data: object, source: str) -> Board:
         xy=tuple(xy),
         source=source,
         island_index=index,
-        island_links=tuple(masks),
         link_index=link_index,
     )
+    for i, nm in enumerate(names):
+        size = board.sizes[i]
+        if size == 0:
+            raise _fail(source, f"island {nm} has no link")
+        if declared[i] is not None and declared[i] != size:
+            raise _fail(source, f"island {nm} declares {declared[i]} links but the link list gives it {size}")
+    return board
 
 
 _CACHE: dict[str, Board] = {}

@@ -4,17 +4,18 @@
 ``docs/engine.md`` describes it, one small function per rule.  It is written
 for clarity, not speed: it is the oracle the compiled core
 (``kanaloa_core.CoreState``) is tested against move for move, and both expose
-the same *engine state protocol* (``from_data``, ``deal``, ``to_data``,
-``copy``, ``legal_actions``, ``apply`` and the ``to_move``, ``round``,
-``is_over``, ``scores``, ``winner``, ``ranking`` properties).
+the same *engine state protocol* (``kanaloa.engine.EngineState``: ``from_data``,
+``deal``, ``to_data``, ``copy``, ``legal_actions``, ``apply``, the board
+questions ``counts_on`` and ``controller_of``, and the ``players``,
+``to_move``, ``round``, ``is_over``, ``scores``, ``winner``, ``ranking``
+properties).  The board's tables (the links of each island, their number)
+come from the ``Board`` itself.
 
 Colors are seats: seat ``s`` owns the bridges marked ``s`` in
 ``StateData.bridges``.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from . import actions as A
 from .board import Board
@@ -37,28 +38,6 @@ from .state import (
     WIN_ISLANDS,
     StateData,
 )
-
-
-@dataclass(frozen=True)
-class _BoardTables:
-    """Lookup lists derived once per board: which links touch each island."""
-
-    links_of: tuple[tuple[int, ...], ...]  # links_of[i]: the links of island i, ascending
-    sizes: tuple[int, ...]  # sizes[i]: the number of links of island i (R1)
-
-
-_TABLES: dict[Board, _BoardTables] = {}
-
-
-def _tables(board: Board) -> _BoardTables:
-    tables = _TABLES.get(board)
-    if tables is None:
-        links_of = tuple(
-            tuple(k for k, ends in enumerate(board.links) if i in ends) for i in range(board.n_islands)
-        )
-        tables = _BoardTables(links_of=links_of, sizes=tuple(len(ls) for ls in links_of))
-        _TABLES[board] = tables
-    return tables
 
 
 def copy_data(data: StateData) -> StateData:
@@ -97,12 +76,11 @@ class ReferenceState:
     ``legal_actions()``.
     """
 
-    __slots__ = ("board", "data", "_tables")
+    __slots__ = ("board", "data")
 
     def __init__(self, board: Board, data: StateData) -> None:
         self.board = board
         self.data = data
-        self._tables = _tables(board)
 
     # -- construction -------------------------------------------------------
 
@@ -139,6 +117,10 @@ class ReferenceState:
     # -- protocol properties ------------------------------------------------
 
     @property
+    def players(self) -> int:
+        return self.data.players
+
+    @property
     def to_move(self) -> int:
         return self.data.to_move
 
@@ -167,24 +149,24 @@ class ReferenceState:
     def count_on(self, island: int, color: int) -> int:
         """How many links of ``island`` hold a bridge of ``color``."""
         bridges = self.data.bridges
-        return sum(1 for k in self._tables.links_of[island] if bridges[k] == color)
+        return sum(1 for k in self.board.links_of[island] if bridges[k] == color)
 
     def counts_on(self, island: int) -> list[int]:
         """Bridges per color on the links of ``island``."""
         counts = [0] * self.data.players
         bridges = self.data.bridges
-        for k in self._tables.links_of[island]:
+        for k in self.board.links_of[island]:
             if bridges[k] != NO_OWNER:
                 counts[bridges[k]] += 1
         return counts
 
     def has_free_link(self, island: int) -> bool:
         bridges = self.data.bridges
-        return any(bridges[k] == NO_OWNER for k in self._tables.links_of[island])
+        return any(bridges[k] == NO_OWNER for k in self.board.links_of[island])
 
     def controller_of(self, island: int) -> int:
         """The color with an absolute majority on ``island``, or ``NO_OWNER`` (R2)."""
-        size = self._tables.sizes[island]
+        size = self.board.sizes[island]
         for color, n in enumerate(self.counts_on(island)):
             if is_absolute_majority(n, size):
                 return color
@@ -195,7 +177,7 @@ class ReferenceState:
         return sum(
             1
             for i in range(self.board.n_islands)
-            if is_absolute_majority(self.count_on(i, color), self._tables.sizes[i])
+            if is_absolute_majority(self.count_on(i, color), self.board.sizes[i])
         )
 
     def bridges_in_stock(self, color: int) -> int | None:
@@ -203,6 +185,18 @@ class ReferenceState:
         if self.data.preset != PRESET_TABLETOP:
             return None
         return TABLETOP_BRIDGES - self.data.bridges.count(color)
+
+    def points_if_scored(self, final: bool = False) -> list[int]:  # R11
+        """Per color, what a scoring of the islands now would add; ``final`` adds the final +1 per island.
+
+        Without ``final`` it is the scoring at the end of round 1 (R9).
+        """
+        points = [0] * self.data.players
+        for island, size in enumerate(self.board.sizes):
+            owner = self.controller_of(island)
+            if owner != NO_OWNER:
+                points[owner] += island_value(size, self.count_on(island, owner), final)
+        return points
 
     # -- legal moves --------------------------------------------------------
 
@@ -234,7 +228,7 @@ class ReferenceState:
         island = self.data.remove_on[0]
         eligible = removable_colors(self.counts_on(island), self.data.to_move)
         bridges = self.data.bridges
-        return [A.encode(A.REMOVE, k) for k in self._tables.links_of[island] if bridges[k] in eligible]
+        return [A.encode(A.REMOVE, k) for k in self.board.links_of[island] if bridges[k] in eligible]
 
     def _build_moves(self) -> list[int]:  # R4 place and swap, R13 stock
         d = self.data
@@ -358,10 +352,10 @@ class ReferenceState:
         d = self.data
         me = d.to_move
         n = self.count_on(island, me)
-        size = self._tables.sizes[island]
+        size = self.board.sizes[island]
         # The build added exactly one bridge of the mover here, so n - 1 is the count just before.
         if is_absolute_majority(n, size) and not is_absolute_majority(n - 1, size):
-            for k in self._tables.links_of[island]:
+            for k in self.board.links_of[island]:
                 if d.bridges[k] not in (NO_OWNER, me):
                     d.bridges[k] = NO_OWNER
 
@@ -369,7 +363,7 @@ class ReferenceState:
         """Queue a removal on a full large island where the mover leads or ties without control."""
         d = self.data
         me = d.to_move
-        size = self._tables.sizes[island]
+        size = self.board.sizes[island]
         if size < 5 or self.has_free_link(island):
             return
         counts = self.counts_on(island)
@@ -509,10 +503,8 @@ class ReferenceState:
 
     def score(self, final: bool) -> None:  # R11
         """Each controller scores the links of its island it does not hold, +1 in the final scoring."""
-        for island, size in enumerate(self._tables.sizes):
-            owner = self.controller_of(island)
-            if owner != NO_OWNER:
-                self.data.scores[owner] += island_value(size, self.count_on(island, owner), final)
+        for color, points in enumerate(self.points_if_scored(final)):
+            self.data.scores[color] += points
 
 
 def is_absolute_majority(count: int, size: int) -> bool:  # R2
