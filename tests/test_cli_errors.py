@@ -302,3 +302,17 @@ def test_a_board_file_over_the_limit_is_refused(tmp_path):
     board = write(tmp_path, b" " * (MAX_INPUT_BYTES + 1), "huge-board.json")
     assert user_error(run("new", "--seed", "1", "--board", board)) == (
         f"error: board {board!r}: {LIMIT}; expected a board file (JSON)")
+
+
+def test_a_100_kb_move_is_quoted_once_and_cut_short(dealt):
+    """The move used to fill two 100 KB quotes of one error line."""
+    huge = "ALOA-" + "B" * 100_000 + "/ALOA"
+    assert user_error(run("play", str(dealt), huge)) == (
+        f"error: move {'ALOA-' + 'B' * 55!r}... (100010 characters): unknown island {'B' * 60!r}... "
+        f"(100000 characters) on board oro")
+    # A move that reads well but is padded to 100 KB: the rules refuse it, quoting it cut short (the
+    # one error line has its runs of spaces closed up).
+    padded = "take" + " " * 100_000 + "RASI"
+    assert user_error(run("play", str(dealt), padded)) == (
+        "error: move 'take '... (100008 characters): in the setup each color first reveals one card: "
+        "'reveal CARD' (R3)")

@@ -204,3 +204,29 @@ def test_moves_on_another_board(oro):
     move = Move.parse(text, kahuna)
     assert str(move) == f"{kahuna.islands[a]}-{kahuna.islands[b]}/{kahuna.islands[b]}"
     assert move.to_action(kahuna) == A.encode(A.PLACE, 0, b)
+
+
+# -- long input is quoted cut short --------------------------------------------------------------
+
+HUGE = "B" * 100_000
+
+
+@pytest.mark.parametrize("text, message", [
+    (f"ALOA-{HUGE}/ALOA", f"move {'ALOA-' + 'B' * 55!r}... (100010 characters): unknown island "
+                          f"{'B' * 60!r}... (100000 characters) on board oro"),
+    (f"ALOA-{HUGE}", f"move {'ALOA-' + 'B' * 55!r}... (100005 characters): a build names the card it pays after "
+                     "a '/': 'LINK/CARD' or 'LINK/CARD+CARD'"),
+    (f"{HUGE}: draw", f"move {'B' * 60!r}... (100006 characters): unknown color {'B' * 60!r}... (100000 "
+                      "characters) (the colors are red, green, blue, yellow)"),
+])
+def test_a_huge_move_is_quoted_by_its_first_characters_and_its_length(oro, text, message):
+    with pytest.raises(MoveError) as err:
+        Move.parse(text, oro)
+    assert str(err.value) == message
+
+
+def test_a_move_of_sixty_characters_is_quoted_whole(oro):
+    text = "ALOA-" + "B" * 55
+    with pytest.raises(MoveError) as err:
+        Move.parse(text, oro)
+    assert str(err.value).startswith(f"move {text!r}: ")

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from . import actions as A
 from .board import Board
-from .errors import MoveError
+from .errors import MoveError, quote
 
 COLORS = ("red", "green", "blue", "yellow")  # the colors, in default seat order
 
@@ -57,6 +57,17 @@ _KIND_OF_ACTION = {v: k for k, v in _ACTION_KIND.items()}
 _KEYWORDS = (REMOVE, DISCARD, TAKE, DRAW, END, PASS, REVEAL, FACEUP)
 A_FACE_UP = 4  # R3, R9: at most four cards lie face-up
 _PREFIX = re.compile(r"^\s*([A-Za-z]+)\s*:(.*)$", re.S)
+
+
+class QuotedMove(str):
+    """The text of a move as typed, whose ``repr`` is cut short when it is long (``errors.quote``).
+
+    Messages quote a move with ``{move!r}``; a 100 KB move so shows as its
+    first characters and its length, not as 100 KB of error line.
+    """
+
+    def __repr__(self) -> str:
+        return quote(str.__str__(self))
 
 
 @dataclass(frozen=True)
@@ -80,25 +91,25 @@ class Move:
     # -- reading ------------------------------------------------------------
 
     @classmethod
-    def parse(cls, text: str, board: Board) -> "Move":
+    def parse(cls, text: str, board: Board) -> Move:
         """Read one move in notation on ``board``.
 
         Raises ``MoveError`` quoting ``text`` and saying what is wrong.
         """
         if not isinstance(text, str):
             raise MoveError(f"move {text!r}: a move is written as text, e.g. 'ALOA-BAFI/ALOA'")
-        quoted = text.strip()
+        quoted = QuotedMove(text.strip())
 
         def fail(why: str) -> MoveError:
             return MoveError(f"move {quoted!r}: {why}")
 
         color = None
-        body = quoted
+        body = text.strip()
         m = _PREFIX.match(quoted)
         if m:
             color = m.group(1).lower()
             if color not in COLORS:
-                raise fail(f"unknown color {m.group(1)!r} (the colors are {', '.join(COLORS)})")
+                raise fail(f"unknown color {quote(m.group(1))} (the colors are {', '.join(COLORS)})")
             body = m.group(2).strip()
         if not body:
             raise fail("empty move")
@@ -122,8 +133,8 @@ class Move:
         names = card_text.split("+")
         if len(names) > 2 or any(not n for n in names):
             if len(names) > 2:
-                raise fail(f"a swap needs two cards, not {len(names)} ({card_text!r})")
-            raise fail(f"a swap needs two cards joined by '+', not {card_text!r}")
+                raise fail(f"a swap needs two cards, not {len(names)} ({quote(card_text)})")
+            raise fail(f"a swap needs two cards joined by '+', not {quote(card_text)}")
         cards = [_parse_island(n, board, fail) for n in names]
         ends = link
         for card in cards:
@@ -136,7 +147,7 @@ class Move:
         return cls(SWAP, link, tuple(sorted(cards, key=order.__getitem__)), color=color)
 
     @classmethod
-    def _parse_keyword(cls, head, args, board, fail, color) -> "Move":
+    def _parse_keyword(cls, head, args, board, fail, color) -> Move:
         if head in (END, PASS):
             if args:
                 raise fail(f"'{head}' takes nothing after it")
@@ -165,7 +176,7 @@ class Move:
         return cls(FACEUP, cards=tuple(_parse_island(n, board, fail) for n in args), color=color)
 
     @classmethod
-    def from_action(cls, action: int, board: Board, color: str | None = None) -> "Move":
+    def from_action(cls, action: int, board: Board, color: str | None = None) -> Move:
         """The move of an integer action code (``kanaloa.actions``) on ``board``."""
         kind, a, b = A.kind_of(action), A.arg_a(action), A.arg_b(action)
         name = _KIND_OF_ACTION.get(kind)
@@ -200,21 +211,25 @@ class Move:
 
     def _body(self) -> str:
         k = self.kind
-        if k in (PLACE, SWAP):
-            return f"{self.link[0]}-{self.link[1]}/{'+'.join(self.cards)}"
-        if k == REMOVE:
-            return f"remove {self.link[0]}-{self.link[1]}"
+        if k in (PLACE, SWAP, REMOVE):
+            link = self._link()
+            return f"remove {link[0]}-{link[1]}" if k == REMOVE else f"{link[0]}-{link[1]}/{'+'.join(self.cards)}"
         if k == TAKE and self.refill is not None:
             return f"take {self.cards[0]} refill {self.refill}"
-        return " ".join((k,) + self.cards)
+        return " ".join((k, *self.cards))
 
     def notation(self, board: Board) -> str:
         """The canonical notation on ``board`` (the move is read back through it)."""
         return str(Move.parse(str(self), board))
 
-    def without_color(self) -> "Move":
+    def without_color(self) -> Move:
         """The same move with no color prefix."""
         return Move(self.kind, self.link, self.cards, self.refill)
+
+    def _link(self) -> tuple[str, str]:
+        if self.link is None:
+            raise MoveError(f"move {self.kind!r}: a {self.kind} names a link")
+        return self.link
 
     @property
     def is_record(self) -> bool:
@@ -232,14 +247,18 @@ class Move:
         if kind is None:
             raise MoveError(f"move {str(self)!r}: a record of face-up cards is not an action")
         if kind in (A.PLACE, A.SWAP, A.REMOVE):
-            a, b = (board.find_island(n) for n in self.link)
+            names = self._link()
+            a, b = (board.find_island(n) for n in names)
             link = None if a is None or b is None else board.find_link(a, b)
             if link is None:
-                raise MoveError(f"move {str(self)!r}: no link {self.link[0]}-{self.link[1]} on board {board.name}")
+                raise MoveError(f"move {str(self)!r}: no link {names[0]}-{names[1]} on board {board.name}")
             if kind == A.REMOVE:
                 return A.encode(A.REMOVE, link)
-            cards = [board.find_island(n) for n in self.cards]
+            found = [board.find_island(n) for n in self.cards]
+            cards = [c for c in found if c is not None]
             ends = board.links[link]
+            if not cards or len(cards) != len(found) or any(c not in ends for c in cards):
+                raise MoveError(f"move {str(self)!r}: the cards paid must name the ends of the link")
             if kind == A.PLACE:
                 return A.encode(A.PLACE, link, cards[0])
             for combo in (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB):
@@ -260,18 +279,17 @@ class Move:
 def _parse_island(name: str, board: Board, fail) -> str:
     index = board.find_island(name)
     if index is None:
-        raise fail(f"unknown island {name.upper()!r} on board {board.name}")
+        raise fail(f"unknown island {quote(name.upper())} on board {board.name}")
     return board.islands[index]
 
 
 def _parse_link(text: str, board: Board, fail) -> tuple[str, str]:
     parts = text.split("-")
     if len(parts) != 2 or not all(parts):
-        raise fail(f"a link is two islands joined by '-', e.g. 'ALOA-BAFI', not {text!r}")
+        raise fail(f"a link is two islands joined by '-', e.g. 'ALOA-BAFI', not {quote(text)}")
     a, b = (board.find_island(p) for p in parts)
-    for p, idx in zip(parts, (a, b)):
-        if idx is None:
-            raise fail(f"unknown island {p.upper()!r} on board {board.name}")
+    if a is None or b is None:
+        raise fail(f"unknown island {quote(parts[0 if a is None else 1].upper())} on board {board.name}")
     link = board.find_link(a, b)
     if link is None:
         if a == b:

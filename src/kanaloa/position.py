@@ -399,7 +399,7 @@ class Position:
         viewer position) impossible moves raise ``MoveError`` quoting the
         move and giving the reason; the position is then unchanged.
         """
-        quoted = move.strip() if isinstance(move, str) else str(move)
+        quoted = N.QuotedMove(move.strip() if isinstance(move, str) else str(move))
         mv = parse_move(move, self.board)
 
         def fail(why: str) -> MoveError:
