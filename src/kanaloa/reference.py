@@ -535,3 +535,388 @@ def can_pay(hand: list[int], cards: tuple[int, int]) -> bool:  # R4 swap
     if a == b:
         return hand[a] >= 2
     return hand[a] >= 1 and hand[b] >= 1
+
+
+# -- explanations: why an action is illegal, why a state is unreachable ----------------
+#
+# These two functions put into words what ``ReferenceState`` decides.  Whoever needs a reason
+# (checked play, the position reader) asks them instead of deciding a rule again; the property
+# test ``tests/test_why_illegal.py`` holds ``why_illegal`` to ``legal_actions`` on every action
+# code of the notation.
+
+
+def why_illegal(state: ReferenceState, action: int, names: tuple[str, ...], hand_known: bool = True) -> str | None:
+    """Why the player to move may not play ``action`` in ``state``; None when it is legal.
+
+    ``names`` are the colors by seat, for the message.  With ``hand_known``
+    false the mover's hand is seen from outside, as another player at the
+    table sees it: only its size is known, so a reason that depends on which
+    cards it holds is not given (the action may then be illegal all the same;
+    with ``hand_known`` true, None means exactly that ``action`` is in
+    ``state.legal_actions()``).
+    """
+    d = state.data
+    board = state.board
+    kind, a, arg = A.kind_of(action), A.arg_a(action), A.arg_b(action)
+    shape = _malformed(board, kind, a, arg)
+    if shape is not None:
+        return shape
+    me = d.to_move
+    name = names[me]
+    if d.round == ROUND_OVER:
+        return "the game is over"
+    if d.round == ROUND_SETUP:  # R3
+        if kind != A.REVEAL:
+            return "in the setup each color first reveals one card: 'reveal CARD' (R3)"
+        return _why_unpaid(state, [a], names, hand_known)
+    if kind == A.REVEAL:
+        return "cards are revealed only in the setup (R3)"
+    if d.remove_on:  # R7
+        return _why_not_removable(state, kind, a, names)
+    if kind == A.REMOVE:
+        return "no removal is pending (R7)"
+    if d.round == ROUND_FINAL:  # R10
+        if kind in (A.TAKE, A.DRAW):
+            return "the final round has no draw phase (R10)"
+        if kind == A.DISCARD:
+            return "there is no discard in the final round (R10)"
+        if kind == A.PASS:
+            if state._may_pass():
+                return None
+            if d.played:
+                return f"{name} has already played a card this turn, so it may not pass (R10)"
+            return (f"no color with more points than {name} is still to take its final turn, "
+                    f"so {name} may not pass (R10)")
+        if kind == A.END:
+            return None
+    else:
+        if kind in (A.END, A.PASS):
+            return f"'{A.KIND_NAMES[kind]}' belongs to the final round (R10)"
+        if d.discarded and kind in (A.PLACE, A.SWAP, A.DISCARD):
+            return f"{name} has discarded this turn; only 'take' or 'draw' remain (R4)"
+        if kind == A.DISCARD:
+            if d.played:
+                return f"{name} has already played a card this turn; a face-down discard replaces playing (R4)"
+            return _why_unpaid(state, [a], names, hand_known)
+        if kind in (A.TAKE, A.DRAW):  # R5, with the R4 hand limit
+            held = d.hand_size(me)
+            if held > HAND_LIMIT:
+                return f"the hand holds {held} cards; play or discard first (R4)"
+            if kind == A.TAKE and a not in d.face_up:
+                shown = ", ".join(board.islands[x] for x in d.face_up) or "none"
+                return f"no {board.islands[a]} among the face-up cards ({shown})"
+            if kind == A.DRAW and not d.deck:
+                return "the deck is empty; take a face-up card (R5)"
+            return None
+    # A place or a swap (R4), in any round but the setup.
+    link_name = board.link_name(a)
+    owner = d.bridges[a]
+    if kind == A.PLACE and owner != NO_OWNER:
+        return f"{link_name} already holds {names[owner]}'s bridge; a swap pays two cards"
+    if kind == A.SWAP and owner == NO_OWNER:
+        return f"{link_name} holds no bridge to swap; a place pays one card"
+    if kind == A.SWAP and owner == me:
+        return f"{link_name} already holds {name}'s own bridge"
+    stock = state.bridges_in_stock(me)
+    if stock is not None and stock <= 0:
+        return f"{name} has no bridge left in stock (R13)"
+    cards = [arg] if kind == A.PLACE else list(A.swap_cards(board.links[a], arg))
+    return _why_unpaid(state, cards, names, hand_known)
+
+
+def _malformed(board: Board, kind: int, a: int, arg: int) -> str | None:
+    """A reason when the code names no action on ``board`` (an unknown kind, link, island or combination)."""
+    if kind in (A.PLACE, A.SWAP, A.REMOVE):
+        if a >= board.n_links:
+            return f"board {board.name} has no link {a}"
+        if kind == A.PLACE and arg not in board.links[a]:
+            return f"a place pays a card of an end of {board.link_name(a)}"
+        if kind == A.SWAP and arg not in (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB):
+            return f"a swap on {board.link_name(a)} pays two cards of its ends"
+        if kind == A.REMOVE and arg:
+            return "a removal names only its link"
+        return None
+    if kind in (A.DISCARD, A.TAKE, A.REVEAL):
+        if a >= board.n_islands or arg:
+            return f"board {board.name} has no island {a}"
+        return None
+    if kind in (A.DRAW, A.END, A.PASS):
+        return None if a == arg == 0 else f"'{A.KIND_NAMES[kind]}' names nothing"
+    return f"{kind} is no kind of action"
+
+
+def _why_unpaid(state: ReferenceState, cards: list[int], names: tuple[str, ...], hand_known: bool) -> str | None:
+    """Why the mover cannot give up ``cards`` (R3 reveal, R4 pay or discard); None when it can."""
+    d = state.data
+    me = d.to_move
+    name = names[me]
+    if not hand_known:
+        held = d.hand_size(me)
+        if held == 0:
+            return f"{name} holds no card"
+        if held < len(cards):
+            return f"{name} holds {held} card; a swap pays two"
+        return None
+    hand = d.hands[me]
+    for card in dict.fromkeys(cards):  # in the order the move names them
+        need, have = cards.count(card), hand[card]
+        if have < need:
+            island = state.board.islands[card]
+            return f"{name} has no {island} card" if have == 0 else f"{name} needs two {island} cards and holds one"
+    return None
+
+
+def _why_not_removable(state: ReferenceState, kind: int, link: int, names: tuple[str, ...]) -> str | None:
+    """With a removal pending (R7): why ``kind`` on ``link`` is not the removal due; None when it is."""
+    d = state.data
+    board = state.board
+    me = d.to_move
+    name = names[me]
+    island = d.remove_on[0]
+    where = board.islands[island]
+    if kind != A.REMOVE:
+        return f"{name} must first remove a bridge on {where} (R7): 'remove LINK'"
+    link_name = board.link_name(link)
+    if island not in board.links[link]:
+        return f"the pending removal is on {where}; {link_name} is not one of its links (R7)"
+    owner = d.bridges[link]
+    if owner == NO_OWNER:
+        return f"{link_name} holds no bridge"
+    if owner == me:
+        return f"{name} cannot remove its own bridge (R7)"
+    counts = state.counts_on(island)
+    if owner in removable_colors(counts, me):
+        return None
+    if counts[me] == max(c for color, c in enumerate(counts) if color != me):
+        return (f"{name} is tied for the most bridges on {where}, so only a color with a single bridge there "
+                f"may lose one (R7)")
+    return f"{name} does not lead on {where}, so it removes nothing there (R7)"
+
+
+def max_points(board: Board, final: bool) -> int:  # R11
+    """The most one scoring can give one color on ``board``: every island held by the smallest majority."""
+    return sum(island_value(board.size(i), board.size(i) // 2 + 1, final) for i in range(board.n_islands))
+
+
+def why_unreachable(
+    state: ReferenceState, names: tuple[str, ...], face_up_pending: bool = False
+) -> tuple[str, str] | None:
+    """Why no game reaches ``state``: ``(field, reason)``, or None when nothing rules it out.
+
+    The checks are those that keep a state playable: it has a legal move, or
+    the game is over.  ``field`` is where the position format
+    (``kanaloa-position/1``) holds the offending part, ``names`` the colors by
+    seat.  ``face_up_pending`` describes a state whose newly turned face-up
+    cards are still on top of the deck, unrecorded: right after the setup,
+    every color having chosen (R3), or right after the reshuffle (R9).
+    """
+    for check in (_unreachable_cards, _unreachable_turn, _unreachable_round):
+        found = check(state, names, face_up_pending)
+        if found is not None:
+            return found
+    d = state.data
+    for seat, color in enumerate(names):
+        stock = state.bridges_in_stock(seat)
+        if stock is not None and stock < 0:
+            return "bridges", (f"{color} has {d.bridges.count(seat)} bridges; the tabletop preset gives "
+                               f"{TABLETOP_BRIDGES} per color (R13)")
+    if d.round != ROUND_OVER:
+        for seat, color in enumerate(names):
+            held = state.islands_controlled(seat)
+            if held >= WIN_ISLANDS:
+                return "bridges", f"{color} controls {held} islands; the game would be over (R8)"
+    return None
+
+
+_Found = tuple[str, str] | None
+
+
+def _unreachable_cards(state: ReferenceState, names: tuple[str, ...], pending: bool) -> _Found:
+    """Hands, face-up cards and scores within what the rules allow (R4, R5, R11)."""
+    d = state.data
+    board = state.board
+    most = HAND_LIMIT + 1  # R4, R5: at most 4 after the play phase, then one card drawn
+    for seat, color in enumerate(names):
+        if d.hand_size(seat) > most:
+            return f"hands.{color}", f"{d.hand_size(seat)} cards; a hand holds at most {most} (R4, R5)"
+    if len(d.face_up) > FACE_UP:
+        return "face_up", f"{len(d.face_up)} cards; at most {FACE_UP} lie face-up (R5)"
+    limit = {ROUND_SETUP: 0, ROUND_1: 0, ROUND_2: max_points(board, False), ROUND_FINAL: max_points(board, False),
+             ROUND_OVER: max_points(board, False) + max_points(board, True)}[d.round]
+    for seat, color in enumerate(names):
+        points = d.scores[seat]
+        if points > limit and d.round in (ROUND_SETUP, ROUND_1):
+            return f"scores.{color}", (f"{points} points before the first scoring; nobody scores before round 1 "
+                                       f"ends (R9, R11)")
+        if points > limit:
+            return f"scores.{color}", (f"{points} points; by round {_round_name(d.round)} a color can have at most "
+                                       f"{limit} on board {board.name} (R11)")
+    return None
+
+
+def _round_name(rnd: int) -> str:
+    return {ROUND_SETUP: "0", ROUND_1: "1", ROUND_2: "2", ROUND_FINAL: "final", ROUND_OVER: "over"}[rnd]
+
+
+def _unreachable_turn(state: ReferenceState, names: tuple[str, ...], pending: bool) -> _Found:
+    """The turn so far: removals due (R7), the discard (R4) and the hand the turn began with (R4, R5)."""
+    d = state.data
+    board = state.board
+    for island in d.remove_on:
+        where = board.islands[island]
+        if board.size(island) < 5:
+            return "turn.remove_on", (f"{where} has {board.size(island)} links; removals (R7) happen only on "
+                                      f"islands of 5 or more")
+        if state.has_free_link(island):
+            return "turn.remove_on", f"{where} has a free link; a removal (R7) follows only when every link is taken"
+    if d.discarded and d.played:
+        return "turn.discarded", "a color that discarded face-down has played no card (R4)"
+    most = HAND_LIMIT + 1
+    held = d.hand_size(d.to_move)
+    began = held + d.played + int(d.discarded)
+    if began > most:
+        shed = f"played {d.played}" + (" and discarded 1" if d.discarded else "")
+        return "turn", (f"{names[d.to_move]} holds {held} card(s) having {shed} this turn, so it began the turn "
+                        f"with {began}; a hand holds at most {most} (R4, R5)")
+    found = _unreachable_removals(state, names)
+    if found is not None:
+        return found
+    if d.round in (ROUND_SETUP, ROUND_FINAL) and d.discarded:
+        return "turn.discarded", "a face-down discard happens only in rounds 1 and 2 (R4, R10)"
+    if d.round == ROUND_SETUP and (d.played or d.remove_on):
+        return "turn", "no card is played during the setup (R3)"
+    return None
+
+
+def _unreachable_removals(state: ReferenceState, names: tuple[str, ...]) -> _Found:
+    """``remove_on`` must be what the last place or swap queued (R7)."""
+    d = state.data
+    board = state.board
+    me = d.to_move
+    name = names[me]
+    pending = d.remove_on
+    if not pending:
+        return None
+    field = "turn.remove_on"
+    if d.played == 0:
+        return field, "a removal (R7) follows a place or swap, but turn.played is 0"
+    if len(pending) > 2 or len(set(pending)) != len(pending):
+        return field, "one place or swap queues at most one removal on each end of its link (R7)"
+    if len(pending) == 2:
+        link = board.find_link(*pending)
+        if link is None or d.bridges[link] != me:
+            return field, (f"{board.islands[pending[0]]} and {board.islands[pending[1]]} are not the ends of a "
+                           f"bridge of {name}: one build queues removals only on the ends of its link (R7)")
+        if pending[0] > pending[1]:
+            return field, "removals are queued in the board's island order (R7)"
+    for island in pending:
+        counts = state.counts_on(island)
+        where = board.islands[island]
+        if state.controller_of(island) == me:
+            return field, f"{name} controls {where}; a removal (R7) is due only without an absolute majority"
+        if not removable_colors(counts, me):
+            top = max(c for color, c in enumerate(counts) if color != me)
+            return field, (f"{name} has {counts[me]} bridge(s) on {where} against {top}: it neither leads nor ties "
+                           f"with a single rival bridge to remove (R7)")
+    return None
+
+
+def _unreachable_round(state: ReferenceState, names: tuple[str, ...], pending: bool) -> _Found:
+    """What each round looks like: the setup (R3), the face-up row (R5, R9), the final round (R10), the result."""
+    d = state.data
+    if d.round == ROUND_SETUP:
+        return _unreachable_setup(state, names, pending)
+    if d.round == ROUND_FINAL:
+        for seat in d.final_passed:
+            if seat in d.final_done:
+                return "final_round.passed", f"{names[seat]} has already taken its final turn"
+        if d.to_move in d.final_done:
+            return "to_move", f"{names[d.to_move]} has already taken its final turn (R10)"
+        if d.deck:
+            return "deck", f"{len(d.deck)} card(s) left; the final round has no deck (R10)"
+        if d.face_up:
+            return "face_up", f"{len(d.face_up)} card(s) left; the final round has no face-up cards (R10)"
+        return None
+    if d.round == ROUND_OVER:
+        return _unreachable_result(state, names)
+    if len(d.face_up) < FACE_UP and d.deck:
+        # Only a reshuffle (R9) turns cards up in round 2; until they are recorded the row is empty.
+        fresh = not (d.played or d.discarded or d.remove_on)
+        if not (pending and d.round == ROUND_2 and not d.face_up and fresh):
+            return "face_up", (f"{len(d.face_up)} cards while the deck is not empty; the deck keeps {FACE_UP} "
+                               f"cards face-up (R5)")
+    elif pending:
+        return "face_up", "no face-up card waits to be recorded: the deck turned none up (R9)"
+    if not d.face_up and not d.deck:
+        return "face_up", (f"the deck and the face-up cards are both empty; round {d.round} would have ended "
+                           f"(R9, R10)")
+    return None
+
+
+def _unreachable_setup(state: ReferenceState, names: tuple[str, ...], pending: bool) -> _Found:
+    """R3: colors choose in seat order; nothing is built, known or discarded yet."""
+    d = state.data
+    n = d.players
+    chosen = [seat for seat in range(n) if d.setup_chosen[seat] != NO_CARD]
+    k = len(chosen)
+    if chosen != list(range(k)):
+        return "setup.chosen", (f"colors choose in seat order (R3): expected {list(names[:k])}, "
+                                f"not {[names[s] for s in chosen]}")
+    if k < n:
+        if pending:
+            return "setup.chosen", f"{names[k]} has not chosen yet; the face-up cards are turned only after (R3)"
+        if d.to_move != k:
+            return "to_move", f"{names[k]} is the next to choose in the setup (R3), not {names[d.to_move]}"
+    elif not pending:
+        return "setup.chosen", "every color has chosen; the chosen cards would already lie face-up (R3)"
+    elif d.to_move != 0:
+        return "to_move", f"after the setup {names[0]} moves first (R3), not {names[d.to_move]}"
+    if d.face_up:
+        return "face_up", "no card lies face-up before the setup ends (R3)"
+    if any(owner != NO_OWNER for owner in d.bridges):
+        return "bridges", "no bridge is built during the setup (R3)"
+    for seat, color in enumerate(names):
+        want = DEAL - (1 if seat < k else 0)
+        held = d.hand_size(seat)
+        if held != want:
+            why = "less the one it has set aside" if seat < k else "and has not chosen yet"
+            return f"hands.{color}", f"{held} card(s); in the setup {color} holds the {DEAL} dealt, {why} (R3)"
+        if any(d.public[seat]):
+            return f"hands.{color}.public", "nobody has taken a face-up card during the setup (R3)"
+    if d.discard_open or d.hidden_count():
+        return "discard", "nothing is discarded during the setup (R3)"
+    return None
+
+
+def _unreachable_result(state: ReferenceState, names: tuple[str, ...]) -> _Found:
+    """The result must be the one the rules give for these bridges and scores (R8, R10, R12)."""
+    d = state.data
+    held = [state.islands_controlled(seat) for seat in range(d.players)]
+    if d.reason == REASON_ELEVEN:
+        if held[d.winner] < WIN_ISLANDS:
+            return "result.reason", f"'eleven islands' but {names[d.winner]} controls {held[d.winner]} islands (R8)"
+        rest = sorted((s for s in range(d.players) if s != d.winner), key=lambda s: (-d.scores[s], s))
+        if d.ranking[1:] != rest:
+            order = ", ".join(names[s] for s in [d.winner, *rest])
+            return "result.ranking", (f"after an immediate win the others rank by points, then seat order: {order} "
+                                      f"(R12)")
+        return None
+    strong = [s for s in range(d.players) if held[s] >= WIN_ISLANDS]
+    if strong:
+        return "result.reason", (f"'points' but {names[strong[0]]} controls {held[strong[0]]} islands: the game "
+                                 f"ended at once by R8")
+    if d.deck or d.face_up:
+        return "result.reason", ("'points' ends the game after the final round, when the deck and the face-up "
+                                 "cards are gone (R10)")
+    for a, z in zip(d.ranking, d.ranking[1:], strict=False):
+        if d.scores[a] < d.scores[z]:
+            return "result.ranking", (f"{names[a]} ({d.scores[a]} points) ranks above {names[z]} ({d.scores[z]} "
+                                      f"points); most points wins (R12)")
+    return None
+
+
+def turn_up_face_up(state: ReferenceState) -> None:  # R3, R9
+    """Turn cards from the top of the deck face-up until ``FACE_UP`` lie there or the deck is empty."""
+    d = state.data
+    while len(d.face_up) < FACE_UP and d.deck:
+        d.face_up.append(d.deck.pop(0))
