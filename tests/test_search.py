@@ -1,25 +1,29 @@
-"""The searches (ISMCTS, plain UCT) and the game protocol they run on.
+"""The searches (ISMCTS, plain UCT), the game protocol they run on, and Kanaloa behind it.
 
 The searches are first checked on two tiny games whose best moves are known
 (a take-away game with perfect information, and a one-card poker-like game
-with a hidden card), then the Kanaloa adapter is checked against the protocol
-the way OpenSpiel checks every game: random simulations, clone independence,
+with a hidden card), and the search package on knowing no game.  Then the
+Kanaloa adapter (``kanaloa.game``) is checked against the protocol the way
+OpenSpiel checks every game: random simulations, clone independence,
 resampling that keeps the observer's information, public move keys that hide
 another player's face-down discard (R4).
 """
 
 from __future__ import annotations
 
+import ast
 import random
+import sys
 import time
+from pathlib import Path
 
 import pytest
-from conftest import hide_swap
 
+import kanaloa.search
+from conftest import hide_swap
 from kanaloa import actions as A
 from kanaloa.search import ISMCTS, MCTS
 from kanaloa.search.mcts import blend
-from kanaloa.search.protocol import HIDDEN_DISCARD, ends_turn
 
 
 class TakeAway:
@@ -278,11 +282,23 @@ def test_expand_after_lets_young_nodes_be_judged_by_rollouts_first():
     assert result.best_action == classic.best_action == 1  # 13 - 1 = 12, a multiple of 4
 
 
-def test_turn_ending_moves_are_draw_take_end_pass_and_reveal():
-    assert ends_turn(A.encode(A.DRAW)) and ends_turn(A.encode(A.TAKE, 3)) and ends_turn(A.encode(A.END))
-    assert ends_turn(A.encode(A.PASS)) and ends_turn(A.encode(A.REVEAL, 1))
-    assert not ends_turn(A.encode(A.PLACE, 4, 2)) and not ends_turn(A.encode(A.REMOVE, 4))
-    assert not ends_turn(A.encode(A.DISCARD, 4)) and not ends_turn(HIDDEN_DISCARD)
+def test_the_search_package_imports_nothing_but_the_standard_library_and_itself():
+    """search/ knows no game: every import is of the standard library or of a search module."""
+    package = Path(kanaloa.search.__file__).parent
+    own = {path.stem for path in package.glob("*.py")}
+    sources = sorted(package.glob("*.py"))
+    assert {"protocol", "mcts", "ismcts"} <= own
+    for path in sources:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level > 0:
+                assert node.level == 1 and (node.module is None or node.module in own), \
+                    f"{path.name}:{node.lineno} imports from outside the search package"
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+                for name in names:
+                    top = name.split(".")[0]
+                    assert top in sys.stdlib_module_names or top == "__future__", \
+                        f"{path.name}:{node.lineno} imports {name}"
 
 
 # -- the Kanaloa adapter against the protocol -----------------------------------
@@ -297,11 +313,21 @@ except ImportError:  # the compiled core is not built in this checkout yet
 needs_core = pytest.mark.skipif(not HAS_DETERMINISE, reason="the compiled core with determinise is not built")
 
 
+@needs_core
+def test_turn_ending_moves_are_draw_take_end_pass_and_reveal():
+    from kanaloa.game import HIDDEN_DISCARD, ends_turn
+
+    assert ends_turn(A.encode(A.DRAW)) and ends_turn(A.encode(A.TAKE, 3)) and ends_turn(A.encode(A.END))
+    assert ends_turn(A.encode(A.PASS)) and ends_turn(A.encode(A.REVEAL, 1))
+    assert not ends_turn(A.encode(A.PLACE, 4, 2)) and not ends_turn(A.encode(A.REMOVE, 4))
+    assert not ends_turn(A.encode(A.DISCARD, 4)) and not ends_turn(HIDDEN_DISCARD)
+
+
 def kanaloa_state(seed: int, moves: int, players: int = 4):
     """A protocol state dealt from ``seed`` and advanced by ``moves`` seeded random moves."""
     from kanaloa.board import load_board
     from kanaloa.core import core_board
-    from kanaloa.search.protocol import KanaloaGame
+    from kanaloa.game import KanaloaGame
 
     core = kanaloa_core.CoreState.deal(core_board(load_board("oro")), players, 0, seed)
     rng = random.Random(seed)
@@ -381,6 +407,8 @@ def test_resample_ignores_what_the_observer_cannot_see():
 @needs_core
 def test_another_players_discards_share_one_public_key():
     """R4: a face-down discard shows nothing of the card, so the observer sees one move, not one per island."""
+    from kanaloa.game import HIDDEN_DISCARD
+
     for seed in range(40):
         state = kanaloa_state(seed, 24)
         moves = state.legal_actions()
@@ -411,6 +439,9 @@ def test_ismcts_on_kanaloa_picks_a_legal_move_and_spends_its_budget():
 
 @needs_core
 def test_the_adapter_names_the_cores_playout_policies():
-    from kanaloa.search.protocol import POLICY_HEURISTIC, POLICY_RANDOM
+    from kanaloa.game import POLICY_HEURISTIC, POLICY_RANDOM, KanaloaGame
 
     assert (POLICY_RANDOM, POLICY_HEURISTIC) == (kanaloa_core.POLICY_RANDOM, kanaloa_core.POLICY_HEURISTIC)
+    assert KanaloaGame().policy == POLICY_HEURISTIC
+    with pytest.raises(ValueError, match="policy"):
+        KanaloaGame(7)

@@ -284,7 +284,7 @@ def ismcts_missing(board: Board) -> str | None:
     reason = determinise_missing()
     if reason:
         return reason
-    from .search.protocol import POLICY_HEURISTIC
+    from .core import POLICY_HEURISTIC
 
     probe = load_engine().deal(board, 4, PRESET_YUCATA, 0)
     try:
@@ -296,8 +296,8 @@ def ismcts_missing(board: Board) -> str | None:
 
 def run_ismcts(board: Board, position: BenchPosition, iterations: int, seed: int = ISMCTS_SEED):
     """One ISMCTS search, as hints run it, for the player to move at ``position``; its ``SearchResult``."""
+    from .game import KanaloaGame
     from .search import ISMCTS
-    from .search.protocol import KanaloaGame
 
     return ISMCTS(seed=seed).search(KanaloaGame().wrap(position.state(board)), iterations=iterations)
 

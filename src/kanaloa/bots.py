@@ -43,9 +43,10 @@ from dataclasses import dataclass
 
 from . import actions as A
 from .board import Board
+from .core import POLICY_HEURISTIC, POLICY_RANDOM
 from .errors import OptionError
+from .game import KanaloaGame
 from .search import ISMCTS, MCTS
-from .search.protocol import POLICY_HEURISTIC, POLICY_RANDOM, KanaloaGame
 
 POLICIES = {"heuristic": POLICY_HEURISTIC, "random": POLICY_RANDOM}
 

@@ -20,10 +20,11 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from .core import POLICY_HEURISTIC
 from .errors import OptionError, PositionError
+from .game import KanaloaGame, ends_turn
 from .notation import Move
 from .search import ISMCTS
-from .search.protocol import POLICY_HEURISTIC, KanaloaGame, ends_turn
 
 DEFAULT_ITERATIONS = 5000
 DEFAULT_TOP = 5

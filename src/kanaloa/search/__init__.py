@@ -7,11 +7,13 @@
 
 Both return a ``SearchResult`` (the tree, the root ``Candidate`` moves by
 visits, the principal line of the root player's own moves).  Neither knows
-Kanaloa: ``protocol.KanaloaGame`` adapts the compiled rules core to them.
+the game it searches: a game plugs in by implementing ``protocol.GameState``
+(``kanaloa.game`` does it for Kanaloa), and nothing here imports from the
+rest of the package.
 """
 
 from .ismcts import ISMCTS
 from .mcts import MCTS, Candidate, Node, SearchResult
-from .protocol import GameState
+from .protocol import Action, GameState
 
-__all__ = ["ISMCTS", "MCTS", "Candidate", "GameState", "Node", "SearchResult"]
+__all__ = ["ISMCTS", "MCTS", "Action", "Candidate", "GameState", "Node", "SearchResult"]

@@ -98,10 +98,10 @@ def blend(returns: list[float], margins: list[float], margin: float) -> list[flo
     """The reward vector: the result, with ``margin`` of its weight given to the point margin."""
     keep = 1.0 - margin
     half = 0.5 * margin
-    return [keep * r + half * (m + 1.0) for r, m in zip(returns, margins)]
+    return [keep * r + half * (m + 1.0) for r, m in zip(returns, margins, strict=True)]
 
 
-def simulate_and_backup(s: GameState, root: "Node", path: list, margin: float, seed: int) -> None:
+def simulate_and_backup(s: GameState, root: Node, path: list, margin: float, seed: int) -> None:
     """Finish one iteration: play ``s`` to the end (``rollout``), then back the rewards up ``path``.
 
     Every node on the path (the root excepted) adds the reward entry of the

@@ -1,0 +1,158 @@
+"""Kanaloa as a game for the searches: the compiled rules core behind the search protocol.
+
+The searches of ``kanaloa.search`` know no game; they reach one only through
+``kanaloa.search.protocol.GameState``, in the manner of OpenSpiel's ``State``.
+``KanaloaGame`` and ``KanaloaState`` put the compiled core
+(``kanaloa_core.CoreState``) behind that protocol:
+
+* moves are the core's action codes, its legal lists sorted by code;
+* ``resample`` is the core's determinisation (docs/engine.md "Knowledge");
+* ``rollout`` plays to the end inside the core with one of its playout
+  policies (``POLICY_HEURISTIC`` by default, ``POLICY_RANDOM``);
+* a face-down discard (R4) shows nothing of its card, so every discard of
+  another player has one public key, ``HIDDEN_DISCARD``;
+* ``returns()`` is 1 for the winner (R8, or R12 with its tie-break) and 0 for
+  the others, ``margins()`` the point margin over the best other player,
+  over ``MARGIN_SCALE`` and clipped to [-1, 1].
+
+``ends_turn`` says which moves end their mover's turn, for a caller that
+plans a whole turn (the hints).
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from typing import TYPE_CHECKING
+
+from . import actions as A
+from .core import POLICY_HEURISTIC, POLICY_RANDOM
+from .search.protocol import Action
+
+if TYPE_CHECKING:
+    from kanaloa_core import CoreState
+
+__all__ = [
+    "HIDDEN_DISCARD",
+    "MARGIN_SCALE",
+    "POLICY_HEURISTIC",
+    "POLICY_RANDOM",
+    "TURN_ENDING_KINDS",
+    "KanaloaGame",
+    "KanaloaState",
+    "ends_turn",
+]
+
+# R4: every face-down discard of another player looks alike to the observer.
+HIDDEN_DISCARD: Action = A.encode(A.DISCARD, 0xFF)
+_FIRST_DISCARD, _AFTER_DISCARDS = A.encode(A.DISCARD), A.encode(A.DISCARD + 1)
+# Actions after which the mover's turn is over (R3 reveal, R5 take or draw, R10 end or pass).
+TURN_ENDING_KINDS = frozenset((A.TAKE, A.DRAW, A.END, A.PASS, A.REVEAL))
+# A point margin this large or larger counts as a complete rout in ``margins()``.
+MARGIN_SCALE = 20.0
+
+
+def ends_turn(action: Action) -> bool:
+    """True when ``action`` ends its mover's turn (R3 reveal, R5 take or draw, R10 end or pass)."""
+    return A.kind_of(action) in TURN_ENDING_KINDS
+
+
+class KanaloaGame:
+    """The Kanaloa rules core as a protocol game.
+
+    ``policy`` is the core's playout policy for rollouts
+    (``POLICY_HEURISTIC`` by default, ``POLICY_RANDOM`` for uniform moves).
+    """
+
+    __slots__ = ("policy",)
+
+    def __init__(self, policy: int = POLICY_HEURISTIC) -> None:
+        if policy not in (POLICY_RANDOM, POLICY_HEURISTIC):
+            raise ValueError(f"unknown playout policy {policy}")
+        self.policy = policy
+
+    def wrap(self, core_state: CoreState) -> KanaloaState:
+        """The protocol view of a ``kanaloa_core.CoreState`` (shared, not copied)."""
+        return KanaloaState(self, core_state)
+
+
+class KanaloaState:
+    """A ``GameState`` over one ``kanaloa_core.CoreState``.
+
+    The wrapped ``core`` is mutated by ``apply_action`` and ``rollout``; use
+    ``clone`` to keep an original.
+    """
+
+    __slots__ = ("core", "game")
+
+    def __init__(self, game: KanaloaGame, core: CoreState) -> None:
+        self.game = game
+        self.core = core
+
+    def num_players(self) -> int:
+        return self.core.players
+
+    def current_player(self) -> int:
+        return self.core.to_move
+
+    def legal_actions(self) -> list[Action]:
+        return self.core.legal_actions()
+
+    def apply_action(self, action: Action) -> None:
+        self.core.apply(action)
+
+    def clone(self) -> KanaloaState:
+        return KanaloaState(self.game, self.core.copy())
+
+    def is_terminal(self) -> bool:
+        return self.core.is_over
+
+    def returns(self) -> list[float]:
+        """1 for the winner (R8, or R12 with its tie-break), 0 for the others; zeros while playing."""
+        core = self.core
+        result = [0.0] * core.players
+        winner = core.winner
+        if winner >= 0:
+            result[winner] = 1.0
+        return result
+
+    def margins(self) -> list[float]:
+        """Each player's points minus the best other player's, over ``MARGIN_SCALE``, clipped to [-1, 1]."""
+        scores = self.core.scores
+        result = []
+        for seat, own in enumerate(scores):
+            best_other = max(s for other, s in enumerate(scores) if other != seat)
+            m = (own - best_other) / MARGIN_SCALE
+            result.append(1.0 if m > 1.0 else (max(m, -1.0)))
+        return result
+
+    def resample(self, player: int, seed: int) -> KanaloaState:
+        """A determinisation from ``player``'s knowledge (docs/engine.md "Knowledge")."""
+        return KanaloaState(self.game, self.core.determinise(player, seed))
+
+    def rollout(self, seed: int) -> None:
+        """Play to the end in the core with the game's playout policy (no Python per move)."""
+        self.core.playout(seed, self.game.policy)
+
+    def public_actions(self, observer: int) -> list[Action]:
+        """Legal moves as ``observer`` tells them apart: another player's discards are one key (R4)."""
+        moves = self.core.legal_actions()
+        if self.core.to_move == observer:
+            return moves
+        # Legal lists are sorted by code, so the discards are one run: it becomes its one key.
+        lo = bisect_left(moves, _FIRST_DISCARD)
+        hi = bisect_left(moves, _AFTER_DISCARDS, lo)
+        if hi > lo:
+            moves[lo:hi] = [HIDDEN_DISCARD]
+        return moves
+
+    def apply_public(self, key: Action, observer: int, rng: random.Random) -> Action:
+        """Apply a move with public ``key``; a hidden discard becomes one of the hand's cards at random."""
+        core = self.core
+        if key == HIDDEN_DISCARD:
+            moves = core.legal_actions()
+            lo = bisect_left(moves, _FIRST_DISCARD)
+            hi = bisect_left(moves, _AFTER_DISCARDS, lo)
+            key = moves[lo + rng.randrange(hi - lo)]
+        core.apply(key)
+        return key
