@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import hide_swap
 
+from conftest import hide_swap
 from kanaloa.bots import GreedyBot, ISMCTSBot, PIMCBot, RandomBot, parse_bot_spec
 from kanaloa.errors import OptionError
 

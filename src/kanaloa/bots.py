@@ -40,6 +40,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from . import actions as A
 from .board import Board
@@ -47,6 +48,11 @@ from .core import POLICY_HEURISTIC, POLICY_RANDOM
 from .errors import OptionError
 from .game import KanaloaGame
 from .search import ISMCTS, MCTS
+
+if TYPE_CHECKING:
+    from kanaloa_core import CoreState
+
+    from .state import StateData
 
 POLICIES = {"heuristic": POLICY_HEURISTIC, "random": POLICY_RANDOM}
 
@@ -67,7 +73,7 @@ class Bot:
         self.board = board
         self.rng = random.Random((self.seed << 32) ^ seed)
 
-    def choose(self, state) -> int:
+    def choose(self, state: CoreState) -> int:
         """The action this bot plays for the seat to move in ``state`` (not modified)."""
         raise NotImplementedError
 
@@ -80,7 +86,7 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, state) -> int:
+    def choose(self, state: CoreState) -> int:
         moves = state.legal_actions()
         return moves[self.rng.randrange(len(moves))]
 
@@ -93,47 +99,40 @@ PROGRESS = 0.5  # credit per bridge toward a majority not yet reached
 
 
 class BoardHeuristic:
-    """A static evaluation of a position for one seat, from the board alone.
+    """A static evaluation of a position for one seat, asked of the engine state.
 
-    Each island a color controls counts what it would score now with the
-    final bonus (R11); each bridge on an island no one controls counts
-    ``PROGRESS`` toward it.  The value for a seat is its points plus that
-    estimate, minus the best other seat's, plus ``CARD_VALUE`` per card in
-    hand.
+    Each island a color controls (R2) counts what it would score now with the
+    final bonus (R11, the state's ``points_if_scored(final=True)``); each
+    bridge on an island the color does not control counts ``PROGRESS`` toward
+    it.  The value for a seat is its points plus that estimate, minus the best
+    other seat's, plus ``CARD_VALUE`` per card in hand.
     """
 
     def __init__(self, board: Board) -> None:
-        self.links_of = [tuple(k for k, ends in enumerate(board.links) if i in ends) for i in range(board.n_islands)]
-        self.sizes = [len(ls) for ls in self.links_of]
+        self.board = board
 
-    def estimates(self, bridges: list[int], scores: list[int]) -> list[float]:
+    def estimates(self, state: CoreState) -> list[float]:
         """Points plus the board estimate, per seat."""
-        est = [float(s) for s in scores]
-        players = len(scores)
-        for links, size in zip(self.links_of, self.sizes):
-            counts = [0] * players
-            for k in links:
-                owner = bridges[k]
-                if owner >= 0:
-                    counts[owner] += 1
-            for seat, n in enumerate(counts):
-                if n:
-                    if 2 * n > size:  # R2 control: what R11 would give now, with the final bonus
-                        est[seat] += size - n + 1
-                    else:
-                        est[seat] += PROGRESS * n
+        est = [float(score + points) for score, points in zip(state.scores, state.points_if_scored(True), strict=True)]
+        for island in range(self.board.n_islands):
+            owner = state.controller_of(island)
+            for seat, n in enumerate(state.counts_on(island)):
+                if seat != owner:
+                    est[seat] += PROGRESS * n
         return est
 
-    def value(self, data, seat: int) -> float:
-        est = self.estimates(data.bridges, data.scores)
+    def value(self, state: CoreState, seat: int, cards_in_hand: int) -> float:
+        """How good ``state`` is for ``seat``, who holds ``cards_in_hand`` cards."""
+        est = self.estimates(state)
         best_other = max(v for s, v in enumerate(est) if s != seat)
-        return est[seat] - best_other + CARD_VALUE * sum(data.hands[seat])
+        return est[seat] - best_other + CARD_VALUE * cards_in_hand
 
-    def card_value(self, data, seat: int, island: int) -> float:
-        """How useful one more card of ``island`` is to ``seat``: free links there and its own bridges."""
-        free = sum(1 for k in self.links_of[island] if data.bridges[k] < 0)
-        mine = sum(1 for k in self.links_of[island] if data.bridges[k] == seat)
-        held = data.hands[seat][island]
+    def card_value(self, state: CoreState, seat: int, island: int, held: int) -> float:
+        """How useful one more card of ``island`` is to ``seat``, who holds ``held`` of them already:
+        free links there and its own bridges."""
+        counts = state.counts_on(island)
+        free = self.board.size(island) - sum(counts)
+        mine = counts[seat]
         return (free > held) * (1.0 + mine) + 0.1 * free
 
 
@@ -151,7 +150,7 @@ class GreedyBot(Bot):
         super().start(board, seed)
         self._heuristic = BoardHeuristic(board)
 
-    def choose(self, state) -> int:
+    def choose(self, state: CoreState) -> int:
         moves = state.legal_actions()
         if len(moves) == 1:
             return moves[0]
@@ -160,24 +159,23 @@ class GreedyBot(Bot):
         me = state.to_move
         # Only the mover's own cards matter to its play phase; the rest is a sample.
         own = state.determinise(me, self.rng.getrandbits(63))
-        line = self._best_line(own, me)
+        line = self._best_line(self._heuristic, own, me)
         if line:
             return line[0]
-        return self._end_of_play(own, me, moves)
+        return self._end_of_play(self._heuristic, own, me, moves)
 
-    def _best_line(self, state, me: int) -> list[int]:
+    def _best_line(self, h: BoardHeuristic, state: CoreState, me: int) -> list[int]:
         """The best sequence of the mover's places, swaps and removals (possibly empty)."""
-        h = self._heuristic
         start_data = state.to_data()
         # Stopping at once is an option only where the play phase may end (R4 hand limit, R7 removal).
         may_stop_now = not start_data.remove_on and self._may_stop(state)
-        best_value = h.value(start_data, me) if may_stop_now else -1e9
+        best_value = h.value(state, me, sum(start_data.hands[me])) if may_stop_now else -1e9
         best_line: list[int] = []
         seen = {_key(start_data)}
-        frontier = [(state, [])]
+        frontier: list[tuple[CoreState, list[int]]] = [(state, [])]
         budget = self.width
         while frontier and budget > 0:
-            next_frontier = []
+            next_frontier: list[tuple[CoreState, list[int]]] = []
             for s, line in frontier:
                 for action in s.legal_actions():
                     if action >> 16 not in PLAY_KINDS:
@@ -190,14 +188,14 @@ class GreedyBot(Bot):
                         continue
                     seen.add(key)
                     budget -= 1
-                    new_line = line + [action]
+                    new_line = [*line, action]
                     if child.is_over:
                         if child.winner == me:
                             return new_line  # R8: eleven islands
                         continue
                     if child.to_move == me:
                         if not data.remove_on and self._may_stop(child):
-                            v = h.value(data, me)
+                            v = h.value(child, me, sum(data.hands[me]))
                             if v > best_value:
                                 best_value, best_line = v, new_line
                         next_frontier.append((child, new_line))
@@ -209,35 +207,39 @@ class GreedyBot(Bot):
         return best_line
 
     @staticmethod
-    def _may_stop(state) -> bool:
+    def _may_stop(state: CoreState) -> bool:
         """True when the play phase may end here (R4 hand limit, R10 end)."""
         return any(a >> 16 in (A.TAKE, A.DRAW, A.END, A.DISCARD) for a in state.legal_actions())
 
-    def _end_of_play(self, state, me: int, moves: list[int]) -> int:
+    def _end_of_play(self, h: BoardHeuristic, state: CoreState, me: int, moves: list[int]) -> int:
         """No card worth playing: end the final turn (R10), take the best face-up card or draw (R5),
         discard the least useful card (R4), or set it aside at setup (R3)."""
         end = A.encode(A.END)
         if end in moves:
             return end
-        h = self._heuristic
-        data = state.to_data()
+        hand = state.to_data().hands[me]
+
+        def usefulness(action: int) -> float:
+            return h.card_value(state, me, A.arg_a(action), hand[A.arg_a(action)])
+
         takes = [a for a in moves if a >> 16 == A.TAKE]
         draw = A.encode(A.DRAW)
         if takes or draw in moves:
-            best, best_value = (draw, 0.9) if draw in moves else (None, -1e9)
+            # A blind draw is worth 0.9; the first face-up card worth more wins (ties: the earlier).
+            best, best_value = (draw, 0.9) if draw in moves else (takes[0], usefulness(takes[0]))
             for a in takes:
-                v = h.card_value(data, me, A.arg_a(a))
+                v = usefulness(a)
                 if v > best_value:
                     best, best_value = a, v
             return best
         # R4 discard with five cards, or R3 the card set aside at setup: the least useful one.
         parting = [a for a in moves if a >> 16 in (A.DISCARD, A.REVEAL)]
         if parting:
-            return min(parting, key=lambda a: (h.card_value(data, me, A.arg_a(a)), a))
+            return min(parting, key=lambda a: (usefulness(a), a))
         return moves[self.rng.randrange(len(moves))]
 
 
-def _key(data) -> tuple:
+def _key(data: StateData) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """What identifies a state within one play phase: bridges, hands and pending removals."""
     return (tuple(data.bridges), tuple(map(tuple, data.hands)), tuple(data.remove_on))
 
@@ -265,11 +267,11 @@ class ISMCTSBot(SearchBot):
 
     name = "ismcts"
 
-    def __init__(self, spec: str, expand: int = 1, **options) -> None:
+    def __init__(self, spec: str, expand: int = 1, **options: Any) -> None:
         super().__init__(spec, **options)
         self.expand = expand
 
-    def choose(self, state) -> int:
+    def choose(self, state: CoreState) -> int:
         moves = state.legal_actions()
         if len(moves) == 1:
             return moves[0]
@@ -282,11 +284,11 @@ class PIMCBot(SearchBot):
 
     name = "pimc"
 
-    def __init__(self, spec: str, dets: int = 10, **options) -> None:
+    def __init__(self, spec: str, dets: int = 10, **options: Any) -> None:
         super().__init__(spec, **options)
         self.dets = dets
 
-    def choose(self, state) -> int:
+    def choose(self, state: CoreState) -> int:
         moves = state.legal_actions()
         if len(moves) == 1:
             return moves[0]
