@@ -222,7 +222,7 @@ def test_command_json_has_the_interface_keys():
 def test_command_bad_budget_is_one_error_line_with_status_2(tmp_path, args, message):
     path = tmp_path / "mid.json"
     path.write_text(midgame(5).dumps())
-    result = run(["hint", str(path)] + args)
+    result = run(["hint", str(path), *args])
     assert result.exit_code == 2
     assert result.stderr.startswith(message) and result.stderr.count("\n") == 1
     assert "Traceback" not in result.output

@@ -19,12 +19,17 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from .core import POLICY_HEURISTIC
+from .board import Board
+from .core import POLICY_HEURISTIC, CoreState, core_board
 from .errors import OptionError, PositionError
 from .game import KanaloaGame, ends_turn
 from .notation import Move
 from .search import ISMCTS
+
+if TYPE_CHECKING:
+    from .position import Position
 
 DEFAULT_ITERATIONS = 5000
 DEFAULT_TOP = 5
@@ -53,7 +58,7 @@ class Hint:
     seconds: float
     actions: tuple[int, ...] = field(default=(), compare=False, repr=False)  # the plan as action codes
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "move": self.move,
             "plan": list(self.plan),
@@ -83,7 +88,7 @@ def check_budget(iterations: int | None, seconds: float | None) -> tuple[int | N
     return DEFAULT_ITERATIONS, None
 
 
-def hint(position, iterations: int | None = None, seconds: float | None = None, seed: int = 0,
+def hint(position: Position, iterations: int | None = None, seconds: float | None = None, seed: int = 0,
          top: int = DEFAULT_TOP, c: float = 0.7, margin: float = 0.0, policy: int = POLICY_HEURISTIC) -> Hint:
     """The hint for the player to move in ``position`` (a ``kanaloa.position.Position``).
 
@@ -112,8 +117,8 @@ def hint(position, iterations: int | None = None, seconds: float | None = None, 
                       top=top, c=c, margin=margin, policy=policy)
 
 
-def hint_state(core, board, iterations: int | None = None, seconds: float | None = None, seed: int = 0,
-               top: int = DEFAULT_TOP, c: float = 0.7, margin: float = 0.0,
+def hint_state(core: CoreState, board: Board, iterations: int | None = None, seconds: float | None = None,
+               seed: int = 0, top: int = DEFAULT_TOP, c: float = 0.7, margin: float = 0.0,
                policy: int = POLICY_HEURISTIC) -> Hint:
     """The hint for the player to move in a ``kanaloa_core.CoreState`` (not modified) on ``board``.
 
@@ -159,13 +164,9 @@ def hint_state(core, board, iterations: int | None = None, seconds: float | None
     )
 
 
-def _core_state(position):
+def _core_state(position: Position) -> CoreState:
     """The position's state in the compiled core (the search runs there)."""
-    import kanaloa_core
-
-    from .engine import load_engine
-
     state = position.state
-    if isinstance(state, kanaloa_core.CoreState):
+    if isinstance(state, CoreState):
         return state
-    return load_engine("core").from_data(position.board, state.to_data())
+    return CoreState.from_data(core_board(position.board), state.to_data())

@@ -110,7 +110,7 @@ class ISMCTS:
                     path.append(child)
                     break
                 # UCB1 with availability: every child legal in this determinisation was available.
-                best = None
+                best: Node | None = None
                 best_value = -1.0
                 for key in moves:
                     child = children[key]
@@ -119,6 +119,7 @@ class ISMCTS:
                     if value > best_value:
                         best_value = value
                         best = child
+                assert best is not None  # every UCB value is above -1, and a running game has a move
                 if mine:
                     s.apply_action(best.action)
                 else:

@@ -101,7 +101,7 @@ def blend(returns: list[float], margins: list[float], margin: float) -> list[flo
     return [keep * r + half * (m + 1.0) for r, m in zip(returns, margins, strict=True)]
 
 
-def simulate_and_backup(s: GameState, root: Node, path: list, margin: float, seed: int) -> None:
+def simulate_and_backup(s: GameState, root: Node, path: list[Node], margin: float, seed: int) -> None:
     """Finish one iteration: play ``s`` to the end (``rollout``), then back the rewards up ``path``.
 
     Every node on the path (the root excepted) adds the reward entry of the
@@ -182,13 +182,14 @@ class MCTS:
                     break
                 # UCB1 over the children (all expanded); the state is fully known here.
                 logn = log(node.visits)
-                best = None
+                best: Node | None = None
                 best_value = -1.0
                 for child in node.children.values():
                     value = child.mean + c * sqrt(logn / child.visits)
                     if value > best_value:
                         best_value = value
                         best = child
+                assert best is not None  # every UCB value is above -1, and a running game has a move
                 s.apply_action(best.action)
                 path.append(best)
                 node = best
