@@ -2,12 +2,20 @@
 
 It works from the public JSON form of a position (``Position.to_json()``) and
 the board, so it shows exactly what the position knows: a viewer position
-shows the viewer's own hand and only the public part of the others.
+shows the viewer's own hand and only the public part of the others.  Bridges
+per island and control (R2) are asked of an engine state: the position's own
+when the caller passes it, else a reference state holding the document's
+bridges, which is all those questions depend on.
 """
 
 from __future__ import annotations
 
+from typing import Any, TypedDict
+
 from .board import Board
+from .engine import EngineState
+from .reference import ReferenceState
+from .state import StateData
 
 ANSI = {"red": "31", "green": "32", "blue": "34", "yellow": "33"}
 SHORT = {"red": "R", "green": "G", "blue": "B", "yellow": "Y"}
@@ -22,29 +30,46 @@ def _paint(text: str, color: str | None, use_color: bool) -> str:
     return f"\x1b[{ANSI[color]}m{text}\x1b[0m"
 
 
-def island_table(board: Board, bridges: dict[str, str], colors: list[str]) -> list[dict]:
-    """Per island: its size, bridges per color, free links and controller (R2)."""
-    owner = {}
-    for name, color in bridges.items():
-        a, b = name.split("-")
-        owner[board.find_link(board.find_island(a), board.find_island(b))] = color
-    rows = []
+class IslandRow(TypedDict):
+    """One line of the island table."""
+
+    island: str
+    size: int
+    counts: dict[str, int]  # bridges per color
+    free: int  # links without a bridge
+    controller: str | None  # the color with an absolute majority (R2)
+
+
+def island_table(board: Board, state: EngineState, colors: list[str]) -> list[IslandRow]:
+    """Per island: its size, bridges per color, free links and controller (R2), as ``state`` answers them."""
+    rows: list[IslandRow] = []
     for i, name in enumerate(board.islands):
         size = board.size(i)
-        counts = {c: 0 for c in colors}
-        free = 0
-        for k in range(board.n_links):
-            if board.island_links[i] >> k & 1:
-                if k in owner:
-                    counts[owner[k]] += 1
-                else:
-                    free += 1
-        controller = next((c for c in colors if 2 * counts[c] > size), None)
-        rows.append({"island": name, "size": size, "counts": counts, "free": free, "controller": controller})
+        counts = dict(zip(colors, state.counts_on(i), strict=True))
+        owner = state.controller_of(i)
+        rows.append({"island": name, "size": size, "counts": counts, "free": size - sum(counts.values()),
+                     "controller": colors[owner] if owner >= 0 else None})
     return rows
 
 
-def _map(board: Board, rows: list[dict], use_color: bool) -> list[str]:
+def bridges_state(doc: dict[str, Any], board: Board) -> ReferenceState:
+    """A reference state holding the bridges of the position document ``doc`` and nothing else.
+
+    Bridges per island and control (R2) depend on the bridges alone, so it
+    answers them as the position's own state would.
+    """
+    colors = list(doc["players"])
+    data = StateData.empty(board.n_islands, board.n_links, len(colors))
+    for name, color in doc.get("bridges", {}).items():
+        a, b = (board.find_island(end) for end in name.split("-"))
+        link = board.find_link(a, b) if a is not None and b is not None else None
+        if link is None:
+            raise ValueError(f"bridges: {name!r} is not a link of board {board.name}")
+        data.bridges[link] = colors.index(color)
+    return ReferenceState(board, data)
+
+
+def _map(board: Board, rows: list[IslandRow], use_color: bool) -> list[str]:
     """Island labels placed at the board's coordinates, each with its controller's initial."""
     xs = [p[0] for p in board.xy]
     ys = [p[1] for p in board.xy]
@@ -52,7 +77,7 @@ def _map(board: Board, rows: list[dict], use_color: bool) -> list[str]:
         return []
     grid = [[" "] * MAP_WIDTH for _ in range(MAP_HEIGHT)]
     marks: list[tuple[int, int, str, str | None]] = []
-    for row, (x, y) in zip(rows, board.xy):
+    for row, (x, y) in zip(rows, board.xy, strict=True):
         label = row["island"] + ("*" + SHORT.get(row["controller"], "?") if row["controller"] else "")
         label = label[:MAP_WIDTH]  # a board may name an island at length; the table below has it whole
         col = round((x - min(xs)) / (max(xs) - min(xs)) * (MAP_WIDTH - len(label)))
@@ -75,7 +100,7 @@ def _map(board: Board, rows: list[dict], use_color: bool) -> list[str]:
     return ["  " + ln for ln in lines]
 
 
-def _waits(doc: dict) -> bool:
+def _waits(doc: dict[str, Any]) -> bool:
     """True for a viewer position that waits for a ``faceup`` record (see kanaloa.position)."""
     if not doc.get("viewer"):
         return False
@@ -86,8 +111,13 @@ def _waits(doc: dict) -> bool:
     return doc["round"] in (1, 2) and not doc.get("face_up") and count > 0
 
 
-def render_position(doc: dict, board: Board, use_color: bool = False) -> str:
-    """The whole picture as one string (no trailing newline)."""
+def render_position(doc: dict[str, Any], board: Board, use_color: bool = False,
+                    state: EngineState | None = None) -> str:
+    """The whole picture of the position document ``doc`` as one string (no trailing newline).
+
+    ``state`` is the engine state to ask for bridges per island and control
+    (``Position.state``); without it, ``bridges_state(doc, board)`` answers.
+    """
     colors = list(doc["players"])
     rnd = doc["round"]
     out: list[str] = []
@@ -107,14 +137,14 @@ def render_position(doc: dict, board: Board, use_color: bool = False) -> str:
         out.append(f"Waiting: the cards turned face-up {when} are not recorded yet; play 'faceup CARD ...'")
     else:
         label = {0: "setup", 1: "round 1", 2: "round 2", "final": "final round"}[rnd]
-        state = f"{doc['to_move']} to move, {label}"
+        status = f"{doc['to_move']} to move, {label}"
         if rnd in (1, 2, "final"):
-            state += f"; cards played this turn: {turn.get('played', 0)}"
+            status += f"; cards played this turn: {turn.get('played', 0)}"
             if turn.get("discarded"):
-                state += "; discarded (draw phase)"
+                status += "; discarded (draw phase)"
             if turn.get("remove_on"):
-                state += f"; must remove a bridge on {', '.join(turn['remove_on'])} (R7)"
-        out.append(state)
+                status += f"; must remove a bridge on {', '.join(turn['remove_on'])} (R7)"
+        out.append(status)
     if rnd == "final":
         fr = doc.get("final_round", {})
         out.append(f"Final turns taken: {', '.join(fr.get('done', [])) or 'none'}"
@@ -124,7 +154,7 @@ def render_position(doc: dict, board: Board, use_color: bool = False) -> str:
         known = doc["setup"].get("cards", {})
         named = [f"{c} ({known[c]})" if c in known else c for c in chosen]
         out.append(f"Setup: chosen so far: {', '.join(named) or 'none'}")
-    rows = island_table(board, doc.get("bridges", {}), colors)
+    rows = island_table(board, state if state is not None else bridges_state(doc, board), colors)
     out.append("")
     out.extend(_map(board, rows, use_color))
     out.append("")
