@@ -462,6 +462,17 @@ def test_points_if_scored_are_what_the_scorings_add(tables):
     assert scorings[False] > 20 and scorings[True] > 20
 
 
+def test_both_engines_offer_every_member_of_the_engine_state_protocol(oro, tables):
+    from kanaloa.engine import EngineState
+    from kanaloa.reference import ReferenceState
+
+    members = [name for name in vars(EngineState) if not name.startswith("_")]
+    assert {"counts_on", "controller_of", "players", "legal_actions"} <= set(members)
+    for state in (CoreState.deal(tables, 3, PRESET_YUCATA, 1), ReferenceState.deal(oro, 3, PRESET_YUCATA, 1)):
+        missing = [name for name in members if not hasattr(state, name)]
+        assert not missing, f"{type(state).__name__} lacks {missing}"
+
+
 def test_board_questions_refuse_an_island_not_on_the_board(oro, tables):
     state = CoreState.deal(tables, 4, PRESET_YUCATA, 1)
     for island in (-1, oro.n_islands):
