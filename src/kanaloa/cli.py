@@ -430,6 +430,146 @@ def bench(quick: bool, as_json: bool) -> int:
     return 0
 
 
+@cli.command()
+@click.option("--games", type=click.IntRange(1), default=10_000, show_default=True,
+              help="Games to play, through both engines side by side.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
+              help="Soak seed: the same seed plays the same games. Random when omitted (then printed on stderr).")
+@click.option("--workers", type=click.IntRange(0), default=1, show_default=True,
+              help="Worker processes playing games in parallel; 0 means one per CPU core. The results do not "
+                   "depend on it.")
+@click.option("--keep-going", is_flag=True,
+              help="Play every game and count every divergence, instead of stopping at the first.")
+@click.option("--game", "game", type=click.IntRange(0), default=None, metavar="N",
+              help="Play only game N of the soak with --seed again, alone, and report it (a divergence's replay).")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("--progress/--no-progress", "progress", default=True, show_default=True,
+              help="Show progress on stderr: a live bar on a terminal, otherwise a line every 30 s.")
+def soak(games: int, seed: int | None, workers: int, keep_going: bool, game: int | None, as_json: bool,
+         progress: bool) -> int:
+    """Play random games through the compiled core and the reference at once, and compare them.
+
+    Every move is drawn at random from the legal moves. After every move
+    both engines' legal-move lists and the player to move must agree; at
+    the start, whenever the turn passes and at the end their complete
+    states must be equal. Games cycle through 3 and 4 players and the
+    yucata and tabletop presets; one in eight starts from a board crowded
+    with bridges and one in eight jumps in after moves the core played
+    alone. Everything follows from --seed and the game's number, so any
+    --workers count plays the same games.
+
+    Reports games, moves, divergences and time. By default the soak stops
+    at the first divergence and prints a reproducer: the deal seed,
+    players, preset, start, how many moves were played, the moves so far
+    and the command that plays the game again (--game). Exit status 1 when
+    the engines diverged, 130 when interrupted (Ctrl-C).
+    """
+    from .simulate import Progress, default_workers
+    from .soak import replay_game, run_soak, soak_game
+
+    if game is not None:
+        if seed is None:
+            raise OptionError(f"--game {game}: name the soak with --seed too; game {game} of another seed is "
+                              f"another game")
+        outcome = replay_game(seed, game)
+        if as_json:
+            emit_json({"game": game, "seed": seed, "moves": outcome.moves, "states_compared": outcome.states,
+                       "divergence": None if outcome.divergence is None else outcome.divergence.to_json()})
+        elif outcome.divergence is not None:
+            click.echo(outcome.divergence.reproducer())
+        else:
+            g = soak_game(seed, game)
+            click.echo(f"game {game} of the soak with seed {seed}: deal seed {g.seed}, {g.kind}, start: {g.start}; "
+                       f"the engines agree over {outcome.moves} moves ({outcome.states} complete states compared)")
+        return 0 if outcome.divergence is None else 1
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
+        click.echo(f"kanaloa: soaking with --seed {seed}", err=True)
+    if workers == 0:
+        workers = default_workers()
+    meter = Progress(games, sys.stderr, "auto" if progress else "off")
+    try:
+        result = run_soak(games, seed, workers=workers, keep_going=keep_going, on_progress=meter.update)
+    finally:
+        meter.close()
+    if as_json:
+        emit_json(result.to_json())
+        for divergence in result.divergences:
+            click.echo(divergence.reproducer(), err=True)
+    else:
+        click.echo(result.summary())
+    if result.interrupted:
+        return 130
+    return 1 if result.diverged else 0
+
+
+@cli.command()
+@click.option("--target", type=click.Choice(["positions", "moves", "boards", "all"]), default="all",
+              show_default=True, help="What to damage and feed in.")
+@click.option("--runs", type=click.IntRange(1), default=None,
+              help="Runs per target. [default: 1000 when no --seconds is given]")
+@click.option("--seconds", type=float, default=None,
+              help="Fuzz for this long instead, the time split evenly among the targets.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
+              help="Fuzz seed: the same seed damages the same inputs the same way. Random when omitted (then "
+                   "printed on stderr).")
+@click.option("--run", "run", type=click.IntRange(0), default=None, metavar="N",
+              help="Do only run N of --target with --seed again, and show the traceback of its finding.")
+@click.option("--save", "save_dir", default="fuzz-findings", show_default=True, metavar="DIR",
+              help="Directory the input of each finding is written to (created when there is one).")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures and findings as JSON.")
+def fuzz(target: str, runs: int | None, seconds: float | None, seed: int | None, run: int | None, save_dir: str,
+         as_json: bool) -> int:
+    """Feed damaged positions, moves and boards to the program and report what it mishandles.
+
+    Valid inputs (positions of seeded games and their viewer views, their
+    moves, the built-in boards) are damaged at random, as data and as text,
+    and read by Position.from_json, parse_move and Position.play,
+    board_from_dict and load_board; one run in ten also goes through the
+    command. Anything but a one-line kanaloa error is a finding, and so
+    is an accepted position that cannot be played or does not read back
+    as itself, and an accepted board on which the two engines disagree.
+
+    Each finding is printed with its seed and run and the command that
+    does that run again (--run), and its input is saved under --save.
+    Exit status 1 when there are findings.
+    """
+    from .fuzz import check_budget, check_targets, replay_run, run_fuzz
+
+    targets = check_targets(target)
+    if run is not None:
+        if seed is None or len(targets) != 1:
+            raise OptionError(f"--run {run}: name the run's --target (not all) and --seed too")
+        if runs is not None or seconds is not None:
+            raise OptionError(f"--run {run}: does one run; leave out --runs and --seconds")
+        result = replay_run(targets[0], seed, run, save_dir)
+        if as_json:
+            emit_json({"target": targets[0], "seed": seed, "run": run, "accepted": result.accepted,
+                       "refusal": result.refusal,
+                       "finding": None if result.finding is None else result.finding.to_json()})
+        elif result.finding is not None:
+            click.echo(result.finding.reproducer())
+            click.echo(result.finding.detail.rstrip())
+        else:
+            outcome = "accepted" if result.accepted else f"refused: {result.refusal}"
+            click.echo(f"{targets[0]} run {run} (seed {seed}): no finding; the input was {outcome}")
+        return 0 if result.finding is None else 1
+    if runs is None and seconds is None:
+        runs = 1000
+    check_budget(runs, seconds)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
+        click.echo(f"kanaloa: fuzzing with --seed {seed}", err=True)
+    report = run_fuzz(targets, seed, runs=runs, seconds=seconds, save_dir=save_dir)
+    if as_json:
+        emit_json(report.to_json())
+    else:
+        click.echo(report.summary())
+    if report.interrupted:
+        return 130
+    return 1 if report.total_findings else 0
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``kanaloa`` console script."""
     cli.main(args=argv)

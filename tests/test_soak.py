@@ -1,0 +1,158 @@
+"""The differential soak (``kanaloa.soak``, ``kanaloa soak``): it plays both engines side by side,
+finds a planted difference in either the legal moves or the state, says how to replay it, and gives
+the same figures for any number of workers."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+
+import pytest
+
+from cli_helpers import run, user_error
+from kanaloa import actions as A
+from kanaloa import reference
+from kanaloa.reference import ReferenceState
+from kanaloa.soak import CROWDED, DEAL, JUMP, KEPT, replay_game, run_soak, soak_game
+
+GAMES = 256  # eight blocks of four games per start cycle, so every start and table comes up
+
+
+def _figures(run) -> dict:
+    """The soak's JSON without what depends on the machine (time, rate, workers)."""
+    doc = run.to_json()
+    for key in ("seconds", "games_per_s", "workers"):
+        doc.pop(key)
+    return doc
+
+
+@pytest.fixture
+def no_pass_in_reference(monkeypatch):
+    """The reference never lets a player pass in the final round (R10); the core still does."""
+    monkeypatch.setattr(ReferenceState, "_may_pass", lambda self: False)
+
+
+def test_the_engines_agree_over_a_few_hundred_games_and_the_soak_counts_them():
+    soak = run_soak(GAMES, seed=11)
+    assert soak.diverged == 0 and soak.divergences == [], soak.summary()
+    assert soak.games == GAMES and not soak.stopped and not soak.interrupted
+    assert soak.starts == {DEAL: 192, CROWDED: 32, JUMP: 32}
+    assert sum(soak.reasons.values()) == GAMES
+    assert soak.reasons["eleven islands"] > 0, "no crowded game ended by eleven islands (R8)"
+    assert 100 * GAMES < soak.moves < 250 * GAMES
+    # one complete comparison at the start, one per turn handed on, one at the end
+    assert GAMES * 2 < soak.states < soak.moves
+    assert f"{GAMES} games, {soak.moves} moves, 0 divergences" in soak.summary()
+
+
+def test_each_kind_of_game_is_dealt_from_the_soak_seed():
+    games = [soak_game(5, i) for i in range(32)]
+    assert [(g.players, g.kind) for g in games[:4]] == [
+        (3, "3p-yucata"), (4, "4p-yucata"), (3, "3p-tabletop"), (4, "4p-tabletop")]
+    assert [g.start for g in games[::4]] == [DEAL] * 6 + [CROWDED, JUMP]
+    assert len({g.seed for g in games}) == 32
+    assert soak_game(5, 7) == games[7] and soak_game(6, 7).seed != games[7].seed
+
+
+def test_a_wrong_legal_move_list_stops_the_soak_with_a_reproducer_that_replays(no_pass_in_reference):
+    soak = run_soak(400, seed=3)
+    assert soak.diverged == 1 and soak.stopped
+    found = soak.divergences[0]
+    # it stops at the first diverging game: every earlier game agreed
+    assert soak.games == found.game.index + 1
+    assert "only the core has [pass], only the reference []" in found.what
+    text = found.reproducer()
+    g = found.game
+    for fragment in (f"game {g.index} of the soak with seed 3", f"deal seed {g.seed}", f"{g.players} players",
+                     f"after {found.move} moves", "moves so far: [", f"replay: kanaloa soak --seed 3 --game {g.index}"):
+        assert fragment in text, (fragment, text)
+
+    # the replay command plays the same game to the same point
+    again = run("soak", "--seed", "3", "--game", str(g.index))
+    assert again.exit_code == 1, again.output
+    assert f"after {found.move} moves: {found.what}" in again.stdout
+    assert replay_game(3, g.index).divergence == found
+
+    # and the moves so far lead the core to the position where it offers the pass the reference refused
+    if g.start != CROWDED:
+        dealt = run("new", "--seed", str(g.seed), "--players", str(g.players), "--preset", g.kind.split("-")[1])
+        reached = run("play", "-", *found.moves, input=dealt.stdout)
+        assert reached.exit_code == 0, reached.output
+        assert "pass" in run("moves", "-", input=reached.stdout).stdout.split("\n")
+
+
+def test_a_wrong_state_is_found_when_the_turn_ends(monkeypatch):
+    """A wrong score leaves the legal moves alone for a while; the comparison at the turn's end finds it."""
+    honest = reference.island_value
+    monkeypatch.setattr(reference, "island_value", lambda size, held, final: honest(size, held, final) + 1)
+    soak = run_soak(40, seed=2)
+    assert soak.diverged == 1
+    found = soak.divergences[0]
+    assert found.what.startswith("the states differ in 'scores'"), found.what
+    assert found.moves[-1].startswith(("take", "draw", "end")), found.moves[-1]
+
+
+def test_an_engine_that_raises_is_a_divergence(monkeypatch):
+    honest = ReferenceState.apply
+
+    def broken(self, action):
+        if A.kind_of(action) == A.DISCARD:
+            raise RuntimeError("planted")
+        honest(self, action)
+
+    monkeypatch.setattr(ReferenceState, "apply", broken)
+    soak = run_soak(40, seed=2)
+    assert soak.diverged == 1
+    found = soak.divergences[0]
+    assert found.what.startswith("an engine raised RuntimeError at test_soak.py:"), found.what
+    assert found.what.endswith(": planted")
+    assert found.moves[-1].startswith("discard ")
+
+
+def test_keep_going_plays_every_game_and_counts_every_divergence(no_pass_in_reference):
+    soak = run_soak(64, seed=3, keep_going=True)
+    assert soak.games == 64 and not soak.stopped
+    assert soak.diverged > 1
+    assert len(soak.divergences) == min(soak.diverged, KEPT)
+    indices = [d.game.index for d in soak.divergences]
+    assert indices == sorted(indices)
+    assert sum(soak.reasons.values()) == 64 - soak.diverged
+
+
+def test_the_figures_do_not_depend_on_the_number_of_workers():
+    one = run_soak(72, seed=9, workers=1)
+    two = run_soak(72, seed=9, workers=2)
+    assert two.workers == 2
+    assert _figures(one) == _figures(two)
+
+
+@pytest.mark.skipif(multiprocessing.get_start_method() != "fork",
+                    reason="the planted mistake reaches worker processes only when they are forked")
+def test_the_first_divergence_is_the_same_for_any_number_of_workers(no_pass_in_reference):
+    one = run_soak(200, seed=3, workers=1)
+    two = run_soak(200, seed=3, workers=2)
+    assert one.diverged == 1
+    assert _figures(one) == _figures(two)
+    kept_going = [run_soak(48, seed=3, workers=w, keep_going=True) for w in (1, 2)]
+    assert _figures(kept_going[0]) == _figures(kept_going[1])
+
+
+def test_the_command_reports_in_json():
+    result = run("soak", "--games", "8", "--seed", "4", "--json", "--no-progress")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["games"] == 8 and doc["divergences"] == 0 and doc["seed"] == 4 and doc["findings"] == []
+    assert doc["moves"] > 800 and doc["seconds"] > 0
+
+
+def test_the_command_replays_one_game_that_agrees():
+    result = run("soak", "--seed", "4", "--game", "6")
+    assert result.exit_code == 0, result.output
+    g = soak_game(4, 6)
+    assert result.stdout.startswith(f"game 6 of the soak with seed 4: deal seed {g.seed}, {g.kind}, start: deal; "
+                                    f"the engines agree over ")
+
+
+def test_the_command_refuses_a_replay_without_its_seed():
+    user_error(run("soak", "--game", "6"), "--game 6", "--seed")
+    user_error(run("soak", "--games", "0"), "--games")
