@@ -20,7 +20,6 @@ import pytest
 
 from cli_helpers import run
 from cli_helpers import user_error as assert_user_error
-
 from kanaloa import simulate as S
 from kanaloa.bots import Bot
 from kanaloa.errors import OptionError
@@ -29,6 +28,7 @@ from kanaloa.rng import SplitMix64
 
 FOUR = ["random:seed=1", "random:seed=2", "random:seed=3", "random:seed=4"]
 THREE = FOUR[:3]
+HUGE = 4_000_000_000_000  # games: a list of their indexes would take 32 TB
 
 
 def comparable(summary: dict) -> dict:
@@ -213,6 +213,55 @@ def test_workers_zero_means_one_per_core():
     assert comparable(json.loads(every_core.stdout)) == comparable(json.loads(one.stdout))
 
 
+def test_the_schedule_is_made_one_game_at_a_time():
+    t = S.make_tournament(FOUR, HUGE, seed=1)
+    games = S.schedule(t)
+    assert iter(games) is games  # an iterator, not a list
+    assert [next(games) for _ in range(3)] == [0, 1, 2]
+    assert list(S.schedule(t, first=HUGE - 2)) == [HUGE - 2, HUGE - 1]
+    assert (t.deal_of(HUGE - 1), t.rotation_of(HUGE - 1)) == (HUGE // 4 - 1, 3)
+
+
+class StopAfter:
+    """An ``on_record`` that interrupts the run (as Ctrl-C would) once ``n`` games have finished."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.seen: list[int] = []
+
+    def __call__(self, record: S.GameRecord) -> None:
+        self.seen.append(record.game)
+        if len(self.seen) == self.n:
+            raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_huge_tournament_starts_at_once_and_keeps_no_more_than_its_totals(workers):
+    import tracemalloc
+
+    t = S.make_tournament(FOUR, HUGE, seed=1)
+    stop = StopAfter(6)
+    tracemalloc.start()
+    try:
+        run_ = S.run_tournament(t, workers=workers, on_record=stop, keep_records=False)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 20_000_000  # bytes: the games in flight and the totals, nothing per planned game
+    assert run_.interrupted and run_.games == 6 and run_.records == []
+    assert run_.to_json()["planned"] == HUGE
+    # The totals are those of the very games that finished, whichever they were.
+    played = [S.play_game(t, g) for g in stop.seen]
+    assert comparable(run_.to_json()) == comparable(S.TournamentRun(t, played, True, 0.0, workers).to_json())
+
+
+def test_streamed_totals_equal_the_totals_of_the_kept_records(small_run):
+    streamed = S.run_tournament(small_run.tournament, keep_records=False)
+    assert streamed.records == []
+    assert comparable(streamed.to_json()) == comparable(small_run.to_json())
+    assert streamed.summary().splitlines()[3:] == small_run.summary().splitlines()[3:]
+
+
 def test_record_writer_keeps_game_order():
     t = S.make_tournament(THREE, 6, seed=8)
     records = [S.play_game(t, g) for g in range(6)]
@@ -306,12 +355,58 @@ def test_simulate_without_seed_says_which_seed_it_used():
         (["--bots", "random,random,random", "--board", "nowhere.json"], ["board 'nowhere.json'"]),
         (["--bots", "random,random,random", "--workers", "2", "--scheduler", "tcp://x:1"],
          ["--workers 2", "--scheduler"]),
-        (["--bots", "random,random,random", "--scheduler", "notanaddress::"], ["--scheduler 'notanaddress::'"]),
+        (["--bots", "random,random,random", "--scheduler", "notanaddress::"],
+         ["--scheduler 'notanaddress::'", "not a scheduler's address"]),
         (["--games", "3"], ["--bots"]),
     ],
 )
 def test_simulate_bad_bots_and_options_are_one_line_errors(args, fragments):
     assert_user_error(run("simulate", "--seed", "1", *args), *fragments)
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["--bots", "random,nosuchbot,random"], "unknown bot"),
+        (["--bots", ",".join(THREE), "--games", "10"], "--games 10"),
+        (["--bots", ",".join(THREE), "--board", "nowhere.json"], "board 'nowhere.json'"),
+        (["--bots", ",".join(THREE), "--scheduler", "notaurl"], "--scheduler 'notaurl'"),
+        (["--bots", ",".join(THREE), "--out", "/no/such/dir/games.jsonl"], "--out"),
+    ],
+)
+def test_simulate_checks_every_option_before_announcing_a_seed(args, fragment):
+    """Without --seed the command names the seed it drew; it used to do so before refusing an option."""
+    assert_user_error(run("simulate", *args), fragment)  # the error is the only line on stderr
+
+
+@pytest.mark.parametrize(
+    "address, message",
+    [
+        ("notaurl", "error: --scheduler 'notaurl': not a scheduler's address (missing port number in address "
+                    "'notaurl'); expected [SCHEME://]HOST:PORT with a SCHEME of tcp (the default), tls, ws or wss, "
+                    "e.g. tcp://host:8786"),
+        ("http://host:8786", "error: --scheduler 'http://host:8786': not a scheduler's address (unknown scheme "
+                             "'http'); expected [SCHEME://]HOST:PORT with a SCHEME of tcp (the default), tls, ws or "
+                             "wss, e.g. tcp://host:8786"),
+        ("tcp://host:99999", "error: --scheduler 'tcp://host:99999': not a scheduler's address (port 99999 is not "
+                             "within 1 to 65535); expected [SCHEME://]HOST:PORT with a SCHEME of tcp (the default), "
+                             "tls, ws or wss, e.g. tcp://host:8786"),
+        ("", "error: --scheduler '': empty; expected [SCHEME://]HOST:PORT with a SCHEME of tcp (the default), tls, "
+             "ws or wss, e.g. tcp://host:8786"),
+    ],
+)
+def test_simulate_bad_scheduler_address_is_one_line_and_nothing_after_it(address, message):
+    """``--scheduler notaurl`` printed its error, then a traceback from the half-built Dask client's
+    ``__del__`` 20 s later; the address is now checked before any client exists.  Run as a process of
+    its own so that whatever the interpreter prints on its way out is seen."""
+    pytest.importorskip("distributed")
+    cmd = [sys.executable, "-m", "kanaloa.cli", "simulate", "--bots", ",".join(THREE), "--scheduler", address]
+    start = time.monotonic()
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == message + "\n"
+    assert proc.stdout == ""
+    assert time.monotonic() - start < 15
 
 
 def test_simulate_out_file_that_cannot_be_written(tmp_path):
@@ -408,8 +503,9 @@ def _alive(pid: int) -> bool:
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_ctrl_c_stops_cleanly_and_prints_the_finished_games(workers, tmp_path):
     out = tmp_path / "games.jsonl"
-    # Far more games than can finish before the interrupt.
-    cmd = [sys.executable, "-m", "kanaloa.cli", "simulate", "--bots", ",".join(FOUR), "--games", "400000",
+    # Far more games than can finish before the interrupt: 4 * 10**12, whose schedule must stream (it was a
+    # list once, and the command died of a MemoryError before playing a game).
+    cmd = [sys.executable, "-m", "kanaloa.cli", "simulate", "--bots", ",".join(FOUR), "--games", str(HUGE),
            "--seed", "1", "--workers", workers, "--out", str(out)]
     # A shell's background job inherits SIGINT ignored; give the command a terminal's default instead.
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
@@ -430,7 +526,8 @@ def test_ctrl_c_stops_cleanly_and_prints_the_finished_games(workers, tmp_path):
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
     assert stdout.startswith("interrupted: ")
     finished = int(stdout.split()[1])
-    assert 0 < finished < 400000
+    assert 0 < finished < HUGE
+    assert f"interrupted: {finished} of {HUGE} games finished" in stdout
     assert "95% interval" in stdout
     records = [json.loads(x) for x in out.read_text().splitlines()]
     assert len(records) == finished

@@ -357,28 +357,33 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
       kanaloa new --seed SEED --players P --preset X --board B \\
         | kanaloa play - --moves-file game.json
     """
-    from .simulate import Progress, RecordWriter, default_workers, make_tournament, run_tournament, time_budgeted
+    from .simulate import (
+        GameRecord,
+        Progress,
+        RecordWriter,
+        check_scheduler,
+        default_workers,
+        make_tournament,
+        run_tournament,
+        time_budgeted,
+    )
 
+    # Every option is checked before anything is announced or written.
     specs = bots.split(",")
     if scheduler is not None and workers != 1:
         raise OptionError(f"--workers {workers}: cannot be combined with --scheduler; the cluster's workers "
                           f"play the games")
-    if scheduler is not None and not scheduler.strip():
-        raise OptionError("--scheduler '': expected the address of a Dask scheduler, e.g. tcp://host:8786")
     if games is None:
         size = len(specs) if len(specs) in (3, 4) else (players or 4)
         games = 25 * size
+    announce = seed is None
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-        click.echo(f"kanaloa: simulating with --seed {seed}", err=True)
     tournament = make_tournament(specs, games, seed, preset=preset, board=board, players=players)
-    for spec in dict.fromkeys(tournament.lineup):
-        if time_budgeted(spec):
-            click.echo(f"kanaloa: note: bot {spec!r} thinks for a time, not a number of iterations; "
-                       f"its games depend on the machine's load and will not repeat from the seed", err=True)
+    if scheduler is not None:
+        check_scheduler(scheduler)
     if workers == 0:
         workers = default_workers()
-    meter = Progress(tournament.games, sys.stderr, "auto" if progress else "off")
     with contextlib.ExitStack() as stack:
         writer = None
         if out is not None:
@@ -387,14 +392,24 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
             except OSError as exc:
                 raise OptionError(f"--out {out!r}: cannot write it ({exc.strerror})") from None
             stack.callback(writer.finish)  # the games finished before an interruption, too
+        if announce:
+            click.echo(f"kanaloa: simulating with --seed {seed}", err=True)
+        for spec in dict.fromkeys(tournament.lineup):
+            if time_budgeted(spec):
+                click.echo(f"kanaloa: note: bot {spec!r} thinks for a time, not a number of iterations; "
+                           f"its games depend on the machine's load and will not repeat from the seed", err=True)
+        meter = Progress(tournament.games, sys.stderr, "auto" if progress else "off")
         stack.callback(meter.close)
 
-        def finished(record) -> None:
+        def finished(record: GameRecord) -> None:
             if writer is not None:
                 writer.add(record)
             meter.update()
 
-        result = run_tournament(tournament, workers=workers, scheduler=scheduler, on_record=finished)
+        # Streamed: the summary is summed up as games finish and the records go straight to --out,
+        # so a run of any length needs the same memory.
+        result = run_tournament(tournament, workers=workers, scheduler=scheduler, on_record=finished,
+                                keep_records=False)
     if as_json:
         emit_json(result.to_json())
     else:

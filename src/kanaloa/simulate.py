@@ -76,24 +76,25 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, Any
 
 from .board import Board, load_board
-from .engine import Engine
 from .bots import parse_bot_spec
-from .errors import OptionError
+from .engine import Engine
+from .errors import OptionError, quote
 from .notation import COLORS, Move
 from .rng import MASK64, SplitMix64
 from .state import PRESETS, REASON_NAMES
-from .stats import BotStats, SeatOutcome, bot_table, format_table
+from .stats import BotStats, BotTable, SeatOutcome, format_table
 
 RECORD_FORMAT = "kanaloa-game/1"
 BOT_SALT = 0xD1B54A32D192ED03  # separates the bots' seed stream from the deal stream
 SEED_STRIDE = 4  # bot seeds per game: one per seat of the largest table (R3: 3 or 4 players)
 MAX_MOVES = 100_000  # far beyond any real game (a few hundred moves); a guard against a looping bot
 PLAYER_COUNTS = (3, 4)
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss")  # how a Dask scheduler is reached over a network
 
 
 # -- the schedule -----------------------------------------------------------------
@@ -193,6 +194,16 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, preset: str = "y
     except ValueError as exc:
         raise OptionError(f"--board {bd.source!r}: the compiled core cannot play it ({exc})") from None
     return Tournament(tuple(specs), games, seed, preset, bd)
+
+
+def schedule(t: Tournament, first: int = 0) -> Iterator[int]:
+    """The indexes of the games of ``t`` from ``first`` on, in order, made one at a time.
+
+    Nothing is built ahead: a tournament of 4,000,000,000,000 games starts
+    as fast as one of four, and the runners take games from this iterator
+    as they have room for them.
+    """
+    return iter(range(first, t.games))
 
 
 def time_budgeted(spec: str) -> bool:
@@ -311,7 +322,7 @@ def play_seated_game(board: Board, preset: str, deal_seed: int, seating: Sequenc
     board = _shared_board(board)
     state = CoreState.deal(core_board(board), len(seating), PRESETS[preset], deal_seed)
     bots = [parse_bot_spec(spec) for spec in seating]
-    for bot, seed in zip(bots, bot_seeds):
+    for bot, seed in zip(bots, bot_seeds, strict=True):
         bot.start(board, seed)
     actions: list[int] = []
     while not state.is_over:
@@ -375,7 +386,7 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def _serial(t: Tournament, games: Iterable[int]) -> Iterator[GameRecord]:
+def _serial(t: Tournament, games: Iterable[int]) -> Generator[GameRecord, None, None]:
     for g in games:
         yield play_game(t, g)
 
@@ -392,14 +403,17 @@ def _worker_init(t: Tournament) -> None:
 
 
 def _worker_game(game: int) -> GameRecord:
+    if _WORKER_TOURNAMENT is None:  # pragma: no cover - the pool's initializer always runs first
+        raise RuntimeError("worker process started without its tournament")
     return play_game(_WORKER_TOURNAMENT, game)
 
 
-def _pool(t: Tournament, games: Sequence[int], workers: int) -> Iterator[GameRecord]:
+def _pool(t: Tournament, games: Iterator[int], workers: int) -> Generator[GameRecord, None, None]:
     import multiprocessing
 
-    pool = multiprocessing.get_context().Pool(min(workers, len(games)), _worker_init, (t,))
+    pool = multiprocessing.get_context().Pool(min(workers, t.games), _worker_init, (t,))
     try:
+        # The pool takes games from the iterator only as its task pipe has room: a bounded window.
         yield from pool.imap_unordered(_worker_game, games, chunksize=1)
         pool.close()
     finally:
@@ -407,37 +421,74 @@ def _pool(t: Tournament, games: Sequence[int], workers: int) -> Iterator[GameRec
         pool.join()
 
 
-def _dask(t: Tournament, games: Sequence[int], address) -> Iterator[GameRecord]:
+def check_scheduler(address: object) -> None:
+    """Check, without connecting, that Dask is installed and ``address`` reads as a scheduler's address.
+
+    The address is ``[SCHEME://]HOST:PORT`` with a scheme of
+    ``SCHEDULER_SCHEMES`` (``tcp`` when none is given).
+
+    Raises ``OptionError`` naming ``--scheduler`` otherwise.  An address
+    that is not text (a cluster object) is left to ``distributed.Client``.
+    """
     try:
-        from distributed import Client, as_completed
+        from distributed.comm.addressing import get_address_host_port, parse_address
     except ImportError:
         raise OptionError("--scheduler: Dask is not installed; install the cluster extra: "
                           "pip install 'kanaloa[cluster]'") from None
+    if not isinstance(address, str):
+        return
+    where = f"--scheduler {quote(address)}"
+    expected = "expected [SCHEME://]HOST:PORT with a SCHEME of tcp (the default), tls, ws or wss, e.g. tcp://host:8786"
+    if not address.strip():
+        raise OptionError(f"{where}: empty; {expected}")
+    try:
+        scheme, _ = parse_address(address)
+        if scheme not in SCHEDULER_SCHEMES:
+            raise ValueError(f"unknown scheme {scheme!r}")
+        _, port = get_address_host_port(address)
+        if not 0 < port < 65536:
+            raise ValueError(f"port {port} is not within 1 to 65535")
+    except (ValueError, TypeError) as exc:
+        raise OptionError(f"{where}: not a scheduler's address ({exc}); {expected}") from None
+    if scheme in ("tls", "wss"):
+        from distributed.security import Security
+
+        if Security().get_connection_args("client").get("ssl_context") is None:
+            raise OptionError(f"{where}: {scheme}:// needs the TLS settings of the Dask configuration "
+                              f"(distributed.comm.tls), and none are set")
+
+
+def _dask(t: Tournament, games: Iterator[int], address: Any) -> Generator[GameRecord, None, None]:
+    check_scheduler(address)  # a Client that fails half-built reports errors of its own when collected
+    from distributed import Client, as_completed
+
     try:
         client = Client(address, timeout="10s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
-        raise OptionError(f"--scheduler {address!r}: cannot connect to a Dask scheduler there ({exc})") from None
-    futures = []
+        raise OptionError(f"--scheduler {quote(str(address))}: cannot connect to a Dask scheduler there "
+                          f"({exc})") from None
+    in_flight: set = set()
     try:
         threads = sum(client.nthreads().values()) or 1
-        todo = iter(games)
-        # A bounded window of games in flight: the scheduler is not flooded, and an
-        # interrupt has little to cancel.
-        futures = [client.submit(play_game, t, g, pure=False) for g in _take(todo, 4 * threads)]
-        running = as_completed(futures, loop=client.loop)
+        # A bounded window of games in flight: the scheduler is not flooded, an interrupt has
+        # little to cancel, and nothing is kept of the games already passed on.
+        first = [client.submit(play_game, t, g, pure=False) for g in _take(games, 4 * threads)]
+        in_flight.update(first)
+        running = as_completed(first, loop=client.loop)
         for future in running:
+            in_flight.discard(future)
             yield future.result()
-            for g in _take(todo, 1):
+            for g in _take(games, 1):
                 nxt = client.submit(play_game, t, g, pure=False)
-                futures.append(nxt)
+                in_flight.add(nxt)
                 running.add(nxt)
     finally:
-        client.cancel(futures)
+        client.cancel(list(in_flight))
         client.close()
 
 
 def _take(it: Iterator[int], n: int) -> list[int]:
-    out = []
+    out: list[int] = []
     for _ in range(n):
         try:
             out.append(next(it))
@@ -446,9 +497,36 @@ def _take(it: Iterator[int], n: int) -> list[int]:
     return out
 
 
+class Totals:
+    """What a run adds up as its games stream by: the per-bot table, games, moves, how games ended.
+
+    Its size does not grow with the number of games, and every sum is an
+    exact integer, so the totals do not depend on the order games finish in.
+    """
+
+    def __init__(self, t: Tournament) -> None:
+        self.table = BotTable(t.lineup, t.players)
+        self.games = 0
+        self.moves = 0
+        self.reasons = {name: 0 for name in REASON_NAMES.values()}
+
+    def add(self, record: GameRecord) -> None:
+        """Count one finished game."""
+        for outcome in record.outcomes():
+            self.table.add(outcome)
+        self.games += 1
+        self.moves += record.length
+        self.reasons[record.reason] += 1
+
+
 @dataclass
 class TournamentRun:
-    """What ``run_tournament`` returns: the finished games' records (by game index) and the figures."""
+    """What ``run_tournament`` returns: the totals of the finished games, their records if kept, the figures.
+
+    ``records`` lists the finished games' records by game index when the run
+    kept them (``keep_records``), and is empty otherwise; the summary comes
+    from ``totals`` either way.
+    """
 
     tournament: Tournament
     records: list[GameRecord]
@@ -456,22 +534,31 @@ class TournamentRun:
     seconds: float
     workers: int
     scheduler: str | None = None
+    totals: Totals | None = None  # built from ``records`` when not given
+
+    def __post_init__(self) -> None:
+        if self.totals is None:
+            self.totals = Totals(self.tournament)
+            for record in self.records:
+                self.totals.add(record)
+
+    @property
+    def _totals(self) -> Totals:
+        assert self.totals is not None  # set by __post_init__
+        return self.totals
 
     @property
     def games(self) -> int:
-        return len(self.records)
+        """How many games finished."""
+        return self._totals.games
 
     def table(self) -> list[BotStats]:
         """The per-bot statistics of the finished games."""
-        outcomes = [o for rec in self.records for o in rec.outcomes()]
-        return bot_table(self.tournament.lineup, self.tournament.players, outcomes)
+        return self._totals.table.rows()
 
     def reasons(self) -> dict[str, int]:
         """How many games ended by points (R12) and by eleven islands (R8)."""
-        counts = {name: 0 for name in REASON_NAMES.values()}
-        for rec in self.records:
-            counts[rec.reason] += 1
-        return counts
+        return dict(self._totals.reasons)
 
     def to_json(self) -> dict:
         """The ``simulate --json`` document (INTERFACE.md keys first)."""
@@ -489,7 +576,7 @@ class TournamentRun:
             "colors": list(t.colors),
             "deals": t.deals,
             "reasons": self.reasons(),
-            "mean_moves": (sum(r.length for r in self.records) / self.games) if self.games else 0.0,
+            "mean_moves": (self._totals.moves / self.games) if self.games else 0.0,
             "seconds": self.seconds,
             "workers": self.workers,
             "scheduler": self.scheduler,
@@ -559,7 +646,7 @@ class _HeldInterrupt:
     def __init__(self) -> None:
         self.held = False
         self.pending = False
-        self.previous = None
+        self.previous: Any = None
 
     def __enter__(self) -> _HeldInterrupt:
         if (threading.current_thread() is threading.main_thread()
@@ -591,35 +678,43 @@ class _HeldInterrupt:
 
 
 def run_tournament(t: Tournament, workers: int = 1, scheduler=None,
-                   on_record: Callable[[GameRecord], None] | None = None) -> TournamentRun:
-    """Play every game of ``t`` and return the records of those that finished.
+                   on_record: Callable[[GameRecord], None] | None = None, keep_records: bool = True) -> TournamentRun:
+    """Play every game of ``t`` and return the totals (and records) of those that finished.
 
     ``workers`` > 1 plays in that many processes; ``scheduler`` (an address
     such as ``tcp://host:8786``, or anything ``distributed.Client`` takes)
-    plays on a Dask cluster instead.  ``on_record`` is called in this
+    plays on a Dask cluster instead.  The games stream: they are taken from
+    ``schedule(t)`` as workers have room for them and summed up as they
+    finish, so memory does not grow with ``t.games`` unless ``keep_records``
+    keeps every record (the default; a long run passes False and writes the
+    records out through ``on_record``).  ``on_record`` is called in this
     process for each finished game, in the order games finish.  Ctrl-C
     (``KeyboardInterrupt``) stops the run and returns what finished, with
     ``interrupted`` set.
     """
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise OptionError(f"--workers {workers!r}: must be a positive whole number")
-    games = list(range(t.games))
+    games = schedule(t)
+    source: Generator[GameRecord, None, None]
     if scheduler is not None:
         source = _dask(t, games, scheduler)
     elif workers == 1 or t.games == 1:
         source = _serial(t, games)
     else:
         source = _pool(t, games, workers)
-    done: dict[int, GameRecord] = {}
+    totals = Totals(t)
+    kept: dict[int, GameRecord] = {}
     interrupted = False
     start = time.perf_counter()
     with _HeldInterrupt() as held:
         try:
             for record in source:
-                # A game counts once it is both in the results and passed on (written to
+                # A game counts once it is both in the totals and passed on (written to
                 # --out): an interrupt waits for the pair, so the two always agree.
                 with held.holding():
-                    done[record.game] = record
+                    totals.add(record)
+                    if keep_records:
+                        kept[record.game] = record
                     if on_record is not None:
                         on_record(record)
         except KeyboardInterrupt:
@@ -628,9 +723,9 @@ def run_tournament(t: Tournament, workers: int = 1, scheduler=None,
             with held.holding(reraise=False):  # a second Ctrl-C must not cut the clean-up short
                 source.close()
     seconds = time.perf_counter() - start
-    records = [done[g] for g in sorted(done)]
+    records = [kept[g] for g in sorted(kept)]
     where = None if scheduler is None else (scheduler if isinstance(scheduler, str) else str(scheduler))
-    return TournamentRun(t, records, interrupted, seconds, workers if scheduler is None else 0, where)
+    return TournamentRun(t, records, interrupted, seconds, workers if scheduler is None else 0, where, totals)
 
 
 # -- progress -------------------------------------------------------------------------

@@ -137,6 +137,53 @@ class _Tally:
     seat_wins: list[int] = field(default_factory=list)
 
 
+class BotTable:
+    """Running totals per distinct spec of a lineup: add outcomes one at a time, read ``rows()`` at any point.
+
+    What it keeps does not grow with the number of games, so a tournament of
+    any length is summed up as it streams by.  Sums are exact integers, so
+    the rows do not depend on the order in which outcomes are added.
+    """
+
+    def __init__(self, lineup: Sequence[str], players: int) -> None:
+        self.lineup = tuple(lineup)
+        self.players = players
+        self.copies: dict[str, int] = {}
+        for spec in lineup:
+            self.copies[spec] = self.copies.get(spec, 0) + 1
+        self._tallies = {spec: _Tally(seat_games=[0] * players, seat_wins=[0] * players) for spec in self.copies}
+
+    def add(self, out: SeatOutcome) -> None:
+        """Count one bot's outcome of one game.  Raises ``ValueError`` for a spec or seat not in the table."""
+        tally = self._tallies.get(out.spec)
+        if tally is None:
+            raise ValueError(f"bot_table: spec {out.spec!r} is not in the lineup {', '.join(self.lineup)}")
+        if not 0 <= out.seat < self.players:
+            raise ValueError(f"bot_table: seat {out.seat} is outside 0..{self.players - 1}")
+        tally.games += 1
+        tally.points += out.points
+        tally.ranks += out.rank
+        tally.seat_games[out.seat] += 1
+        if out.won:
+            tally.wins += 1
+            tally.seat_wins[out.seat] += 1
+
+    def rows(self) -> list[BotStats]:
+        """One ``BotStats`` per distinct spec, in the order of first appearance in the lineup."""
+        return [
+            BotStats(
+                spec=spec,
+                copies=self.copies[spec],
+                games=t.games,
+                wins=t.wins,
+                points=t.points,
+                ranks=t.ranks,
+                by_seat=tuple(SeatShare(s, t.seat_games[s], t.seat_wins[s]) for s in range(self.players)),
+            )
+            for spec, t in self._tallies.items()
+        ]
+
+
 def bot_table(lineup: Sequence[str], players: int, outcomes: Iterable[SeatOutcome]) -> list[BotStats]:
     """One ``BotStats`` per distinct spec of ``lineup``, in the order of first appearance.
 
@@ -145,35 +192,10 @@ def bot_table(lineup: Sequence[str], players: int, outcomes: Iterable[SeatOutcom
     exact integers, so the result does not depend on the order of
     ``outcomes``.
     """
-    copies: dict[str, int] = {}
-    for spec in lineup:
-        copies[spec] = copies.get(spec, 0) + 1
-    tallies = {spec: _Tally(seat_games=[0] * players, seat_wins=[0] * players) for spec in copies}
+    table = BotTable(lineup, players)
     for out in outcomes:
-        tally = tallies.get(out.spec)
-        if tally is None:
-            raise ValueError(f"bot_table: spec {out.spec!r} is not in the lineup {', '.join(lineup)}")
-        if not 0 <= out.seat < players:
-            raise ValueError(f"bot_table: seat {out.seat} is outside 0..{players - 1}")
-        tally.games += 1
-        tally.points += out.points
-        tally.ranks += out.rank
-        tally.seat_games[out.seat] += 1
-        if out.won:
-            tally.wins += 1
-            tally.seat_wins[out.seat] += 1
-    return [
-        BotStats(
-            spec=spec,
-            copies=copies[spec],
-            games=t.games,
-            wins=t.wins,
-            points=t.points,
-            ranks=t.ranks,
-            by_seat=tuple(SeatShare(s, t.seat_games[s], t.seat_wins[s]) for s in range(players)),
-        )
-        for spec, t in tallies.items()
-    ]
+        table.add(out)
+    return table.rows()
 
 
 def format_share(share: float | None) -> str:
@@ -196,6 +218,6 @@ def format_table(rows: Sequence[BotStats], colors: Sequence[str]) -> str:
     widths = [max(len(line[i]) for line in [head, *body]) for i in range(len(head))]
     lines = []
     for line in [head, *body]:
-        cells = [line[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(line[1:], widths[1:])]
+        cells = [line[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(line[1:], widths[1:], strict=True)]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
