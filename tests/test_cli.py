@@ -7,8 +7,10 @@ exit with status 2 and never show a traceback.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
+
 from cli_helpers import run
 from cli_helpers import user_error as assert_user_error
 
@@ -200,3 +202,37 @@ def test_show_lists_what_a_viewer_knows_of_other_hands():
     assert "green   [1] KULU" in out
     dealt = run("new", "--seed", "3", "--viewer", "green").stdout
     assert "red     [4] 4 unseen" in run("show", "-", input=dealt).stdout
+
+
+@pytest.fixture(scope="module")
+def finished() -> str:
+    """A whole recorded game of random bots, replayed to its end: a finished position (JSON)."""
+    from kanaloa import simulate as S
+
+    record = S.play_game(S.make_tournament(["random"] * 4, 4, seed=1), 0)
+    return S.replay(record).dumps()
+
+
+def test_moves_says_the_game_is_over(finished):
+    """``moves`` on a finished game printed nothing with status 0."""
+    outcome = json.loads(finished)["result"]
+    line = (f"the game is over: {outcome['winner']} wins on {outcome['reason']}; "
+            f"ranking {', '.join(outcome['ranking'])}")
+    result = run("moves", "-", input=finished)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == line + "\n"
+    assert result.stderr == ""
+    as_json = run("moves", "-", "--json", input=finished)
+    assert as_json.exit_code == 0, as_json.output
+    assert json.loads(as_json.stdout) == []
+    assert as_json.stderr == f"kanaloa: {line}\n"
+
+
+def test_show_color_colors_output_that_goes_to_a_pipe(finished):
+    """click drops color codes where the output is no terminal; an explicit --color keeps them."""
+    colored = run("show", "-", "--color", input=finished).stdout
+    plain = run("show", "-", input=finished).stdout
+    assert "\x1b[" in colored
+    assert "\x1b[" not in plain
+    assert "\x1b[" not in run("show", "-", "--no-color", input=finished).stdout
+    assert re.sub(r"\x1b\[[0-9;]*m", "", colored) == plain

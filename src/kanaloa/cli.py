@@ -162,7 +162,8 @@ def new(players: int, seed: int | None, preset: str, board: str, viewer: str | N
 @cli.command()
 @click.argument("position", metavar="POSITION")
 @click.option("--color/--no-color", "use_color", default=None,
-              help="Color the output (default: only on a terminal).")
+              help="Color the output, also into a pipe or a file (default: only on a terminal, and not when "
+                   "NO_COLOR is set).")
 def show(position: str, use_color: bool | None) -> None:
     """Draw the board, the cards and the turn state of POSITION."""
     from .display import render_position
@@ -170,7 +171,8 @@ def show(position: str, use_color: bool | None) -> None:
     pos = read_position(position)
     if use_color is None:
         use_color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    click.echo(render_position(pos.to_json(), pos.board, use_color=use_color))
+    # color=: click would strip the codes again where the output is no terminal (a pipe, a file).
+    click.echo(render_position(pos.to_json(), pos.board, use_color=use_color), color=use_color)
 
 
 @cli.command()
@@ -182,8 +184,22 @@ def moves(position: str, as_json: bool) -> None:
     The player's hand must be known to the position. A viewer position that
     waits for a 'faceup' record (after the setup or a reshuffle) says so
     instead of listing moves.
+
+    A finished game has no moves: the command prints one line, e.g. 'the
+    game is over: yellow wins on points; ranking yellow, red, blue, green'
+    (or 'wins on eleven islands'), and exits with status 0: it is a fact
+    about the position, not an error. With --json it prints [] and gives
+    that line on standard error.
     """
     pos = read_position(position)
+    if pos.is_over:
+        over = game_over_line(pos.outcome)
+        if as_json:
+            emit_json([])
+            click.echo(f"kanaloa: {over}", err=True)
+        else:
+            click.echo(over)
+        return
     if pos.waiting is not None:
         # A viewer position that waits for a record has no moves yet; say what it waits for.
         if as_json:
@@ -198,6 +214,14 @@ def moves(position: str, as_json: bool) -> None:
     else:
         for text in listed:
             click.echo(text)
+
+
+def game_over_line(outcome: dict | None) -> str:
+    """``the game is over: yellow wins on points; ranking yellow, red, blue, green`` (as ``show`` says it)."""
+    if outcome is None:
+        return "the game is not over"
+    return (f"the game is over: {outcome['winner']} wins on {outcome['reason']}; "
+            f"ranking {', '.join(outcome['ranking'])}")
 
 
 @cli.command()
