@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import copy
 import json
+from collections import Counter
 
 import pytest
 
 from kanaloa import actions as A
 from kanaloa.board import load_board
+from kanaloa.engine import load_engine
 from kanaloa.errors import BoardError, KanaloaError, MoveError, OptionError, PositionError
 from kanaloa.notation import Move
-from kanaloa.engine import load_engine
 from kanaloa.position import FORMAT, Position, WaitingError
 from kanaloa.state import ROUND_1, StateData
 
@@ -46,6 +47,11 @@ def full_doc(hands=None, face_up=("KULU", "MOKU", "PAHU", "GUMO"), open_=("ALOA"
         "seed": 12345,
     }
     doc.update(fields)
+    if doc["round"] == "over":  # a finished game has no color to move and no turn
+        if "to_move" not in fields:
+            doc["to_move"] = None
+        if "turn" not in fields:
+            del doc["turn"]
     if deck is None:
         left = {name: ORO.cards_per_island for name in ORO.islands}
         placed = list(doc["face_up"]) + list(doc["discard"]["open"])
@@ -249,6 +255,8 @@ def test_a_whole_game_reaches_its_outcome(engine):
     doc = pos.to_json()
     assert doc["result"] == out
     assert Position.from_json(doc, engine=engine).outcome == out
+    assert pos.to_move is None and doc["to_move"] is None and "turn" not in doc  # INTERFACE.md, R12
+    assert repr(pos) == "<Position oro round 'over', game over, full>"
     with pytest.raises(MoveError, match=r"^move 'end': the game is over$"):
         pos.play("end")
 
@@ -276,6 +284,24 @@ _DELETE = object()
 
 def _hand(color, **hand):
     return _set(f"hands.{color}", hand)
+
+
+def _without(cards, *taken):
+    """``cards`` less one of each card in ``taken``."""
+    rest = list(cards)
+    for card in taken:
+        rest.remove(card)
+    return rest
+
+
+def _give(color, *cards):
+    """A change that moves ``cards`` from the deck into ``color``'s hand, so that the cards still add up."""
+    def change(doc):
+        for card in cards:
+            doc["deck"].remove(card)
+            doc["hands"][color]["cards"].append(card)
+        return doc
+    return change
 
 
 # (change to the full example, message)
@@ -318,10 +344,10 @@ FULL_ERRORS = [
     (_hand("blue", cards=["MOKU", "NALU", "PAHU"], count=-3), "hands.blue.count: -3 must be a whole number, 0 or more"),
     (_hand("green", cards=["ALOA", "DALI"], public=["ORO"]),
      "hands.green.public: ['ORO'] is not part of the cards ['ALOA', 'DALI']"),
-    (_hand("blue", cards=["MOKU", "NALU", "PAHU", "IKA", "IKA", "HILO"]),
-     "hands.blue: 6 cards; a hand holds at most 5 (R4, R5)"),
-    (_set("face_up", ["KULU", "MOKU", "PAHU", "GUMO", "IKA"]), "face_up: 5 cards; at most 4 lie face-up (R5)"),
-    (_set("face_up", ["KULU", "MOKU", "PAHU"]),
+    (_give("blue", "IKA", "IKA", "HILO"), "hands.blue: 6 cards; a hand holds at most 5 (R4, R5)"),
+    (lambda doc: {**doc, "face_up": doc["face_up"] + ["IKA"], "deck": _without(doc["deck"], "IKA")},
+     "face_up: 5 cards; at most 4 lie face-up (R5)"),
+    (lambda doc: {**doc, "face_up": ["KULU", "MOKU", "PAHU"], "deck": doc["deck"] + ["GUMO"]},
      "face_up: 3 cards while the deck is not empty; the deck keeps 4 cards face-up (R5)"),
     (_set("deck", {"count": 20}), "deck: a full position lists the deck's cards, top first"),
     (_set("discard.shown", []), "discard.shown: unknown field (discard has open, hidden, hidden_by)"),
@@ -345,6 +371,8 @@ FULL_ERRORS = [
     (_set("setup", {"chosen": []}), "setup: only a position whose round is 0 has it"),
     (_set("result", {}), "result: only a position whose round is 'over' has it"),
     (_set("seed", -5), "seed: -5 must be an integer from 0 to 2**64-1"),
+    (_set("seed", _DELETE), "seed: missing; a full position gives the seed its future reshuffles (R9) are drawn "
+                            "from ('kanaloa new --seed N' writes one)"),
     (_set("seed", 2 ** 64), f"seed: {2 ** 64} must be an integer from 0 to 2**64-1"),
     (_set("deck", ["ALOA"]), "cards: the position holds 1 BAFI cards; board oro has 3 of each island"),
     (_set("discard.open", ["ALOA", "DALI", "BAFI", "BAFI"]),
@@ -519,7 +547,7 @@ def test_a_bad_viewer_position_names_the_field_and_why(change, message):
     doc = change(red_view_doc())
     if message.startswith("face_up: the deck"):
         doc["deck"] = {"count": 0}
-        doc["discard"]["hidden"] += 29
+        doc["discard"]["hidden"] += 28
     with pytest.raises(PositionError) as err:
         Position.from_json(doc, engine=load_engine("reference"))
     assert str(err.value) == message
@@ -539,8 +567,8 @@ def test_viewer_setup_fields_are_checked():
 # -- checked play: every reason -----------------------------------------------------------
 
 
-def play_error(doc, move, engine=load_engine("reference")):
-    pos = Position.from_json(doc, engine=engine)
+def play_error(doc, move, engine=None):
+    pos = Position.from_json(doc, engine=engine or load_engine("reference"))
     before = pos.to_json()
     with pytest.raises(MoveError) as err:
         pos.play(move)
@@ -582,7 +610,8 @@ def test_checked_play_names_the_move_and_the_reason(engine):
 def test_the_hand_limit_and_the_draw_phase(engine):
     five = full_doc(to_move="yellow")
     assert play_error(five, "draw", engine) == "move 'draw': the hand holds 5 cards; play or discard first (R4)"
-    assert play_error(five, "take KULU", engine) == "move 'take KULU': the hand holds 5 cards; play or discard first (R4)"
+    assert play_error(five, "take KULU", engine) == (
+        "move 'take KULU': the hand holds 5 cards; play or discard first (R4)")
     pos = Position.from_json(five, engine=engine)
     pos.play("discard FALU")
     doc = pos.to_json()
@@ -630,7 +659,8 @@ def test_removals_after_a_relative_majority(engine):
         "move 'ALOA-COCO/ALOA': red must first remove a bridge on BAFI (R7): 'remove LINK'")
     assert play_error(doc, "remove ALOA-COCO", engine) == (
         "move 'remove ALOA-COCO': the pending removal is on BAFI; ALOA-COCO is not one of its links (R7)")
-    assert play_error(doc, "remove ALOA-BAFI", engine) == "move 'remove ALOA-BAFI': red cannot remove its own bridge (R7)"
+    assert play_error(doc, "remove ALOA-BAFI", engine) == (
+        "move 'remove ALOA-BAFI': red cannot remove its own bridge (R7)")
     pos.play("remove BAFI-GUMO")
     assert "BAFI-GUMO" not in pos.to_json()["bridges"] and pos.to_json()["turn"]["remove_on"] == []
     # A tie for the most (2-2-1): only the single bridge may go.
@@ -660,7 +690,8 @@ def test_final_round_moves(engine):
     assert {"end", "pass"} <= set(pos.move_strings())
     assert play_error(doc, "take KULU", engine) == "move 'take KULU': the final round has no draw phase (R10)"
     assert play_error(doc, "draw", engine) == "move 'draw': the final round has no draw phase (R10)"
-    assert play_error(doc, "discard ALOA", engine) == "move 'discard ALOA': there is no discard in the final round (R10)"
+    assert play_error(doc, "discard ALOA", engine) == (
+        "move 'discard ALOA': there is no discard in the final round (R10)")
     pos.play("pass")
     assert pos.to_move == "green" and pos.to_json()["final_round"] == {"done": [], "passed": ["red"]}
     assert play_error(pos.to_json(), "pass", engine) == (
@@ -692,7 +723,7 @@ def test_tabletop_stock(engine):
     free = ORO.find_link(ORO.find_island("ALOA"), ORO.find_island("DALI"))
     red = []
     for k in range(ORO.n_links):  # 20 red bridges, controlling fewer than 11 islands (R8)
-        if k != free and len(red) < 20 and controlled(red + [k]) < 11:
+        if k != free and len(red) < 20 and controlled([*red, k]) < 11:
             red.append(k)
     assert len(red) == 20
     others = ["green", "blue", "yellow"]
@@ -786,7 +817,8 @@ WRONG_TYPES = [
     (_set("discard.hidden", "1"), "discard.hidden: '1' must be a whole number, 0 or more"),
     # A long value is quoted cut short, so that the message stays one readable line.
     (_set("face_up", "KULU " * 40),
-     "face_up: must be a list of cards (island names), not 'KULU KULU KULU KULU KULU KULU KULU KULU KULU KULU KULU  ..."),
+     "face_up: must be a list of cards (island names), not "
+     "'KULU KULU KULU KULU KULU KULU KULU KULU KULU KULU KULU  ..."),
 ]
 
 
@@ -811,8 +843,11 @@ FIVE = {"cards": ["MOKU", "NALU", "PAHU", "IKA", "IKA"]}
 
 
 def _with_blue_to_move(hand, **turn):
+    """Blue to move holding ``hand``: the cards it gains come from the deck, those it loses go to its bottom."""
     def change(doc):
         doc = copy.deepcopy(doc)
+        before, after = Counter(doc["hands"]["blue"]["cards"]), Counter(hand["cards"])
+        doc["deck"] = _without(doc["deck"], *(after - before).elements()) + list((before - after).elements())
         doc["hands"]["blue"] = hand
         doc["to_move"] = "blue"
         doc["turn"].update(turn)
@@ -999,8 +1034,28 @@ def test_a_viewer_waits_for_face_up_cards_only_right_after_a_reshuffle():
 def over_doc(reason, ranking, **fields):
     doc = final_doc(**fields)
     doc["round"] = "over"
+    doc["to_move"] = None
+    del doc["turn"]
     doc["result"] = {"ranking": ranking, "winner": ranking[0], "reason": reason}
     return doc
+
+
+def test_a_finished_game_has_no_color_to_move_and_no_turn(engine):
+    """INTERFACE.md: once the game is over, ``to_move`` is null and ``turn`` is absent, read and written."""
+    doc = over_doc("points", ["green", "blue", "red", "yellow"], scores={"red": 9, "green": 12, "blue": 9, "yellow": 3})
+    pos = Position.from_json(doc, engine=engine)
+    assert pos.is_over and pos.to_move is None and pos.legal_moves() == []
+    out = pos.to_json()
+    assert out["to_move"] is None and "turn" not in out and out["result"]["winner"] == "green"
+    assert Position.from_json(pos.dumps(), engine=engine).to_json() == out
+    for change, message in [
+        (dict(doc, to_move="red"), "to_move: 'red', but the game is over: a finished game has no color to move (null)"),
+        (dict(doc, turn={"played": 0, "discarded": False, "remove_on": []}),
+         "turn: the game is over; a finished game has no turn"),
+    ]:
+        with pytest.raises(PositionError) as err:
+            Position.from_json(change, engine=engine)
+        assert str(err.value) == message
 
 
 def test_the_result_agrees_with_the_scores_and_the_bridges():
@@ -1041,3 +1096,36 @@ def test_an_eleven_island_result_ranks_the_others_by_points_then_seat(engine):
         Position.from_json(doc, engine=engine)
     assert str(err.value) == ("result.ranking: after an immediate win the others rank by points, then seat order: "
                               "red, blue, green, yellow (R12)")
+
+
+# -- the live state ------------------------------------------------------------------------------
+
+
+def test_the_properties_read_the_live_state_without_exporting_it():
+    """``to_move``, ``round``, ``scores``, control and the legal moves come from the engine state itself."""
+    from kanaloa.engine import Engine
+    from kanaloa.reference import ReferenceState
+
+    class Counting(ReferenceState):
+        exports = 0
+
+        def to_data(self):
+            Counting.exports += 1
+            return super().to_data()
+
+    pos = Position.new(players=3, seed=4, engine=Engine("counting", Counting, lambda board: board))
+    for _ in range(5):
+        pos.push(pos.state.legal_actions()[0])
+    assert isinstance(pos.state, Counting)
+    assert (pos.to_move, pos.round, pos.is_over, pos.outcome) == ("red", 1, False, None)
+    assert pos.scores == {"red": 0, "green": 0, "blue": 0} and pos.controller_of("ORO") is None
+    assert pos.legal_moves() and pos.waiting is None
+    assert Counting.exports == 0
+
+
+def test_state_for_gives_the_state_in_another_engine_without_checking_again(engine):
+    pos = Position.from_json(full_doc(), engine=engine)
+    assert pos.state_for(engine) is pos.state
+    other = load_engine("core" if engine.name == "reference" else "reference")
+    converted = pos.state_for(other)
+    assert isinstance(converted, other.state_cls) and converted.to_data() == pos.data

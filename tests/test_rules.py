@@ -84,8 +84,7 @@ def table(
     }
     if final_round is not None:
         doc["final_round"] = final_round
-    if seed is not None:
-        doc["seed"] = seed
+    doc["seed"] = 0 if seed is None else seed
     return Position.from_json(doc, engine=impl)
 
 

@@ -29,6 +29,7 @@ def full_doc(hands, face_up=("KULU", "MOKU", "PAHU", "GUMO"), open_=(), hidden_b
         "hands": {c: {"cards": cards} if isinstance(cards, list) else cards for c, cards in hands.items()},
         "face_up": list(face_up),
         "discard": {"open": list(open_), "hidden": sum(map(len, hidden_by.values())), "hidden_by": hidden_by},
+        "seed": 7,
     }
     doc.update(fields)
     if deck is None:
@@ -201,6 +202,31 @@ def test_impossible_moves_of_another_color(engine):
     assert view.to_json() == full.as_viewer("red").to_json()  # refused moves change nothing
 
 
+def test_what_the_viewer_knows_of_a_hand_is_its_size_and_public_part(engine):
+    """Another color's move is refused for what its hand cannot hold without claiming to know the hand."""
+    def green_holds(cards, public=(), **fields):
+        hands = dict(HANDS, green={"cards": list(cards), "public": list(public)})
+        return Position.from_json(full_doc(hands, open_=["ALOA", "BAFI"], to_move="green", **fields),
+                                  engine=engine).as_viewer("red")
+
+    cases = [
+        (green_holds([]), "green: discard", "green holds no card"),
+        (green_holds(["COCO"], bridges={"ALOA-BAFI": "red"}), "green: ALOA-BAFI/ALOA+BAFI",
+         "green holds 1 card; a swap pays two"),
+        (green_holds(["COCO", "KULU"], ["KULU"], bridges={"ELOI-KULU": "red"}), "green: ELOI-KULU/ELOI+ELOI",
+         "green holds 2 card(s) and red knows 1 of them (KULU), so green cannot pay ELOI+ELOI"),
+    ]
+    for view, move, why in cases:
+        before = view.to_json()
+        with pytest.raises(MoveError) as err:
+            view.play(move)
+        assert str(err.value) == f"move {move!r}: {why}"
+        assert view.to_json() == before
+    view = green_holds(["COCO", "KULU"], ["KULU"], bridges={"ELOI-KULU": "red"})
+    view.play("green: ELOI-KULU/ELOI+KULU")  # its known KULU and an unseen card, which may be an ELOI
+    assert view.to_json()["bridges"] == {"ELOI-KULU": "green"}
+
+
 def test_a_hand_known_to_the_viewer_cannot_pay_other_cards(engine):
     hands = dict(HANDS, green={"cards": ["KULU", "ORO"], "public": ["KULU", "ORO"]})
     full = Position.from_json(full_doc(hands, open_=["ALOA", "BAFI"], to_move="green"), engine=engine)
@@ -274,7 +300,7 @@ def test_the_setup_ends_in_a_wait_for_the_face_up_cards(engine):
         view.legal_moves()
     assert str(err.value) == view.waiting
     with pytest.raises(WaitingError):
-        view.state
+        _ = view.state
     # A waiting position reads back as waiting.
     again = Position.from_json(view.dumps(), engine=engine)
     assert again.waiting == view.waiting and again.to_json() == doc

@@ -1,0 +1,620 @@
+"""The ``kanaloa-position/1`` format: reading a document into a game state, and writing one.
+
+INTERFACE.md "Position format" defines the fields; everything listed there
+holds.  The choices that document leaves open are made here:
+
+``setup`` (only in round ``0``)::
+
+    {"chosen": ["red", "green"], "cards": {"red": "DALI", "green": "ORO"}}
+
+  ``chosen`` lists the colors that have set their card aside (seats choose in
+  turn, R3, so it is always the first seats; written in seat order);
+  ``cards`` gives every chosen card in a full position and only the viewer's
+  own in a viewer position.  ``to_move`` is the next color to choose.
+
+``hands.<color>``: ``{"cards": [...], "public": [...]}`` where the position
+  knows the hand, ``{"count": N, "public": [...]}`` otherwise.  ``count`` may
+  also be given beside ``cards`` (it must agree); ``public`` defaults to ``[]``.
+
+``discard.hidden_by``: written for every color in a full position (empty
+  lists included), for the viewer alone in a viewer position.
+
+``seed``: a full position must give it: the state of the chance stream
+  (``StateData.rng``) from which its later reshuffles (R9) are drawn, so that
+  the same position and moves always give the same game.  ``kanaloa new
+  --seed N`` deals a game and writes the stream's state after the deal.  A
+  viewer position has none (it would reveal the deck).
+
+Once the game is over, ``to_move`` is ``null`` and ``turn`` is absent, in
+what is read and in what is written.
+
+Optional on input, with defaults: ``rules`` (yucata), ``viewer`` (null),
+``bridges`` ({}), ``discard`` (empty), ``scores`` (0 each), ``turn`` (nothing
+played), ``final_round`` ({"done": [], "passed": []}), ``setup``
+({"chosen": []}).  Unknown fields are errors.  Output is canonical: cards
+sorted in the board's island order within hands, ``public`` and
+``hidden_by``; bridges keyed by link name in the board file's order; the deck
+top first; ``face_up`` and ``discard.open`` in their real order.
+
+**Reading** goes in three steps, and the first failing check is the
+``PositionError``, which names the field and says why:
+
+1. *shape*: every field has its type and its place (unknown fields, fields
+   of another round, what a viewer cannot see);
+2. *reachable*: the rules could have led to this state
+   (``kanaloa.reference.why_unreachable``): in the setup each hand holds the
+   4 dealt cards less the one set aside, with nothing known or discarded
+   (R3); no color has points before round 1 ends, nor more than the scorings
+   can give (R11); the player to move began the turn with at most 5 cards
+   (R4, R5); ``remove_on`` lists what the last place or swap queued (R7);
+   the final round has no deck and no face-up cards (R10); a ``result``
+   agrees with the bridges and scores (R8, R12).  Such checks keep every
+   accepted position playable: it has a legal move, or it is over, or it
+   waits for a record;
+3. *cards*: per island, the cards add up to the board's ``cards_per_island``
+   (R1).
+
+In a viewer position the cards the viewer cannot see are filled in
+(``kanaloa.viewer``) before step 2, which then sees every hand at its size.
+
+A viewer position *waits* (``kanaloa.viewer``) when it is round ``0`` with
+every color chosen (``to_move`` is then the first color), or round 2 with no
+``face_up`` card while the deck is not empty and the turn has not begun.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from .board import Board, load_board
+from .errors import BoardError, PositionError
+from .notation import COLORS
+from .reference import ReferenceState, why_unreachable
+from .state import (
+    NO_CARD,
+    NO_OWNER,
+    PRESET_NAMES,
+    PRESETS,
+    REASON_NAMES,
+    ROUND_1,
+    ROUND_2,
+    ROUND_FINAL,
+    ROUND_NAMES,
+    ROUND_OVER,
+    ROUND_SETUP,
+    StateData,
+)
+from .viewer import UNSEEN_CHOICE, WAIT_RESHUFFLE, WAIT_SETUP, WaitKind, card_names, fill_in
+
+FORMAT = "kanaloa-position/1"
+FIELDS = (
+    "format", "board", "rules", "players", "viewer", "to_move", "round", "bridges", "hands",
+    "face_up", "deck", "discard", "scores", "turn", "final_round", "setup", "result", "seed",
+)
+SEED_LIMIT = 1 << 64
+_ROUND_OF_NAME = {name: code for code, name in ROUND_NAMES.items()}
+_REASON_OF_NAME = {name: code for code, name in REASON_NAMES.items()}
+
+
+def _fail(field: str, why: str) -> PositionError:
+    return PositionError(f"{field}: {why}")
+
+
+def brief(value: Any) -> str:
+    """``repr(value)`` cut short, so that a message quoting user input stays one readable line."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:56] + " ..."
+
+
+def is_int(value: Any) -> bool:
+    """True for a JSON whole number (not a boolean)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# -- JSON text ----------------------------------------------------------------------------
+
+
+class _DuplicateKey(Exception):
+    """A JSON object names one key twice (the standard parser would keep the last silently)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def parse_json(text: str | bytes | bytearray) -> Any:
+    """Parse position text; anything that is not a JSON document is a ``PositionError``."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8-sig")  # JSON text is UTF-8 (RFC 8259); a BOM is tolerated
+        except UnicodeDecodeError as exc:
+            raise _fail("position", f"not UTF-8 text (byte {exc.start} cannot be decoded)") from None
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as exc:
+        raise _fail("position", f"the key {brief(exc.args[0])} appears twice in one object; a position says "
+                                f"each thing once") from None
+    except json.JSONDecodeError as exc:
+        raise _fail("position", f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    except RecursionError:
+        raise _fail("position", "not a position: the JSON is nested far too deeply") from None
+    except ValueError as exc:  # e.g. a number with thousands of digits
+        raise _fail("position", f"not valid JSON ({exc})") from None
+
+
+def dumps(doc: dict[str, Any]) -> str:
+    """A document as indented, stable JSON text (short lists and objects on one line)."""
+    return _format(doc, 0) + "\n"
+
+
+def _format(value: Any, level: int) -> str:
+    """Indented JSON; a list or object that fits on its line stays on one line."""
+    flat = json.dumps(value, ensure_ascii=False)
+    if level > 0 and len(flat) + 2 * level <= 96:
+        return flat
+    pad, inner = "  " * level, "  " * (level + 1)
+    if isinstance(value, dict) and value:
+        items = [f"{inner}{json.dumps(k)}: {_format(v, level + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(value, list) and value and any(isinstance(v, (dict, list)) for v in value):
+        items = [f"{inner}{_format(v, level + 1)}" for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+    return flat
+
+
+def _json_type(value: Any) -> str:
+    """The JSON name of the type of ``value`` (what a user wrote), for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+def render(board: Board, colors: tuple[str, ...], d: StateData, viewer: int | None) -> dict[str, Any]:
+    """``d`` as a ``kanaloa-position/1`` document, showing what ``viewer`` (or everyone) knows."""
+    isl = board.islands
+    full = viewer is None
+    over = d.round == ROUND_OVER
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "board": board.source,
+        "rules": {"preset": PRESET_NAMES[d.preset]},
+        "players": list(colors),
+        "viewer": None if viewer is None else colors[viewer],
+        "to_move": None if over else colors[d.to_move],
+        "round": ROUND_NAMES[d.round],
+        "bridges": {board.link_name(k): colors[o] for k, o in enumerate(d.bridges) if o != NO_OWNER},
+    }
+    hands: dict[str, dict[str, Any]] = {}
+    for s, c in enumerate(colors):
+        if full or s == viewer:
+            hands[c] = {"cards": card_names(board, d.hands[s]), "public": card_names(board, d.public[s])}
+        else:
+            hands[c] = {"count": d.hand_size(s), "public": card_names(board, d.public[s])}
+    doc["hands"] = hands
+    doc["face_up"] = [isl[x] for x in d.face_up]
+    doc["deck"] = [isl[x] for x in d.deck] if full else {"count": len(d.deck)}
+    seen = range(d.players) if viewer is None else (viewer,)
+    doc["discard"] = {
+        "open": [isl[x] for x in d.discard_open],
+        "hidden": d.hidden_count(),
+        "hidden_by": {colors[s]: card_names(board, d.hidden_by[s]) for s in seen},
+    }
+    doc["scores"] = {c: d.scores[s] for s, c in enumerate(colors)}
+    if not over:
+        doc["turn"] = {"played": d.played, "discarded": d.discarded, "remove_on": [isl[x] for x in d.remove_on]}
+    if d.round == ROUND_FINAL:
+        doc["final_round"] = {"done": [colors[s] for s in d.final_done],
+                              "passed": [colors[s] for s in d.final_passed]}
+    elif d.round == ROUND_SETUP:
+        chosen = [s for s in range(d.players) if d.setup_chosen[s] != NO_CARD]
+        doc["setup"] = {
+            "chosen": [colors[s] for s in chosen],
+            "cards": {colors[s]: isl[d.setup_chosen[s]] for s in chosen if full or s == viewer},
+        }
+    elif over:
+        doc["result"] = {"ranking": [colors[s] for s in d.ranking], "winner": colors[d.winner],
+                         "reason": REASON_NAMES[d.reason]}
+    if full:
+        doc["seed"] = d.rng
+    return doc
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReadPosition:
+    """What a document holds: the board, the colors in seat order, the viewer's seat (None for a
+    full position), the complete (for a viewer: filled-in) state, and the kind of wait, if any."""
+
+    board: Board
+    colors: tuple[str, ...]
+    viewer: int | None
+    data: StateData
+    wait: WaitKind | None
+
+
+def read(doc: Any) -> ReadPosition:
+    """Check a parsed ``kanaloa-position/1`` document and build its state.
+
+    Raises ``PositionError`` naming the first bad field and saying why.
+    """
+    return _Reader().read(doc)
+
+
+class _Reader:
+    """Reads one document; the methods fill ``self.d`` field by field (module docstring, step 1)."""
+
+    board: Board
+    colors: tuple[str, ...]
+    viewer: int | None
+    sizes: list[int]
+
+    def read(self, doc: Any) -> ReadPosition:
+        if not isinstance(doc, dict):
+            raise _fail("position", f"must be a JSON object, not {_json_type(doc)}")
+        for key in doc:
+            if key not in FIELDS:
+                raise _fail(str(key), f"unknown field (the fields are {', '.join(FIELDS)})")
+        if "format" not in doc:
+            raise _fail("format", f"missing; a position starts with \"format\": \"{FORMAT}\"")
+        if doc["format"] != FORMAT:
+            raise _fail("format", f"{brief(doc['format'])} is not {brief(FORMAT)}")
+        for key in ("board", "players", "to_move", "round", "hands", "face_up", "deck"):
+            if key not in doc:
+                raise _fail(key, "missing")
+        board_name = doc["board"]
+        if not isinstance(board_name, str) or not board_name:
+            raise _fail("board", f"must be a built-in board name or a file path, not {brief(board_name)}")
+        try:
+            self.board = board = load_board(board_name)
+        except BoardError as exc:
+            raise PositionError(str(exc)) from None
+        preset = self._preset(doc.get("rules", {}))
+        self.colors = colors = self._players(doc["players"])
+        viewer = doc.get("viewer")
+        if viewer is not None:
+            if viewer not in colors:
+                raise _fail("viewer", f"{brief(viewer)} is not playing (the colors are {', '.join(colors)})")
+            viewer = colors.index(viewer)
+        self.viewer = viewer
+        rnd = doc["round"]
+        # 1.0 or true would hash like 1: only the integers and the two names are rounds.
+        if not (isinstance(rnd, str) or is_int(rnd)) or rnd not in _ROUND_OF_NAME:
+            raise _fail("round", f"{brief(rnd)} is not one of 0, 1, 2, \"final\", \"over\"")
+        rnd = _ROUND_OF_NAME[rnd]
+
+        d = StateData.empty(board.n_islands, board.n_links, len(colors), preset)
+        d.round = rnd
+        d.to_move = self._to_move(doc["to_move"], rnd)
+        self._bridges(d, doc.get("bridges", {}))
+        self.sizes = self._hands(d, doc["hands"])
+        d.face_up = self._cards("face_up", doc["face_up"])
+        deck_count = self._deck(d, doc["deck"])
+        hidden = self._discard(d, doc.get("discard", {}))
+        self._scores(d, doc.get("scores", {}))
+        self._turn(d, doc)
+        wait = self._round_fields(d, doc, deck_count)
+        self._seed(d, doc)
+        miscount = self._card_totals(d, deck_count, hidden)
+        if viewer is not None:
+            fill_in(board, viewer, d, self.sizes, deck_count, hidden)
+        found = why_unreachable(ReferenceState(board, d), colors, face_up_pending=wait is not None)
+        if found is not None:
+            raise _fail(*found)
+        if miscount is not None:
+            raise miscount
+        return ReadPosition(board, colors, viewer, d, wait)
+
+    # fields
+
+    def _preset(self, rules: Any) -> int:
+        if not isinstance(rules, dict):
+            raise _fail("rules", f"must be an object like {{\"preset\": \"yucata\"}}, not {brief(rules)}")
+        for key in rules:
+            if key != "preset":
+                raise _fail(f"rules.{key}", "unknown field (rules has only 'preset')")
+        preset = rules.get("preset", "yucata")
+        if not isinstance(preset, str) or preset not in PRESETS:
+            raise _fail("rules.preset", f"{brief(preset)} is not one of {', '.join(PRESETS)} (R13)")
+        return PRESETS[preset]
+
+    def _players(self, players: Any) -> tuple[str, ...]:
+        if not isinstance(players, list) or not all(isinstance(c, str) for c in players):
+            raise _fail("players", "must be a list of colors in seat order")
+        if len(players) not in (3, 4):
+            raise _fail("players", f"{len(players)} colors; the game is for 3 or 4 players")
+        for c in players:
+            if c not in COLORS:
+                raise _fail("players", f"{brief(c)} is not a color ({', '.join(COLORS)})")
+        if len(set(players)) != len(players):
+            raise _fail("players", f"{brief(players)} names a color twice")
+        return tuple(players)
+
+    def _to_move(self, value: Any, rnd: int) -> int:
+        """The seat to move.  In a finished game ``to_move`` is null; the state then names the winner
+        (``_result``), as no rule reads it any more."""
+        if rnd == ROUND_OVER:
+            if value is not None:
+                raise _fail("to_move", f"{brief(value)}, but the game is over: a finished game has no color to "
+                                       f"move (null)")
+            return 0
+        return self._color("to_move", value)
+
+    def _color(self, field: str, value: Any) -> int:
+        if value not in self.colors:
+            raise _fail(field, f"{brief(value)} is not playing (the colors are {', '.join(self.colors)})")
+        return self.colors.index(value)
+
+    def _colors(self, field: str, value: Any) -> list[int]:
+        if not isinstance(value, list):
+            raise _fail(field, f"must be a list of colors, not {brief(value)}")
+        seats = [self._color(field, c) for c in value]
+        if len(set(seats)) != len(seats):
+            raise _fail(field, f"{brief(value)} names a color twice")
+        return seats
+
+    def _cards(self, field: str, value: Any) -> list[int]:
+        if not isinstance(value, list):
+            raise _fail(field, f"must be a list of cards (island names), not {brief(value)}")
+        out = []
+        for item in value:
+            i = self.board.find_island(item) if isinstance(item, str) else None
+            if i is None:
+                raise _fail(field, f"{brief(item)} is not an island of board {self.board.name}")
+            out.append(i)
+        return out
+
+    def _multiset(self, field: str, value: Any) -> list[int]:
+        counts = [0] * self.board.n_islands
+        for i in self._cards(field, value):
+            counts[i] += 1
+        return counts
+
+    def _count(self, field: str, value: Any) -> int:
+        if not is_int(value) or value < 0:
+            raise _fail(field, f"{brief(value)} must be a whole number, 0 or more")
+        return int(value)
+
+    def _object(self, field: str, value: Any, keys: tuple[str, ...]) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise _fail(field, f"must be an object, not {brief(value)}")
+        for key in value:
+            if key not in keys:
+                raise _fail(f"{field}.{key}", f"unknown field ({field} has {', '.join(keys)})")
+        return value
+
+    def _bridges(self, d: StateData, bridges: Any) -> None:
+        b = self.board
+        if not isinstance(bridges, dict):
+            raise _fail("bridges", "must be an object mapping links ('ALOA-BAFI') to colors")
+        for name, color in bridges.items():
+            field = f"bridges.{name}"
+            parts = name.split("-")
+            one, two = (b.find_island(p) for p in parts) if len(parts) == 2 else (None, None)
+            if one is None or two is None:
+                raise _fail(field, f"not a link of board {b.name} (write two islands joined by '-')")
+            k = b.find_link(one, two)
+            if k is None:
+                raise _fail(field, f"no link between {b.islands[one]} and {b.islands[two]}")
+            if d.bridges[k] != NO_OWNER:
+                raise _fail(field, f"{b.link_name(k)} is given twice")
+            d.bridges[k] = self._color(field, color)
+
+    def _hands(self, d: StateData, hands: Any) -> list[int]:
+        """Fill the known hands and every public part; return every hand's card count."""
+        if not isinstance(hands, dict):
+            raise _fail("hands", "must be an object with one hand per color")
+        for c in hands:
+            if c not in self.colors:
+                raise _fail(f"hands.{c}", f"{brief(c)} is not playing")
+        sizes = []
+        for s, c in enumerate(self.colors):
+            field = f"hands.{c}"
+            if c not in hands:
+                raise _fail("hands", f"missing the hand of {c}")
+            hand = self._object(field, hands[c], ("cards", "count", "public"))
+            public = self._multiset(f"{field}.public", hand.get("public", []))
+            known = self.viewer is None or self.viewer == s
+            if known and "cards" not in hand:
+                who = "a full position" if self.viewer is None else f"{self.colors[self.viewer]}'s own view"
+                raise _fail(f"{field}.cards", f"missing; {who} knows this hand's cards")
+            if self.viewer is not None and not known and "cards" in hand:
+                raise _fail(f"{field}.cards", f"{self.colors[self.viewer]} cannot see {c}'s cards; give 'count' "
+                                               f"and 'public'")
+            if "cards" in hand:
+                cards = self._multiset(f"{field}.cards", hand["cards"])
+                size = sum(cards)
+                if "count" in hand and self._count(f"{field}.count", hand["count"]) != size:
+                    raise _fail(f"{field}.count", f"{hand['count']} but 'cards' lists {size}")
+                if any(p > h for p, h in zip(public, cards, strict=True)):
+                    raise _fail(f"{field}.public", f"{card_names(self.board, public)} is not part of the cards "
+                                                   f"{card_names(self.board, cards)}")
+                d.hands[s] = cards
+            else:
+                if "count" not in hand:
+                    raise _fail(f"{field}.count", "missing; give 'count' where 'cards' is absent")
+                size = self._count(f"{field}.count", hand["count"])
+                if sum(public) > size:
+                    raise _fail(f"{field}.public", f"{sum(public)} known cards in a hand of {size}")
+            d.public[s] = public
+            sizes.append(size)
+        return sizes
+
+    def _deck(self, d: StateData, deck: Any) -> int:
+        if self.viewer is None:
+            if not isinstance(deck, list):
+                raise _fail("deck", "a full position lists the deck's cards, top first")
+            d.deck = self._cards("deck", deck)
+            return len(d.deck)
+        if not isinstance(deck, dict):
+            raise _fail("deck", "a viewer position gives only {\"count\": N} (the viewer cannot see the deck)")
+        self._object("deck", deck, ("count",))
+        if "count" not in deck:
+            raise _fail("deck.count", "missing")
+        return self._count("deck.count", deck["count"])
+
+    def _discard(self, d: StateData, discard: Any) -> int:
+        """Fill the open discards and the known face-down ones; return the face-down total."""
+        discard = self._object("discard", discard, ("open", "hidden", "hidden_by"))
+        d.discard_open = self._cards("discard.open", discard.get("open", []))
+        by = discard.get("hidden_by", {})
+        if not isinstance(by, dict):
+            raise _fail("discard.hidden_by", "must be an object mapping colors to their face-down discards")
+        for c, cards in by.items():
+            field = f"discard.hidden_by.{c}"
+            s = self._color(field, c)
+            if self.viewer is not None and s != self.viewer:
+                raise _fail(field, f"{self.colors[self.viewer]} cannot see {c}'s face-down discards")
+            d.hidden_by[s] = self._multiset(field, cards)
+        named = d.hidden_count()
+        hidden = self._count("discard.hidden", discard.get("hidden", named))
+        if self.viewer is None and hidden != named:
+            raise _fail("discard.hidden", f"{hidden} but hidden_by names {named} face-down discards")
+        if self.viewer is not None and hidden < named:
+            raise _fail("discard.hidden", f"{hidden} but {self.colors[self.viewer]} alone discarded {named}")
+        return hidden
+
+    def _scores(self, d: StateData, scores: Any) -> None:
+        if not isinstance(scores, dict):
+            raise _fail("scores", "must be an object mapping colors to points")
+        for c, pts in scores.items():
+            s = self._color(f"scores.{c}", c)
+            d.scores[s] = self._count(f"scores.{c}", pts)
+
+    def _turn(self, d: StateData, doc: dict[str, Any]) -> None:
+        if d.round == ROUND_OVER:
+            if "turn" in doc:
+                raise _fail("turn", "the game is over; a finished game has no turn")
+            return
+        turn = self._object("turn", doc.get("turn", {}), ("played", "discarded", "remove_on"))
+        d.played = self._count("turn.played", turn.get("played", 0))
+        discarded = turn.get("discarded", False)
+        if not isinstance(discarded, bool):
+            raise _fail("turn.discarded", f"{brief(discarded)} must be true or false")
+        d.discarded = discarded
+        d.remove_on = self._cards("turn.remove_on", turn.get("remove_on", []))
+
+    def _round_fields(self, d: StateData, doc: dict[str, Any], deck_count: int) -> WaitKind | None:
+        """Read final_round, setup and result; return the kind of wait, if any."""
+        rnd = d.round
+        for key, wanted in (("final_round", ROUND_FINAL), ("setup", ROUND_SETUP), ("result", ROUND_OVER)):
+            if key in doc and rnd != wanted:
+                raise _fail(key, f"only a position whose round is {ROUND_NAMES[wanted]!r} has it")
+        if rnd == ROUND_FINAL:
+            fr = self._object("final_round", doc.get("final_round", {}), ("done", "passed"))
+            d.final_done = self._colors("final_round.done", fr.get("done", []))
+            d.final_passed = self._colors("final_round.passed", fr.get("passed", []))
+        elif rnd == ROUND_SETUP:
+            return self._setup(d, doc)
+        elif rnd == ROUND_OVER:
+            self._result(d, doc)
+        elif self.viewer is not None and not d.face_up and deck_count > 0 and rnd in (ROUND_1, ROUND_2):
+            # Nothing face-up beside a deck: the viewer waits for the cards a reshuffle turned up (R9),
+            # if the rules agree that one just happened (step 2).
+            return WAIT_RESHUFFLE
+        return None
+
+    def _setup(self, d: StateData, doc: dict[str, Any]) -> WaitKind | None:
+        colors = self.colors
+        setup = self._object("setup", doc.get("setup", {}), ("chosen", "cards"))
+        chosen = self._colors("setup.chosen", setup.get("chosen", []))
+        cards = setup.get("cards", {})
+        if not isinstance(cards, dict):
+            raise _fail("setup.cards", "must be an object mapping colors to the card each set aside")
+        for c, card in cards.items():
+            field = f"setup.cards.{c}"
+            s = self._color(field, c)
+            if s not in chosen:
+                raise _fail(field, f"{c} has not chosen yet")
+            if self.viewer is not None and s != self.viewer:
+                raise _fail(field, f"{colors[self.viewer]} cannot see {c}'s chosen card")
+            d.setup_chosen[s] = self._cards(field, [card])[0]
+        for s in sorted(chosen):
+            if d.setup_chosen[s] == NO_CARD:
+                if self.viewer is None or s == self.viewer:
+                    raise _fail("setup.cards", f"missing {colors[s]}'s chosen card")
+                d.setup_chosen[s] = UNSEEN_CHOICE  # filled in with the cards the viewer cannot see
+        # Every color has chosen: the cards went face-up (R3), which a viewer has still to record.
+        return WAIT_SETUP if self.viewer is not None and len(chosen) == len(colors) else None
+
+    def _result(self, d: StateData, doc: dict[str, Any]) -> None:
+        if "result" not in doc:
+            raise _fail("result", "missing; a finished game gives its ranking, winner and reason")
+        res = self._object("result", doc["result"], ("ranking", "winner", "reason"))
+        for key in ("ranking", "winner", "reason"):
+            if key not in res:
+                raise _fail(f"result.{key}", "missing")
+        d.ranking = self._colors("result.ranking", res["ranking"])
+        if sorted(d.ranking) != list(range(len(self.colors))):
+            raise _fail("result.ranking", f"must list every color once, not {brief(res['ranking'])}")
+        d.winner = self._color("result.winner", res["winner"])
+        if d.winner != d.ranking[0]:
+            raise _fail("result.winner", f"{res['winner']} is not first in the ranking")
+        if not isinstance(res["reason"], str) or res["reason"] not in _REASON_OF_NAME:
+            raise _fail("result.reason", f"{brief(res['reason'])} is not one of "
+                                         f"{', '.join(repr(r) for r in _REASON_OF_NAME)}")
+        d.reason = _REASON_OF_NAME[res["reason"]]
+        d.to_move = d.winner
+
+    def _seed(self, d: StateData, doc: dict[str, Any]) -> None:
+        if self.viewer is not None:
+            if "seed" in doc:
+                raise _fail("seed", "a viewer position has no seed (it would reveal the deck)")
+            return
+        if "seed" not in doc:
+            raise _fail("seed", "missing; a full position gives the seed its future reshuffles (R9) are drawn "
+                                "from ('kanaloa new --seed N' writes one)")
+        seed = doc["seed"]
+        if not is_int(seed) or not 0 <= seed < SEED_LIMIT:
+            raise _fail("seed", f"{brief(seed)} must be an integer from 0 to 2**64-1")
+        d.rng = seed
+
+    def _card_totals(self, d: StateData, deck_count: int, hidden: int) -> PositionError | None:
+        """Per island, the cards must add up to the board's supply (R1); the error when they do not."""
+        b = self.board
+        cpi = b.cards_per_island
+        full = self.viewer is None
+        known = [0] * b.n_islands
+        for s in range(d.players):
+            part = d.hands[s] if full or s == self.viewer else d.public[s]
+            for i, n in enumerate(part):
+                known[i] += n
+        for group in (d.face_up, d.discard_open, d.deck if full else []):
+            for i in group:
+                known[i] += 1
+        for s in range(d.players):
+            for i, n in enumerate(d.hidden_by[s]):
+                known[i] += n
+        for x in d.setup_chosen:
+            if x >= 0:
+                known[x] += 1
+        for i, n in enumerate(known):
+            if n > cpi or (full and n != cpi):
+                return _fail("cards", f"the position holds {n} {b.islands[i]} cards; board {b.name} has "
+                                      f"{cpi} of each island")
+        total = (sum(self.sizes) + len(d.face_up) + deck_count + len(d.discard_open) + hidden
+                 + sum(1 for x in d.setup_chosen if x != NO_CARD))
+        if total != b.n_cards:
+            return _fail("cards", f"the position accounts for {total} cards; board {b.name} has {b.n_cards}")
+        return None
