@@ -149,6 +149,94 @@ def test_record_replays_through_new_and_play_on_the_command_line(small_run, tmp_
     assert json.loads(replayed.stdout)["result"]["winner"] == rec.colors[rec.winner]
 
 
+@pytest.fixture()
+def records_file(small_run, tmp_path):
+    """The eight games of ``small_run`` as ``simulate --out`` writes them."""
+    path = tmp_path / "games.jsonl"
+    path.write_text("".join(rec.dumps() + "\n" for rec in small_run.records))
+    return str(path)
+
+
+def test_replay_prints_the_final_position_of_the_chosen_game(small_run, records_file):
+    for rec in small_run.records[1::3]:
+        result = run("replay", records_file, "--game", str(rec.game))
+        assert result.exit_code == 0, result.output
+        assert result.stdout == S.replay(rec).dumps() + "\n"
+        assert json.loads(result.stdout)["result"]["winner"] == rec.colors[rec.winner]
+
+
+def test_replay_at_a_move_prints_the_position_after_that_many_moves(small_run, records_file):
+    rec = small_run.records[6]
+    expected = Position.new(players=4, seed=rec.seed)
+    assert run("replay", records_file, "--game", "6", "--at", "0").stdout == expected.dumps() + "\n"
+    for move in rec.moves[:40]:
+        expected.play(move)
+    assert run("replay", records_file, "--game", "6", "--at", "40").stdout == expected.dumps() + "\n"
+    last = run("replay", records_file, "--game", "6", "--at", str(rec.length))
+    assert last.stdout == S.replay(rec).dumps() + "\n"
+
+
+def test_replay_of_a_file_with_one_game_needs_no_game_number(small_run):
+    rec = small_run.records[3]
+    result = run("replay", "-", input=rec.dumps() + "\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == S.replay(rec).dumps() + "\n"
+
+
+def test_replay_errors_name_the_option_or_the_line(small_run, records_file, tmp_path):
+    rec = small_run.records[0]
+    assert assert_user_error(run("replay", records_file)) == (
+        f"error: --game: RECORDS {records_file!r} holds more than one game (games 0, 1, ...); choose one with "
+        f"--game N")
+    assert assert_user_error(run("replay", records_file, "--game", "8")) == (
+        f"error: --game 8: RECORDS {records_file!r} holds no game 8 (games 0 to 7)")
+    assert assert_user_error(run("replay", records_file, "--game", "0", "--at", str(rec.length + 1))) == (
+        f"error: --at {rec.length + 1}: game 0 has {rec.length} moves; give 0 (the deal) to {rec.length}")
+    assert assert_user_error(run("replay", "-", input="\n\n")) == (
+        "error: RECORDS (standard input): holds no game record")
+    bad = json.loads(rec.dumps())
+    bad["moves"][0] = "draw"
+    assert assert_user_error(run("replay", "-", input="\n" + json.dumps(bad))) == (
+        f"error: RECORDS (standard input): game 0, move 1 of {rec.length}: move 'draw': in the setup each color "
+        f"first reveals one card: 'reveal CARD' (R3)")
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d.pop("moves"), "missing field 'moves'"),
+        (lambda d: d.update(players=True), "field 'players' must be a whole number, not true"),
+        (lambda d: d.update(players=5), "field 'players' must be 3 or 4, not 5"),
+        (lambda d: d.update(moves="draw"), "field 'moves' must be a list of moves (text), not \"draw\""),
+        (lambda d: d.update(scores=[1, 2]), "field 'scores' must have one entry per seat (4), not 2"),
+        (lambda d: d.update(preset="casual"), "field 'preset' must be one of yucata, tabletop, not \"casual\""),
+        (lambda d: d.update(seed=-1), "field 'seed' must be from 0 to 2**64-1, not -1"),
+        (lambda d: d.update(format="kanaloa-position/1"),
+         "not a game record (a JSON object with \"format\": \"kanaloa-game/1\"); expected one game record per "
+         "line, as 'kanaloa simulate --out' writes them"),
+    ],
+)
+def test_replay_of_a_line_that_is_no_record(small_run, change, message):
+    doc = json.loads(small_run.records[0].dumps())
+    change(doc)
+    assert assert_user_error(run("replay", "-", input="\n" + json.dumps(doc) + "\n")) == (
+        f"error: RECORDS (standard input) line 2: {message}")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_replay_reads_a_line_no_further_than_the_input_limit():
+    assert assert_user_error(run("replay", "/dev/zero")) == (
+        "error: RECORDS '/dev/zero' line 1: larger than the 4 MiB input limit; expected one game record per line")
+
+
+def test_play_with_a_moves_file_of_several_games_points_to_replay(small_run, records_file):
+    """A user who replays a recorded game reaches for ``play --moves-file`` first."""
+    dealt = run(*small_run.records[0].new_command().split()[1:]).stdout
+    assert assert_user_error(run("play", "-", "--moves-file", records_file, input=dealt)) == (
+        f"error: --moves-file {records_file!r}: holds several game records, one per line; replay one with "
+        f"'kanaloa replay {records_file} --game N'")
+
+
 def test_moves_file_may_also_be_plain_lines_followed_by_more_moves(small_run, tmp_path):
     rec = small_run.records[0]
     moves = tmp_path / "moves.txt"

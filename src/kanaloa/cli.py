@@ -237,7 +237,8 @@ def play(position: str, moves: tuple[str, ...], moves_file: str | None) -> None:
     Each MOVE is one argument in the move notation, e.g. 'ALOA-BAFI/ALOA'
     or 'green: take RASI' (quote moves that contain spaces).  With
     --moves-file, the file's moves come first, then the MOVE arguments.
-    A recorded game replays with:
+    A game recorded by 'kanaloa simulate --out' replays with 'kanaloa
+    replay RECORDS --game N', or by hand:
 
     \b
         kanaloa new --seed SEED --players P --preset X | kanaloa play - --moves-file RECORD
@@ -264,6 +265,9 @@ def read_moves_file(source: str) -> list[str]:
         try:
             doc = json.loads(stripped)
         except json.JSONDecodeError as exc:
+            if exc.msg == "Extra data" and _is_game_record(stripped.splitlines()[0]):
+                raise OptionError(f"{where}: holds several game records, one per line; replay one with "
+                                  f"'kanaloa replay {source} --game N'") from None
             raise OptionError(f"{where}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
         except (RecursionError, ValueError) as exc:
             raise OptionError(f"{where}: not valid JSON ({_one_line(str(exc))[:80]})") from None
@@ -277,6 +281,72 @@ def read_moves_file(source: str) -> list[str]:
     if not listed:
         raise OptionError(f"{where}: the file holds no moves, only comments")
     return listed
+
+
+def _is_game_record(line: str) -> bool:
+    """True when ``line`` is one JSON record of 'kanaloa simulate --out'."""
+    from .simulate import RECORD_FORMAT
+
+    try:
+        doc = json.loads(line)
+    except (RecursionError, ValueError):
+        return False
+    return isinstance(doc, dict) and doc.get("format") == RECORD_FORMAT
+
+
+@cli.command()
+@click.argument("records", metavar="RECORDS")
+@click.option("--game", "game", type=click.IntRange(0), default=None, metavar="N",
+              help="The game to replay: the record whose \"game\" is N. Needed when RECORDS holds more than one.")
+@click.option("--at", "at", type=click.IntRange(0), default=None, metavar="K",
+              help="Print the position after the game's first K moves (0: the deal) instead of the final one.")
+def replay(records: str, game: int | None, at: int | None) -> None:
+    """Replay a recorded game and print its final position (JSON).
+
+    RECORDS is a file written by 'kanaloa simulate --out' (one game record
+    per line; '-' reads standard input). The game is dealt again from its
+    seed, players, preset and board, and every move is played and checked,
+    so the result is exactly the position the bots reached. With --at K the
+    position after the first K moves is printed instead. Look at it with:
+
+    \b
+        kanaloa replay games.jsonl --game 5 --at 40 | kanaloa show -
+
+    Records are read one line at a time, so a file of any number of games
+    is fine; a line over 4 MiB is refused.
+    """
+    from .simulate import GameRecord, read_records
+    from .simulate import replay as replay_record
+
+    where = input_name(records, "RECORDS")
+    with open_input(records, where, "game records of 'kanaloa simulate --out'") as fh:
+        chosen: GameRecord | None = None
+        seen: list[int] = []  # the games passed over
+        for record in read_records(fh, where):
+            if game is None and chosen is not None:
+                raise OptionError(f"--game: {where} holds more than one game (games {chosen.game}, {record.game}, "
+                                  f"...); choose one with --game N")
+            if game is None or record.game == game:
+                chosen = record
+                if game is not None:
+                    break
+            elif len(seen) < 2:
+                seen.append(record.game)
+            else:
+                seen[1] = record.game
+        if chosen is None:
+            if game is None:
+                raise OptionError(f"{where}: holds no game record")
+            held = ("no game at all" if not seen else f"game {seen[0]} only" if len(seen) == 1
+                    else f"games {seen[0]} to {seen[1]}")
+            raise OptionError(f"--game {game}: {where} holds no game {game} ({held})")
+        try:
+            pos = replay_record(chosen, at=at)
+        except OptionError:
+            raise  # --at beyond the game
+        except KanaloaError as exc:  # a board that is not there, a move that does not fit the deal
+            raise KanaloaError(f"{where}: {exc}") from None
+    click.echo(pos.dumps())
 
 
 @cli.command()
@@ -336,7 +406,7 @@ def hint(position: str, iterations: int | None, seconds: float | None, seed: int
                    "needs the cluster extra, and kanaloa on every worker. Same results as a local run.")
 @click.option("--out", "out", default=None, metavar="FILE",
               help="Write every game as one JSON line (its deal seed, lineup by seat, moves, scores, ranks, "
-                   "winner), in game order.")
+                   "winner), in game order; 'kanaloa replay FILE --game N' replays one.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", "progress", default=True, show_default=True,
               help="Show progress on stderr: a live bar on a terminal, otherwise a line every 30 s.")
@@ -375,11 +445,14 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
        "length", "scores", "ranks" (1 = best), "winner" (a seat),
        "reason" ("points" or "eleven islands")}
 
-    With a line saved to game.json, the game replays exactly with:
+    Any game of the file replays exactly, to its end or to move K, with:
 
     \b
-      kanaloa new --seed SEED --players P --preset X --board B \\
-        | kanaloa play - --moves-file game.json
+      kanaloa replay FILE --game N [--at K]
+
+    A run of any length streams: games are handed out as workers free up,
+    the summary is summed up as they finish and records are written as they
+    come, so memory does not grow with --games.
     """
     from .simulate import (
         GameRecord,

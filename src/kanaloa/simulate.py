@@ -53,14 +53,20 @@ possibly with gaps)::
 the deal on, ``length`` counts them; ``reason`` is ``points`` (R12) or
 ``eleven islands`` (R8).  ``kanaloa new --seed SEED --players PLAYERS
 --preset PRESET --board BOARD`` deals the game again, and playing ``moves``
-on it (``kanaloa play - --moves-file RECORD``, or ``replay`` here) reproduces
-the final position exactly.
+on it (``kanaloa play - --moves-file RECORD``, ``kanaloa replay FILE --game
+N``, or ``replay`` here) reproduces the final position exactly;
+``read_records`` reads such a file one line at a time.
 
 **Running.**  ``run_tournament`` plays the games in this process
 (``workers=1``), in a pool of worker processes, or on a Dask distributed
 cluster (``scheduler=ADDRESS``, needs the ``cluster`` extra and ``kanaloa``
-installed on every worker).  Results are gathered by game index, so the
-summary and the records do not depend on the order in which games finish.
+installed on every worker).  The run streams: game indexes come from
+``schedule``, an iterator, and are handed out as workers have room; each
+finished game is added to running totals (``Totals``) and passed on, so
+memory does not grow with the number of games (a run of 4,000,000,000,000
+starts at once).  The totals are exact integer sums, so the summary does not
+depend on the order in which games finish, and ``RecordWriter`` puts the
+records back in game order.
 Ctrl-C stops the run: worker processes are terminated (they ignore the
 interrupt themselves, so none prints a traceback), cluster tasks cancelled,
 and the games finished so far are returned with ``interrupted`` set.
@@ -78,16 +84,19 @@ import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .board import Board, load_board
 from .bots import parse_bot_spec
 from .engine import Engine
-from .errors import OptionError, quote
+from .errors import MAX_INPUT_BYTES, MoveError, OptionError, quote, too_large
 from .notation import COLORS, Move
 from .rng import MASK64, SplitMix64
 from .state import PRESETS, REASON_NAMES
 from .stats import BotStats, BotTable, SeatOutcome, format_table
+
+if TYPE_CHECKING:
+    from .position import Position
 
 RECORD_FORMAT = "kanaloa-game/1"
 BOT_SALT = 0xD1B54A32D192ED03  # separates the bots' seed stream from the deal stream
@@ -274,29 +283,113 @@ class GameRecord:
         return json.dumps(self.to_json(), separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, obj: dict | str) -> GameRecord:
-        """Read a record written by ``to_json``/``dumps``; raises ``OptionError`` if it is not one."""
+    def from_json(cls, obj: dict | str, where: str = "game record") -> GameRecord:
+        """Read a record written by ``to_json``/``dumps``.
+
+        Raises ``OptionError`` if it is not one, naming ``where`` (for
+        example ``RECORDS 'games.jsonl' line 3``), the field and why.
+        """
         if isinstance(obj, str):
             try:
                 obj = json.loads(obj)
             except json.JSONDecodeError as exc:
-                raise OptionError(f"game record: not valid JSON ({exc.msg})") from None
+                raise OptionError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno}); "
+                                  f"{_ONE_PER_LINE}") from None
+            except (RecursionError, ValueError) as exc:  # nested too deeply, a number too long
+                raise OptionError(f"{where}: not valid JSON ({' '.join(str(exc).split())[:80]}); "
+                                  f"{_ONE_PER_LINE}") from None
         if not isinstance(obj, dict) or obj.get("format") != RECORD_FORMAT:
-            raise OptionError(f"game record: expected a JSON object with \"format\": \"{RECORD_FORMAT}\"")
-        try:
-            return cls(
-                game=obj["game"], deal=obj["deal"], rotation=obj["rotation"], board=obj["board"],
-                players=obj["players"], preset=obj["preset"], seed=obj["seed"], lineup=tuple(obj["lineup"]),
-                bot_seeds=tuple(obj["bot_seeds"]), moves=tuple(obj["moves"]), scores=tuple(obj["scores"]),
-                ranks=tuple(obj["ranks"]), winner=obj["winner"], reason=obj["reason"],
-            )
-        except KeyError as exc:
-            raise OptionError(f"game record: missing field {exc.args[0]!r}") from None
+            raise OptionError(f"{where}: not a game record (a JSON object with \"format\": \"{RECORD_FORMAT}\"); "
+                              f"{_ONE_PER_LINE}")
+        missing = [key for key in _RECORD_FIELDS if key not in obj]
+        if missing:
+            raise OptionError(f"{where}: missing field {missing[0]!r}")
+        for key, kind in _RECORD_FIELDS.items():
+            value = obj[key]
+            if kind is list:
+                item = str if key in ("lineup", "moves") else int
+                good = isinstance(value, list) and all(_is(x, item) for x in value)
+            else:
+                good = _is(value, kind)
+            if not good:
+                what = f"a list of {_RECORD_ITEMS[key]}" if kind is list else {int: "a whole number", str: "text"}[kind]
+                raise OptionError(f"{where}: field {key!r} must be {what}, not {_brief(value)}")
+        players = obj["players"]
+        if players not in PLAYER_COUNTS:
+            raise OptionError(f"{where}: field 'players' must be 3 or 4, not {_brief(players)}")
+        for key in ("lineup", "bot_seeds", "scores", "ranks"):
+            if len(obj[key]) != players:
+                raise OptionError(f"{where}: field {key!r} must have one entry per seat ({players}), "
+                                  f"not {len(obj[key])}")
+        if not 0 <= obj["winner"] < players:
+            raise OptionError(f"{where}: field 'winner' must be a seat from 0 to {players - 1}")
+        if not 0 <= obj["seed"] <= MASK64:
+            raise OptionError(f"{where}: field 'seed' must be from 0 to 2**64-1, not {_brief(obj['seed'])}")
+        if obj["game"] < 0:
+            raise OptionError(f"{where}: field 'game' must be 0 or more, not {obj['game']}")
+        if obj["preset"] not in PRESETS:
+            raise OptionError(f"{where}: field 'preset' must be one of {', '.join(PRESETS)}, "
+                              f"not {_brief(obj['preset'])}")
+        if obj["reason"] not in REASON_NAMES.values():
+            raise OptionError(f"{where}: field 'reason' must be one of {', '.join(REASON_NAMES.values())}, "
+                              f"not {_brief(obj['reason'])}")
+        return cls(
+            game=obj["game"], deal=obj["deal"], rotation=obj["rotation"], board=obj["board"],
+            players=players, preset=obj["preset"], seed=obj["seed"], lineup=tuple(obj["lineup"]),
+            bot_seeds=tuple(obj["bot_seeds"]), moves=tuple(obj["moves"]), scores=tuple(obj["scores"]),
+            ranks=tuple(obj["ranks"]), winner=obj["winner"], reason=obj["reason"],
+        )
 
     def new_command(self) -> str:
         """The ``kanaloa new`` command that deals this game again."""
         return (f"kanaloa new --seed {self.seed} --players {self.players} --preset {self.preset} "
                 f"--board {self.board}")
+
+
+_ONE_PER_LINE = "expected one game record per line, as 'kanaloa simulate --out' writes them"
+
+# The fields a record must have, and of which JSON type (lists: see _RECORD_ITEMS).
+_RECORD_FIELDS: dict[str, type] = {
+    "game": int, "deal": int, "rotation": int, "board": str, "players": int, "preset": str, "seed": int,
+    "lineup": list, "bot_seeds": list, "moves": list, "scores": list, "ranks": list, "winner": int, "reason": str,
+}
+_RECORD_ITEMS = {"lineup": "bot specs", "bot_seeds": "whole numbers", "moves": "moves (text)",
+                 "scores": "whole numbers", "ranks": "whole numbers"}
+
+
+def _is(value: object, kind: type) -> bool:
+    """``value`` is of JSON type ``kind`` (a bool is no whole number)."""
+    return isinstance(value, kind) and not isinstance(value, bool)
+
+
+def _brief(value: object) -> str:
+    """A field's value for a message, as JSON (the file is JSON), cut short when long."""
+    text = json.dumps(value)
+    return text if len(text) <= 60 else f"{text[:60]}... ({len(text)} characters)"
+
+
+def read_records(stream: IO[bytes], where: str) -> Iterator[GameRecord]:
+    """The records of a ``simulate --out`` file, one per line, read one line at a time.
+
+    Blank lines are skipped.  A line longer than ``MAX_INPUT_BYTES`` is
+    refused without reading it whole.  Raises ``OptionError`` naming
+    ``where`` and the line for anything that is not a record.
+    """
+    number = 0
+    while True:
+        line = stream.readline(MAX_INPUT_BYTES + 1)
+        if not line:
+            return
+        number += 1
+        at = f"{where} line {number}"
+        if len(line) > MAX_INPUT_BYTES:
+            raise OptionError(too_large(at, "one game record per line"))
+        try:
+            text = line.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            raise OptionError(f"{at}: not UTF-8 text (byte {exc.start})") from None
+        if text.strip():
+            yield GameRecord.from_json(text, at)
 
 
 # Equal boards share one object per process, so the core's tables (cached per
@@ -360,18 +453,25 @@ def play_game(tournament: Tournament, game: int) -> GameRecord:
     )
 
 
-def replay(record: GameRecord | dict | str, engine: Engine | None = None):
-    """The final ``Position`` of a recorded game: dealt again from its seed, every move played (checked).
+def replay(record: GameRecord | dict | str, engine: Engine | None = None, at: int | None = None) -> Position:
+    """The ``Position`` of a recorded game: dealt again from its seed, its moves played (checked).
 
-    Raises ``MoveError`` if a move does not fit (the record does not belong
-    to this deal or these rules).
+    Every move is played, or the first ``at`` of them (``at=0``: the deal).
+    Raises ``OptionError`` for an ``at`` beyond the game's length, and
+    ``MoveError`` naming the move's number if a move does not fit (the record
+    does not belong to this deal or these rules).
     """
     from .position import Position
 
     rec = record if isinstance(record, GameRecord) else GameRecord.from_json(record)
+    if at is not None and not 0 <= at <= rec.length:
+        raise OptionError(f"--at {at}: game {rec.game} has {rec.length} moves; give 0 (the deal) to {rec.length}")
     pos = Position.new(players=rec.players, seed=rec.seed, preset=rec.preset, board=rec.board, engine=engine)
-    for move in rec.moves:
-        pos.play(move)
+    for number, move in enumerate(rec.moves[:at], start=1):
+        try:
+            pos.play(move)
+        except MoveError as exc:
+            raise MoveError(f"game {rec.game}, move {number} of {rec.length}: {exc}") from None
     return pos
 
 
