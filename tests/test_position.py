@@ -827,6 +827,17 @@ def test_a_value_of_the_wrong_type_is_a_position_error(change, message):
     assert full_position_error(change) == message
 
 
+def test_a_key_that_is_long_or_on_several_lines_is_quoted_cut_short():
+    """A field name made of the document's own keys stays one short line."""
+    assert full_position_error(_set("bridges.ALOA\nBAFI", "red")) == (
+        "bridges.'ALOA\\nBAFI': not a link of board oro (write two islands joined by '-')")
+    assert full_position_error(_set("x" * 100_000, 1)) == (
+        "'" + "x" * 55 + " ...: unknown field (the fields are format, board, "
+        "rules, players, viewer, to_move, round, bridges, hands, face_up, deck, discard, scores, turn, final_round, "
+        "setup, result, seed)")
+    assert full_position_error(_set("turn. ", 1)).startswith("turn.' ': unknown field (turn has ")
+
+
 def test_a_finished_game_with_a_reason_of_the_wrong_type():
     doc = full_doc(round="over", result={"ranking": ["red", "blue", "green", "yellow"], "winner": "red",
                                          "reason": ["points"]})

@@ -55,7 +55,8 @@ top first; ``face_up`` and ``discard.open`` in their real order.
    (R1).
 
 In a viewer position the cards the viewer cannot see are filled in
-(``kanaloa.viewer``) before step 2, which then sees every hand at its size.
+(``kanaloa.viewer``) from those the position places, before step 2 (which then
+sees every hand at its size); there step 3 comes first.
 
 A viewer position *waits* (``kanaloa.viewer``) when it is round ``0`` with
 every color chosen (``to_move`` is then the first color), or round 2 with no
@@ -106,6 +107,14 @@ def brief(value: Any) -> str:
     """``repr(value)`` cut short, so that a message quoting user input stays one readable line."""
     text = repr(value)
     return text if len(text) <= 60 else text[:56] + " ..."
+
+
+def _key(key: Any) -> str:
+    """A key of the document as part of a field name: as written when short and plain, else quoted cut short."""
+    text = str(key)
+    if text and len(text) <= 40 and text.isprintable() and text.strip() == text:
+        return text
+    return brief(text)
 
 
 def is_int(value: Any) -> bool:
@@ -275,7 +284,7 @@ class _Reader:
             raise _fail("position", f"must be a JSON object, not {_json_type(doc)}")
         for key in doc:
             if key not in FIELDS:
-                raise _fail(str(key), f"unknown field (the fields are {', '.join(FIELDS)})")
+                raise _fail(_key(key), f"unknown field (the fields are {', '.join(FIELDS)})")
         if "format" not in doc:
             raise _fail("format", f"missing; a position starts with \"format\": \"{FORMAT}\"")
         if doc["format"] != FORMAT:
@@ -318,6 +327,8 @@ class _Reader:
         self._seed(d, doc)
         miscount = self._card_totals(d, deck_count, hidden)
         if viewer is not None:
+            if miscount is not None:  # the unseen cards are dealt from what the others leave
+                raise miscount
             fill_in(board, viewer, d, self.sizes, deck_count, hidden)
         found = why_unreachable(ReferenceState(board, d), colors, face_up_pending=wait is not None)
         if found is not None:
@@ -333,7 +344,7 @@ class _Reader:
             raise _fail("rules", f"must be an object like {{\"preset\": \"yucata\"}}, not {brief(rules)}")
         for key in rules:
             if key != "preset":
-                raise _fail(f"rules.{key}", "unknown field (rules has only 'preset')")
+                raise _fail(f"rules.{_key(key)}", "unknown field (rules has only 'preset')")
         preset = rules.get("preset", "yucata")
         if not isinstance(preset, str) or preset not in PRESETS:
             raise _fail("rules.preset", f"{brief(preset)} is not one of {', '.join(PRESETS)} (R13)")
@@ -401,7 +412,7 @@ class _Reader:
             raise _fail(field, f"must be an object, not {brief(value)}")
         for key in value:
             if key not in keys:
-                raise _fail(f"{field}.{key}", f"unknown field ({field} has {', '.join(keys)})")
+                raise _fail(f"{field}.{_key(key)}", f"unknown field ({field} has {', '.join(keys)})")
         return value
 
     def _bridges(self, d: StateData, bridges: Any) -> None:
@@ -409,7 +420,7 @@ class _Reader:
         if not isinstance(bridges, dict):
             raise _fail("bridges", "must be an object mapping links ('ALOA-BAFI') to colors")
         for name, color in bridges.items():
-            field = f"bridges.{name}"
+            field = f"bridges.{_key(name)}"
             parts = name.split("-")
             one, two = (b.find_island(p) for p in parts) if len(parts) == 2 else (None, None)
             if one is None or two is None:
@@ -427,7 +438,7 @@ class _Reader:
             raise _fail("hands", "must be an object with one hand per color")
         for c in hands:
             if c not in self.colors:
-                raise _fail(f"hands.{c}", f"{brief(c)} is not playing")
+                raise _fail(f"hands.{_key(c)}", f"{brief(c)} is not playing")
         sizes = []
         for s, c in enumerate(self.colors):
             field = f"hands.{c}"
@@ -482,7 +493,7 @@ class _Reader:
         if not isinstance(by, dict):
             raise _fail("discard.hidden_by", "must be an object mapping colors to their face-down discards")
         for c, cards in by.items():
-            field = f"discard.hidden_by.{c}"
+            field = f"discard.hidden_by.{_key(c)}"
             s = self._color(field, c)
             if self.viewer is not None and s != self.viewer:
                 raise _fail(field, f"{self.colors[self.viewer]} cannot see {c}'s face-down discards")
@@ -499,7 +510,7 @@ class _Reader:
         if not isinstance(scores, dict):
             raise _fail("scores", "must be an object mapping colors to points")
         for c, pts in scores.items():
-            s = self._color(f"scores.{c}", c)
+            s = self._color(f"scores.{_key(c)}", c)
             d.scores[s] = self._count(f"scores.{c}", pts)
 
     def _turn(self, d: StateData, doc: dict[str, Any]) -> None:
@@ -543,7 +554,7 @@ class _Reader:
         if not isinstance(cards, dict):
             raise _fail("setup.cards", "must be an object mapping colors to the card each set aside")
         for c, card in cards.items():
-            field = f"setup.cards.{c}"
+            field = f"setup.cards.{_key(c)}"
             s = self._color(field, c)
             if s not in chosen:
                 raise _fail(field, f"{c} has not chosen yet")

@@ -33,7 +33,6 @@ seat)`` for another seat's face-down discards, ``("deck", index)``.
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 from collections.abc import Callable
 from typing import Literal
@@ -69,9 +68,8 @@ def fill_in(board: Board, viewer: int, d: StateData, sizes: list[int], deck_coun
     ``d`` holds what the viewer knows: its own hand, the public part of the
     others', ``UNSEEN_CHOICE`` for unseen setup choices, its own face-down
     discards; ``sizes`` are the hand sizes, ``deck_count`` and ``hidden`` the
-    deck's and the face-down discards' totals.  When the cards do not add up
-    to the board's supply (a position the reader refuses), the slots left
-    over take cards of the first island, so that every size still holds.
+    deck's and the face-down discards' totals.  The cards must add up to the
+    board's supply (the caller checks).
     """
     pool = [board.cards_per_island] * board.n_islands
     known_hands = [d.hands[s] if s == viewer else d.public[s] for s in range(d.players)]
@@ -81,7 +79,7 @@ def fill_in(board: Board, viewer: int, d: StateData, sizes: list[int], deck_coun
     for group in (d.face_up, d.discard_open, [x for x in d.setup_chosen if x >= 0]):
         for i in group:
             pool[i] -= 1
-    cards = itertools.chain([i for i, n in enumerate(pool) for _ in range(n)], itertools.repeat(0))
+    cards = iter([i for i, n in enumerate(pool) for _ in range(n)])
     for s in range(d.players):
         if s != viewer:
             hand = list(d.public[s])
