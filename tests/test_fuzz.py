@@ -18,13 +18,11 @@ from kanaloa.position import Position
 RUNS = 500  # per target: about a second in all
 SEED = 2026
 
-# Findings the fuzzer reports today in code that reads positions and boards: error messages that quote
-# a long or multi-line user string whole, and a board coordinate too large for a float.  Each is a
-# (target, category) pair; the second test below fails as soon as none of them shows any more, so
-# that this list is emptied when they are fixed.
+# Findings the fuzzer reports today in the board reader: error messages that quote a long island name
+# or link whole, and a coordinate too large for a float.  Each is a (target, category) pair; the
+# second test below fails as soon as none of them shows any more, so that this list is emptied when
+# they are fixed.
 OPEN = {
-    ("positions", "PositionError message longer than 1000 characters"),
-    ("positions", "PositionError message spans several lines"),
     ("boards", "BoardError message longer than 1000 characters"),
     ("boards", "OverflowError"),
 }
@@ -46,7 +44,7 @@ def test_a_short_run_of_every_target_finds_nothing_new(short_run):
     assert not new, "\n".join(f.reproducer() + "\n" + f.detail for f in new)
 
 
-@pytest.mark.xfail(strict=True, reason="open findings in the position and board readers (see OPEN)")
+@pytest.mark.xfail(strict=True, reason="open findings in the board reader (see OPEN)")
 def test_a_short_run_of_every_target_finds_nothing(short_run):
     assert short_run.total_findings == 0, short_run.summary()
 

@@ -51,8 +51,10 @@ deep brackets, or a key named twice.
 - a full position refusing one of its own legal moves, or a move that
   parses to something that does not parse back to itself;
 - an accepted board that deals a game the core and the reference do not play
-  alike (``kanaloa.soak.play_game`` on that board) or that the command
-  refuses.
+  alike (``kanaloa.soak.play_game`` on that board);
+- the command refusing what the library accepted: ``kanaloa show`` of an
+  accepted position, ``kanaloa play`` of an accepted move, ``kanaloa new
+  --board`` of an accepted board file.
 
 **Reproducing.**  Run ``i`` of target ``t`` depends only on the fuzz seed,
 ``t`` and ``i``: its generator is seeded with output ``i`` of the SplitMix64
@@ -633,7 +635,9 @@ class _Run:
         pos, err = self._try("Position.from_json", lambda: Position.from_json(damaged))
         if isinstance(damaged, (str, bytes)) and self.cli:
             text = damaged if isinstance(damaged, bytes) else damaged.encode("utf-8", "surrogatepass")
-            self._command(self.rng.choice((["show", "-"], ["moves", "-"], ["moves", "-", "--json"])), text)
+            args = self.rng.choice((["show", "-"], ["moves", "-"], ["moves", "-", "--json"]))
+            # what the library reads, the command shows; it may list no moves for another color's turn
+            self._command(args, text, must_succeed=err is None and args[0] == "show")
         if err is not None:
             return False
         self._check_position(pos, "Position.from_json")
@@ -661,8 +665,8 @@ class _Run:
                                                     f"not read back as itself: {again if err2 is None else err2}")
         pos = sample.position.copy()
         _, err = self._try("Position.play", lambda: pos.play(move))
-        if self.cli and isinstance(move, str) and "\x00" not in move:
-            self._command(["play", "-", move], json.dumps(sample.doc).encode())
+        if self.cli and isinstance(move, str):
+            self._command(["play", "-", "--", move], json.dumps(sample.doc).encode(), must_succeed=err is None)
         if err is not None:
             return False
         self._check_position(pos, "Position.play")
@@ -684,7 +688,8 @@ class _Run:
             try:
                 board, err = self._try("board.load_board", lambda: load_board(path))
                 if self.cli:
-                    self._command(["new", "--board", path, "--seed", str(self.run)], None)
+                    self._command(["new", "--board", path, "--players", "3", "--seed", str(self.run)], None,
+                                  must_succeed=err is None and board.n_cards >= 12)
                 if err is None:
                     self._check_board_positions(board)
             finally:
@@ -775,7 +780,9 @@ class _Run:
 
     # the command
 
-    def _command(self, args: list[str], stdin: bytes | None) -> None:
+    def _command(self, args: list[str], stdin: bytes | None, must_succeed: bool = False) -> None:
+        """Run ``kanaloa ARGS``: status 0, or 2 with one ``error:`` line (only 0 when ``must_succeed``:
+        the library accepted the same input)."""
         from click.testing import CliRunner
 
         from .cli import cli
@@ -792,6 +799,9 @@ class _Run:
         lines = result.stderr.strip().splitlines()
         if "Traceback" in result.output or len(lines) != 1 or not lines[0].startswith("error: "):
             raise _Found(shown, f"status 2 without a single 'error:' line: {_short(result.stderr)}")
+        if must_succeed:
+            raise _Found(shown, f"the command refuses what the library accepts: {_short(lines[0])}",
+                         category="the command refuses what the library accepts")
 
 
 @contextlib.contextmanager
