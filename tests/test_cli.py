@@ -236,3 +236,24 @@ def test_show_color_colors_output_that_goes_to_a_pipe(finished):
     assert "\x1b[" not in plain
     assert "\x1b[" not in run("show", "-", "--no-color", input=finished).stdout
     assert re.sub(r"\x1b\[[0-9;]*m", "", colored) == plain
+
+
+def test_simulate_help_and_the_readme_list_every_bot_and_key():
+    """The bot options (c, margin, policy, expand, dets, width) once appeared only in an error message.
+    Both lists are made from the table ``parse_bot_spec`` reads."""
+    from pathlib import Path
+
+    from kanaloa.bots import BOTS, bot_specs_help
+
+    text = bot_specs_help()
+    keys = {key for _, allowed in BOTS.values() for key in allowed}
+    assert {"c", "margin", "policy", "expand", "dets", "width"} <= keys
+    for name, (_, allowed) in BOTS.items():
+        assert f"\n{name}  " in "\n" + text
+        for key in allowed:
+            assert f"\n{key}=" in text
+    shown = run("simulate", "--help").stdout
+    assert "Bot specs:" in shown
+    assert " ".join(text.split()) in " ".join(shown.split())
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
+    assert "\n".join(("  " + line).rstrip() for line in text.splitlines()) in readme

@@ -383,3 +383,75 @@ def _option_value(spec: str, key: str, text: str, option: _Option):
         bound = f"greater than {option.low:g}" if option.strict else f"at least {option.low:g}"
         raise OptionError(f"bot spec {spec!r}: key {key!r} must be {bound}, not {text!r}")
     return value
+
+
+# -- specs for people: the help text, made from the table above ------------------------------
+
+_SPEC_HELP = {
+    # bots
+    "random": "a uniformly random legal move",
+    "greedy": "one turn of lookahead on its own cards, scored by a board heuristic",
+    "pimc": "perfect-information Monte Carlo: a tree search on each of several deals of the unseen cards",
+    "ismcts": "information-set Monte Carlo tree search from what the player knows",
+    # keys
+    "seed": "mixed into the seed each game gives the bot",
+    "width": "positions looked at per decision",
+    "iterations": "search iterations per move; 1000 when no time is given",
+    "time": "seconds of search per move, instead of iterations; games then depend on the machine's load",
+    "c": "exploration constant of the tree search",
+    "margin": "weight of the point margin in the reward, at most 1; 0 plays to win, whatever the margin",
+    "policy": "how playouts choose their moves",
+    "expand": "visits a tree node needs before its moves are expanded",
+    "dets": "deals of the unseen cards searched per move; the budget is shared among them",
+}
+
+
+def _default(cls: type, key: str) -> object:
+    """The default of constructor argument ``key`` of bot class ``cls`` (or of a base class), or None."""
+    import inspect
+
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None:
+            continue
+        param = inspect.signature(init).parameters.get(key)
+        if param is not None and param.default is not inspect.Parameter.empty:
+            return param.default
+    return None
+
+
+def bot_specs_help(width: int = 76) -> str:
+    """The bots and every key of their specs, for ``simulate --help`` and the README.
+
+    Made from ``BOTS`` (names, keys, types, ranges, choices) and the bots'
+    constructors (defaults), so it lists exactly what ``parse_bot_spec``
+    takes.  Lines are wrapped to ``width`` characters.
+    """
+    import textwrap
+
+    def entry(head: str, text: str, indent: int) -> list[str]:
+        return textwrap.wrap(text, width, initial_indent=f"{head:<{indent}}  ", subsequent_indent=" " * (indent + 2))
+
+    lines = ["A spec is NAME[:KEY=VALUE]..., e.g. ismcts:iterations=2000:c=0.5", ""]
+    indent = max(len(name) for name in BOTS)
+    keys: dict[str, tuple[type, _Option]] = {}
+    for name, (cls, allowed) in BOTS.items():
+        lines += entry(name, f"{_SPEC_HELP.get(name, name)}; keys: {', '.join(allowed)}", indent)
+        for key, option in allowed.items():
+            keys.setdefault(key, (cls, option))
+    lines.append("")
+    metavars = {int: "N", float: "X", str: "WORD"}
+    shown = {key: f"{key}={metavars.get(option.kind, 'VALUE')}" for key, (_, option) in keys.items()}
+    indent = max(len(text) for text in shown.values())
+    for key, (cls, option) in keys.items():
+        if option.choices:
+            kind = " or ".join(option.choices)
+        else:
+            kind = "an integer" if option.kind is int else "a number"
+            if option.low is not None:
+                kind += f" {'>' if option.strict else '>='} {option.low:g}"
+        default = _default(cls, key)
+        if default is not None:
+            kind += f"; default {default:g}" if isinstance(default, float) else f"; default {default}"
+        lines += entry(shown[key], f"{_SPEC_HELP.get(key, key)} ({kind})", indent)
+    return "\n".join(lines)

@@ -382,11 +382,24 @@ def hint(position: str, iterations: int | None, seconds: float | None, seed: int
     click.echo(f"{found.iterations} iterations in {found.seconds:.2f} s")
 
 
-@cli.command()
+class _WithBotSpecs(click.Command):
+    """A command whose help ends with the bot specs and every key they take (``bots.bot_specs_help``)."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from .bots import bot_specs_help  # only when the help is shown: the bots take a while to import
+
+        with formatter.section("Bot specs"):
+            room = max(40, (formatter.width or 80) - formatter.current_indent)
+            for line in bot_specs_help(room).splitlines():
+                formatter.write(f"{'':>{formatter.current_indent}}{line}\n" if line else "\n")
+        super().format_epilog(ctx, formatter)
+
+
+@cli.command(cls=_WithBotSpecs)
 @click.option("--bots", "bots", required=True, metavar="SPEC,...",
-              help="The lineup, one bot spec per seat (3 or 4), e.g. 'greedy,random,random,random'. Specs: "
-                   "random, greedy, pimc:iterations=N, ismcts:iterations=N or ismcts:time=S, with further "
-                   "key=value options after ':'.")
+              help="The lineup, one bot spec per seat (3 or 4), e.g. 'greedy,random,random,random' or "
+                   "'ismcts:iterations=2000,greedy,greedy'. Bots: random, greedy, pimc, ismcts, each with "
+                   "key=value options after ':' (see 'Bot specs' below).")
 @click.option("--games", type=int, default=None,
               help="Games to play: a multiple of the number of seats, since every deal is played once in "
                    "every seat rotation. [default: 25 deals, i.e. 100 games with 4 bots, 75 with 3]")
