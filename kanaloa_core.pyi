@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from kanaloa.state import StateData
+from kanaloa.rules.state import StateData
 
 MAX_ISLANDS: int
 MAX_LINKS: int

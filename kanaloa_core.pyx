@@ -24,10 +24,10 @@ today every seat plays one color and both tables are the identity.
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset
 
-from kanaloa import actions as _actions
-from kanaloa import board as _board
-from kanaloa import state as _state
-from kanaloa.state import StateData
+from kanaloa.rules import actions as _actions
+from kanaloa.rules import board as _board
+from kanaloa.rules import state as _state
+from kanaloa.rules.state import StateData
 
 cdef extern from *:
     """
@@ -72,7 +72,7 @@ cpdef enum:
     POLICY_RANDOM = 0       # uniform over the legal moves
     POLICY_HEURISTIC = 1    # the cheap heuristic of move_value, with some randomness
 
-# Game constants; the module checks at import that they agree with kanaloa.state and kanaloa.actions.
+# Game constants; the module checks at import that they agree with kanaloa.rules.state and kanaloa.rules.actions.
 cdef enum:
     PLACE = 1
     SWAP = 2
@@ -208,7 +208,7 @@ cdef GameState _sample_sink
 
 
 # ---------------------------------------------------------------------------
-# SplitMix64 (the same stream as kanaloa.rng)
+# SplitMix64 (the same stream as kanaloa.rules.rng)
 # ---------------------------------------------------------------------------
 
 cdef inline uint64_t sm_next(uint64_t* state) noexcept nogil:
@@ -994,7 +994,7 @@ def _as_list(value, str field, min_len, max_len):
 
 
 def _seed(value):
-    """Any integer seed, reduced to 64 bits as kanaloa.rng.SplitMix64 does."""
+    """Any integer seed, reduced to 64 bits as kanaloa.rules.rng.SplitMix64 does."""
     if isinstance(value, bool) or not hasattr(value, "__index__"):
         raise ValueError(f"seed: must be an integer, not {value!r}")
     return value.__index__() & MASK64

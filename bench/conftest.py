@@ -2,7 +2,7 @@
 
 Run it with ``pytest bench/`` (settings in ``bench/pytest.ini``): one table
 per group, each row timing one implementation or one position.  The reference
-positions and every seed come from ``kanaloa.benchmark``, so the suite times
+positions and every seed come from ``kanaloa.tools.benchmark``, so the suite times
 exactly what ``kanaloa bench`` reports.  After the tables, a summary turns
 each benchmark's best round into a rate of its own unit (games, moves,
 determinisations, iterations per second).
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from kanaloa.benchmark import PHASES, PLAYERS, BenchPosition, bench_position
-from kanaloa.board import Board, load_board
-from kanaloa.core import core_board
+from kanaloa.rules.board import Board, load_board
+from kanaloa.rules.core import core_board
+from kanaloa.tools.benchmark import PHASES, PLAYERS, BenchPosition, bench_position
 
 POSITION_IDS = [f"{p}p-{phase}" for p in PLAYERS for phase in PHASES]
 

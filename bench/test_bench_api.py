@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from kanaloa.engine import load_engine
-from kanaloa.benchmark import RATIO_SEED, core_games, play_games, play_games_api
-from kanaloa.state import PRESET_YUCATA
+from kanaloa.rules.engine import load_engine
+from kanaloa.rules.state import PRESET_YUCATA
+from kanaloa.tools.benchmark import RATIO_SEED, core_games, play_games, play_games_api
 
 GAMES = 100
 

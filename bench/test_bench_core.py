@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import pytest
 
-from kanaloa.engine import load_engine
-from kanaloa.benchmark import (
+from kanaloa.rules.core import random_games
+from kanaloa.rules.engine import load_engine
+from kanaloa.rules.state import PRESET_NAMES, PRESET_TABLETOP, PRESET_YUCATA
+from kanaloa.tools.benchmark import (
     PLAYOUT_SEED,
     bulk_determinisations,
     bulk_determinise_missing,
     determinise_missing,
     replay_line,
 )
-from kanaloa.core import random_games
-from kanaloa.state import PRESET_NAMES, PRESET_TABLETOP, PRESET_YUCATA
 
 GAMES = 100  # random games per call: enough distinct games that none is learnt by heart
 DETERMINISATIONS = 1000  # samples per bulk call

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kanaloa.benchmark import ismcts_missing, run_ismcts
+from kanaloa.tools.benchmark import ismcts_missing, run_ismcts
 
 ITERATIONS = 1000
 

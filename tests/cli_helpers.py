@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from kanaloa.cli import cli
+from kanaloa.interfaces.cli import cli
 
 
 def run(*args: str, input: str | bytes | None = None):

@@ -3,20 +3,21 @@
 Both engines speak the same engine state protocol (``deal``, ``from_data``,
 ``to_data``, ``copy``, ``legal_actions``, ``apply`` and the game-state
 properties).  They differ only in what they take as a board: the reference
-takes a ``kanaloa.board.Board``, the compiled core a ``kanaloa_core.CoreBoard``
-built by ``kanaloa.core.core_board``.  ``kanaloa.engine.Engine`` hides that
+takes a ``kanaloa.rules.board.Board``, the compiled core a ``kanaloa_core.CoreBoard``
+built by ``kanaloa.rules.core.core_board``.  ``kanaloa.rules.engine.Engine`` hides that
 difference so a test can be written once and run on either.
 """
 
 from __future__ import annotations
 
 import random
+
 import pytest
 
-from kanaloa import actions as A
-from kanaloa.board import Board, load_board
-from kanaloa.engine import Engine, load_engine
-from kanaloa.state import PRESET_TABLETOP, TABLETOP_BRIDGES, StateData
+from kanaloa.rules import actions as A
+from kanaloa.rules.board import Board, load_board
+from kanaloa.rules.engine import Engine, load_engine
+from kanaloa.rules.state import PRESET_TABLETOP, TABLETOP_BRIDGES, StateData
 
 REFERENCE = load_engine("reference")
 CORE = load_engine("core")

@@ -14,12 +14,12 @@ import pytest
 from click.testing import CliRunner
 
 import kanaloa_core
-from kanaloa import benchmark as B
-from kanaloa.cli import cli
-from kanaloa.core import core_board
-from kanaloa.engine import load_engine
-from kanaloa.rng import SplitMix64
-from kanaloa.state import PRESET_TABLETOP, PRESET_YUCATA, ROUND_1, ROUND_2, ROUND_FINAL, ROUND_OVER
+from kanaloa.interfaces.cli import cli
+from kanaloa.rules.core import core_board
+from kanaloa.rules.engine import load_engine
+from kanaloa.rules.rng import SplitMix64
+from kanaloa.rules.state import PRESET_TABLETOP, PRESET_YUCATA, ROUND_1, ROUND_2, ROUND_FINAL, ROUND_OVER
+from kanaloa.tools import benchmark as B
 
 INTERFACE_KEYS = ("playouts_per_s", "moves_per_s", "ismcts_iterations_per_s", "reference_ratio")
 

@@ -11,12 +11,12 @@ import random
 import pytest
 
 from conftest import hide_swap
-from kanaloa.bots import GreedyBot, ISMCTSBot, PIMCBot, RandomBot, parse_bot_spec
 from kanaloa.errors import OptionError
+from kanaloa.play.bots import GreedyBot, ISMCTSBot, PIMCBot, RandomBot, parse_bot_spec
 
 try:
     import kanaloa_core
-    from kanaloa.core import core_board
+    from kanaloa.rules.core import core_board
 except ImportError:  # the compiled core is not built in this checkout yet
     kanaloa_core = None
 
@@ -101,7 +101,7 @@ SMALL = {
 
 def play_game(specs, seed, players):
     """Play one game with ``specs[seat]`` at each seat; return the final core state and the move count."""
-    from kanaloa.board import load_board
+    from kanaloa.rules.board import load_board
 
     board = load_board("oro")
     bots = [parse_bot_spec(specs[s]) for s in range(players)]
@@ -144,7 +144,7 @@ def test_same_seeds_same_game(name):
 @pytest.mark.parametrize("name", ["random", "greedy", "pimc", "ismcts"])
 def test_a_bot_plays_the_same_whatever_it_cannot_see(name):
     """Another player's unseen card and the deck order do not change a bot's choice."""
-    from kanaloa.board import load_board
+    from kanaloa.rules.board import load_board
 
     board = load_board("oro")
     state = kanaloa_core.CoreState.deal(core_board(board), 4, 0, 21)

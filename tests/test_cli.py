@@ -207,7 +207,7 @@ def test_show_lists_what_a_viewer_knows_of_other_hands():
 @pytest.fixture(scope="module")
 def finished() -> str:
     """A whole recorded game of random bots, replayed to its end: a finished position (JSON)."""
-    from kanaloa import simulate as S
+    from kanaloa.play import simulate as S
 
     record = S.play_game(S.make_tournament(["random"] * 4, 4, seed=1), 0)
     return S.replay(record).dumps()
@@ -243,7 +243,7 @@ def test_simulate_help_and_the_readme_list_every_bot_and_key():
     Both lists are made from the table ``parse_bot_spec`` reads."""
     from pathlib import Path
 
-    from kanaloa.bots import BOTS, bot_specs_help
+    from kanaloa.play.bots import BOTS, bot_specs_help
 
     text = bot_specs_help()
     keys = {key for _, allowed in BOTS.values() for key in allowed}

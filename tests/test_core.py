@@ -11,11 +11,10 @@ import sys
 
 import pytest
 
-from kanaloa import actions as A
-from kanaloa.benchmark import play_random as replay_playout  # policy 0, move by move from Python
-from kanaloa.board import load_board
-from kanaloa.rng import SplitMix64
-from kanaloa.state import (
+from kanaloa.rules import actions as A
+from kanaloa.rules.board import load_board
+from kanaloa.rules.rng import SplitMix64
+from kanaloa.rules.state import (
     DEAL,
     NO_CARD,
     PRESET_TABLETOP,
@@ -27,9 +26,10 @@ from kanaloa.state import (
     ROUND_SETUP,
     StateData,
 )
+from kanaloa.tools.benchmark import play_random as replay_playout  # policy 0, move by move from Python
 
 kanaloa_core = pytest.importorskip("kanaloa_core", reason="the compiled core is not built")
-from kanaloa.core import core_board  # noqa: E402
+from kanaloa.rules.core import core_board  # noqa: E402
 
 CoreBoard, CoreState = kanaloa_core.CoreBoard, kanaloa_core.CoreState
 
@@ -96,7 +96,7 @@ def test_r3_deal_is_deterministic_by_seed(tables):
 
 
 def test_r3_deal_takes_seeds_modulo_two_to_the_64(tables):
-    """As in kanaloa.rng, a seed is reduced to 64 bits: -1 and 2**64 - 1 are the same game."""
+    """As in kanaloa.rules.rng, a seed is reduced to 64 bits: -1 and 2**64 - 1 are the same game."""
     def dealt(seed: int) -> StateData:
         return CoreState.deal(tables, 3, PRESET_YUCATA, seed).to_data()
 
@@ -416,7 +416,7 @@ def scrambled_states(oro, tables, n: int):
     """``n`` pairs (core, reference) of one state: a seeded game in play with its bridges scrambled,
     so that many islands are controlled, contested or full."""
     from conftest import scramble_bridges
-    from kanaloa.reference import ReferenceState
+    from kanaloa.rules.reference import ReferenceState
 
     for seed in range(n):
         players = 3 + seed % 2
@@ -463,8 +463,8 @@ def test_points_if_scored_are_what_the_scorings_add(tables):
 
 
 def test_both_engines_offer_every_member_of_the_engine_state_protocol(oro, tables):
-    from kanaloa.engine import EngineState
-    from kanaloa.reference import ReferenceState
+    from kanaloa.rules.engine import EngineState
+    from kanaloa.rules.reference import ReferenceState
 
     members = [name for name in vars(EngineState) if not name.startswith("_")]
     assert {"counts_on", "controller_of", "players", "legal_actions"} <= set(members)
@@ -709,10 +709,10 @@ def test_heuristic_policy_beats_uniform_play_with_mixed_seats(tables):
 
 
 def test_missing_core_says_how_to_build_it():
-    """kanaloa.core without the compiled module fails with the command that builds it."""
+    """kanaloa.rules.core without the compiled module fails with the command that builds it."""
     code = (
         "import sys; sys.modules['kanaloa_core'] = None\n"
-        "try:\n    import kanaloa.core\nexcept ImportError as e:\n    print(e)"
+        "try:\n    import kanaloa.rules.core\nexcept ImportError as e:\n    print(e)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "pip install ." in out and "kanaloa_core" in out

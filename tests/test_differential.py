@@ -13,9 +13,9 @@ import dataclasses
 import random
 
 import pytest
-from conftest import action_name, scramble_bridges
 
-from kanaloa.state import PRESET_TABLETOP, PRESET_YUCATA, REASON_ELEVEN, ROUND_OVER, StateData
+from conftest import action_name, scramble_bridges
+from kanaloa.rules.state import PRESET_TABLETOP, PRESET_YUCATA, REASON_ELEVEN, ROUND_OVER, StateData
 
 GAMES = 2000  # spread evenly over 3 and 4 players and both presets
 CHUNKS = 8  # games per test = GAMES / (4 * CHUNKS)

@@ -1,4 +1,4 @@
-"""The fuzzer (``kanaloa.fuzz``, ``kanaloa fuzz``): a short bounded run over every target, and the
+"""The fuzzer (``kanaloa.tools.fuzz``, ``kanaloa fuzz``): a short bounded run over every target, and the
 fuzzer's own checks, each shown to fire on a planted mistake."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ import os
 import pytest
 
 from cli_helpers import run
-from kanaloa import fuzz
 from kanaloa.errors import MoveError
-from kanaloa.fuzz import TARGETS, build_corpus, replay_run, run_fuzz, run_one
-from kanaloa.notation import Move
 from kanaloa.position import Position
+from kanaloa.position.notation import Move
+from kanaloa.tools import fuzz
+from kanaloa.tools.fuzz import TARGETS, build_corpus, replay_run, run_fuzz, run_one
 
 RUNS = 500  # per target: about a second in all
 SEED = 2026

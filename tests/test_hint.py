@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from kanaloa.errors import OptionError, PositionError
-from kanaloa.state import ROUND_1
+from kanaloa.rules.state import ROUND_1
 
 try:
     import kanaloa_core
@@ -52,7 +52,7 @@ def finished(seed: int = 3):
 
 
 def hint_of(pos, **options):
-    from kanaloa.hint import hint
+    from kanaloa.play.hint import hint
 
     options.setdefault("iterations", ITERATIONS)
     return hint(pos, **options)
@@ -99,8 +99,8 @@ def test_same_seed_same_hint_and_another_seed_searches_differently():
 
 def test_no_cheating_hidden_cards_do_not_change_the_hint():
     """Two full positions that differ only in cards the mover cannot see give the same hint."""
-    from kanaloa.engine import load_engine
-    from kanaloa.hint import hint_state
+    from kanaloa.play.hint import hint_state
+    from kanaloa.rules.engine import load_engine
 
     pos = midgame(6)
     data = pos.data
@@ -180,7 +180,7 @@ def test_a_bad_budget_is_refused(budget, named):
 
 
 def run(args, stdin=None):
-    from kanaloa.cli import cli
+    from kanaloa.interfaces.cli import cli
 
     return CliRunner().invoke(cli, args, input=stdin)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from kanaloa import actions as A
-from kanaloa.board import load_board
 from kanaloa.errors import KanaloaError, MoveError
-from kanaloa.notation import Move
+from kanaloa.position.notation import Move
+from kanaloa.rules import actions as A
+from kanaloa.rules.board import load_board
 
 
 @pytest.fixture(scope="module")

@@ -9,13 +9,13 @@ from collections import Counter
 
 import pytest
 
-from kanaloa import actions as A
-from kanaloa.board import load_board
-from kanaloa.engine import load_engine
 from kanaloa.errors import BoardError, KanaloaError, MoveError, OptionError, PositionError
-from kanaloa.notation import Move
 from kanaloa.position import FORMAT, Position, WaitingError
-from kanaloa.state import ROUND_1, StateData
+from kanaloa.position.notation import Move
+from kanaloa.rules import actions as A
+from kanaloa.rules.board import load_board
+from kanaloa.rules.engine import load_engine
+from kanaloa.rules.state import ROUND_1, StateData
 
 ORO = load_board("oro")
 
@@ -761,7 +761,7 @@ def test_the_shipped_example_is_a_viewer_position_in_round_one(engine):
 
 
 def test_load_engine_gives_one_typed_engine_per_name(engine):
-    from kanaloa.engine import ENGINE_NAMES, Engine
+    from kanaloa.rules.engine import ENGINE_NAMES, Engine
 
     assert ENGINE_NAMES == ("core", "reference")
     assert isinstance(engine, Engine) and load_engine(engine.name) is engine  # loaded once
@@ -1114,8 +1114,8 @@ def test_an_eleven_island_result_ranks_the_others_by_points_then_seat(engine):
 
 def test_the_properties_read_the_live_state_without_exporting_it():
     """``to_move``, ``round``, ``scores``, control and the legal moves come from the engine state itself."""
-    from kanaloa.engine import Engine
-    from kanaloa.reference import ReferenceState
+    from kanaloa.rules.engine import Engine
+    from kanaloa.rules.reference import ReferenceState
 
     class Counting(ReferenceState):
         exports = 0

@@ -12,10 +12,10 @@ from collections import Counter
 from typing import Iterator
 
 import pytest
-from conftest import action_name, scramble_bridges
 
-from kanaloa import actions as A
-from kanaloa.state import (
+from conftest import action_name, scramble_bridges
+from kanaloa.rules import actions as A
+from kanaloa.rules.state import (
     HAND_LIMIT,
     NO_CARD,
     NO_OWNER,

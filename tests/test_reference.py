@@ -6,12 +6,12 @@ the rankings of R8 and R12.  Each runs on both implementations through the ``eng
 from __future__ import annotations
 
 import pytest
-from conftest import build_state, link_of
 
-from kanaloa import actions as A
-from kanaloa.board import board_from_dict
-from kanaloa.rng import SplitMix64
-from kanaloa.state import (
+from conftest import build_state, link_of
+from kanaloa.rules import actions as A
+from kanaloa.rules.board import board_from_dict
+from kanaloa.rules.rng import SplitMix64
+from kanaloa.rules.state import (
     NO_CARD,
     PRESET_YUCATA,
     REASON_ELEVEN,

@@ -16,10 +16,10 @@ from collections import Counter
 
 import pytest
 
-from kanaloa.board import load_board
-from kanaloa.engine import Engine, load_engine
 from kanaloa.errors import BoardError, MoveError, PositionError
 from kanaloa.position import Position
+from kanaloa.rules.board import load_board
+from kanaloa.rules.engine import Engine, load_engine
 
 COLORS = ["red", "green", "blue", "yellow"]
 ORO = load_board("oro")

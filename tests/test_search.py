@@ -3,7 +3,7 @@
 The searches are first checked on two tiny games whose best moves are known
 (a take-away game with perfect information, and a one-card poker-like game
 with a hidden card), and the search package on knowing no game.  Then the
-Kanaloa adapter (``kanaloa.game``) is checked against the protocol the way
+Kanaloa adapter (``kanaloa.play.game``) is checked against the protocol the way
 OpenSpiel checks every game: random simulations, clone independence,
 resampling that keeps the observer's information, public move keys that hide
 another player's face-down discard (R4).
@@ -21,7 +21,7 @@ import pytest
 
 import kanaloa.search
 from conftest import hide_swap
-from kanaloa import actions as A
+from kanaloa.rules import actions as A
 from kanaloa.search import ISMCTS, MCTS
 from kanaloa.search.mcts import blend
 
@@ -315,7 +315,7 @@ needs_core = pytest.mark.skipif(not HAS_DETERMINISE, reason="the compiled core w
 
 @needs_core
 def test_turn_ending_moves_are_draw_take_end_pass_and_reveal():
-    from kanaloa.game import HIDDEN_DISCARD, ends_turn
+    from kanaloa.play.game import HIDDEN_DISCARD, ends_turn
 
     assert ends_turn(A.encode(A.DRAW)) and ends_turn(A.encode(A.TAKE, 3)) and ends_turn(A.encode(A.END))
     assert ends_turn(A.encode(A.PASS)) and ends_turn(A.encode(A.REVEAL, 1))
@@ -325,9 +325,9 @@ def test_turn_ending_moves_are_draw_take_end_pass_and_reveal():
 
 def kanaloa_state(seed: int, moves: int, players: int = 4):
     """A protocol state dealt from ``seed`` and advanced by ``moves`` seeded random moves."""
-    from kanaloa.board import load_board
-    from kanaloa.core import core_board
-    from kanaloa.game import KanaloaGame
+    from kanaloa.play.game import KanaloaGame
+    from kanaloa.rules.board import load_board
+    from kanaloa.rules.core import core_board
 
     core = kanaloa_core.CoreState.deal(core_board(load_board("oro")), players, 0, seed)
     rng = random.Random(seed)
@@ -395,8 +395,8 @@ def test_resample_ignores_what_the_observer_cannot_see():
     other = (observer + 1) % data.players
     altered = hide_swap(data, other)  # an unseen card and the deck order differ
     altered.rng ^= 0xDEADBEEF  # and so is the stream of the next reshuffle
-    from kanaloa.board import load_board
-    from kanaloa.core import core_board
+    from kanaloa.rules.board import load_board
+    from kanaloa.rules.core import core_board
 
     twin = kanaloa_core.CoreState.from_data(core_board(load_board("oro")), altered)
     a = state.resample(observer, 99).core.to_data()
@@ -407,7 +407,7 @@ def test_resample_ignores_what_the_observer_cannot_see():
 @needs_core
 def test_another_players_discards_share_one_public_key():
     """R4: a face-down discard shows nothing of the card, so the observer sees one move, not one per island."""
-    from kanaloa.game import HIDDEN_DISCARD
+    from kanaloa.play.game import HIDDEN_DISCARD
 
     for seed in range(40):
         state = kanaloa_state(seed, 24)
@@ -439,7 +439,7 @@ def test_ismcts_on_kanaloa_picks_a_legal_move_and_spends_its_budget():
 
 @needs_core
 def test_the_adapter_names_the_cores_playout_policies():
-    from kanaloa.game import POLICY_HEURISTIC, POLICY_RANDOM, KanaloaGame
+    from kanaloa.play.game import POLICY_HEURISTIC, POLICY_RANDOM, KanaloaGame
 
     assert (POLICY_RANDOM, POLICY_HEURISTIC) == (kanaloa_core.POLICY_RANDOM, kanaloa_core.POLICY_HEURISTIC)
     assert KanaloaGame().policy == POLICY_HEURISTIC

@@ -20,11 +20,11 @@ import pytest
 
 from cli_helpers import run
 from cli_helpers import user_error as assert_user_error
-from kanaloa import simulate as S
-from kanaloa.bots import Bot
 from kanaloa.errors import OptionError
+from kanaloa.play import simulate as S
+from kanaloa.play.bots import Bot
 from kanaloa.position import Position
-from kanaloa.rng import SplitMix64
+from kanaloa.rules.rng import SplitMix64
 
 FOUR = ["random:seed=1", "random:seed=2", "random:seed=3", "random:seed=4"]
 THREE = FOUR[:3]
@@ -488,7 +488,7 @@ def test_simulate_bad_scheduler_address_is_one_line_and_nothing_after_it(address
     ``__del__`` 20 s later; the address is now checked before any client exists.  Run as a process of
     its own so that whatever the interpreter prints on its way out is seen."""
     pytest.importorskip("distributed")
-    cmd = [sys.executable, "-m", "kanaloa.cli", "simulate", "--bots", ",".join(THREE), "--scheduler", address]
+    cmd = [sys.executable, "-m", "kanaloa", "simulate", "--bots", ",".join(THREE), "--scheduler", address]
     start = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2, proc.stderr
@@ -593,7 +593,7 @@ def test_ctrl_c_stops_cleanly_and_prints_the_finished_games(workers, tmp_path):
     out = tmp_path / "games.jsonl"
     # Far more games than can finish before the interrupt: 4 * 10**12, whose schedule must stream (it was a
     # list once, and the command died of a MemoryError before playing a game).
-    cmd = [sys.executable, "-m", "kanaloa.cli", "simulate", "--bots", ",".join(FOUR), "--games", str(HUGE),
+    cmd = [sys.executable, "-m", "kanaloa", "simulate", "--bots", ",".join(FOUR), "--games", str(HUGE),
            "--seed", "1", "--workers", workers, "--out", str(out)]
     # A shell's background job inherits SIGINT ignored; give the command a terminal's default instead.
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,

@@ -1,4 +1,4 @@
-"""The differential soak (``kanaloa.soak``, ``kanaloa soak``): it plays both engines side by side,
+"""The differential soak (``kanaloa.tools.soak``, ``kanaloa soak``): it plays both engines side by side,
 finds a planted difference in either the legal moves or the state, says how to replay it, and gives
 the same figures for any number of workers."""
 
@@ -10,10 +10,10 @@ import multiprocessing
 import pytest
 
 from cli_helpers import run, user_error
-from kanaloa import actions as A
-from kanaloa import reference
-from kanaloa.reference import ReferenceState
-from kanaloa.soak import CROWDED, DEAL, JUMP, KEPT, replay_game, run_soak, soak_game
+from kanaloa.rules import actions as A
+from kanaloa.rules import reference
+from kanaloa.rules.reference import ReferenceState
+from kanaloa.tools.soak import CROWDED, DEAL, JUMP, KEPT, replay_game, run_soak, soak_game
 
 GAMES = 256  # eight blocks of four games per start cycle, so every start and table comes up
 

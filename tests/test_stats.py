@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kanaloa.stats import Z95, SeatOutcome, bot_table, format_share, format_table, wilson_interval
+from kanaloa.play.stats import Z95, SeatOutcome, bot_table, format_share, format_table, wilson_interval
 
 # -- Wilson score interval ------------------------------------------------------------
 

@@ -11,11 +11,11 @@ import random
 
 import pytest
 
-from kanaloa import actions as A
-from kanaloa.board import load_board
 from kanaloa.errors import MoveError
-from kanaloa.notation import Move
 from kanaloa.position import FORMAT, Position, WaitingError
+from kanaloa.position.notation import Move
+from kanaloa.rules import actions as A
+from kanaloa.rules.board import load_board
 
 ORO = load_board("oro")
 

@@ -16,11 +16,11 @@ import re
 import pytest
 
 from conftest import action_name, scramble_bridges
-from kanaloa import actions as A
-from kanaloa.board import Board, load_board
-from kanaloa.notation import COLORS, Move
-from kanaloa.reference import ReferenceState, why_illegal
-from kanaloa.state import PRESET_TABLETOP, PRESET_YUCATA, ROUND_1, ROUND_2, ROUND_SETUP
+from kanaloa.position.notation import COLORS, Move
+from kanaloa.rules import actions as A
+from kanaloa.rules.board import Board, load_board
+from kanaloa.rules.reference import ReferenceState, why_illegal
+from kanaloa.rules.state import PRESET_TABLETOP, PRESET_YUCATA, ROUND_1, ROUND_2, ROUND_SETUP
 
 ORO = load_board("oro")
 

@@ -8,7 +8,7 @@
 Both return a ``SearchResult`` (the tree, the root ``Candidate`` moves by
 visits, the principal line of the root player's own moves).  Neither knows
 the game it searches: a game plugs in by implementing ``protocol.GameState``
-(``kanaloa.game`` does it for Kanaloa), and nothing here imports from the
+(``kanaloa.play.game`` does it for Kanaloa), and nothing here imports from the
 rest of the package.
 """
 

@@ -2,7 +2,7 @@
 
 ``MCTS`` is the classic Monte Carlo tree search with the UCB1 selection rule.
 It treats the state it is given as the whole truth, so for a hidden-card game
-it is used on one determinisation at a time (``pimc`` in ``kanaloa.bots``).
+it is used on one determinisation at a time (``pimc`` in ``kanaloa.play.bots``).
 The game must be deterministic once a state is given: any chance event is
 resolved by the state's own seeded stream, so replaying the same actions from
 the same state reaches the same states.

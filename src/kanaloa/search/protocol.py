@@ -2,7 +2,7 @@
 
 The search modules (``ismcts``, ``mcts``) know no game: they reach one only
 through ``GameState`` below, in the manner of OpenSpiel's ``State``.  A game
-plugs in by implementing its methods (``kanaloa.game`` does it for the
+plugs in by implementing its methods (``kanaloa.play.game`` does it for the
 compiled Kanaloa rules core).
 
 Hidden information has two faces here:

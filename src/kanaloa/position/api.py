@@ -6,16 +6,16 @@ A position is a game state seen by someone:
   face-down discard); simulations and tests use it;
 - a **viewer** position holds what one color knows at the table.  Inside it
   keeps a complete engine state in which every card the viewer cannot see is
-  filled in one deterministic way (``kanaloa.viewer``); printing it shows
+  filled in one deterministic way (``kanaloa.position.viewer``); printing it shows
   only what the viewer knows.
 
-A ``Position`` holds a live engine state (``kanaloa.engine``) and reads its
+A ``Position`` holds a live engine state (``kanaloa.rules.engine``) and reads its
 properties from it.  The rules are the engines' alone: a move is played when
 the engine lists it, and the reasons for refusing one come from the reference
-(``kanaloa.reference.why_illegal``).  The JSON format, its reader and its
-writer are in ``kanaloa.position_format``; the bookkeeping of viewer
+(``kanaloa.rules.reference.why_illegal``).  The JSON format, its reader and its
+writer are in ``kanaloa.position.format``; the bookkeeping of viewer
 positions (filling in, records of others' moves, waiting) in
-``kanaloa.viewer``.
+``kanaloa.position.viewer``.
 
 **Waiting.**  A viewer does not see the cards the deck turns face-up at the
 end of the setup (R3: the other colors' chosen cards and the top-up) or after
@@ -36,16 +36,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from . import actions as A
+from ..errors import BoardError, MoveError, OptionError, PositionError
+from ..rules import actions as A
+from ..rules.board import Board, load_board
+from ..rules.engine import Engine, EngineState, load_engine
+from ..rules.reference import ReferenceState, why_illegal
+from ..rules.state import DEAL, NO_OWNER, PRESETS, REASON_NAMES, ROUND_NAMES, StateData
 from . import notation as N
 from . import viewer as V
-from .board import Board, load_board
-from .engine import Engine, EngineState, load_engine
-from .errors import BoardError, MoveError, OptionError, PositionError
+from .format import FORMAT, SEED_LIMIT, dumps, is_int, parse_json, read, render
 from .notation import COLORS, Move, parse_move
-from .position_format import FORMAT, SEED_LIMIT, dumps, is_int, parse_json, read, render
-from .reference import ReferenceState, why_illegal
-from .state import DEAL, NO_OWNER, PRESETS, REASON_NAMES, ROUND_NAMES, StateData
 
 __all__ = ["FORMAT", "Position", "WaitingError"]
 
@@ -105,7 +105,7 @@ class Position:
         """Read a ``kanaloa-position/1`` document (text or parsed JSON).
 
         Raises ``PositionError`` naming the first bad field and saying why
-        (``kanaloa.position_format``).
+        (``kanaloa.position.format``).
         """
         doc = parse_json(obj) if isinstance(obj, (str, bytes, bytearray)) else obj
         got = read(doc)

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from .board import Board
-from .engine import EngineState
-from .reference import ReferenceState
-from .state import StateData
+from ..rules.board import Board
+from ..rules.engine import EngineState
+from ..rules.reference import ReferenceState
+from ..rules.state import StateData
 
 ANSI = {"red": "31", "green": "32", "blue": "34", "yellow": "33"}
 SHORT = {"red": "R", "green": "G", "blue": "B", "yellow": "Y"}

@@ -41,10 +41,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .board import Board, load_board
-from .engine import Engine, EngineState, load_engine
-from .rng import MASK64, SplitMix64
-from .state import (
+from ..rules.board import Board, load_board
+from ..rules.engine import Engine, EngineState, load_engine
+from ..rules.rng import MASK64, SplitMix64
+from ..rules.state import (
     PRESET_NAMES,
     PRESET_TABLETOP,
     PRESET_YUCATA,
@@ -83,7 +83,7 @@ TARGETS = {
 
 
 def _salt() -> int:
-    from .core import kanaloa_core
+    from ..rules.core import kanaloa_core
 
     return kanaloa_core.PLAYOUT_SALT
 
@@ -127,7 +127,7 @@ def play_games(board: Board, players: int, preset: int, games: int, seed: int,
 
 def play_games_api(board: Board, players: int, preset: int, games: int, seed: int) -> int:
     """The same games as ``play_games``, through ``kanaloa.position.Position`` (legal actions, ``push``)."""
-    from .position import Position
+    from ..position.api import Position
 
     salt = _salt()
     total = 0
@@ -145,7 +145,7 @@ def play_games_api(board: Board, players: int, preset: int, games: int, seed: in
 
 def core_games(board: Board, players: int, preset: int, games: int, seed: int) -> int:
     """The total moves of ``kanaloa_core.random_games`` (the whole games in C)."""
-    from .core import core_board, random_games
+    from ..rules.core import core_board, random_games
 
     return random_games(core_board(board), players, preset, games, seed)[1]
 
@@ -264,7 +264,7 @@ def bench_positions(board: Board, players: tuple[int, ...] = PLAYERS, phases: tu
 
 def determinise_missing() -> str | None:
     """None when the core can determinise, else why the determinisation figures are skipped."""
-    from .core import CoreState
+    from ..rules.core import CoreState
 
     if not hasattr(CoreState, "determinise"):
         return "the compiled core has no CoreState.determinise yet"
@@ -273,7 +273,7 @@ def determinise_missing() -> str | None:
 
 def bulk_determinise_missing() -> str | None:
     """None when the core has the bulk ``determinisations`` function, else why it is skipped."""
-    from .core import kanaloa_core
+    from ..rules.core import kanaloa_core
 
     return determinise_missing() or (
         None if hasattr(kanaloa_core, "determinisations") else "the compiled core has no determinisations() yet")
@@ -284,7 +284,7 @@ def ismcts_missing(board: Board) -> str | None:
     reason = determinise_missing()
     if reason:
         return reason
-    from .core import POLICY_HEURISTIC
+    from ..rules.core import POLICY_HEURISTIC
 
     probe = load_engine().deal(board, 4, PRESET_YUCATA, 0)
     try:
@@ -296,15 +296,15 @@ def ismcts_missing(board: Board) -> str | None:
 
 def run_ismcts(board: Board, position: BenchPosition, iterations: int, seed: int = ISMCTS_SEED):
     """One ISMCTS search, as hints run it, for the player to move at ``position``; its ``SearchResult``."""
-    from .game import KanaloaGame
-    from .search import ISMCTS
+    from ..play.game import KanaloaGame
+    from ..search import ISMCTS
 
     return ISMCTS(seed=seed).search(KanaloaGame().wrap(position.state(board)), iterations=iterations)
 
 
 def bulk_determinisations(state: Any, viewer: int, n: int, seed: int) -> Any:
     """``kanaloa_core.determinisations(state, viewer, n, seed)``: ``n`` samples drawn in C."""
-    from .core import kanaloa_core
+    from ..rules.core import kanaloa_core
 
     return kanaloa_core.determinisations(state, viewer, n, seed)
 
@@ -498,7 +498,7 @@ def _human(value: float | None) -> str:
 def run_bench(quick: bool = False, board_name: str = BOARD,
               progress: Callable[[str], None] | None = None) -> BenchReport:
     """Measure everything (see the module docstring); ``progress`` hears what is being measured."""
-    from .core import core_board, random_games
+    from ..rules.core import core_board, random_games
 
     budget = QUICK if quick else FULL
     say = progress or (lambda _message: None)

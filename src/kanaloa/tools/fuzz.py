@@ -51,7 +51,7 @@ deep brackets, or a key named twice.
 - a full position refusing one of its own legal moves, or a move that
   parses to something that does not parse back to itself;
 - an accepted board that deals a game the core and the reference do not play
-  alike (``kanaloa.soak.play_game`` on that board);
+  alike (``kanaloa.tools.soak.play_game`` on that board);
 - the command refusing what the library accepted: ``kanaloa show`` of an
   accepted position, ``kanaloa play`` of an accepted move, ``kanaloa new
   --board`` of an accepted board file.
@@ -82,12 +82,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import board as board_module
-from .board import BUILTIN_BOARDS, Board, board_from_dict, load_board
-from .errors import KanaloaError, MoveError, OptionError
-from .notation import COLORS, parse_move
-from .rng import MASK64
-from .simulate import stream_output
+from ..errors import KanaloaError, MoveError, OptionError
+from ..play.simulate import stream_output
+from ..position.notation import COLORS, parse_move
+from ..rules import board as board_module
+from ..rules.board import BUILTIN_BOARDS, Board, board_from_dict, load_board
+from ..rules.rng import MASK64
 
 TARGETS = ("positions", "moves", "boards")
 TARGET_SALT = {"positions": 0x243F6A8885A308D3, "moves": 0x13198A2E03707344, "boards": 0xA4093822299F31D0}
@@ -131,7 +131,7 @@ class Finding:
     run: int
     entry: str  # what was called: "Position.from_json", "kanaloa play", ...
     problem: str  # one line: the exception and message, or what went wrong
-    where: str  # the innermost place in the package, for grouping ("position.py:1020 in read")
+    where: str  # the innermost place in the package, for grouping ("position/format.py:420 in read")
     category: str = ""  # the problem without the particulars of this input, for grouping
     detail: str = ""  # the traceback, when there is one
     saved: str | None = None  # the file holding the input
@@ -172,9 +172,15 @@ class _Found(Exception):
 def _where(exc: BaseException) -> str:
     """The innermost frame of ``exc`` inside the package (else the innermost frame at all)."""
     frames = traceback.extract_tb(exc.__traceback__)
-    ours = [f for f in frames if f"{os.sep}kanaloa{os.sep}" in f.filename and not f.filename.endswith("fuzz.py")]
+    package = f"{os.sep}kanaloa{os.sep}"
+    ours = [f for f in frames if package in f.filename and not f.filename.endswith("fuzz.py")]
     chosen = (ours or frames)[-1:] if frames else []
-    return f"{os.path.basename(chosen[0].filename)}:{chosen[0].lineno} in {chosen[0].name}" if chosen else ""
+    if not chosen:
+        return ""
+    name = chosen[0].filename
+    # inside the package, the path from it (position/api.py), so that modules of the same name stay apart
+    place = name.rsplit(package, 1)[1].replace(os.sep, "/") if package in name else os.path.basename(name)
+    return f"{place}:{chosen[0].lineno} in {chosen[0].name}"
 
 
 def _short(text: str, limit: int = 160) -> str:
@@ -499,7 +505,7 @@ def _move_texts(full: Any, shown: Any) -> list[str]:
 
 def build_corpus(seed: int) -> Corpus:
     """Positions from seeded random games, viewer positions of them, and the built-in boards."""
-    from .position import Position
+    from ..position.api import Position
 
     rng = random.Random(stream_output(seed, 0))
     samples: list[Sample] = []
@@ -620,7 +626,7 @@ class _Run:
     # positions
 
     def positions(self) -> bool:
-        from .position import Position
+        from ..position.api import Position
 
         sample = self.rng.choice(self.corpus.samples)
         if self.rng.random() < 0.3:
@@ -734,7 +740,7 @@ class _Run:
         self._round_trip(pos, entry)
 
     def _round_trip(self, pos: Any, entry: str) -> None:
-        from .position import Position
+        from ..position.api import Position
 
         text = _expect(f"{entry} (dumps)", pos.dumps)
         try:
@@ -747,7 +753,7 @@ class _Run:
             raise _Found(f"{entry}, dumps, Position.from_json", "its dumps() reads back as a different document")
 
     def _check_board(self, board: Board) -> None:
-        from .engine import load_engine
+        from ..rules.engine import load_engine
         from .soak import SoakGame, play_game
 
         for players in (3, 4):
@@ -762,7 +768,7 @@ class _Run:
 
     def _check_board_positions(self, board: Board) -> None:
         """A board read from a file deals positions that name it and read back."""
-        from .position import Position
+        from ..position.api import Position
 
         for players in (3, 4):
             pos, err = self._try("Position.new on the board",
@@ -785,7 +791,7 @@ class _Run:
         the library accepted the same input)."""
         from click.testing import CliRunner
 
-        from .cli import cli
+        from ..interfaces.cli import cli
 
         result = CliRunner().invoke(cli, args, input=stdin)
         shown = "kanaloa " + " ".join(_short(a, 40) for a in args)

@@ -37,13 +37,13 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Literal
 
-from . import actions as A
+from ..errors import MoveError
+from ..rules import actions as A
+from ..rules.board import Board
+from ..rules.reference import ReferenceState, turn_up_face_up
+from ..rules.state import ROUND_1, ROUND_2, ROUND_SETUP, StateData
 from . import notation as N
-from .board import Board
-from .errors import MoveError
 from .notation import Move
-from .reference import ReferenceState, turn_up_face_up
-from .state import ROUND_1, ROUND_2, ROUND_SETUP, StateData
 
 WaitKind = Literal["setup", "reshuffle"]
 WAIT_SETUP: WaitKind = "setup"

@@ -24,7 +24,7 @@ import os
 from dataclasses import dataclass, field
 from importlib import resources
 
-from .errors import BoardError
+from ..errors import BoardError
 
 MAX_ISLANDS = 32
 MAX_LINKS = 64
@@ -187,7 +187,7 @@ def load_board(name_or_path: str = "oro") -> Board:
             raise BoardError(
                 f"board {name_or_path!r}: no such built-in board ({', '.join(BUILTIN_BOARDS)}) or file"
             )
-        from .errors import MAX_INPUT_BYTES, too_large
+        from ..errors import MAX_INPUT_BYTES, too_large
 
         try:
             with open(name_or_path, "rb") as fh:

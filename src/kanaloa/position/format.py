@@ -42,7 +42,7 @@ top first; ``face_up`` and ``discard.open`` in their real order.
 1. *shape*: every field has its type and its place (unknown fields, fields
    of another round, what a viewer cannot see);
 2. *reachable*: the rules could have led to this state
-   (``kanaloa.reference.why_unreachable``): in the setup each hand holds the
+   (``kanaloa.rules.reference.why_unreachable``): in the setup each hand holds the
    4 dealt cards less the one set aside, with nothing known or discarded
    (R3); no color has points before round 1 ends, nor more than the scorings
    can give (R11); the player to move began the turn with at most 5 cards
@@ -55,10 +55,10 @@ top first; ``face_up`` and ``discard.open`` in their real order.
    (R1).
 
 In a viewer position the cards the viewer cannot see are filled in
-(``kanaloa.viewer``) from those the position places, before step 2 (which then
+(``kanaloa.position.viewer``) from those the position places, before step 2 (which then
 sees every hand at its size); there step 3 comes first.
 
-A viewer position *waits* (``kanaloa.viewer``) when it is round ``0`` with
+A viewer position *waits* (``kanaloa.position.viewer``) when it is round ``0`` with
 every color chosen (``to_move`` is then the first color), or round 2 with no
 ``face_up`` card while the deck is not empty and the turn has not begun.
 """
@@ -69,11 +69,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .board import Board, load_board
-from .errors import BoardError, PositionError
-from .notation import COLORS
-from .reference import ReferenceState, why_unreachable
-from .state import (
+from ..errors import BoardError, PositionError
+from ..rules.board import Board, load_board
+from ..rules.reference import ReferenceState, why_unreachable
+from ..rules.state import (
     NO_CARD,
     NO_OWNER,
     PRESET_NAMES,
@@ -87,6 +86,7 @@ from .state import (
     ROUND_SETUP,
     StateData,
 )
+from .notation import COLORS
 from .viewer import UNSEEN_CHOICE, WAIT_RESHUFFLE, WAIT_SETUP, WaitKind, card_names, fill_in
 
 FORMAT = "kanaloa-position/1"

@@ -25,9 +25,9 @@ import random
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
-from . import actions as A
-from .core import POLICY_HEURISTIC, POLICY_RANDOM
-from .search.protocol import Action
+from ..rules import actions as A
+from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM
+from ..search.protocol import Action
 
 if TYPE_CHECKING:
     from kanaloa_core import CoreState

@@ -21,15 +21,15 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .board import Board
-from .core import POLICY_HEURISTIC, CoreState, core_board
-from .errors import OptionError, PositionError
+from ..errors import OptionError, PositionError
+from ..position.notation import Move
+from ..rules.board import Board
+from ..rules.core import POLICY_HEURISTIC, CoreState, core_board
+from ..search import ISMCTS
 from .game import KanaloaGame, ends_turn
-from .notation import Move
-from .search import ISMCTS
 
 if TYPE_CHECKING:
-    from .position import Position
+    from ..position.api import Position
 
 DEFAULT_ITERATIONS = 5000
 DEFAULT_TOP = 5
@@ -110,7 +110,7 @@ def hint(position: Position, iterations: int | None = None, seconds: float | Non
             f"{mover}'s hand is unknown to it"
         )
     if position.waiting is not None:  # a viewer position waiting for a faceup record (R3, R9)
-        from .position import WaitingError
+        from ..position.api import WaitingError
 
         raise WaitingError(position.waiting)
     return hint_state(_core_state(position), position.board, iterations=iterations, seconds=seconds, seed=seed,

@@ -16,7 +16,7 @@ from typing import BinaryIO
 
 import click
 
-from .errors import MAX_INPUT_BYTES, KanaloaError, OptionError, too_large
+from ..errors import MAX_INPUT_BYTES, KanaloaError, OptionError, too_large
 
 EXIT_USAGE = 2
 COLORS = ("red", "green", "blue", "yellow")
@@ -111,7 +111,7 @@ def _read_bounded(fh: BinaryIO, where: str, what: str) -> bytes:
 
 def read_position(source: str, option: str = "POSITION"):
     """Load a position from a file path or ``-`` (standard input)."""
-    from .position import Position
+    from ..position.api import Position
 
     return Position.from_json(read_text(source, option, "a kanaloa-position/1 JSON document"))
 
@@ -144,8 +144,8 @@ def cli() -> None:
               help="Print the position as this color sees it instead of the full position.")
 def new(players: int, seed: int | None, preset: str, board: str, viewer: str | None) -> None:
     """Deal a new game and print its position (JSON)."""
-    from .board import load_board
-    from .position import Position
+    from ..position.api import Position
+    from ..rules.board import load_board
 
     if viewer is not None and viewer not in COLORS[:players]:
         raise OptionError(f"--viewer {viewer!r}: not playing; the colors are {', '.join(COLORS[:players])}")
@@ -285,7 +285,7 @@ def read_moves_file(source: str) -> list[str]:
 
 def _is_game_record(line: str) -> bool:
     """True when ``line`` is one JSON record of 'kanaloa simulate --out'."""
-    from .simulate import RECORD_FORMAT
+    from ..play.simulate import RECORD_FORMAT
 
     try:
         doc = json.loads(line)
@@ -315,8 +315,8 @@ def replay(records: str, game: int | None, at: int | None) -> None:
     Records are read one line at a time, so a file of any number of games
     is fine; a line over 4 MiB is refused.
     """
-    from .simulate import GameRecord, read_records
-    from .simulate import replay as replay_record
+    from ..play.simulate import GameRecord, read_records
+    from ..play.simulate import replay as replay_record
 
     where = input_name(records, "RECORDS")
     with open_input(records, where, "game records of 'kanaloa simulate --out'") as fh:
@@ -364,8 +364,8 @@ def hint(position: str, iterations: int | None, seconds: float | None, seed: int
     Prints the move, the plan to the end of the turn, and the leading
     candidates with their visits and estimated chance of winning.
     """
-    from .hint import check_budget
-    from .hint import hint as make_hint
+    from ..play.hint import check_budget
+    from ..play.hint import hint as make_hint
 
     iterations, seconds = check_budget(iterations, seconds)
     pos = read_position(position)
@@ -386,7 +386,7 @@ class _WithBotSpecs(click.Command):
     """A command whose help ends with the bot specs and every key they take (``bots.bot_specs_help``)."""
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        from .bots import bot_specs_help  # only when the help is shown: the bots take a while to import
+        from ..play.bots import bot_specs_help  # only when the help is shown: the bots take a while to import
 
         with formatter.section("Bot specs"):
             room = max(40, (formatter.width or 80) - formatter.current_indent)
@@ -467,7 +467,7 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
     the summary is summed up as they finish and records are written as they
     come, so memory does not grow with --games.
     """
-    from .simulate import (
+    from ..play.simulate import (
         GameRecord,
         Progress,
         RecordWriter,
@@ -541,7 +541,7 @@ def bench(quick: bool, as_json: bool) -> int:
     behaviour does and on which every engine must agree (exit status 1 if
     they do not).  The full run shows its progress on stderr.
     """
-    from .benchmark import run_bench, stderr_progress
+    from ..tools.benchmark import run_bench, stderr_progress
 
     report = run_bench(quick=quick, progress=None if quick else stderr_progress)
     if as_json:
@@ -589,8 +589,8 @@ def soak(games: int, seed: int | None, workers: int, keep_going: bool, game: int
     and the command that plays the game again (--game). Exit status 1 when
     the engines diverged, 130 when interrupted (Ctrl-C).
     """
-    from .simulate import Progress, default_workers
-    from .soak import replay_game, run_soak, soak_game
+    from ..play.simulate import Progress, default_workers
+    from ..tools.soak import replay_game, run_soak, soak_game
 
     if game is not None:
         if seed is None:
@@ -659,7 +659,7 @@ def fuzz(target: str, runs: int | None, seconds: float | None, seed: int | None,
     does that run again (--run), and its input is saved under --save.
     Exit status 1 when there are findings.
     """
-    from .fuzz import check_budget, check_targets, replay_run, run_fuzz
+    from ..tools.fuzz import check_budget, check_targets, replay_run, run_fuzz
 
     targets = check_targets(target)
     if run is not None:

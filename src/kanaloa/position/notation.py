@@ -28,7 +28,7 @@ Any move may start with the mover's color and a colon: ``green: take RASI``.
 A parsed ``Move`` holds canonical names (islands upper-case, a link's ends in
 the board file's order, a swap's cards as A+A, A+B or B+B), so ``str(move)``
 is its canonical notation without needing the board again.  ``to_action`` and
-``from_action`` convert to and from the integer codes of ``kanaloa.actions``.
+``from_action`` convert to and from the integer codes of ``kanaloa.rules.actions``.
 """
 
 from __future__ import annotations
@@ -36,9 +36,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import actions as A
-from .board import Board
-from .errors import MoveError, quote
+from ..errors import MoveError, quote
+from ..rules import actions as A
+from ..rules.board import Board
 
 COLORS = ("red", "green", "blue", "yellow")  # the colors, in default seat order
 
@@ -177,7 +177,7 @@ class Move:
 
     @classmethod
     def from_action(cls, action: int, board: Board, color: str | None = None) -> Move:
-        """The move of an integer action code (``kanaloa.actions``) on ``board``."""
+        """The move of an integer action code (``kanaloa.rules.actions``) on ``board``."""
         kind, a, b = A.kind_of(action), A.arg_a(action), A.arg_b(action)
         name = _KIND_OF_ACTION.get(kind)
         if name is None:

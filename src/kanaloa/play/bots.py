@@ -42,17 +42,17 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from . import actions as A
-from .board import Board
-from .core import POLICY_HEURISTIC, POLICY_RANDOM
-from .errors import OptionError
+from ..errors import OptionError
+from ..rules import actions as A
+from ..rules.board import Board
+from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM
+from ..search import ISMCTS, MCTS
 from .game import KanaloaGame
-from .search import ISMCTS, MCTS
 
 if TYPE_CHECKING:
     from kanaloa_core import CoreState
 
-    from .state import StateData
+    from ..rules.state import StateData
 
 POLICIES = {"heuristic": POLICY_HEURISTIC, "random": POLICY_RANDOM}
 

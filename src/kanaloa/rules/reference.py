@@ -4,7 +4,7 @@
 ``docs/engine.md`` describes it, one small function per rule.  It is written
 for clarity, not speed: it is the oracle the compiled core
 (``kanaloa_core.CoreState``) is tested against move for move, and both expose
-the same *engine state protocol* (``kanaloa.engine.EngineState``: ``from_data``,
+the same *engine state protocol* (``kanaloa.rules.engine.EngineState``: ``from_data``,
 ``deal``, ``to_data``, ``copy``, ``legal_actions``, ``apply``, the board
 questions ``counts_on`` and ``controller_of``, and the ``players``,
 ``to_move``, ``round``, ``is_over``, ``scores``, ``winner``, ``ranking``

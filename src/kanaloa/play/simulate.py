@@ -3,7 +3,7 @@
 A *tournament* seats a *lineup* of bot specs (``greedy,random,random,random``:
 one spec per seat, so the lineup's length is the number of players, 3 or 4)
 at many games on the compiled core, and sums up how each bot did
-(``kanaloa.stats``).
+(``kanaloa.play.stats``).
 
 **Rotations.**  Games come in *deals*.  A deal is one shuffle of the cards,
 fixed by its deal seed, and it is played once for every rotation of the
@@ -31,7 +31,7 @@ Bots with a time budget (``ismcts:time=S``) play as far as the clock lets
 them: their games depend on the machine's load and do not repeat.
 
 **Identical specs** in a lineup are one row of the summary (see
-``kanaloa.stats``): ``greedy,random,random,random`` gives ``greedy`` with
+``kanaloa.play.stats``): ``greedy,random,random,random`` gives ``greedy`` with
 ``games`` = the number of games and ``random`` with three times as many
 player-games and ``copies`` = 3.
 
@@ -86,17 +86,17 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
-from .board import Board, load_board
+from ..errors import MAX_INPUT_BYTES, MoveError, OptionError, quote, too_large
+from ..position.notation import COLORS, Move
+from ..rules.board import Board, load_board
+from ..rules.engine import Engine
+from ..rules.rng import MASK64, SplitMix64
+from ..rules.state import PRESETS, REASON_NAMES
 from .bots import parse_bot_spec
-from .engine import Engine
-from .errors import MAX_INPUT_BYTES, MoveError, OptionError, quote, too_large
-from .notation import COLORS, Move
-from .rng import MASK64, SplitMix64
-from .state import PRESETS, REASON_NAMES
 from .stats import BotStats, BotTable, SeatOutcome, format_table
 
 if TYPE_CHECKING:
-    from .position import Position
+    from ..position.api import Position
 
 RECORD_FORMAT = "kanaloa-game/1"
 BOT_SALT = 0xD1B54A32D192ED03  # separates the bots' seed stream from the deal stream
@@ -197,7 +197,7 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, preset: str = "y
         raise OptionError(f"--preset {preset!r}: unknown; choose one of {', '.join(PRESETS)}")
     bd = board if isinstance(board, Board) else load_board(board)
     try:
-        from .core import core_board
+        from ..rules.core import core_board
 
         core_board(bd)
     except ValueError as exc:
@@ -410,7 +410,7 @@ def play_seated_game(board: Board, preset: str, deal_seed: int, seating: Sequenc
     legal moves (``apply`` itself trusts its input); an illegal choice
     raises ``RuntimeError`` naming the bot.
     """
-    from .core import CoreState, core_board
+    from ..rules.core import CoreState, core_board
 
     board = _shared_board(board)
     state = CoreState.deal(core_board(board), len(seating), PRESETS[preset], deal_seed)
@@ -461,7 +461,7 @@ def replay(record: GameRecord | dict | str, engine: Engine | None = None, at: in
     ``MoveError`` naming the move's number if a move does not fit (the record
     does not belong to this deal or these rules).
     """
-    from .position import Position
+    from ..position.api import Position
 
     rec = record if isinstance(record, GameRecord) else GameRecord.from_json(record)
     if at is not None and not 0 <= at <= rec.length:

@@ -6,13 +6,13 @@ the core wants its own ``kanaloa_core.CoreBoard`` tables, the reference the
 ``Board`` itself.  An ``Engine`` hides that difference, in the manner of
 ``pyspiel.load_game``::
 
-    from kanaloa.engine import load_engine
+    from kanaloa.rules.engine import load_engine
     engine = load_engine("reference")          # or "core", the default
     state = engine.deal(board, players=4, preset=0, seed=1)
 
 - ``CORE`` (``"core"``): ``kanaloa_core.CoreState``, fast; what search and
   simulation use;
-- ``REFERENCE`` (``"reference"``): ``kanaloa.reference.ReferenceState``, plain
+- ``REFERENCE`` (``"reference"``): ``kanaloa.rules.reference.ReferenceState``, plain
   Python, the oracle.
 """
 
@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
+from ..errors import OptionError
 from .board import Board
-from .errors import OptionError
 from .state import StateData
 
 if TYPE_CHECKING:

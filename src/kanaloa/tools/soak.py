@@ -11,7 +11,7 @@ reproducer for every game where the two part ways.
 the very same games and gives the same figures:
 
 - the deal seed is output ``i`` of the SplitMix64 stream seeded with the
-  soak seed (``kanaloa.simulate.stream_output``), what ``kanaloa new --seed``
+  soak seed (``kanaloa.play.simulate.stream_output``), what ``kanaloa new --seed``
   takes;
 - the players and the preset cycle with ``i``: 3 players yucata, 4 players
   yucata, 3 players tabletop, 4 players tabletop;
@@ -69,13 +69,13 @@ import traceback
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
-from .board import Board, load_board
-from .engine import Engine, EngineState, load_engine
-from .errors import OptionError
-from .notation import Move
-from .rng import MASK64, SplitMix64
-from .simulate import stream_output
-from .state import (
+from ..errors import OptionError
+from ..play.simulate import stream_output
+from ..position.notation import Move
+from ..rules.board import Board, load_board
+from ..rules.engine import Engine, EngineState, load_engine
+from ..rules.rng import MASK64, SplitMix64
+from ..rules.state import (
     PRESET_NAMES,
     PRESET_TABLETOP,
     PRESET_YUCATA,
