@@ -10,6 +10,7 @@ import pytest
 
 from cli_helpers import run
 from kanaloa.errors import MoveError
+from kanaloa.interfaces.cli import cli
 from kanaloa.position import Position
 from kanaloa.position.notation import Move
 from kanaloa.tools import fuzz
@@ -31,7 +32,7 @@ OPEN = {
 
 @pytest.fixture(scope="module")
 def short_run(tmp_path_factory):
-    return run_fuzz(TARGETS, SEED, runs=RUNS, save_dir=str(tmp_path_factory.mktemp("findings")))
+    return run_fuzz(TARGETS, SEED, runs=RUNS, save_dir=str(tmp_path_factory.mktemp("findings")), command=cli)
 
 
 def test_a_short_run_of_every_target_finds_nothing_new(short_run):
@@ -51,8 +52,8 @@ def test_a_short_run_of_every_target_finds_nothing(short_run):
 
 
 def test_runs_repeat_from_the_seed(tmp_path):
-    first = run_fuzz(("positions", "moves"), 7, runs=60, save_dir=str(tmp_path))
-    again = run_fuzz(("positions", "moves"), 7, runs=60, save_dir=str(tmp_path))
+    first = run_fuzz(("positions", "moves"), 7, runs=60, save_dir=str(tmp_path), command=cli)
+    again = run_fuzz(("positions", "moves"), 7, runs=60, save_dir=str(tmp_path), command=cli)
     assert [t.to_json() | {"seconds": 0} for t in first.targets.values()] == [
         t.to_json() | {"seconds": 0} for t in again.targets.values()]
     assert first.kinds == again.kinds
@@ -68,7 +69,7 @@ def test_a_planted_crash_is_a_finding_with_a_reproducer(monkeypatch, tmp_path):
 
     monkeypatch.setattr(Position, "from_json", classmethod(planted))
     saved = tmp_path / "found"
-    report = run_fuzz(("positions",), SEED, runs=40, save_dir=str(saved))
+    report = run_fuzz(("positions",), SEED, runs=40, save_dir=str(saved), command=cli)
     crashes = [f for f in report.findings if f.category == "TypeError"]
     assert crashes, report.summary()
     found = crashes[0]
@@ -86,7 +87,7 @@ def test_a_planted_crash_is_a_finding_with_a_reproducer(monkeypatch, tmp_path):
     assert report.targets["positions"].findings == sum(n for k, n in report.kinds.items())
 
     # the run repeats alone, through the library and through the command
-    again = replay_run("positions", SEED, found.run, str(tmp_path / "again"))
+    again = replay_run("positions", SEED, found.run, str(tmp_path / "again"), command=cli)
     assert again.finding is not None and again.finding.problem == found.problem
     result = run("fuzz", "--target", "positions", "--seed", str(SEED), "--run", str(found.run),
                  "--save", str(tmp_path / "cli"))
@@ -106,7 +107,7 @@ def corpus():
 
 
 def _findings(target: str, corpus, runs: int, workdir) -> list:
-    found = [run_one(target, SEED, r, corpus, str(workdir)).finding for r in range(runs)]
+    found = [run_one(target, SEED, r, corpus, str(workdir), cli).finding for r in range(runs)]
     return [f for f in found if f is not None]
 
 
@@ -153,6 +154,27 @@ def test_a_run_that_takes_too_long_is_a_finding(monkeypatch, corpus, tmp_path):
     monkeypatch.setattr(Position, "copy", lambda self: time.sleep(1))
     found = run_one("moves", SEED, 0, corpus, str(tmp_path)).finding
     assert found is not None and found.category == "too slow" and "more than 0.05 s" in found.problem
+
+
+def test_runs_go_through_the_command_only_when_it_is_handed_in(monkeypatch, corpus, tmp_path):
+    """The fuzzer sits below the command line: it tries the command it is given, and no other."""
+    from click.testing import CliRunner
+
+    calls = []
+    honest = CliRunner.invoke
+
+    def counting(self, command, *args, **kwargs):
+        calls.append(command)
+        return honest(self, command, *args, **kwargs)
+
+    monkeypatch.setattr(CliRunner, "invoke", counting)
+    runs = [fuzz.CLI_EVERY * k + fuzz.CLI_EVERY - 1 for k in range(3)]  # the runs that go through a command
+    for r in runs:
+        run_one("moves", SEED, r, corpus, str(tmp_path))
+    assert calls == []
+    for r in runs:
+        run_one("moves", SEED, r, corpus, str(tmp_path), cli)
+    assert calls and all(command is cli for command in calls)
 
 
 def test_the_command_reports_in_json(tmp_path):

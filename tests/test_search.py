@@ -2,24 +2,20 @@
 
 The searches are first checked on two tiny games whose best moves are known
 (a take-away game with perfect information, and a one-card poker-like game
-with a hidden card), and the search package on knowing no game.  Then the
-Kanaloa adapter (``kanaloa.play.game``) is checked against the protocol the way
-OpenSpiel checks every game: random simulations, clone independence,
+with a hidden card); ``tests/test_layers.py`` checks that the search package
+knows no game.  Then the Kanaloa adapter (``kanaloa.play.game``) is checked
+against the protocol the way OpenSpiel checks every game: random simulations, clone independence,
 resampling that keeps the observer's information, public move keys that hide
 another player's face-down discard (R4).
 """
 
 from __future__ import annotations
 
-import ast
 import random
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
-import kanaloa.search
 from conftest import hide_swap
 from kanaloa.rules import actions as A
 from kanaloa.search import ISMCTS, MCTS
@@ -280,25 +276,6 @@ def test_expand_after_lets_young_nodes_be_judged_by_rollouts_first():
     classic = ISMCTS(seed=4).search(TakeAway(13), iterations=3000)
     assert any(n.visits < 8 for n in nodes_below(classic.root) if n.children)
     assert result.best_action == classic.best_action == 1  # 13 - 1 = 12, a multiple of 4
-
-
-def test_the_search_package_imports_nothing_but_the_standard_library_and_itself():
-    """search/ knows no game: every import is of the standard library or of a search module."""
-    package = Path(kanaloa.search.__file__).parent
-    own = {path.stem for path in package.glob("*.py")}
-    sources = sorted(package.glob("*.py"))
-    assert {"protocol", "mcts", "ismcts"} <= own
-    for path in sources:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.level > 0:
-                assert node.level == 1 and (node.module is None or node.module in own), \
-                    f"{path.name}:{node.lineno} imports from outside the search package"
-            elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
-                for name in names:
-                    top = name.split(".")[0]
-                    assert top in sys.stdlib_module_names or top == "__future__", \
-                        f"{path.name}:{node.lineno} imports {name}"
 
 
 # -- the Kanaloa adapter against the protocol -----------------------------------

@@ -1,6 +1,7 @@
 """kanaloa: a Monte Carlo search engine for the board game Kanaloa.
 
-The package is built in layers; each uses only the ones listed before it:
+The package is built in layers; each uses only the ones listed before it
+(``tests/test_layers.py`` checks every import):
 
 - ``rules``: the board data, the game state, the move encoding, the compiled
   rules core (``kanaloa_core``) and the readable reference rules;

@@ -667,7 +667,7 @@ def fuzz(target: str, runs: int | None, seconds: float | None, seed: int | None,
             raise OptionError(f"--run {run}: name the run's --target (not all) and --seed too")
         if runs is not None or seconds is not None:
             raise OptionError(f"--run {run}: does one run; leave out --runs and --seconds")
-        result = replay_run(targets[0], seed, run, save_dir)
+        result = replay_run(targets[0], seed, run, save_dir, command=cli)
         if as_json:
             emit_json({"target": targets[0], "seed": seed, "run": run, "accepted": result.accepted,
                        "refusal": result.refusal,
@@ -685,7 +685,7 @@ def fuzz(target: str, runs: int | None, seconds: float | None, seed: int | None,
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
         click.echo(f"kanaloa: fuzzing with --seed {seed}", err=True)
-    report = run_fuzz(targets, seed, runs=runs, seconds=seconds, save_dir=save_dir)
+    report = run_fuzz(targets, seed, runs=runs, seconds=seconds, save_dir=save_dir, command=cli)
     if as_json:
         emit_json(report.to_json())
     else:

@@ -45,13 +45,11 @@ from typing import TYPE_CHECKING, Any
 from ..errors import OptionError
 from ..rules import actions as A
 from ..rules.board import Board
-from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM
+from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM, CoreState
 from ..search import ISMCTS, MCTS
 from .game import KanaloaGame
 
 if TYPE_CHECKING:
-    from kanaloa_core import CoreState
-
     from ..rules.state import StateData
 
 POLICIES = {"heuristic": POLICY_HEURISTIC, "random": POLICY_RANDOM}

@@ -23,14 +23,10 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from typing import TYPE_CHECKING
 
 from ..rules import actions as A
-from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM
+from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM, CoreState
 from ..search.protocol import Action
-
-if TYPE_CHECKING:
-    from kanaloa_core import CoreState
 
 __all__ = [
     "HIDDEN_DISCARD",

@@ -25,7 +25,10 @@ in and reports everything else as a *finding*.
 One run in ``CLI_EVERY`` of each target also goes through the command
 (``kanaloa show``, ``moves``, ``play`` or ``new --board``, in process with
 click's ``CliRunner``), which must end with status 0, or status 2 and one
-line ``error: ...`` on standard error.
+line ``error: ...`` on standard error.  The command is handed in by the
+caller (``command=``; ``kanaloa fuzz`` hands in the ``kanaloa`` command
+itself): the tools sit below the command line and do not import it.
+Without one, no run goes through the command.
 
 **Damage.**  Each run applies one to four mutations, chosen by the run's own
 random generator: on JSON trees, drop, duplicate, rename or add a field; put
@@ -80,7 +83,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import KanaloaError, MoveError, OptionError
 from ..play.simulate import stream_output
@@ -88,6 +91,9 @@ from ..position.notation import COLORS, parse_move
 from ..rules import board as board_module
 from ..rules.board import BUILTIN_BOARDS, Board, board_from_dict, load_board
 from ..rules.rng import MASK64
+
+if TYPE_CHECKING:
+    import click
 
 TARGETS = ("positions", "moves", "boards")
 TARGET_SALT = {"positions": 0x243F6A8885A308D3, "moves": 0x13198A2E03707344, "boards": 0xA4093822299F31D0}
@@ -603,7 +609,8 @@ def _damaged_document(doc: Any, rng: random.Random, corpus: Corpus) -> Any:
 class _Run:
     """What one run does; ``entry`` and ``payload`` say what was fed in, for the finding."""
 
-    def __init__(self, target: str, seed: int, run: int, corpus: Corpus, workdir: str) -> None:
+    def __init__(self, target: str, seed: int, run: int, corpus: Corpus, workdir: str,
+                 command: click.Command | None = None) -> None:
         self.target = target
         self.seed = seed
         self.run = run
@@ -612,7 +619,8 @@ class _Run:
         self.rng = run_generator(target, seed, run)
         self.payload: dict[str, Any] = {}
         self.refusal: str | None = None
-        self.cli = run % CLI_EVERY == CLI_EVERY - 1
+        self.command = command
+        self.cli = command is not None and run % CLI_EVERY == CLI_EVERY - 1
 
     def _try(self, entry: str, fn: Callable[[], Any]) -> tuple[Any, KanaloaError | None]:
         result, err = _call(entry, fn)
@@ -791,9 +799,8 @@ class _Run:
         the library accepted the same input)."""
         from click.testing import CliRunner
 
-        from ..interfaces.cli import cli
-
-        result = CliRunner().invoke(cli, args, input=stdin)
+        assert self.command is not None
+        result = CliRunner().invoke(self.command, args, input=stdin)
         shown = "kanaloa " + " ".join(_short(a, 40) for a in args)
         if result.exit_code == 0:
             return
@@ -829,9 +836,13 @@ def _time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def run_one(target: str, seed: int, run: int, corpus: Corpus, workdir: str) -> RunResult:
-    """Run ``run`` of ``target``.  A finding carries its traceback in ``detail`` and is not saved yet."""
-    job = _Run(target, seed, run, corpus, workdir)
+def run_one(target: str, seed: int, run: int, corpus: Corpus, workdir: str,
+            command: click.Command | None = None) -> RunResult:
+    """Run ``run`` of ``target``.  A finding carries its traceback in ``detail`` and is not saved yet.
+
+    With ``command`` (the ``kanaloa`` command), one run in ``CLI_EVERY`` also goes through it.
+    """
+    job = _Run(target, seed, run, corpus, workdir, command)
     try:
         with _time_limit(RUN_SECONDS):
             accepted = job.go()
@@ -967,12 +978,14 @@ def check_budget(runs: int | None, seconds: float | None) -> None:
 
 
 def run_fuzz(targets: tuple[str, ...], seed: int, runs: int | None = None, seconds: float | None = None,
-             save_dir: str = "fuzz-findings", on_run: Callable[[str, int], None] | None = None) -> FuzzReport:
+             save_dir: str = "fuzz-findings", on_run: Callable[[str, int], None] | None = None,
+             command: click.Command | None = None) -> FuzzReport:
     """Fuzz each of ``targets`` in turn, for ``runs`` runs or ``seconds`` seconds each (split evenly).
 
     Findings are grouped by kind (target, exception, place); the inputs of
     the first ``KEPT_PER_KIND`` of each kind are saved in ``save_dir``.
     ``on_run`` is called with the target and the runs done after each run.
+    With ``command`` (the ``kanaloa`` command), one run in ``CLI_EVERY`` also goes through it.
     Ctrl-C stops the fuzzing and returns what was done, with ``interrupted``.
     """
     check_budget(runs, seconds)
@@ -989,7 +1002,7 @@ def run_fuzz(targets: tuple[str, ...], seed: int, runs: int | None = None, secon
                 budget = (seconds or 0.0) / len(targets)
                 run = 0
                 while (run < runs) if runs is not None else (time.perf_counter() - began < budget):
-                    result = run_one(target, seed, run, corpus, workdir)
+                    result = run_one(target, seed, run, corpus, workdir, command)
                     stats.runs += 1
                     stats.accepted += result.accepted
                     if result.finding is not None:
@@ -1009,13 +1022,15 @@ def run_fuzz(targets: tuple[str, ...], seed: int, runs: int | None = None, secon
     return report
 
 
-def replay_run(target: str, seed: int, run: int, save_dir: str = "fuzz-findings") -> RunResult:
-    """Run ``run`` of ``target`` again; a finding's input is saved in ``save_dir``."""
+def replay_run(target: str, seed: int, run: int, save_dir: str = "fuzz-findings",
+               command: click.Command | None = None) -> RunResult:
+    """Run ``run`` of ``target`` again (through ``command`` too, as ``run_fuzz``); a finding's input is
+    saved in ``save_dir``."""
     if isinstance(run, bool) or not isinstance(run, int) or run < 0:
         raise OptionError(f"--run {run!r}: must be a whole number, 0 or more")
     corpus = build_corpus(seed)
     with tempfile.TemporaryDirectory(prefix="kanaloa-fuzz-") as workdir:
-        result = run_one(target, seed, run, corpus, workdir)
+        result = run_one(target, seed, run, corpus, workdir, command)
     if result.finding is not None:
         save_input(result.finding, result.payload, save_dir)
     return result
