@@ -1,15 +1,19 @@
 """The docs hold together: every relative link in README.md and docs/*.md
 resolves to a file of the repository (and its anchor to a heading there),
-no doc names a Markdown file the repository does not have, and every rule id
-the program or the docs mention (R7, R14.2, ...) is defined in docs/rules.md.
+no doc, module or test names a Markdown file the repository does not have,
+every rule id the program or the docs mention (R7, R14.2, ...) is defined in
+docs/rules.md, and docs/commands.md lists the JSON keys the command prints.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
+
+from cli_helpers import run
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules.md"
@@ -92,6 +96,17 @@ def test_every_markdown_file_a_doc_names_is_in_the_repository(doc):
     assert not missing, f"{rel(doc)} names files that are not in the repository: {', '.join(missing)}"
 
 
+CODE = [*SOURCES, ROOT / "kanaloa_core.pyi", *sorted((ROOT / "tests").glob("*.py")), *sorted((ROOT / "bench").glob("*.py"))]
+
+
+@pytest.mark.parametrize("path", [p for p in CODE if p.name != "test_docs.py"], ids=rel)  # this file names some
+def test_every_markdown_file_the_code_names_is_in_the_repository(path):
+    """Modules and tests cite docs by their path from the top of the repository (docs/engine.md, README.md)."""
+    missing = sorted({name for name in MD_NAME.findall(path.read_text(encoding="utf-8"))
+                      if not ((ROOT / name).is_file() and inside_repo(ROOT / name))})
+    assert not missing, f"{rel(path)} names files that are not in the repository: {', '.join(missing)}"
+
+
 def defined_rule_ids() -> tuple[set[str], set[str]]:
     """(ids defined by a heading of docs/rules.md, ids reserved there as '- **R14** ...')."""
     text = FENCE.sub("", RULES.read_text(encoding="utf-8"))
@@ -137,3 +152,43 @@ def test_the_checks_see_links_anchors_and_ids():
     assert "docs/rules.md" in links(ROOT / "README.md")
     assert without_code("see `[x](nowhere.md)` and [y](rules.md)") == "see  and [y](rules.md)"
     assert {"R4", "R7", "R10", "R13"} <= set(mentioned_rule_ids())
+
+
+# -- docs/commands.md: the JSON the command prints ------------------------------------------------
+
+COMMANDS = ROOT / "docs" / "commands.md"
+TABLE_KEY = re.compile(r"^\|\s*`([^`]+)`\s*\|", re.M)
+
+
+def documented_keys(heading: str) -> list[str]:
+    """The keys of the first table under ``heading`` in docs/commands.md, in order."""
+    text = COMMANDS.read_text(encoding="utf-8")
+    found = re.search(rf"^#+ {re.escape(heading)}\s*$", text, re.M)
+    assert found, f"docs/commands.md has no heading {heading!r}"
+    section = text[found.end():]
+    following = re.search(r"^#", section, re.M)
+    section = section[: following.start()] if following else section
+    return TABLE_KEY.findall(section)
+
+
+def test_commands_md_lists_the_keys_of_hint_json():
+    example = ROOT / "src" / "kanaloa" / "examples" / "midgame.json"
+    result = run("hint", str(example), "--iterations", "200", "--seed", "1", "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert list(doc) == documented_keys("hint --json")
+    assert list(doc["candidates"][0]) == documented_keys("A candidate")
+
+
+def test_commands_md_lists_the_keys_of_simulate_json_and_of_the_records(tmp_path):
+    out = tmp_path / "games.jsonl"
+    result = run("simulate", "--bots", "random,greedy,random", "--games", "3", "--seed", "1", "--json",
+                 "--out", str(out))
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert list(doc) == documented_keys("simulate --json")
+    assert list(doc["bots"][0]) == documented_keys("A bot")
+    assert list(doc["bots"][0]["by_seat"][0]) == documented_keys("A seat of a bot")
+    record = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
+    assert list(record) == documented_keys("Game records")
+    assert documented_keys("moves --json") == []  # a list, no keys

@@ -198,7 +198,7 @@ def test_command_prints_move_plan_and_candidates(tmp_path):
     assert "win" in lines[3] and lines[5].startswith("2")
 
 
-def test_command_json_has_the_interface_keys():
+def test_command_json_has_the_documented_keys():
     pos = midgame(7).as_viewer(midgame(7).to_move)
     result = run(["hint", "-", "--iterations", "200", "--seed", "4", "--json"], stdin=pos.dumps())
     assert result.exit_code == 0, result.output

@@ -1,4 +1,4 @@
-"""Positions (INTERFACE.md "Position format"): JSON round trips for full and viewer positions,
+"""Positions (README.md "Positions"): JSON round trips for full and viewer positions,
 every validation error with its message, dealing, checked play and the outcome."""
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def full_doc(hands=None, face_up=("KULU", "MOKU", "PAHU", "GUMO"), open_=("ALOA"
 
 
 def red_view_doc():
-    """The example of INTERFACE.md, seen by red (the same cards as ``full_doc()``)."""
+    """The position of ``full_doc()``, seen by red (the same cards)."""
     doc = full_doc()
     doc["viewer"] = "red"
     del doc["seed"]
@@ -96,7 +96,7 @@ def test_a_full_position_round_trips_through_json(engine):
     assert again.dumps() == pos.dumps()
 
 
-def test_the_interface_example_round_trips_as_red_sees_it(engine):
+def test_the_example_round_trips_as_red_sees_it(engine):
     pos = Position.from_json(red_view_doc(), engine=engine)
     out = pos.to_json()
     assert out["viewer"] == "red" and "seed" not in out
@@ -255,7 +255,7 @@ def test_a_whole_game_reaches_its_outcome(engine):
     doc = pos.to_json()
     assert doc["result"] == out
     assert Position.from_json(doc, engine=engine).outcome == out
-    assert pos.to_move is None and doc["to_move"] is None and "turn" not in doc  # INTERFACE.md, R12
+    assert pos.to_move is None and doc["to_move"] is None and "turn" not in doc  # README.md "Positions", R12
     assert repr(pos) == "<Position oro round 'over', game over, full>"
     with pytest.raises(MoveError, match=r"^move 'end': the game is over$"):
         pos.play("end")
@@ -1052,7 +1052,7 @@ def over_doc(reason, ranking, **fields):
 
 
 def test_a_finished_game_has_no_color_to_move_and_no_turn(engine):
-    """INTERFACE.md: once the game is over, ``to_move`` is null and ``turn`` is absent, read and written."""
+    """Once the game is over, ``to_move`` is null and ``turn`` is absent, read and written (README.md "Positions")."""
     doc = over_doc("points", ["green", "blue", "red", "yellow"], scores={"red": 9, "green": 12, "blue": 9, "yellow": 3})
     pos = Position.from_json(doc, engine=engine)
     assert pos.is_over and pos.to_move is None and pos.legal_moves() == []

@@ -379,7 +379,7 @@ def test_same_results_on_a_local_dask_cluster(small_run):
 # -- the command ----------------------------------------------------------------------------------
 
 
-def test_simulate_json_has_the_interface_keys():
+def test_simulate_json_has_the_documented_keys():
     result = run("simulate", "--bots", "random,random:seed=7,random", "--games", "6", "--seed", "4", "--json")
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)

@@ -139,7 +139,7 @@ def test_results_of_a_bot_outside_the_lineup_are_refused():
         bot_table(["A", "B", "C"], 3, [SeatOutcome("Z", 0, 1, 1, True)])
 
 
-def test_json_row_has_the_interface_keys():
+def test_json_row_has_the_documented_keys():
     a = bot_table(["A", "B", "B"], 3, HAND_MADE)[0].to_json(["red", "green", "blue"])
     assert {"spec", "games", "wins", "win_share", "ci95", "mean_points", "mean_rank"} <= set(a)
     assert a["ci95"] == pytest.approx(list(wilson_interval(2, 3)))

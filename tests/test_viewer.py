@@ -1,5 +1,5 @@
 """Viewer positions: what one color knows at the table, kept up to date from the records of
-the moves it sees (INTERFACE.md "Move notation", docs/engine.md "Knowledge").
+the moves it sees (README.md "Viewer positions and records", docs/engine.md "Knowledge").
 
 The central check mirrors whole games: a full position plays them, and a viewer position per
 color follows along with only the records that color could write.  After every move the
@@ -150,7 +150,8 @@ def test_another_colors_build_pulls_the_card_into_its_filled_in_hand(engine):
         assert out["bridges"] == {link: "green"}
         assert out["hands"]["green"] == {"count": 3, "public": ["KULU"]}
         assert out["discard"]["open"][-1] == card
-    # A public card is paid from the public part (INTERFACE.md: one X leaves 'public').
+    # A public card is paid from the public part (docs/rules.md "What each player knows": a card played
+    # openly uses up a known card of that island first).
     view.play("green: ELOI-KULU/KULU")
     assert view.to_json()["hands"]["green"] == {"count": 3, "public": []}
 

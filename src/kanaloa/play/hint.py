@@ -49,7 +49,7 @@ class HintCandidate:
 
 @dataclass(frozen=True)
 class Hint:
-    """What ``hint`` returns; ``to_json`` gives the ``--json`` form of INTERFACE.md."""
+    """What ``hint`` returns; ``to_json`` gives the ``hint --json`` form (docs/commands.md, "hint --json")."""
 
     move: str
     plan: list[str]

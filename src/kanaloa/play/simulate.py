@@ -49,7 +49,8 @@ possibly with gaps)::
 
 ``seed`` is the deal seed; ``lineup``, ``bot_seeds``, ``scores`` and
 ``ranks`` (1 = best) are by seat, ``colors[s]`` is seat ``s``'s color and
-``winner`` a seat; ``moves`` lists every move in notation (INTERFACE.md) from
+``winner`` a seat; ``moves`` lists every move in notation (README.md "Move
+notation") from
 the deal on, ``length`` counts them; ``reason`` is ``points`` (R12) or
 ``eleven islands`` (R8).  ``kanaloa new --seed SEED --players PLAYERS
 --preset PRESET --board BOARD`` deals the game again, and playing ``moves``
@@ -661,7 +662,7 @@ class TournamentRun:
         return dict(self._totals.reasons)
 
     def to_json(self) -> dict:
-        """The ``simulate --json`` document (INTERFACE.md keys first)."""
+        """The ``simulate --json`` document (docs/commands.md, "simulate --json")."""
         t = self.tournament
         return {
             "games": self.games,

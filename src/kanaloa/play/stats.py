@@ -108,7 +108,7 @@ class BotStats:
         return self.ranks / self.games if self.games else 0.0
 
     def to_json(self, colors: Sequence[str]) -> dict:
-        """The ``simulate --json`` entry of this bot (INTERFACE.md keys, then ``copies`` and ``by_seat``)."""
+        """The ``simulate --json`` entry of this bot (docs/commands.md, "A bot")."""
         low, high = self.ci95
         return {
             "spec": self.spec,

@@ -1,7 +1,7 @@
 """The ``kanaloa-position/1`` format: reading a document into a game state, and writing one.
 
-INTERFACE.md "Position format" defines the fields; everything listed there
-holds.  The choices that document leaves open are made here:
+README.md "Positions" describes the fields for users; everything said there
+holds.  The details it leaves open are settled here:
 
 ``setup`` (only in round ``0``)::
 
