@@ -23,8 +23,9 @@ ENGINES = {
     "core-in-C": (lambda board, players: core_games(board, players, PRESET_YUCATA, GAMES, RATIO_SEED), 200),
     "core-through-Position": (
         lambda board, players: play_games_api(board, players, PRESET_YUCATA, GAMES, RATIO_SEED), 15),
-    "reference": (lambda board, players: play_games(board, players, PRESET_YUCATA, GAMES, RATIO_SEED, load_engine("reference")),
-                  3),
+    "reference": (
+        lambda board, players: play_games(board, players, PRESET_YUCATA, GAMES, RATIO_SEED, load_engine("reference")),
+        3),
 }
 
 

@@ -104,7 +104,7 @@ def action_name(board: Board, action: int) -> str:
     if kind == A.PLACE:
         return f"{name} {board.link_name(a)}/{board.islands[b]} ({action})"
     if kind == A.SWAP:
-        return f"{name} {board.link_name(a)}/{'AA AB BB'.split()[b]} ({action})"
+        return f"{name} {board.link_name(a)}/{['AA', 'AB', 'BB'][b]} ({action})"
     if kind == A.REMOVE:
         return f"{name} {board.link_name(a)} ({action})"
     if kind in (A.DISCARD, A.TAKE, A.REVEAL):

@@ -96,7 +96,8 @@ def test_every_markdown_file_a_doc_names_is_in_the_repository(doc):
     assert not missing, f"{rel(doc)} names files that are not in the repository: {', '.join(missing)}"
 
 
-CODE = [*SOURCES, ROOT / "kanaloa_core.pyi", *sorted((ROOT / "tests").glob("*.py")), *sorted((ROOT / "bench").glob("*.py"))]
+CODE = [*SOURCES, ROOT / "kanaloa_core.pyi", *sorted((ROOT / "tests").glob("*.py")),
+        *sorted((ROOT / "bench").glob("*.py"))]
 
 
 @pytest.mark.parametrize("path", [p for p in CODE if p.name != "test_docs.py"], ids=rel)  # this file names some

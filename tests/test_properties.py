@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 
@@ -228,7 +228,7 @@ def test_R8_eleven_islands_end_the_game_at_once(oro, fast_engine):
             wins += 1
             assert after.round == ROUND_OVER and after.reason == REASON_ELEVEN and after.winner == me, where
             rest = sorted((s for s in range(after.players) if s != me), key=lambda s: (-after.scores[s], s))
-            assert after.ranking == [me] + rest, where
+            assert after.ranking == [me, *rest], where
             assert after.scores == before.scores, f"{where}: R8 does not score"
         else:
             assert after.reason != REASON_ELEVEN, where
@@ -239,13 +239,13 @@ def test_scores_are_the_sum_of_R11_over_the_scorings(oro, fast_engine):
     """Scores change only at scoring 1 (R9) and the final scoring (R10), each time by R11 computed
     from the bridges at that moment, with +1 per controlled island in the final scoring."""
     scorings = Counter()
-    for where, before, action, after in walk(fast_engine, oro, crowded=CROWDED_GAMES):
+    for where, before, _action, after in walk(fast_engine, oro, crowded=CROWDED_GAMES):
         expected = list(before.scores)
         if before.round == ROUND_1 and after.round in (ROUND_2, ROUND_FINAL):
-            expected = [s + p for s, p in zip(expected, scoring_points(oro, after, final=False))]
+            expected = [s + p for s, p in zip(expected, scoring_points(oro, after, final=False), strict=True)]
             scorings["first"] += 1
         if after.round == ROUND_OVER and after.reason == REASON_POINTS:
-            expected = [s + p for s, p in zip(expected, scoring_points(oro, after, final=True))]
+            expected = [s + p for s, p in zip(expected, scoring_points(oro, after, final=True), strict=True)]
             scorings["final"] += 1
         assert after.scores == expected, where
     assert scorings["first"] > 0 and scorings["final"] > 0

@@ -91,7 +91,7 @@ def test_R3_each_seat_reveals_one_card_then_four_go_face_up(oro, engine):
             assert state.to_data().setup_chosen[seat] == chosen[-1]
     data = state.to_data()
     # Three players reveal three cards; the fourth face-up card comes from the deck's top.
-    assert data.face_up == chosen + [dealt.deck[0]]
+    assert data.face_up == [*chosen, dealt.deck[0]]
     assert data.deck == dealt.deck[1:]
     assert [sum(h) for h in data.hands] == [3, 3, 3]
     assert data.setup_chosen == [NO_CARD] * 3
@@ -184,7 +184,7 @@ def test_R9_taking_the_last_card_scores_and_reshuffles_every_discard(oro, engine
     after = state.to_data()
     # Scoring 1: DALI has 3 links, seat 0 holds 2 of them: 1 point, no bonus (R11).
     assert after.scores == [1, 0, 0, 0]
-    expected = sorted(data.discard_open + [isl(oro, "ORO"), isl(oro, "PAHU")])
+    expected = sorted([*data.discard_open, isl(oro, "ORO"), isl(oro, "PAHU")])
     stream = SplitMix64(data.rng)
     stream.shuffle(expected)
     assert after.face_up == expected[:4] and after.deck == expected[4:]

@@ -602,7 +602,7 @@ def test_R10_the_second_run_out_starts_the_final_round_with_the_next_player(impl
     pos = table(impl, round=2, to_move="blue", face_up=["RASI"], deck=[], hands={"blue": ["KULU"]})
     pos.play("take RASI")
     assert pos.round == "final" and pos.to_move == "yellow"
-    assert sorted(pos.move_strings()) == sorted(["end"] + builds(pos))
+    assert sorted(pos.move_strings()) == sorted(["end", *builds(pos)])
 
 
 def test_R10_the_passing_example_with_12_10_7_and_6_points(impl):
@@ -737,7 +737,8 @@ TWENTY = {
 
 
 def test_R13_tabletop_a_color_without_bridges_in_stock_cannot_build(impl):
-    pos = table(impl, preset="tabletop", bridges={**TWENTY, "GUMO-IKA": "green"}, hands={"red": ["GUMO", "GUMO", "IKA"]})
+    pos = table(impl, preset="tabletop", bridges={**TWENTY, "GUMO-IKA": "green"},
+                hands={"red": ["GUMO", "GUMO", "IKA"]})
     assert builds(pos) == []
     assert moves_of(pos, "discard")
     unlimited = table(impl, bridges={**TWENTY, "GUMO-IKA": "green"}, hands={"red": ["GUMO", "GUMO", "IKA"]})

@@ -343,7 +343,7 @@ def parse_bot_spec(spec: str) -> Bot:
     if name not in BOTS:
         raise OptionError(f"bot spec {spec!r}: unknown bot {name!r}; expected one of {', '.join(BOTS)}")
     cls, allowed = BOTS[name]
-    options: dict[str, object] = {}
+    options: dict[str, int | float | str] = {}
     for part in parts:
         key, sep, text = part.partition("=")
         key, text = key.strip().lower(), text.strip()
@@ -358,12 +358,13 @@ def parse_bot_spec(spec: str) -> Bot:
         options[key] = _option_value(spec, key, text, allowed[key])
     if name in ("pimc", "ismcts") and "iterations" in options and "time" in options:
         raise OptionError(f"bot spec {spec!r}: key 'time' cannot be combined with 'iterations'; give one budget")
-    if name in ("pimc", "ismcts") and options.get("margin", 0.0) > 1.0:
-        raise OptionError(f"bot spec {spec!r}: key 'margin' must be within [0, 1], not {options['margin']}")
+    margin = options.get("margin", 0.0)
+    if name in ("pimc", "ismcts") and isinstance(margin, float) and margin > 1.0:
+        raise OptionError(f"bot spec {spec!r}: key 'margin' must be within [0, 1], not {margin}")
     return cls(spec.strip(), **options)
 
 
-def _option_value(spec: str, key: str, text: str, option: _Option):
+def _option_value(spec: str, key: str, text: str, option: _Option) -> int | float | str:
     if option.choices:
         if text.lower() not in option.choices:
             raise OptionError(

@@ -18,8 +18,9 @@ the core wants its own ``kanaloa_core.CoreBoard`` tables, the reference the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import OptionError
 from .board import Board

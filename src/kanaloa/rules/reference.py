@@ -85,12 +85,12 @@ class ReferenceState:
     # -- construction -------------------------------------------------------
 
     @classmethod
-    def from_data(cls, board: Board, data: StateData) -> "ReferenceState":
+    def from_data(cls, board: Board, data: StateData) -> ReferenceState:
         """A state holding an independent copy of ``data``."""
         return cls(board, copy_data(data))
 
     @classmethod
-    def deal(cls, board: Board, players: int, preset: int, seed: int) -> "ReferenceState":
+    def deal(cls, board: Board, players: int, preset: int, seed: int) -> ReferenceState:
         """A new game in setup (round 0), dealt from ``seed`` (R3, docs/engine.md "Dealing").
 
         Raises ``ValueError`` when the board has too few cards to deal every hand (as the core does).
@@ -111,7 +111,7 @@ class ReferenceState:
     def to_data(self) -> StateData:
         return copy_data(self.data)
 
-    def copy(self) -> "ReferenceState":
+    def copy(self) -> ReferenceState:
         return ReferenceState(self.board, copy_data(self.data))
 
     # -- protocol properties ------------------------------------------------
@@ -210,7 +210,7 @@ class ReferenceState:
         elif d.remove_on:
             moves = self._removal_moves()
         elif d.round == ROUND_FINAL:
-            moves = self._build_moves() + [A.encode(A.END)]
+            moves = [*self._build_moves(), A.encode(A.END)]
             if self._may_pass():
                 moves.append(A.encode(A.PASS))
         elif d.discarded:
@@ -382,7 +382,7 @@ class ReferenceState:
         if self.islands_controlled(me) < WIN_ISLANDS:
             return
         others = sorted((seat for seat in range(d.players) if seat != me), key=lambda s: (-d.scores[s], s))
-        d.ranking = [me] + others
+        d.ranking = [me, *others]
         d.winner = me
         d.reason = REASON_ELEVEN
         d.round = ROUND_OVER

@@ -75,9 +75,9 @@ class StateData:
     rng: int = 0
 
     @classmethod
-    def empty(cls, n_islands: int, n_links: int, players: int, preset: int = PRESET_YUCATA) -> "StateData":
+    def empty(cls, n_islands: int, n_links: int, players: int, preset: int = PRESET_YUCATA) -> StateData:
         """A state with no bridge and no card anywhere (the caller fills it in)."""
-        z = lambda: [0] * n_islands  # noqa: E731
+        z = lambda: [0] * n_islands
         return cls(
             n_islands=n_islands,
             players=players,
@@ -90,7 +90,7 @@ class StateData:
             setup_chosen=[NO_CARD] * players,
         )
 
-    def copy(self) -> "StateData":
+    def copy(self) -> StateData:
         return copy.deepcopy(self)
 
     def hand_size(self, seat: int) -> int:

@@ -35,11 +35,13 @@ from run to run, never the work.
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from ..rules.board import Board, load_board
 from ..rules.engine import Engine, EngineState, load_engine
@@ -55,6 +57,10 @@ from ..rules.state import (
     ROUND_SETUP,
     StateData,
 )
+
+if TYPE_CHECKING:
+    from ..rules.core import CoreState
+    from ..search import SearchResult
 
 BOARD = "oro"
 PHASES = ("start", "mid-round-1", "round-2", "final")
@@ -204,6 +210,12 @@ class BenchPosition:
         """A fresh state of ``engine`` (default the core) at this position."""
         return (engine or load_engine()).from_data(board, self.data)
 
+    def core_state(self, board: Board) -> CoreState:
+        """A fresh compiled-core state at this position, for what only the core does (search, determinise)."""
+        from ..rules.core import CoreState, core_board
+
+        return CoreState.from_data(core_board(board), self.data)
+
 
 def _at_phase(phase: str, d: StateData, deck_at_start: dict[int, int]) -> bool:
     """Whether ``d`` is at the start of a turn inside ``phase`` (see the module docstring)."""
@@ -240,7 +252,7 @@ def bench_position(board: Board, players: int, phase: str, engine: Engine | None
             d = state.to_data()
             deck_at_start.setdefault(d.round, len(d.deck))
             if _at_phase(phase, d, deck_at_start):
-                line = []
+                line: list[int] = []
                 while not state.is_over and len(line) < LINE_MOVES:
                     legal = state.legal_actions()
                     line.append(legal[stream.below(len(legal))])
@@ -284,9 +296,9 @@ def ismcts_missing(board: Board) -> str | None:
     reason = determinise_missing()
     if reason:
         return reason
-    from ..rules.core import POLICY_HEURISTIC
+    from ..rules.core import POLICY_HEURISTIC, CoreState, core_board
 
-    probe = load_engine().deal(board, 4, PRESET_YUCATA, 0)
+    probe = CoreState.deal(core_board(board), 4, PRESET_YUCATA, 0)
     try:
         probe.playout(0, POLICY_HEURISTIC)
     except ValueError:
@@ -294,15 +306,15 @@ def ismcts_missing(board: Board) -> str | None:
     return None
 
 
-def run_ismcts(board: Board, position: BenchPosition, iterations: int, seed: int = ISMCTS_SEED):
+def run_ismcts(board: Board, position: BenchPosition, iterations: int, seed: int = ISMCTS_SEED) -> SearchResult:
     """One ISMCTS search, as hints run it, for the player to move at ``position``; its ``SearchResult``."""
     from ..play.game import KanaloaGame
     from ..search import ISMCTS
 
-    return ISMCTS(seed=seed).search(KanaloaGame().wrap(position.state(board)), iterations=iterations)
+    return ISMCTS(seed=seed).search(KanaloaGame().wrap(position.core_state(board)), iterations=iterations)
 
 
-def bulk_determinisations(state: Any, viewer: int, n: int, seed: int) -> Any:
+def bulk_determinisations(state: CoreState, viewer: int, n: int, seed: int) -> int:
     """``kanaloa_core.determinisations(state, viewer, n, seed)``: ``n`` samples drawn in C."""
     from ..rules.core import kanaloa_core
 
@@ -511,12 +523,11 @@ def run_bench(quick: bool = False, board_name: str = BOARD,
     # Whole games in C: a fixed batch of seeded deals, timed as a whole.
     for players, suffix in ((4, ""), (3, "_3p")):
         say(f"random games in C, {players} players")
-        n = budget.batch_games
-        moves = random_games(tables, players, PRESET_YUCATA, n, PLAYOUT_SEED)[1]
-        t = best_time(lambda: random_games(tables, players, PRESET_YUCATA, n, PLAYOUT_SEED), budget.runs,
-                      budget.seconds)
-        fig[f"playouts{suffix}_per_s"] = n / t
-        fig[f"moves{suffix}_per_s"] = moves / t
+        batch = functools.partial(random_games, tables, players, PRESET_YUCATA, budget.batch_games, PLAYOUT_SEED)
+        batch_moves = batch()[1]
+        t = best_time(batch, budget.runs, budget.seconds)
+        fig[f"playouts{suffix}_per_s"] = budget.batch_games / t
+        fig[f"moves{suffix}_per_s"] = batch_moves / t
 
     # The same games in every engine: the same deals and the same move stream, so the same work.
     n = report.ratio_games = budget.ratio_games
@@ -526,8 +537,9 @@ def run_bench(quick: bool = False, board_name: str = BOARD,
                        budget.runs, budget.seconds)
     t_api = best_time(lambda: moves.__setitem__("api", play_games_api(board, 4, PRESET_YUCATA, n, RATIO_SEED)),
                       budget.runs, 0.0)
+    reference = load_engine("reference")
     t_ref = best_time(
-        lambda: moves.__setitem__("reference", play_games(board, 4, PRESET_YUCATA, n, RATIO_SEED, load_engine("reference"))),
+        lambda: moves.__setitem__("reference", play_games(board, 4, PRESET_YUCATA, n, RATIO_SEED, reference)),
         budget.reference_runs, 0.0)
     for engine, t in (("ratio", t_core), ("api", t_api), ("reference", t_ref)):
         fig[f"{engine}_playouts_per_s"] = n / t
@@ -549,12 +561,12 @@ def run_bench(quick: bool = False, board_name: str = BOARD,
     if reason:
         report.skipped["determinisations"] = reason
     else:
-        state = mid.state(board)
+        state = mid.core_state(board)
         n = 20 * budget.op_calls
         fig["determinisations_per_s"] = n / best_time(lambda: bulk_determinisations(state, viewer, n, 1),
                                                       budget.runs, budget.seconds)
     if not determinise_missing():
-        state = mid.state(board)
+        state = mid.core_state(board)
         n = budget.op_calls
         fig["determinise_calls_per_s"] = n / best_time(_calls(lambda: state.determinise(viewer, 1), n),
                                                        budget.runs, budget.seconds / 2)
@@ -581,7 +593,7 @@ def run_bench(quick: bool = False, board_name: str = BOARD,
 
 def _time_operations(board: Board, position: BenchPosition, budget: Budget) -> dict[str, float | None]:
     """Calls per second of ``legal_actions``, ``apply`` (along the recorded line), ``copy`` and ``determinise``."""
-    state = position.state(board)
+    state = position.core_state(board)
     n = budget.op_calls
     seconds = budget.seconds / 4
     ops: dict[str, float | None] = {}
@@ -608,11 +620,11 @@ def stderr_progress(message: str) -> None:
 
 
 __all__ = [
-    "BenchPosition",
-    "BenchReport",
     "PHASES",
     "SIGNATURE_SET",
     "TARGETS",
+    "BenchPosition",
+    "BenchReport",
     "bench_position",
     "bench_positions",
     "play_games",
