@@ -108,6 +108,18 @@ def test_every_markdown_file_the_code_names_is_in_the_repository(path):
     assert not missing, f"{rel(path)} names files that are not in the repository: {', '.join(missing)}"
 
 
+def test_ci_runs_the_readmes_test_command_verbatim():
+    """The Quick start's test command is a line of .ci/run, and it checks with ruff and mypy first."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quick_start = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    commands = [block.strip() for block in re.findall(r"^```sh\n(.*?)^```", quick_start, re.M | re.S)]
+    test_command = [c for c in commands if "pytest" in c]
+    assert len(test_command) == 1, commands
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert test_command[0] in ci
+    assert test_command[0].split(" && ")[1:] == ["ruff check .", "mypy", "python -m pytest"]
+
+
 def defined_rule_ids() -> tuple[set[str], set[str]]:
     """(ids defined by a heading of docs/rules.md, ids reserved there as '- **R14** ...')."""
     text = FENCE.sub("", RULES.read_text(encoding="utf-8"))
