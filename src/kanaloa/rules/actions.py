@@ -17,6 +17,12 @@ PASS   8   0                     0
 REVEAL 9   island                0
 =========  ====================  ==========================================
 
+With two players (R15) a place or a swap also names which of the mover's two
+colors builds: bit ``SLOT_BIT`` (7) of ``b`` is the slot, 0 for the player's
+first color, 1 for its second (color ``seat + 2 * slot``, see
+``kanaloa.rules.state.colors_of_seat``).  With 3 or 4 players the slot is
+always 0, so every code is as in the table.
+
 Legal-move lists are always sorted by code, in the core and in the reference.
 """
 
@@ -24,6 +30,7 @@ from __future__ import annotations
 
 PLACE, SWAP, REMOVE, DISCARD, TAKE, DRAW, END, PASS, REVEAL = range(1, 10)
 SWAP_AA, SWAP_AB, SWAP_BB = 0, 1, 2
+SLOT_BIT = 7  # R15: the building color's slot in b (0: first color, 1: second)
 
 KIND_NAMES = {
     PLACE: "place",
@@ -55,6 +62,21 @@ def arg_a(action: Action) -> int:
 
 def arg_b(action: Action) -> int:
     return action & 0xFF
+
+
+def build_slot(action: Action) -> int:
+    """Which of the mover's colors a place or swap builds with: 0 (first) or 1 (second, R15)."""
+    return (action >> SLOT_BIT) & 1
+
+
+def build_arg(action: Action) -> int:
+    """A place's card island or a swap's combination, without the color slot."""
+    return action & ((1 << SLOT_BIT) - 1)
+
+
+def with_slot(action: Action, slot: int) -> Action:
+    """A place or swap code built with the mover's color in ``slot`` (R15)."""
+    return action | (slot << SLOT_BIT)
 
 
 def swap_cards(ends: tuple[int, int], combo: int) -> tuple[int, int]:

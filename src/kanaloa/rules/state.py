@@ -6,9 +6,13 @@ implementation works on it directly, and positions (JSON) are read into it and
 written from it.  Two equal ``StateData`` values are the same game state; the
 differential tests compare them field by field.
 
-Seats are numbered from 0 in play order; seat ``s`` plays color
-``players[s]``.  Islands and links are board indices.  Card multisets are
-lists of counts per island (length ``board.n_islands``).
+Seats are numbered from 0 in play order.  Colors are numbered apart from
+seats: with 3 or 4 players seat ``s`` plays the one color ``s``; with 2
+players (R15) there are 4 colors and seat ``s`` plays colors ``s`` and
+``s + 2`` (``colors_of_seat``), so color ``c`` belongs to seat
+``seat_of_color(c, players) = c % players``.  Islands and links are board
+indices.  Card multisets are lists of counts per island (length
+``board.n_islands``).
 """
 
 from __future__ import annotations
@@ -27,27 +31,50 @@ TABLETOP_BRIDGES = 20  # R13: bridges per color in the tabletop preset
 REASON_NONE, REASON_POINTS, REASON_ELEVEN = 0, 1, 2
 REASON_NAMES = {REASON_POINTS: "points", REASON_ELEVEN: "eleven islands"}
 
+TWO_PLAYERS = 2  # R15: each of the two players plays two colors
+COLORS_PER_SEAT_2P = 2
 HAND_LIMIT = 4  # R4: at most 4 cards when leaving the play phase
 FACE_UP = 4  # R3, R5, R9: face-up cards beside the deck
 DEAL = 4  # R3: cards dealt to each player
 WIN_ISLANDS = 11  # R8
 NO_CARD = -1
 NO_OWNER = -1
+NO_COLOR = -1
+
+
+def n_colors(players: int) -> int:
+    """How many colors a game of ``players`` plays: 4 with two players (R15.1), else one per seat."""
+    return 2 * players if players == TWO_PLAYERS else players
+
+
+def seat_of_color(color: int, players: int) -> int:
+    """The seat that plays ``color``."""
+    return color % players
+
+
+def colors_of_seat(seat: int, players: int) -> tuple[int, ...]:
+    """The colors ``seat`` plays, its first color first: ``(s,)``, or ``(s, s + 2)`` with two players."""
+    return (seat, seat + players) if players == TWO_PLAYERS else (seat,)
 
 
 @dataclass
 class StateData:
     """A complete game state; every card's place is known.
 
-    ``bridges[k]`` is the seat owning link ``k`` or ``NO_OWNER``.
+    ``bridges[k]`` is the color owning link ``k`` or ``NO_OWNER``, and
+    ``scores[c]`` the points of color ``c`` (one entry per color, see the
+    module docstring); everything else is per seat.  ``turn_color`` is the
+    color the player to move builds with this turn, chosen by the turn's
+    first place or swap (R15.3), or ``NO_COLOR``; it is only ever set with
+    two players.
     ``hands[s]``, ``public[s]`` and ``hidden_by[s]`` are counts per island:
     the hand, the part of it every player knows (R5 face-up takes), and the
     face-down discards seat ``s`` made since the last reshuffle.
     ``deck`` lists islands top first; ``face_up`` and ``discard_open`` keep
     their order.  ``setup_chosen[s]`` is the island seat ``s`` set aside in
     R3, or ``NO_CARD``.  ``rng`` is the SplitMix64 state for chance events.
-    ``ranking`` (best first), ``winner`` and ``reason`` are set when the game
-    is over.
+    ``ranking`` (seats, best first), ``winner`` (a seat) and ``reason`` are
+    set when the game is over.
     """
 
     n_islands: int
@@ -65,6 +92,7 @@ class StateData:
     scores: list[int] = field(default_factory=list)
     played: int = 0
     discarded: bool = False
+    turn_color: int = NO_COLOR
     remove_on: list[int] = field(default_factory=list)
     final_done: list[int] = field(default_factory=list)
     final_passed: list[int] = field(default_factory=list)
@@ -86,7 +114,7 @@ class StateData:
             hands=[z() for _ in range(players)],
             public=[z() for _ in range(players)],
             hidden_by=[z() for _ in range(players)],
-            scores=[0] * players,
+            scores=[0] * n_colors(players),
             setup_chosen=[NO_CARD] * players,
         )
 
