@@ -1,4 +1,4 @@
-"""The readable reference implementation of the rules (R1-R13).
+"""The readable reference implementation of the rules (R1-R13, and R15 for two players).
 
 ``ReferenceState`` plays the game over a plain ``StateData`` exactly as
 ``docs/engine.md`` describes it, one small function per rule.  It is written
@@ -11,11 +11,17 @@ questions ``counts_on`` and ``controller_of``, and the ``players``,
 properties).  The board's tables (the links of each island, their number)
 come from the ``Board`` itself.
 
-Colors are seats: seat ``s`` owns the bridges marked ``s`` in
-``StateData.bridges``.
+Colors are numbered apart from seats (``kanaloa.rules.state``): with 3 or 4
+players seat ``s`` plays the one color ``s``; with two players (R15) seat ``s``
+plays colors ``s`` and ``s + 2``, building with one of them per turn
+(``StateData.turn_color``).  ``StateData.bridges`` and ``scores`` are per
+color; the board questions (``counts_on``, ``controller_of``,
+``points_if_scored``) answer per color; ``winner`` and ``ranking`` are seats.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from . import actions as A
 from .board import Board
@@ -25,6 +31,7 @@ from .state import (
     FACE_UP,
     HAND_LIMIT,
     NO_CARD,
+    NO_COLOR,
     NO_OWNER,
     PRESET_TABLETOP,
     REASON_ELEVEN,
@@ -35,8 +42,12 @@ from .state import (
     ROUND_OVER,
     ROUND_SETUP,
     TABLETOP_BRIDGES,
+    TWO_PLAYERS,
     WIN_ISLANDS,
     StateData,
+    colors_of_seat,
+    n_colors,
+    seat_of_color,
 )
 
 
@@ -58,6 +69,7 @@ def copy_data(data: StateData) -> StateData:
         scores=list(data.scores),
         played=data.played,
         discarded=data.discarded,
+        turn_color=data.turn_color,
         remove_on=list(data.remove_on),
         final_done=list(data.final_done),
         final_passed=list(data.final_passed),
@@ -92,6 +104,9 @@ class ReferenceState:
     @classmethod
     def deal(cls, board: Board, players: int, preset: int, seed: int) -> ReferenceState:
         """A new game in setup (round 0), dealt from ``seed`` (R3, docs/engine.md "Dealing").
+
+        Two players are dealt as three or four (R15.2): 4 cards each, one revealed by each, and
+        the deck fills the face-up row to 4 when the setup ends (``finish_setup``).
 
         Raises ``ValueError`` when the board has too few cards to deal every hand (as the core does).
         """
@@ -144,6 +159,40 @@ class ReferenceState:
     def ranking(self) -> list[int]:
         return list(self.data.ranking)
 
+    @property
+    def n_colors(self) -> int:
+        """How many colors are in play: one per seat, or four with two players (R15.1)."""
+        return n_colors(self.data.players)
+
+    # -- colors (R15) -------------------------------------------------------
+
+    def colors_of(self, seat: int) -> tuple[int, ...]:  # R15.1
+        """The colors ``seat`` builds with, its first color first: one, or two with two players."""
+        return colors_of_seat(seat, self.data.players)
+
+    def open_colors(self) -> tuple[int, ...]:  # R15.3
+        """The colors the mover may build with now.
+
+        With 3 or 4 players, its one color.  With two players, both of its
+        colors until the turn's first place or swap has chosen one, then
+        that one only.
+        """
+        d = self.data
+        if d.turn_color != NO_COLOR:
+            return (d.turn_color,)
+        return self.colors_of(d.to_move)
+
+    def acting_color(self) -> int:  # R7, R15.3
+        """The color whose build queued the pending removals: the color of the turn (with two
+        players, the one its first build chose) or the mover's first color."""
+        d = self.data
+        return d.turn_color if d.turn_color != NO_COLOR else d.to_move
+
+    def standing(self, seat: int) -> tuple[int, ...]:  # R12, R15.5
+        """What ranks ``seat`` (more is better): ``(points,)``, or with two players the pair
+        (points of its weaker color, points of its stronger color)."""
+        return seat_standing(self.data.scores, seat, self.data.players)
+
     # -- board questions (R1, R2) -------------------------------------------
 
     def count_on(self, island: int, color: int) -> int:
@@ -152,8 +201,8 @@ class ReferenceState:
         return sum(1 for k in self.board.links_of[island] if bridges[k] == color)
 
     def counts_on(self, island: int) -> list[int]:
-        """Bridges per color on the links of ``island``."""
-        counts = [0] * self.data.players
+        """Bridges per color on the links of ``island`` (one entry per color, R15.1)."""
+        counts = [0] * n_colors(self.data.players)
         bridges = self.data.bridges
         for k in self.board.links_of[island]:
             if bridges[k] != NO_OWNER:
@@ -165,7 +214,7 @@ class ReferenceState:
         return any(bridges[k] == NO_OWNER for k in self.board.links_of[island])
 
     def controller_of(self, island: int) -> int:
-        """The color with an absolute majority on ``island``, or ``NO_OWNER`` (R2)."""
+        """The color with an absolute majority on ``island``, or ``NO_OWNER`` (R2; a color, R15.1)."""
         size = self.board.sizes[island]
         for color, n in enumerate(self.counts_on(island)):
             if is_absolute_majority(n, size):
@@ -189,9 +238,10 @@ class ReferenceState:
     def points_if_scored(self, final: bool = False) -> list[int]:  # R11
         """Per color, what a scoring of the islands now would add; ``final`` adds the final +1 per island.
 
-        Without ``final`` it is the scoring at the end of round 1 (R9).
+        Without ``final`` it is the scoring at the end of round 1 (R9).  With two players each
+        color scores on its own (R15.1).
         """
-        points = [0] * self.data.players
+        points = [0] * n_colors(self.data.players)
         for island, size in enumerate(self.board.sizes):
             owner = self.controller_of(island)
             if owner != NO_OWNER:
@@ -224,27 +274,37 @@ class ReferenceState:
         hand = self.data.hands[self.data.to_move]
         return [A.encode(A.REVEAL, x) for x in range(self.board.n_islands) if hand[x] > 0]
 
-    def _removal_moves(self) -> list[int]:  # R7
+    def _removal_moves(self) -> list[int]:  # R7, R15.4
         island = self.data.remove_on[0]
-        eligible = removable_colors(self.counts_on(island), self.data.to_move)
+        eligible = removable_colors(self.counts_on(island), self.acting_color())
         bridges = self.data.bridges
         return [A.encode(A.REMOVE, k) for k in self.board.links_of[island] if bridges[k] in eligible]
 
-    def _build_moves(self) -> list[int]:  # R4 place and swap, R13 stock
+    def _build_moves(self) -> list[int]:  # R4 place and swap, R13 stock, R15.3 the turn's color
         d = self.data
         me = d.to_move
-        stock = self.bridges_in_stock(me)
-        if stock is not None and stock <= 0:
-            return []
         hand = d.hands[me]
         moves = []
+        for slot, color in enumerate(self.colors_of(me)):
+            if d.turn_color not in (NO_COLOR, color):
+                continue  # R15.3: the turn's first build chose the other color
+            stock = self.bridges_in_stock(color)
+            if stock is not None and stock <= 0:
+                continue
+            moves += [A.with_slot(action, slot) for action in self._builds_of(color, hand)]
+        return moves
+
+    def _builds_of(self, color: int, hand: list[int]) -> list[int]:  # R4, R15.4
+        """Every place and swap ``hand`` pays for ``color``: a place on any free link, a swap of a
+        bridge of any other color (with two players, the player's other color included)."""
+        moves = []
         for k, (a, b) in enumerate(self.board.links):
-            owner = d.bridges[k]
+            owner = self.data.bridges[k]
             if owner == NO_OWNER:
                 for x in (a, b):
                     if hand[x] > 0:
                         moves.append(A.encode(A.PLACE, k, x))
-            elif owner != me:
+            elif owner != color:
                 for combo in (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB):
                     if can_pay(hand, A.swap_cards((a, b), combo)):
                         moves.append(A.encode(A.SWAP, k, combo))
@@ -266,22 +326,25 @@ class ReferenceState:
             moves.append(A.encode(A.DRAW))
         return moves
 
-    def _may_pass(self) -> bool:  # R10
+    def _may_pass(self) -> bool:  # R10, R15.6
+        """Before acting, the mover may pass while a seat ranked above it (more points, or with two
+        players a greater pair) is still to take its final turn; equal standings never pass."""
         d = self.data
         me = d.to_move
+        mine = self.standing(me)
         return d.played == 0 and any(
-            seat != me and seat not in d.final_done and d.scores[seat] > d.scores[me] for seat in range(d.players)
+            seat != me and seat not in d.final_done and self.standing(seat) > mine for seat in range(d.players)
         )
 
     # -- applying moves -----------------------------------------------------
 
     def apply(self, action: int) -> None:
         """Play ``action`` for the player to move.  Unchecked: it must be legal."""
-        kind, a, b = A.kind_of(action), A.arg_a(action), A.arg_b(action)
+        kind, a = A.kind_of(action), A.arg_a(action)
         if kind == A.PLACE:
-            self.place(a, b)
+            self.place(a, A.build_arg(action), self.colors_of(self.data.to_move)[A.build_slot(action)])
         elif kind == A.SWAP:
-            self.swap(a, b)
+            self.swap(a, A.build_arg(action), self.colors_of(self.data.to_move)[A.build_slot(action)])
         elif kind == A.REMOVE:
             self.remove_pending(a)
         elif kind == A.DISCARD:
@@ -329,61 +392,81 @@ class ReferenceState:
         d.discard_open.append(island)
         d.played += 1
 
-    def place(self, link: int, card: int) -> None:  # R4 place
+    def place(self, link: int, card: int, color: int | None = None) -> None:  # R4 place
+        """Pay ``card`` and build ``color`` (by default the mover's first color) on the free ``link``."""
+        color = self.choose_color(color)
         self.pay(card)
-        self.data.bridges[link] = self.data.to_move
-        self.resolve_build(link)
+        self.data.bridges[link] = color
+        self.resolve_build(link, color)
 
-    def swap(self, link: int, combo: int) -> None:  # R4 swap
+    def swap(self, link: int, combo: int, color: int | None = None) -> None:  # R4 swap
+        """Pay the two cards of ``combo``; ``color`` (by default the mover's first) replaces the bridge on ``link``."""
+        color = self.choose_color(color)
         for card in A.swap_cards(self.board.links[link], combo):
             self.pay(card)
-        self.data.bridges[link] = self.data.to_move
-        self.resolve_build(link)
+        self.data.bridges[link] = color
+        self.resolve_build(link, color)
 
-    def resolve_build(self, link: int) -> None:
-        """After a place or swap on ``link``: R6 then R7 on each end (island order), then R8."""
-        for island in sorted(self.board.links[link]):
-            self.take_control(island)
-            self.check_relative_majority(island)
-        self.check_immediate_win()
-
-    def take_control(self, island: int) -> None:  # R6
-        """A new absolute majority of the mover clears every other color's bridges off ``island``."""
+    def choose_color(self, color: int | None) -> int:  # R15.3
+        """The color a place or swap builds with; with two players it becomes the turn's color."""
         d = self.data
-        me = d.to_move
-        n = self.count_on(island, me)
+        if color is None:
+            color = d.to_move
+        if d.players == TWO_PLAYERS:
+            d.turn_color = color
+        return color
+
+    def resolve_build(self, link: int, color: int) -> None:
+        """After a place or swap of ``color`` on ``link``: R6 then R7 on each end (island order), then R8."""
+        for island in sorted(self.board.links[link]):
+            self.take_control(island, color)
+            self.check_relative_majority(island, color)
+        self.check_immediate_win(color)
+
+    def take_control(self, island: int, color: int) -> None:  # R6, R15.4
+        """A new absolute majority of ``color`` clears every other color's bridges off ``island``
+        (with two players, those of the player's other color too)."""
+        d = self.data
+        n = self.count_on(island, color)
         size = self.board.sizes[island]
-        # The build added exactly one bridge of the mover here, so n - 1 is the count just before.
+        # The build added exactly one bridge of ``color`` here, so n - 1 is the count just before.
         if is_absolute_majority(n, size) and not is_absolute_majority(n - 1, size):
             for k in self.board.links_of[island]:
-                if d.bridges[k] not in (NO_OWNER, me):
+                if d.bridges[k] not in (NO_OWNER, color):
                     d.bridges[k] = NO_OWNER
 
-    def check_relative_majority(self, island: int) -> None:  # R7
-        """Queue a removal on a full large island where the mover leads or ties without control."""
+    def check_relative_majority(self, island: int, color: int) -> None:  # R7, R15.4
+        """Queue a removal on a full large island where ``color`` leads or ties without control.
+
+        Every other color is a rival here, the player's other color included (R15.4).
+        """
         d = self.data
-        me = d.to_move
         size = self.board.sizes[island]
         if size < 5 or self.has_free_link(island):
             return
         counts = self.counts_on(island)
-        n = counts[me]
+        n = counts[color]
         if is_absolute_majority(n, size):
             return
-        others = [c for color, c in enumerate(counts) if color != me]
+        others = [c for other, c in enumerate(counts) if other != color]
         m = max(others, default=0)
         if n > m or (n == m and 1 in others):
             d.remove_on.append(island)
 
-    def check_immediate_win(self) -> None:  # R8
-        """Eleven controlled islands end the game at once for the mover."""
+    def check_immediate_win(self, color: int) -> None:  # R8, R15.7
+        """Eleven islands controlled by ``color`` end the game at once: its player wins.
+
+        The other seats rank by their standing (points, or with two players the pair of R15.5),
+        then by seat order (R12).
+        """
         d = self.data
-        me = d.to_move
-        if self.islands_controlled(me) < WIN_ISLANDS:
+        if self.islands_controlled(color) < WIN_ISLANDS:
             return
-        others = sorted((seat for seat in range(d.players) if seat != me), key=lambda s: (-d.scores[s], s))
-        d.ranking = [me, *others]
-        d.winner = me
+        winner = seat_of_color(color, d.players)
+        others = sorted((seat for seat in range(d.players) if seat != winner),
+                        key=lambda s: ([-x for x in self.standing(s)], s))
+        d.ranking = [winner, *others]
+        d.winner = winner
         d.reason = REASON_ELEVEN
         d.round = ROUND_OVER
 
@@ -423,6 +506,7 @@ class ReferenceState:
         d = self.data
         d.played = 0
         d.discarded = False
+        d.turn_color = NO_COLOR  # R15.3: the next turn chooses again
         if not d.deck and not d.face_up:
             if d.round == ROUND_1:
                 self.end_first_round()
@@ -478,6 +562,7 @@ class ReferenceState:
         if me in d.final_passed:
             d.final_passed.remove(me)
         d.played = 0
+        d.turn_color = NO_COLOR
         if len(d.final_done) == d.players:
             self.finish_game()
         else:
@@ -492,17 +577,19 @@ class ReferenceState:
                 return candidate
         raise AssertionError("every seat has taken its final turn")
 
-    def finish_game(self) -> None:  # R11 final scoring, R12 ranking
+    def finish_game(self) -> None:  # R11 final scoring, R12 ranking, R15.5
+        """Final scoring; seats rank by standing (points, or the pair of R15.5), then by the
+        earlier final turn."""
         d = self.data
         self.score(final=True)
         turn_order = {seat: i for i, seat in enumerate(d.final_done)}
-        d.ranking = sorted(range(d.players), key=lambda s: (-d.scores[s], turn_order[s]))
+        d.ranking = sorted(range(d.players), key=lambda s: ([-x for x in self.standing(s)], turn_order[s]))
         d.winner = d.ranking[0]
         d.reason = REASON_POINTS
         d.round = ROUND_OVER
 
-    def score(self, final: bool) -> None:  # R11
-        """Each controller scores the links of its island it does not hold, +1 in the final scoring."""
+    def score(self, final: bool) -> None:  # R11, R15.1
+        """Each controlling color scores the links of its island it does not hold, +1 in the final scoring."""
         for color, points in enumerate(self.points_if_scored(final)):
             self.data.scores[color] += points
 
@@ -517,8 +604,18 @@ def island_value(size: int, held: int, final: bool) -> int:  # R11
     return size - held + (1 if final else 0)
 
 
-def removable_colors(counts: list[int], mover: int) -> set[int]:  # R7
-    """The colors whose bridges the mover may remove, given bridges per color on the island."""
+def seat_standing(scores: list[int], seat: int, players: int) -> tuple[int, ...]:  # R12, R15.5
+    """What ranks ``seat``, greater is better: ``(points,)`` with 3 or 4 players; with two, the
+    pair (points of the seat's color with fewer points, points of its other color)."""
+    if players != TWO_PLAYERS:
+        return (scores[seat],)
+    weak, strong = sorted(scores[c] for c in colors_of_seat(seat, players))
+    return (weak, strong)
+
+
+def removable_colors(counts: list[int], mover: int) -> set[int]:  # R7, R15.4
+    """The colors whose bridges the ``mover`` color may remove, given bridges per color on the
+    island (with two players, the player's other color is one of them)."""
     n = counts[mover]
     others = {color: c for color, c in enumerate(counts) if color != mover and c > 0}
     top = max(others.values(), default=0)
@@ -545,24 +642,44 @@ def can_pay(hand: list[int], cards: tuple[int, int]) -> bool:  # R4 swap
 # code of the notation.
 
 
-def why_illegal(state: ReferenceState, action: int, names: tuple[str, ...], hand_known: bool = True) -> str | None:
+def color_names(players: int, names: Sequence[str]) -> tuple[str, ...]:
+    """The name of every color (R15.1), from ``names`` by color.
+
+    Color ``c`` is numbered as in ``StateData``, so a seat's name, the name
+    of its first color, is ``names[seat]`` in every game.  ``names`` may
+    also give the seats alone (two names in a 2-player game): each second
+    color is then called after its player ("red's second color").
+    """
+    names = tuple(names)
+    missing = range(len(names), n_colors(players))
+    return names + tuple(f"{names[seat_of_color(c, players)]}'s second color" for c in missing)
+
+
+def why_illegal(state: ReferenceState, action: int, names: Sequence[str], hand_known: bool = True) -> str | None:
     """Why the player to move may not play ``action`` in ``state``; None when it is legal.
 
-    ``names`` are the colors by seat, for the message.  With ``hand_known``
-    false the mover's hand is seen from outside, as another player at the
-    table sees it: only its size is known, so a reason that depends on which
-    cards it holds is not given (the action may then be illegal all the same;
-    with ``hand_known`` true, None means exactly that ``action`` is in
-    ``state.legal_actions()``).
+    ``names`` are the colors by color number, for the message (see
+    ``color_names``; with 3 or 4 players, the colors by seat).  With
+    ``hand_known`` false the mover's hand is seen from outside, as another
+    player at the table sees it: only its size is known, so a reason that
+    depends on which cards it holds is not given (the action may then be
+    illegal all the same; with ``hand_known`` true, None means exactly that
+    ``action`` is in ``state.legal_actions()``).
     """
     d = state.data
     board = state.board
+    names = color_names(d.players, names)
     kind, a, arg = A.kind_of(action), A.arg_a(action), A.arg_b(action)
+    slot = 0
+    if kind in (A.PLACE, A.SWAP):
+        slot, arg = A.build_slot(action), A.build_arg(action)
     shape = _malformed(board, kind, a, arg)
     if shape is not None:
         return shape
     me = d.to_move
     name = names[me]
+    if slot and d.players != TWO_PLAYERS:
+        return f"with {d.players} players each plays one color; only a 2-player game builds with a second color (R15.1)"
     if d.round == ROUND_OVER:
         return "the game is over"
     if d.round == ROUND_SETUP:  # R3
@@ -585,6 +702,8 @@ def why_illegal(state: ReferenceState, action: int, names: tuple[str, ...], hand
                 return None
             if d.played:
                 return f"{name} has already played a card this turn, so it may not pass (R10)"
+            if d.players == TWO_PLAYERS:
+                return _why_no_pass_2p(state, names)
             return (f"no color with more points than {name} is still to take its final turn, "
                     f"so {name} may not pass (R10)")
         if kind == A.END:
@@ -608,20 +727,60 @@ def why_illegal(state: ReferenceState, action: int, names: tuple[str, ...], hand
             if kind == A.DRAW and not d.deck:
                 return "the deck is empty; take a face-up card (R5)"
             return None
-    # A place or a swap (R4), in any round but the setup.
+    # A place or a swap (R4), in any round but the setup, with one of the mover's colors.
+    color = state.colors_of(me)[slot]
+    if d.turn_color not in (NO_COLOR, color):
+        return (f"{name} builds with {names[d.turn_color]} this turn, not {names[color]}: a turn builds with "
+                f"one color only (R15.3)")
     link_name = board.link_name(a)
     owner = d.bridges[a]
     if kind == A.PLACE and owner != NO_OWNER:
         return f"{link_name} already holds {names[owner]}'s bridge; a swap pays two cards"
     if kind == A.SWAP and owner == NO_OWNER:
         return f"{link_name} holds no bridge to swap; a place pays one card"
-    if kind == A.SWAP and owner == me:
-        return f"{link_name} already holds {name}'s own bridge"
-    stock = state.bridges_in_stock(me)
+    if kind == A.SWAP and owner == color:
+        return f"{link_name} already holds {names[color]}'s own bridge"
+    stock = state.bridges_in_stock(color)
     if stock is not None and stock <= 0:
-        return f"{name} has no bridge left in stock (R13)"
+        return f"{names[color]} has no bridge left in stock (R13)"
     cards = [arg] if kind == A.PLACE else list(A.swap_cards(board.links[a], arg))
     return _why_unpaid(state, cards, names, hand_known)
+
+
+def why_not_mover_color(state: ReferenceState, color: int, names: Sequence[str]) -> str | None:  # R15.1
+    """Why the player to move may not build with ``color`` (a color number), as a move that names
+    its color does (``blue: LINK/CARD``); None when ``color`` is one of the mover's colors.
+
+    Which of the mover's colors the turn allows is ``why_illegal``'s question (R15.3).
+    """
+    d = state.data
+    names = color_names(d.players, names)
+    mine = state.colors_of(d.to_move)
+    if color in mine:
+        return None
+    own = " and ".join(names[c] for c in mine)
+    if not 0 <= color < n_colors(d.players):
+        return f"this game has no color {color}; {names[d.to_move]} builds with {own} (R15.1)"
+    return (f"{names[color]} is {names[seat_of_color(color, d.players)]}'s color; {names[d.to_move]} "
+            f"builds with {own} (R15.1)")
+
+
+def _why_no_pass_2p(state: ReferenceState, names: tuple[str, ...]) -> str:  # R15.6
+    """Why the mover, who has not played this turn, may not pass in a 2-player final round."""
+    d = state.data
+    me = d.to_move
+    other = 1 - me
+    if other in d.final_done:
+        return f"{names[other]} has taken its final turn, so {names[me]} may not pass (R15.6)"
+    mine, theirs = state.standing(me), state.standing(other)
+    if mine == theirs:
+        return f"{names[me]} and {names[other]} have equal pairs {_pair(mine)}, so nobody passes (R15.6)"
+    return (f"{names[me]}'s pair {_pair(mine)} is greater than {names[other]}'s {_pair(theirs)}; only the player "
+            f"with the smaller pair may pass (R15.6)")
+
+
+def _pair(standing: tuple[int, ...]) -> str:
+    return "(" + ", ".join(str(x) for x in standing) + ")"
 
 
 def _malformed(board: Board, kind: int, a: int, arg: int) -> str | None:
@@ -667,11 +826,15 @@ def _why_unpaid(state: ReferenceState, cards: list[int], names: tuple[str, ...],
 
 
 def _why_not_removable(state: ReferenceState, kind: int, link: int, names: tuple[str, ...]) -> str | None:
-    """With a removal pending (R7): why ``kind`` on ``link`` is not the removal due; None when it is."""
+    """With a removal pending (R7): why ``kind`` on ``link`` is not the removal due; None when it is.
+
+    The removal belongs to the color that built (with two players, the turn's color): its own
+    bridges stay, the player's other color may lose one (R15.4).
+    """
     d = state.data
     board = state.board
-    me = d.to_move
-    name = names[me]
+    me = state.acting_color()
+    name = names[d.to_move]
     island = d.remove_on[0]
     where = board.islands[island]
     if kind != A.REMOVE:
@@ -683,14 +846,14 @@ def _why_not_removable(state: ReferenceState, kind: int, link: int, names: tuple
     if owner == NO_OWNER:
         return f"{link_name} holds no bridge"
     if owner == me:
-        return f"{name} cannot remove its own bridge (R7)"
+        return f"{names[me]} cannot remove its own bridge (R7)"
     counts = state.counts_on(island)
     if owner in removable_colors(counts, me):
         return None
     if counts[me] == max(c for color, c in enumerate(counts) if color != me):
-        return (f"{name} is tied for the most bridges on {where}, so only a color with a single bridge there "
-                f"may lose one (R7)")
-    return f"{name} does not lead on {where}, so it removes nothing there (R7)"
+        return (f"{names[me]} is tied for the most bridges on {where}, so only a color with a single bridge "
+                f"there may lose one (R7)")
+    return f"{names[me]} does not lead on {where}, so it removes nothing there (R7)"
 
 
 def max_points(board: Board, final: bool) -> int:  # R11
@@ -699,32 +862,35 @@ def max_points(board: Board, final: bool) -> int:  # R11
 
 
 def why_unreachable(
-    state: ReferenceState, names: tuple[str, ...], face_up_pending: bool = False
+    state: ReferenceState, names: Sequence[str], face_up_pending: bool = False
 ) -> tuple[str, str] | None:
     """Why no game reaches ``state``: ``(field, reason)``, or None when nothing rules it out.
 
     The checks are those that keep a state playable: it has a legal move, or
     the game is over.  ``field`` is where the position format
     (``kanaloa-position/1``) holds the offending part, ``names`` the colors by
-    seat.  ``face_up_pending`` describes a state whose newly turned face-up
+    color number (``color_names``; a seat is named by its first color,
+    ``names[seat]``).  ``face_up_pending`` describes a state whose newly turned face-up
     cards are still on top of the deck, unrecorded: right after the setup,
     every color having chosen (R3), or right after the reshuffle (R9).
     """
+    d = state.data
+    names = color_names(d.players, names)
     for check in (_unreachable_cards, _unreachable_turn, _unreachable_round):
         found = check(state, names, face_up_pending)
         if found is not None:
             return found
-    d = state.data
-    for seat, color in enumerate(names):
-        stock = state.bridges_in_stock(seat)
+    colors = range(state.n_colors)
+    for color in colors:
+        stock = state.bridges_in_stock(color)
         if stock is not None and stock < 0:
-            return "bridges", (f"{color} has {d.bridges.count(seat)} bridges; the tabletop preset gives "
+            return "bridges", (f"{names[color]} has {d.bridges.count(color)} bridges; the tabletop preset gives "
                                f"{TABLETOP_BRIDGES} per color (R13)")
     if d.round != ROUND_OVER:
-        for seat, color in enumerate(names):
-            held = state.islands_controlled(seat)
+        for color in colors:
+            held = state.islands_controlled(color)
             if held >= WIN_ISLANDS:
-                return "bridges", f"{color} controls {held} islands; the game would be over (R8)"
+                return "bridges", f"{names[color]} controls {held} islands; the game would be over (R8)"
     return None
 
 
@@ -736,15 +902,15 @@ def _unreachable_cards(state: ReferenceState, names: tuple[str, ...], pending: b
     d = state.data
     board = state.board
     most = HAND_LIMIT + 1  # R4, R5: at most 4 after the play phase, then one card drawn
-    for seat, color in enumerate(names):
+    for seat in range(d.players):
         if d.hand_size(seat) > most:
-            return f"hands.{color}", f"{d.hand_size(seat)} cards; a hand holds at most {most} (R4, R5)"
+            return f"hands.{names[seat]}", f"{d.hand_size(seat)} cards; a hand holds at most {most} (R4, R5)"
     if len(d.face_up) > FACE_UP:
         return "face_up", f"{len(d.face_up)} cards; at most {FACE_UP} lie face-up (R5)"
     limit = {ROUND_SETUP: 0, ROUND_1: 0, ROUND_2: max_points(board, False), ROUND_FINAL: max_points(board, False),
              ROUND_OVER: max_points(board, False) + max_points(board, True)}[d.round]
-    for seat, color in enumerate(names):
-        points = d.scores[seat]
+    for c in range(state.n_colors):
+        color, points = names[c], d.scores[c]
         if points > limit and d.round in (ROUND_SETUP, ROUND_1):
             return f"scores.{color}", (f"{points} points before the first scoring; nobody scores before round 1 "
                                        f"ends (R9, R11)")
@@ -778,6 +944,9 @@ def _unreachable_turn(state: ReferenceState, names: tuple[str, ...], pending: bo
         shed = f"played {d.played}" + (" and discarded 1" if d.discarded else "")
         return "turn", (f"{names[d.to_move]} holds {held} card(s) having {shed} this turn, so it began the turn "
                         f"with {began}; a hand holds at most {most} (R4, R5)")
+    found = _unreachable_color(state, names)
+    if found is not None:
+        return found
     found = _unreachable_removals(state, names)
     if found is not None:
         return found
@@ -788,11 +957,30 @@ def _unreachable_turn(state: ReferenceState, names: tuple[str, ...], pending: bo
     return None
 
 
+def _unreachable_color(state: ReferenceState, names: tuple[str, ...]) -> _Found:
+    """The turn's color (R15.3): chosen by the turn's first build, with two players only, one of the mover's."""
+    d = state.data
+    field = "turn.color"
+    if d.turn_color == NO_COLOR:
+        if d.players == TWO_PLAYERS and d.played:
+            return field, (f"{names[d.to_move]} has played {d.played} card(s) this turn, so its first place or swap "
+                           f"chose the turn's color (R15.3)")
+        return None
+    if d.players != TWO_PLAYERS:
+        return field, f"with {d.players} players each plays one color; only a 2-player turn chooses one (R15.3)"
+    if d.turn_color not in state.colors_of(d.to_move):
+        shown = names[d.turn_color] if 0 <= d.turn_color < len(names) else str(d.turn_color)
+        return field, f"{shown} is not a color of {names[d.to_move]} (R15.1)"
+    if not d.played:
+        return field, "the turn's first place or swap chooses its color (R15.3), but turn.played is 0"
+    return None
+
+
 def _unreachable_removals(state: ReferenceState, names: tuple[str, ...]) -> _Found:
-    """``remove_on`` must be what the last place or swap queued (R7)."""
+    """``remove_on`` must be what the last place or swap queued (R7), by the color that built."""
     d = state.data
     board = state.board
-    me = d.to_move
+    me = state.acting_color()
     name = names[me]
     pending = d.remove_on
     if not pending:
@@ -875,7 +1063,8 @@ def _unreachable_setup(state: ReferenceState, names: tuple[str, ...], pending: b
         return "face_up", "no card lies face-up before the setup ends (R3)"
     if any(owner != NO_OWNER for owner in d.bridges):
         return "bridges", "no bridge is built during the setup (R3)"
-    for seat, color in enumerate(names):
+    for seat in range(n):
+        color = names[seat]
         want = DEAL - (1 if seat < k else 0)
         held = d.hand_size(seat)
         if held != want:
@@ -889,19 +1078,21 @@ def _unreachable_setup(state: ReferenceState, names: tuple[str, ...], pending: b
 
 
 def _unreachable_result(state: ReferenceState, names: tuple[str, ...]) -> _Found:
-    """The result must be the one the rules give for these bridges and scores (R8, R10, R12)."""
+    """The result must be the one the rules give for these bridges and scores (R8, R10, R12, R15.5, R15.7)."""
     d = state.data
-    held = [state.islands_controlled(seat) for seat in range(d.players)]
+    held = [state.islands_controlled(color) for color in range(state.n_colors)]
     if d.reason == REASON_ELEVEN:
-        if held[d.winner] < WIN_ISLANDS:
-            return "result.reason", f"'eleven islands' but {names[d.winner]} controls {held[d.winner]} islands (R8)"
-        rest = sorted((s for s in range(d.players) if s != d.winner), key=lambda s: (-d.scores[s], s))
+        best = max(state.colors_of(d.winner), key=lambda c: held[c])  # R15.7: either color of the winner
+        if held[best] < WIN_ISLANDS:
+            return "result.reason", f"'eleven islands' but {names[best]} controls {held[best]} islands (R8)"
+        rest = sorted((s for s in range(d.players) if s != d.winner),
+                      key=lambda s: ([-x for x in state.standing(s)], s))
         if d.ranking[1:] != rest:
             order = ", ".join(names[s] for s in [d.winner, *rest])
             return "result.ranking", (f"after an immediate win the others rank by points, then seat order: {order} "
                                       f"(R12)")
         return None
-    strong = [s for s in range(d.players) if held[s] >= WIN_ISLANDS]
+    strong = [c for c in range(state.n_colors) if held[c] >= WIN_ISLANDS]
     if strong:
         return "result.reason", (f"'points' but {names[strong[0]]} controls {held[strong[0]]} islands: the game "
                                  f"ended at once by R8")
@@ -909,7 +1100,10 @@ def _unreachable_result(state: ReferenceState, names: tuple[str, ...]) -> _Found
         return "result.reason", ("'points' ends the game after the final round, when the deck and the face-up "
                                  "cards are gone (R10)")
     for a, z in zip(d.ranking, d.ranking[1:], strict=False):
-        if d.scores[a] < d.scores[z]:
+        if d.players == TWO_PLAYERS and state.standing(a) < state.standing(z):
+            return "result.ranking", (f"{names[a]} (pair {_pair(state.standing(a))}) ranks above {names[z]} (pair "
+                                      f"{_pair(state.standing(z))}); the greater pair wins (R15.5)")
+        if d.scores[a] < d.scores[z] and d.players != TWO_PLAYERS:
             return "result.ranking", (f"{names[a]} ({d.scores[a]} points) ranks above {names[z]} ({d.scores[z]} "
                                       f"points); most points wins (R12)")
     return None
