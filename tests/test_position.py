@@ -154,8 +154,10 @@ def test_new_deals_the_setup_with_the_engine(engine):
 
 
 def test_new_checks_its_options():
-    with pytest.raises(OptionError, match=r"^players 2: the game is for 3 or 4 players$"):
-        Position.new(players=2, engine=load_engine("reference"))
+    with pytest.raises(OptionError, match=r"^players 5: the game is for 2, 3 or 4 players$"):
+        Position.new(players=5, engine=load_engine("reference"))
+    with pytest.raises(OptionError, match=r"^players 1: the game is for 2, 3 or 4 players$"):
+        Position.new(players=1, engine=load_engine("reference"))
     with pytest.raises(OptionError, match=r"^seed -1: must be an integer from 0 to 2\*\*64-1$"):
         Position.new(seed=-1, engine=load_engine("reference"))
     with pytest.raises(OptionError, match=r"^preset 'fast': unknown; choose one of yucata, tabletop$"):
@@ -308,7 +310,7 @@ def _give(color, *cards):
 FULL_ERRORS = [
     (_set("format", "kanaloa-position/2"), "format: 'kanaloa-position/2' is not 'kanaloa-position/1'"),
     (_set("format", _DELETE), 'format: missing; a position starts with "format": "kanaloa-position/1"'),
-    (_set("colour", "red"), "colour: unknown field (the fields are format, board, rules, players, viewer, "
+    (_set("colour", "red"), "colour: unknown field (the fields are format, board, rules, players, colors, viewer, "
                             "to_move, round, bridges, hands, face_up, deck, discard, scores, turn, final_round, "
                             "setup, result, seed)"),
     (_set("hands", _DELETE), "hands: missing"),
@@ -318,7 +320,10 @@ FULL_ERRORS = [
     (_set("rules.bridges", 20), "rules.bridges: unknown field (rules has only 'preset')"),
     (_set("rules.preset", "fast"), "rules.preset: 'fast' is not one of yucata, tabletop (R13)"),
     (_set("players", "red"), "players: must be a list of colors in seat order"),
-    (_set("players", ["red", "green"]), "players: 2 colors; the game is for 3 or 4 players"),
+    (_set("players", ["red"]), "players: 1 color; the game is for 2, 3 or 4 players"),
+    (_set("players", ["red", "green"]),
+     "colors: missing; a 2-player position gives both colors of each player (R15.1), e.g. "
+     "{\"red\": [\"red\", \"COLOR\"], ...}"),
     (_set("players", ["red", "green", "blue", "pink"]), "players: 'pink' is not a color (red, green, blue, yellow)"),
     (_set("players", ["red", "green", "red", "blue"]),
      "players: ['red', 'green', 'red', 'blue'] names a color twice"),
@@ -833,8 +838,8 @@ def test_a_key_that_is_long_or_on_several_lines_is_quoted_cut_short():
         "bridges.'ALOA\\nBAFI': not a link of board oro (write two islands joined by '-')")
     assert full_position_error(_set("x" * 100_000, 1)) == (
         "'" + "x" * 55 + " ...: unknown field (the fields are format, board, "
-        "rules, players, viewer, to_move, round, bridges, hands, face_up, deck, discard, scores, turn, final_round, "
-        "setup, result, seed)")
+        "rules, players, colors, viewer, to_move, round, bridges, hands, face_up, deck, discard, scores, turn, "
+        "final_round, setup, result, seed)")
     assert full_position_error(_set("turn. ", 1)).startswith("turn.' ': unknown field (turn has ")
 
 

@@ -29,11 +29,18 @@ In a viewer position ``legal_moves()`` lists the viewer's choices: ``take X``
 and ``draw`` stand for the choice, while ``play`` needs the record of what the
 deck turned up (``take X refill Y`` when the deck fills the gap, ``draw Y``).
 Only the viewer's own moves can be listed; another color's hand is not known.
+
+**Two players (R15).**  Each player plays two colors and is named by its
+first.  ``colors`` names the colors by index (``kanaloa.rules.state``: the
+players' first colors in seat order, then their second colors) and
+``players`` the players in seat order; with 3 or 4 players both are the
+colors in seat order.  Every place and swap names the color it builds with
+(``blue: ALOA-BAFI/ALOA``); ``legal_moves`` lists them so.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from ..errors import BoardError, MoveError, OptionError, PositionError
@@ -41,15 +48,68 @@ from ..rules import actions as A
 from ..rules.board import Board, load_board
 from ..rules.engine import Engine, EngineState, load_engine
 from ..rules.reference import ReferenceState, why_illegal
-from ..rules.state import DEAL, NO_OWNER, PRESETS, REASON_NAMES, ROUND_NAMES, StateData
+from ..rules.state import (
+    DEAL,
+    NO_OWNER,
+    PRESETS,
+    REASON_NAMES,
+    ROUND_NAMES,
+    TWO_PLAYERS,
+    StateData,
+    seat_of_color,
+)
 from . import notation as N
 from . import viewer as V
-from .format import FORMAT, SEED_LIMIT, dumps, is_int, parse_json, read, render
-from .notation import COLORS, Move, parse_move
+from .format import FORMAT, SEED_LIMIT, color_order, dumps, is_int, parse_json, read, render
+from .notation import COLORS, Move, parse_move, seat_colors
 
 __all__ = ["FORMAT", "Position", "WaitingError"]
 
 _KIND_OF_RECORD = {N.DISCARD: A.DISCARD, N.REVEAL: A.REVEAL}
+DEFAULT_PAIRS = (("red", "blue"), ("green", "yellow"))  # R15.1: the two players' colors by default
+
+
+def color_pairs(text: str) -> tuple[tuple[str, str], ...]:
+    """The ``--colors`` option of a 2-player game, ``red+blue,green+yellow``, as pairs by seat.
+
+    Raises ``OptionError`` naming ``--colors`` for another shape, a color
+    that is not one of the game's, or a color named twice.
+    """
+    where = f"--colors {text!r}"
+    shape = "write each player's two colors joined by '+', the players by ',': red+blue,green+yellow"
+    parts = text.split(",")
+    if len(parts) != TWO_PLAYERS:
+        raise OptionError(f"{where}: {len(parts)} player(s); a 2-player game has 2; {shape}")
+    pairs = []
+    for part in parts:
+        pair = [c.strip().lower() for c in part.split("+")]
+        if len(pair) != 2 or not all(pair):
+            raise OptionError(f"{where}: {part.strip()!r} is not two colors; {shape}")
+        pairs.append((pair[0], pair[1]))
+    check_pairs(pairs, where)
+    return tuple(pairs)
+
+
+def check_pairs(pairs: Sequence[Sequence[str]], where: str) -> tuple[str, ...]:
+    """The color names by index of a 2-player game whose players play ``pairs`` (R15.1).
+
+    Raises ``OptionError`` starting with ``where`` when ``pairs`` is not two
+    pairs of the four colors, each named once.
+    """
+    if (isinstance(pairs, str) or len(pairs) != TWO_PLAYERS
+            or any(isinstance(p, str) or len(p) != 2 for p in pairs)):
+        raise OptionError(f"{where}: give two players of two colors each, e.g. {DEFAULT_PAIRS}")
+    for pair in pairs:
+        for c in pair:
+            if c not in COLORS:
+                raise OptionError(f"{where}: {c!r} is not a color; the colors are {', '.join(COLORS)}")
+    seen: list[str] = []
+    for pair in pairs:
+        for c in pair:
+            if c in seen:
+                raise OptionError(f"{where}: {c} is named twice; each of the four colors belongs to one player")
+            seen.append(c)
+    return (pairs[0][0], pairs[1][0], pairs[0][1], pairs[1][1])
 
 
 class WaitingError(MoveError):
@@ -63,14 +123,15 @@ class Position:
     docstring for viewer positions and waiting.
     """
 
-    __slots__ = ("_state", "_viewer", "_wait", "_wait_kind", "board", "colors", "engine")
+    __slots__ = ("_players", "_state", "_viewer", "_wait", "_wait_kind", "board", "colors", "engine")
 
     def __init__(self, board: Board, engine: Engine, colors: tuple[str, ...], viewer: int | None,
                  state: EngineState | None = None, wait: StateData | None = None,
-                 wait_kind: V.WaitKind | None = None) -> None:
+                 wait_kind: V.WaitKind | None = None, players: int | None = None) -> None:
         self.board = board
         self.engine = engine
         self.colors = colors
+        self._players = len(colors) if players is None else players
         self._viewer = viewer
         self._state = state
         self._wait = wait
@@ -80,14 +141,23 @@ class Position:
 
     @classmethod
     def new(cls, players: int = 4, seed: int = 0, preset: str = "yucata", board: str | Board = "oro",
-            engine: Engine | None = None) -> Position:
+            engine: Engine | None = None, colors: Sequence[Sequence[str]] | None = None) -> Position:
         """A freshly dealt full position in the setup (R3), dealt from ``seed``.
 
-        Raises ``OptionError`` for a bad player count, seed or preset and
-        ``BoardError`` for a bad board.
+        ``colors`` gives each player's two colors in a 2-player game (R15.1),
+        by seat, first color first: ``(("red", "blue"), ("green", "yellow"))``
+        by default.  Raises ``OptionError`` for a bad player count, seed,
+        preset or colors and ``BoardError`` for a bad board.
         """
-        if not is_int(players) or players not in (3, 4):
-            raise OptionError(f"players {players!r}: the game is for 3 or 4 players")
+        if not is_int(players) or players not in (2, 3, 4):
+            raise OptionError(f"players {players!r}: the game is for 2, 3 or 4 players")
+        if players == TWO_PLAYERS:
+            names = check_pairs(DEFAULT_PAIRS if colors is None else colors, "colors")
+        elif colors is not None:
+            raise OptionError(f"colors: only a 2-player game gives each player two colors (R15.1); with {players} "
+                              f"players each plays one color")
+        else:
+            names = COLORS[:players]
         if not is_int(seed) or not 0 <= seed < SEED_LIMIT:
             raise OptionError(f"seed {seed!r}: must be an integer from 0 to 2**64-1")
         if not isinstance(preset, str) or preset not in PRESETS:
@@ -98,7 +168,7 @@ class Position:
                               f"{bd.n_cards} cards of board {bd.name} (R3)")
         engine = engine or load_engine()
         state = engine.deal(bd, players, PRESETS[preset], seed)
-        return cls(bd, engine, COLORS[:players], None, state)
+        return cls(bd, engine, names, None, state, players=players)
 
     @classmethod
     def from_json(cls, obj: str | bytes | bytearray | dict[str, Any], engine: Engine | None = None) -> Position:
@@ -110,27 +180,30 @@ class Position:
         doc = parse_json(obj) if isinstance(obj, (str, bytes, bytearray)) else obj
         got = read(doc)
         engine = engine or load_engine()
+        players = got.data.players
         if got.wait is not None:
-            return cls(got.board, engine, got.colors, got.viewer, None, got.data, got.wait)
-        return cls(got.board, engine, got.colors, got.viewer, engine.from_data(got.board, got.data))
+            return cls(got.board, engine, got.colors, got.viewer, None, got.data, got.wait, players=players)
+        return cls(got.board, engine, got.colors, got.viewer, engine.from_data(got.board, got.data),
+                   players=players)
 
     def copy(self) -> Position:
         """An independent copy."""
         return Position(
             self.board, self.engine, self.colors, self._viewer,
             None if self._state is None else self._state.copy(),
-            None if self._wait is None else self._wait.copy(), self._wait_kind,
+            None if self._wait is None else self._wait.copy(), self._wait_kind, self._players,
         )
 
     def as_viewer(self, color: str) -> Position:
-        """This position as ``color`` sees it (a viewer position).
+        """This position as ``color`` sees it (a viewer position); with two players ``color`` names the
+        player by its first color.
 
         Raises ``PositionError`` when ``color`` is not playing, or when this
         is already another color's view.
         """
-        if color not in self.colors:
-            raise PositionError(f"viewer: {color!r} is not playing (the colors are {', '.join(self.colors)})")
-        seat = self.colors.index(color)
+        seat = self.seat_of("viewer", color)
+        if seat is None:
+            raise PositionError(f"viewer: {color!r} is not playing (the colors are {', '.join(self.players)})")
         if self._viewer is not None:
             if self._viewer != seat:
                 raise PositionError(
@@ -140,6 +213,37 @@ class Position:
         return Position.from_json(render(self.board, self.colors, self._data(), seat), self.engine)
 
     # -- what the position holds --------------------------------------------
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players in seat order, each named by its (first) color."""
+        return self.colors[: self._players]
+
+    def colors_of(self, player: str) -> tuple[str, ...]:
+        """The colors ``player`` plays, its first color first: one, or two in a 2-player game (R15.1).
+
+        Raises ``PositionError`` when ``player`` names no player.
+        """
+        seat = self.seat_of("player", player)
+        if seat is None:
+            raise PositionError(f"player: {player!r} is not playing (the players are {', '.join(self.players)})")
+        return seat_colors(self.colors, self._players, seat)
+
+    def seat_of(self, field: str, name: Any) -> int | None:
+        """The seat of the player called ``name``, or None when it names nobody.
+
+        A player's second color (two players) is an error naming ``field``:
+        a player is named by its first color.
+        """
+        if not isinstance(name, str):
+            return None
+        if name in self.players:
+            return self.players.index(name)
+        if name in self.colors:
+            owner = self.players[seat_of_color(self.colors.index(name), self._players)]
+            raise PositionError(f"{field}: {name} is {owner}'s second color; a player is named by its first color, "
+                                f"{owner} (R15.1)")
+        return None
 
     def _live(self) -> EngineState:
         """The engine state to read from; while waiting, the reference over the waiting state."""
@@ -203,7 +307,22 @@ class Position:
 
     @property
     def scores(self) -> dict[str, int]:
-        return dict(zip(self.colors, self._live().scores, strict=True))
+        """Points per color (with two players, each player's first color and then its second)."""
+        points = self._live().scores
+        return {self.colors[c]: points[c] for c in color_order(self._players)}
+
+    @property
+    def pairs(self) -> dict[str, tuple[int, int]] | None:
+        """In a 2-player game, each player's score (R15.5): the points of its weaker color, then of its
+        other color; None with 3 or 4 players."""
+        if self._players != TWO_PLAYERS:
+            return None
+        points = self._live().scores
+        out = {}
+        for seat, player in enumerate(self.players):
+            mine = sorted(points[c] for c in (seat, seat + TWO_PLAYERS))
+            out[player] = (mine[0], mine[1])
+        return out
 
     @property
     def outcome(self) -> dict[str, Any] | None:
@@ -251,7 +370,17 @@ class Position:
             mover = self.colors[st.to_move]
             raise MoveError(f"moves: {mover}'s hand is not known to {self.viewer}'s position, so its moves "
                             f"cannot be listed; play its moves as they happen")
-        return [Move.from_action(a, self.board) for a in st.legal_actions()]
+        builders = self._builders(st.to_move)
+        return [Move.from_action(a, self.board, builders=builders) for a in st.legal_actions()]
+
+    def _builders(self, seat: int) -> tuple[str, ...]:
+        """The names of the colors ``seat`` builds with (two with two players)."""
+        return seat_colors(self.colors, self._players, seat)
+
+    def move_of(self, action: int) -> Move:
+        """The move of action code ``action`` by the player to move, in notation (a 2-player build with
+        its color)."""
+        return Move.from_action(action, self.board, builders=self._builders(self._live().to_move))
 
     def move_strings(self) -> list[str]:
         """``legal_moves()`` in notation."""
@@ -287,7 +416,9 @@ class Position:
             self._play_faceup(mv, fail)
             return
         mover = self.state.to_move
-        if mv.color is not None:
+        if self._players == TWO_PLAYERS:
+            self._check_two_player_color(mv, mover, fail)
+        elif mv.color is not None:
             if mv.color not in self.colors:
                 raise fail(f"{mv.color} is not playing (the colors are {', '.join(self.colors)})")
             if mv.color != self.colors[mover]:
@@ -301,6 +432,24 @@ class Position:
         else:
             self._play_seen(mv, self._viewer, fail)
 
+    def _check_two_player_color(self, mv: Move, mover: int, fail: Callable[[str], MoveError]) -> None:
+        """R15: a build names one of the mover's two colors; any other move at most the player's name."""
+        player = self.players[mover]
+        mine = self._builders(mover)
+        both = " or ".join(mine)
+        if mv.color is not None and mv.color not in self.colors:
+            raise fail(f"{mv.color} is not playing (the colors are {', '.join(self.colors)})")
+        if mv.color is not None and mv.color not in mine:
+            other = self.players[seat_of_color(self.colors.index(mv.color), self._players)]
+            raise fail(f"{mv.color} is {other}'s color, and it is {player}'s turn: {player} plays {both}")
+        if mv.kind in (N.PLACE, N.SWAP):
+            if mv.color is None:
+                raise fail(f"a build of a 2-player game names its color: '{mine[0]}: {mv.without_color()}' or "
+                           f"'{mine[1]}: {mv.without_color()}' (R15.3)")
+        elif mv.color is not None and mv.color != player:
+            raise fail(f"only a build names a second color; a {mv.kind} is the player's move: write "
+                       f"'{player}: {mv.without_color()}' or '{mv.without_color()}'")
+
     def _why(self, data: StateData, action: int, hand_known: bool = True) -> str | None:
         """The reference's reason for refusing ``action`` in ``data`` (``why_illegal``)."""
         return why_illegal(ReferenceState(self.board, data), action, self.colors, hand_known)
@@ -312,7 +461,7 @@ class Position:
             # The card is not named: only the reasons about the kind of move and the hand's size apply.
             reason = self._why(state.to_data(), A.encode(_KIND_OF_RECORD[mv.kind]), hand_known=False)
             raise fail(reason or f"name the card: '{mv.kind} CARD'")
-        action = mv.to_action(self.board)
+        action = mv.to_action(self.board, self._builders(state.to_move))
         if action not in state.legal_actions():
             raise fail(self._why(state.to_data(), action) or "not a legal move here")
         if mv.kind == N.DRAW and mv.cards:
@@ -332,11 +481,11 @@ class Position:
             action, hand_known = A.encode(_KIND_OF_RECORD[mv.kind], V.stand_in(d, mover)), False
         else:
             # Another color's hand is seen from outside: its cards are the record's business (below).
-            action, hand_known = mv.to_action(board), mover == viewer
+            action, hand_known = mv.to_action(board, self._builders(mover)), mover == viewer
         reason = self._why(d, action, hand_known)
         if reason is not None:
             raise fail(reason)
-        changed, action = V.record(board, self.colors, viewer, d, mv, fail)
+        changed, action = V.record(board, self.colors, viewer, d, mv, fail, self._builders(mover))
         state = self.engine.from_data(board, d) if changed else self.state.copy()
         if action not in state.legal_actions():
             raise fail(self._why(d, action) or "not a legal move here")

@@ -28,6 +28,22 @@ holds.  The details it leaves open are settled here:
 Once the game is over, ``to_move`` is ``null`` and ``turn`` is absent, in
 what is read and in what is written.
 
+**Two players (R15).**  ``players`` names each player by its first color and
+``colors`` gives both colors of each, first color first::
+
+    "players": ["red", "green"],
+    "colors": {"red": ["red", "blue"], "green": ["green", "yellow"]}
+
+``colors`` is required in a 2-player position and refused in any other; the
+four colors are the four of the game, each named once.  Everything that
+belongs to a player (``to_move``, ``viewer``, ``hands``,
+``discard.hidden_by``, ``final_round``, ``setup``, ``result``) names the
+player; ``bridges`` and ``scores`` name colors.  ``turn.color`` is the color
+the player to move builds with this turn (R15.3): present exactly when the
+turn has played a card, and one of the mover's two colors.  Inside, colors
+are numbered as ``kanaloa.rules.state`` numbers them: the players' first
+colors in seat order, then their second colors.
+
 Optional on input, with defaults: ``rules`` (yucata), ``viewer`` (null),
 ``bridges`` ({}), ``discard`` (empty), ``scores`` (0 each), ``turn`` (nothing
 played), ``final_round`` ({"done": [], "passed": []}), ``setup``
@@ -74,6 +90,7 @@ from ..rules.board import Board, load_board
 from ..rules.reference import ReferenceState, why_unreachable
 from ..rules.state import (
     NO_CARD,
+    NO_COLOR,
     NO_OWNER,
     PRESET_NAMES,
     PRESETS,
@@ -84,14 +101,17 @@ from ..rules.state import (
     ROUND_NAMES,
     ROUND_OVER,
     ROUND_SETUP,
+    TWO_PLAYERS,
     StateData,
+    colors_of_seat,
+    seat_of_color,
 )
 from .notation import COLORS
 from .viewer import UNSEEN_CHOICE, WAIT_RESHUFFLE, WAIT_SETUP, WaitKind, card_names, fill_in
 
 FORMAT = "kanaloa-position/1"
 FIELDS = (
-    "format", "board", "rules", "players", "viewer", "to_move", "round", "bridges", "hands",
+    "format", "board", "rules", "players", "colors", "viewer", "to_move", "round", "bridges", "hands",
     "face_up", "deck", "discard", "scores", "turn", "final_round", "setup", "result", "seed",
 )
 SEED_LIMIT = 1 << 64
@@ -198,23 +218,36 @@ def _json_type(value: Any) -> str:
 # -- writing ------------------------------------------------------------------------------------
 
 
+def color_order(players: int) -> list[int]:
+    """The color indexes player by player, each player's first color first (the order of ``scores``)."""
+    return [c for s in range(players) for c in colors_of_seat(s, players)]
+
+
 def render(board: Board, colors: tuple[str, ...], d: StateData, viewer: int | None) -> dict[str, Any]:
-    """``d`` as a ``kanaloa-position/1`` document, showing what ``viewer`` (or everyone) knows."""
+    """``d`` as a ``kanaloa-position/1`` document, showing what ``viewer`` (or everyone) knows.
+
+    ``colors`` names the colors by index; the first ``d.players`` of them name the players.
+    """
     isl = board.islands
     full = viewer is None
     over = d.round == ROUND_OVER
+    players = colors[: d.players]
     doc: dict[str, Any] = {
         "format": FORMAT,
         "board": board.source,
         "rules": {"preset": PRESET_NAMES[d.preset]},
-        "players": list(colors),
+        "players": list(players),
+    }
+    if d.players == TWO_PLAYERS:
+        doc["colors"] = {colors[s]: [colors[c] for c in colors_of_seat(s, d.players)] for s in range(d.players)}
+    doc.update({
         "viewer": None if viewer is None else colors[viewer],
         "to_move": None if over else colors[d.to_move],
         "round": ROUND_NAMES[d.round],
         "bridges": {board.link_name(k): colors[o] for k, o in enumerate(d.bridges) if o != NO_OWNER},
-    }
+    })
     hands: dict[str, dict[str, Any]] = {}
-    for s, c in enumerate(colors):
+    for s, c in enumerate(players):
         if full or s == viewer:
             hands[c] = {"cards": card_names(board, d.hands[s]), "public": card_names(board, d.public[s])}
         else:
@@ -228,9 +261,11 @@ def render(board: Board, colors: tuple[str, ...], d: StateData, viewer: int | No
         "hidden": d.hidden_count(),
         "hidden_by": {colors[s]: card_names(board, d.hidden_by[s]) for s in seen},
     }
-    doc["scores"] = {c: d.scores[s] for s, c in enumerate(colors)}
+    doc["scores"] = {colors[c]: d.scores[c] for c in color_order(d.players)}
     if not over:
         doc["turn"] = {"played": d.played, "discarded": d.discarded, "remove_on": [isl[x] for x in d.remove_on]}
+        if d.turn_color != NO_COLOR:
+            doc["turn"]["color"] = colors[d.turn_color]
     if d.round == ROUND_FINAL:
         doc["final_round"] = {"done": [colors[s] for s in d.final_done],
                               "passed": [colors[s] for s in d.final_passed]}
@@ -253,8 +288,9 @@ def render(board: Board, colors: tuple[str, ...], d: StateData, viewer: int | No
 
 @dataclass(frozen=True)
 class ReadPosition:
-    """What a document holds: the board, the colors in seat order, the viewer's seat (None for a
-    full position), the complete (for a viewer: filled-in) state, and the kind of wait, if any."""
+    """What a document holds: the board, the colors by index (the players' first, in seat order),
+    the viewer's seat (None for a full position), the complete (for a viewer: filled-in) state, and
+    the kind of wait, if any."""
 
     board: Board
     colors: tuple[str, ...]
@@ -275,7 +311,8 @@ class _Reader:
     """Reads one document; the methods fill ``self.d`` field by field (module docstring, step 1)."""
 
     board: Board
-    colors: tuple[str, ...]
+    colors: tuple[str, ...]  # by color index
+    players: tuple[str, ...]  # by seat: each player's first color
     viewer: int | None
     sizes: list[int]
 
@@ -300,12 +337,11 @@ class _Reader:
         except BoardError as exc:
             raise PositionError(str(exc)) from None
         preset = self._preset(doc.get("rules", {}))
-        self.colors = colors = self._players(doc["players"])
+        self.players = self._players(doc["players"])
+        self.colors = colors = self._color_map(doc)
         viewer = doc.get("viewer")
         if viewer is not None:
-            if viewer not in colors:
-                raise _fail("viewer", f"{brief(viewer)} is not playing (the colors are {', '.join(colors)})")
-            viewer = colors.index(viewer)
+            viewer = self._seat("viewer", viewer)
         self.viewer = viewer
         rnd = doc["round"]
         # 1.0 or true would hash like 1: only the integers and the two names are rounds.
@@ -313,7 +349,7 @@ class _Reader:
             raise _fail("round", f"{brief(rnd)} is not one of 0, 1, 2, \"final\", \"over\"")
         rnd = _ROUND_OF_NAME[rnd]
 
-        d = StateData.empty(board.n_islands, board.n_links, len(colors), preset)
+        d = StateData.empty(board.n_islands, board.n_links, len(self.players), preset)
         d.round = rnd
         d.to_move = self._to_move(doc["to_move"], rnd)
         self._bridges(d, doc.get("bridges", {}))
@@ -353,14 +389,56 @@ class _Reader:
     def _players(self, players: Any) -> tuple[str, ...]:
         if not isinstance(players, list) or not all(isinstance(c, str) for c in players):
             raise _fail("players", "must be a list of colors in seat order")
-        if len(players) not in (3, 4):
-            raise _fail("players", f"{len(players)} colors; the game is for 3 or 4 players")
+        if len(players) not in (2, 3, 4):
+            raise _fail("players", f"{len(players)} color{'' if len(players) == 1 else 's'}; the game is for 2, 3 "
+                                   f"or 4 players")
         for c in players:
             if c not in COLORS:
                 raise _fail("players", f"{brief(c)} is not a color ({', '.join(COLORS)})")
         if len(set(players)) != len(players):
             raise _fail("players", f"{brief(players)} names a color twice")
         return tuple(players)
+
+    def _color_map(self, doc: dict[str, Any]) -> tuple[str, ...]:
+        """The colors by index: the players' first colors, then (two players, R15.1) their second colors."""
+        players = self.players
+        if len(players) != TWO_PLAYERS:
+            if "colors" in doc:
+                raise _fail("colors", f"only a 2-player game gives each player two colors (R15.1); this game has "
+                                      f"{len(players)} players, each with one color")
+            return players
+        if "colors" not in doc:
+            raise _fail("colors", f"missing; a 2-player position gives both colors of each player (R15.1), e.g. "
+                                  f"{{\"{players[0]}\": [\"{players[0]}\", \"COLOR\"], ...}}")
+        value = doc["colors"]
+        if not isinstance(value, dict):
+            raise _fail("colors", f"must be an object mapping each player to its two colors, not {brief(value)}")
+        for key in value:
+            if key not in players:
+                raise _fail(f"colors.{_key(key)}", f"{brief(key)} is not a player (the players are "
+                                                   f"{', '.join(players)}); a player is named by its first color")
+        second = []
+        for c in players:
+            field = f"colors.{c}"
+            if c not in value:
+                raise _fail("colors", f"missing the colors of {c}")
+            pair = value[c]
+            if not isinstance(pair, list) or len(pair) != 2 or not all(isinstance(x, str) for x in pair):
+                raise _fail(field, f"must be the player's two colors, its first color first, e.g. [\"{c}\", "
+                                   f"\"COLOR\"], not {brief(pair)}")
+            if pair[0] != c:
+                raise _fail(field, f"{brief(pair)} does not start with {c}: a player is named by its first color")
+            if pair[1] not in COLORS:
+                raise _fail(field, f"{brief(pair[1])} is not a color ({', '.join(COLORS)})")
+            second.append(pair[1])
+        colors = (*players, *second)
+        for i, c in enumerate(colors):
+            if c in colors[:i]:
+                owners = [players[j % TWO_PLAYERS] for j, x in enumerate(colors) if x == c]
+                whose = (f"both {owners[0]}'s colors" if owners[0] == owners[1]
+                         else f"a color of {owners[0]} and of {owners[1]}")
+                raise _fail("colors", f"{c} is named twice ({whose}); each color belongs to one player")
+        return colors
 
     def _to_move(self, value: Any, rnd: int) -> int:
         """The seat to move.  In a finished game ``to_move`` is null; the state then names the winner
@@ -370,17 +448,30 @@ class _Reader:
                 raise _fail("to_move", f"{brief(value)}, but the game is over: a finished game has no color to "
                                        f"move (null)")
             return 0
-        return self._color("to_move", value)
+        return self._seat("to_move", value)
 
     def _color(self, field: str, value: Any) -> int:
-        if value not in self.colors:
+        """The index of the color named ``value``."""
+        if not isinstance(value, str) or value not in self.colors:
             raise _fail(field, f"{brief(value)} is not playing (the colors are {', '.join(self.colors)})")
         return self.colors.index(value)
 
+    def _seat(self, field: str, value: Any) -> int:
+        """The seat of the player named ``value`` (by its first color, R15.1, with two players)."""
+        if isinstance(value, str) and value in self.colors and value not in self.players:
+            owner = self.players[seat_of_color(self.colors.index(value), len(self.players))]
+            raise _fail(field, f"{value} is {owner}'s second color; a player is named by its first color, "
+                               f"{owner} (R15.1)")
+        if not isinstance(value, str) or value not in self.players:
+            what = "colors" if len(self.players) != TWO_PLAYERS else "players"
+            raise _fail(field, f"{brief(value)} is not playing (the {what} are {', '.join(self.players)})")
+        return self.players.index(value)
+
     def _colors(self, field: str, value: Any) -> list[int]:
+        """Seats named by a list of players (a color each, with 3 or 4 players)."""
         if not isinstance(value, list):
             raise _fail(field, f"must be a list of colors, not {brief(value)}")
-        seats = [self._color(field, c) for c in value]
+        seats = [self._seat(field, c) for c in value]
         if len(set(seats)) != len(seats):
             raise _fail(field, f"{brief(value)} names a color twice")
         return seats
@@ -437,10 +528,12 @@ class _Reader:
         if not isinstance(hands, dict):
             raise _fail("hands", "must be an object with one hand per color")
         for c in hands:
-            if c not in self.colors:
+            if c in self.colors and c not in self.players:
+                self._seat(f"hands.{_key(c)}", c)  # a second color: hands are the players'
+            if c not in self.players:
                 raise _fail(f"hands.{_key(c)}", f"{brief(c)} is not playing")
         sizes = []
-        for s, c in enumerate(self.colors):
+        for s, c in enumerate(self.players):
             field = f"hands.{c}"
             if c not in hands:
                 raise _fail("hands", f"missing the hand of {c}")
@@ -448,10 +541,10 @@ class _Reader:
             public = self._multiset(f"{field}.public", hand.get("public", []))
             known = self.viewer is None or self.viewer == s
             if known and "cards" not in hand:
-                who = "a full position" if self.viewer is None else f"{self.colors[self.viewer]}'s own view"
+                who = "a full position" if self.viewer is None else f"{self.players[self.viewer]}'s own view"
                 raise _fail(f"{field}.cards", f"missing; {who} knows this hand's cards")
             if self.viewer is not None and not known and "cards" in hand:
-                raise _fail(f"{field}.cards", f"{self.colors[self.viewer]} cannot see {c}'s cards; give 'count' "
+                raise _fail(f"{field}.cards", f"{self.players[self.viewer]} cannot see {c}'s cards; give 'count' "
                                                f"and 'public'")
             if "cards" in hand:
                 cards = self._multiset(f"{field}.cards", hand["cards"])
@@ -494,37 +587,63 @@ class _Reader:
             raise _fail("discard.hidden_by", "must be an object mapping colors to their face-down discards")
         for c, cards in by.items():
             field = f"discard.hidden_by.{_key(c)}"
-            s = self._color(field, c)
+            s = self._seat(field, c)
             if self.viewer is not None and s != self.viewer:
-                raise _fail(field, f"{self.colors[self.viewer]} cannot see {c}'s face-down discards")
+                raise _fail(field, f"{self.players[self.viewer]} cannot see {c}'s face-down discards")
             d.hidden_by[s] = self._multiset(field, cards)
         named = d.hidden_count()
         hidden = self._count("discard.hidden", discard.get("hidden", named))
         if self.viewer is None and hidden != named:
             raise _fail("discard.hidden", f"{hidden} but hidden_by names {named} face-down discards")
         if self.viewer is not None and hidden < named:
-            raise _fail("discard.hidden", f"{hidden} but {self.colors[self.viewer]} alone discarded {named}")
+            raise _fail("discard.hidden", f"{hidden} but {self.players[self.viewer]} alone discarded {named}")
         return hidden
 
     def _scores(self, d: StateData, scores: Any) -> None:
         if not isinstance(scores, dict):
             raise _fail("scores", "must be an object mapping colors to points")
         for c, pts in scores.items():
-            s = self._color(f"scores.{_key(c)}", c)
-            d.scores[s] = self._count(f"scores.{c}", pts)
+            k = self._color(f"scores.{_key(c)}", c)
+            d.scores[k] = self._count(f"scores.{c}", pts)
 
     def _turn(self, d: StateData, doc: dict[str, Any]) -> None:
         if d.round == ROUND_OVER:
             if "turn" in doc:
                 raise _fail("turn", "the game is over; a finished game has no turn")
             return
-        turn = self._object("turn", doc.get("turn", {}), ("played", "discarded", "remove_on"))
+        two = d.players == TWO_PLAYERS
+        keys = ("played", "discarded", "remove_on", "color") if two else ("played", "discarded", "remove_on")
+        turn = doc.get("turn", {})
+        if isinstance(turn, dict) and "color" in turn and not two:
+            raise _fail("turn.color", f"only a 2-player game chooses a color each turn (R15.3); with "
+                                      f"{d.players} players each plays its one color")
+        turn = self._object("turn", turn, keys)
         d.played = self._count("turn.played", turn.get("played", 0))
         discarded = turn.get("discarded", False)
         if not isinstance(discarded, bool):
             raise _fail("turn.discarded", f"{brief(discarded)} must be true or false")
         d.discarded = discarded
         d.remove_on = self._cards("turn.remove_on", turn.get("remove_on", []))
+        if two:
+            self._turn_color(d, turn)
+
+    def _turn_color(self, d: StateData, turn: dict[str, Any]) -> None:
+        """R15.3: the color of the turn, chosen by its first build: given exactly when a card was played."""
+        mover = self.players[d.to_move]
+        if "color" not in turn:
+            if d.played:
+                raise _fail("turn.color", f"missing; {mover} has played a card this turn, so the turn's color is "
+                                          f"chosen (R15.3)")
+            return
+        color = self._color("turn.color", turn["color"])
+        mine = colors_of_seat(d.to_move, d.players)
+        if color not in mine:
+            raise _fail("turn.color", f"{self.colors[color]} is not {mover}'s color; {mover} builds with "
+                                      f"{' or '.join(self.colors[c] for c in mine)} (R15.3)")
+        if not d.played:
+            raise _fail("turn.color", f"{self.colors[color]}, but {mover} has played no card this turn: the first "
+                                      f"build chooses the color (R15.3)")
+        d.turn_color = color
 
     def _round_fields(self, d: StateData, doc: dict[str, Any], deck_count: int) -> WaitKind | None:
         """Read final_round, setup and result; return the kind of wait, if any."""
@@ -547,7 +666,7 @@ class _Reader:
         return None
 
     def _setup(self, d: StateData, doc: dict[str, Any]) -> WaitKind | None:
-        colors = self.colors
+        colors = self.players
         setup = self._object("setup", doc.get("setup", {}), ("chosen", "cards"))
         chosen = self._colors("setup.chosen", setup.get("chosen", []))
         cards = setup.get("cards", {})
@@ -555,7 +674,7 @@ class _Reader:
             raise _fail("setup.cards", "must be an object mapping colors to the card each set aside")
         for c, card in cards.items():
             field = f"setup.cards.{_key(c)}"
-            s = self._color(field, c)
+            s = self._seat(field, c)
             if s not in chosen:
                 raise _fail(field, f"{c} has not chosen yet")
             if self.viewer is not None and s != self.viewer:
@@ -577,9 +696,9 @@ class _Reader:
             if key not in res:
                 raise _fail(f"result.{key}", "missing")
         d.ranking = self._colors("result.ranking", res["ranking"])
-        if sorted(d.ranking) != list(range(len(self.colors))):
+        if sorted(d.ranking) != list(range(len(self.players))):
             raise _fail("result.ranking", f"must list every color once, not {brief(res['ranking'])}")
-        d.winner = self._color("result.winner", res["winner"])
+        d.winner = self._seat("result.winner", res["winner"])
         if d.winner != d.ranking[0]:
             raise _fail("result.winner", f"{res['winner']} is not first in the ranking")
         if not isinstance(res["reason"], str) or res["reason"] not in _REASON_OF_NAME:

@@ -24,6 +24,9 @@ the other hands) needs to follow the game:
                                 or at the end of the setup (R3)
 
 Any move may start with the mover's color and a colon: ``green: take RASI``.
+In a 2-player game (R15) every place and swap starts with the color it builds
+with, one of the mover's two (``blue: ALOA-BAFI/ALOA``); the player's other
+moves may start with its first color, the name of the player.
 
 A parsed ``Move`` holds canonical names (islands upper-case, a link's ends in
 the board file's order, a swap's cards as A+A, A+B or B+B), so ``str(move)``
@@ -34,11 +37,13 @@ is its canonical notation without needing the board again.  ``to_action`` and
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import MoveError, quote
 from ..rules import actions as A
 from ..rules.board import Board
+from ..rules.state import colors_of_seat
 
 COLORS = ("red", "green", "blue", "yellow")  # the colors, in default seat order
 
@@ -57,6 +62,16 @@ _KIND_OF_ACTION = {v: k for k, v in _ACTION_KIND.items()}
 _KEYWORDS = (REMOVE, DISCARD, TAKE, DRAW, END, PASS, REVEAL, FACEUP)
 A_FACE_UP = 4  # R3, R9: at most four cards lie face-up
 _PREFIX = re.compile(r"^\s*([A-Za-z]+)\s*:(.*)$", re.S)
+
+
+def seat_colors(colors: Sequence[str], players: int, seat: int) -> tuple[str, ...]:
+    """The names of the colors ``seat`` plays, its first color first (one, or two with two players, R15.1).
+
+    ``colors`` names the colors by their index (``kanaloa.rules.state``): with
+    3 or 4 players one per seat, with 2 players seat 0's and seat 1's first
+    colors, then their second colors.
+    """
+    return tuple(colors[c] for c in colors_of_seat(seat, players))
 
 
 class QuotedMove(str):
@@ -176,13 +191,27 @@ class Move:
         return cls(FACEUP, cards=tuple(_parse_island(n, board, fail) for n in args), color=color)
 
     @classmethod
-    def from_action(cls, action: int, board: Board, color: str | None = None) -> Move:
-        """The move of an integer action code (``kanaloa.rules.actions``) on ``board``."""
+    def from_action(cls, action: int, board: Board, color: str | None = None,
+                    builders: Sequence[str] | None = None) -> Move:
+        """The move of an integer action code (``kanaloa.rules.actions``) on ``board``.
+
+        ``color`` becomes the move's prefix.  ``builders`` names the mover's
+        colors (``seat_colors``); with two of them (R15) a place or a swap
+        gets the color it builds with as its prefix instead.  A build with a
+        second color's slot needs them.
+        """
         kind, a, b = A.kind_of(action), A.arg_a(action), A.arg_b(action)
         name = _KIND_OF_ACTION.get(kind)
         if name is None:
             raise MoveError(f"action {action}: unknown action kind {kind}")
         isl = board.islands
+        if name in (PLACE, SWAP):
+            slot, b = A.build_slot(action), A.build_arg(action)
+            if builders is not None and len(builders) == 2:
+                color = builders[slot]
+            elif slot:
+                raise MoveError(f"action {action}: builds with a player's second color (R15); name the mover's "
+                                f"colors to write it")
         if name in (PLACE, SWAP, REMOVE):
             if a >= board.n_links:
                 raise MoveError(f"action {action}: no link {a} on board {board.name}")
@@ -236,12 +265,16 @@ class Move:
         """True for a face-up record, which is no action of the rules."""
         return self.kind == FACEUP
 
-    def to_action(self, board: Board) -> int:
+    def to_action(self, board: Board, builders: Sequence[str] | None = None) -> int:
         """The integer action code of this move on ``board``.
 
         A take's refill and a draw's card are records of what the deck
-        turned up, not part of the action.  Raises ``MoveError`` for a
-        face-up record and for a discard or reveal that names no card.
+        turned up, not part of the action.  ``builders`` names the mover's
+        colors (``seat_colors``); with two of them (R15) a place or a swap
+        must name one of them as its color, which the code then carries.
+        Raises ``MoveError`` for a face-up record, for a discard or reveal
+        that names no card, and for a 2-player build without one of the
+        mover's colors.
         """
         kind = _ACTION_KIND.get(self.kind)
         if kind is None:
@@ -254,16 +287,22 @@ class Move:
                 raise MoveError(f"move {str(self)!r}: no link {names[0]}-{names[1]} on board {board.name}")
             if kind == A.REMOVE:
                 return A.encode(A.REMOVE, link)
+            slot = 0
+            if builders is not None and len(builders) == 2:
+                if self.color is None or self.color not in builders:
+                    raise MoveError(f"move {str(self)!r}: a build of a 2-player game names its color, "
+                                    f"{builders[0]} or {builders[1]} (R15.3)")
+                slot = list(builders).index(self.color)
             found = [board.find_island(n) for n in self.cards]
             cards = [c for c in found if c is not None]
             ends = board.links[link]
             if not cards or len(cards) != len(found) or any(c not in ends for c in cards):
                 raise MoveError(f"move {str(self)!r}: the cards paid must name the ends of the link")
             if kind == A.PLACE:
-                return A.encode(A.PLACE, link, cards[0])
+                return A.with_slot(A.encode(A.PLACE, link, cards[0]), slot)
             for combo in (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB):
                 if sorted(A.swap_cards(ends, combo)) == sorted(cards):
-                    return A.encode(A.SWAP, link, combo)
+                    return A.with_slot(A.encode(A.SWAP, link, combo), slot)
             raise MoveError(f"move {str(self)!r}: the swap cards must name the ends of the link")
         if kind in (A.DISCARD, A.TAKE, A.REVEAL):
             if not self.cards:

@@ -112,12 +112,15 @@ def stand_in(d: StateData, seat: int) -> int:
 # -- records of the moves the viewer sees ------------------------------------------------
 
 
-def record(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, mv: Move, fail: Fail) -> tuple[bool, int]:
+def record(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, mv: Move, fail: Fail,
+           builders: tuple[str, ...] | None = None) -> tuple[bool, int]:
     """Check the viewer's record of ``mv`` (by the color to move) and make the filled-in ``d`` agree with it.
 
-    Returns whether ``d`` changed and the action to apply.  Raises
-    ``fail(...)`` when the record does not fit the position or is impossible
-    for what the viewer knows.  The rules have been asked first.
+    ``colors`` names the colors by index (the players' first); ``builders``
+    the mover's colors, which a 2-player build names (R15).  Returns whether
+    ``d`` changed and the action to apply.  Raises ``fail(...)`` when the
+    record does not fit the position or is impossible for what the viewer
+    knows.  The rules have been asked first.
     """
     me = d.to_move
     own = me == viewer
@@ -149,7 +152,7 @@ def record(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, mv:
             return False, A.encode(A.DISCARD if kind == N.DISCARD else A.REVEAL, stand_in(d, me))
     elif kind in (N.PLACE, N.SWAP) and not own:
         changed = _bring_to_hand(board, colors, viewer, d, me, mv, fail)
-    return changed, mv.to_action(board)
+    return changed, mv.to_action(board, builders)
 
 
 def _cannot_pay(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, seat: int, mv: Move) -> str | None:
