@@ -133,27 +133,47 @@ def cli() -> None:
 
 
 @cli.command()
-@click.option("--players", type=click.IntRange(3, 4), default=4, show_default=True, help="Number of players (R3).")
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True,
+              help="Number of players (R3); with 2 each plays two colors (R15).")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
               help="Seed for the deal; the same seed deals the same game. Random when omitted (then printed on "
                    "stderr).")
 @click.option("--preset", type=click.Choice(["yucata", "tabletop"]), default="yucata", show_default=True,
               help="yucata: unlimited bridges; tabletop: 20 bridges per color (R13).")
 @click.option("--board", default="oro", show_default=True, help="Built-in board name or board file path.")
+@click.option("--colors", "colors", default=None, metavar="A+B,C+D",
+              help="With --players 2: each player's two colors, first color first, the players in seat order "
+                   "(R15.1). [default: red+blue,green+yellow]")
 @click.option("--viewer", type=click.Choice(COLORS), default=None,
-              help="Print the position as this color sees it instead of the full position.")
-def new(players: int, seed: int | None, preset: str, board: str, viewer: str | None) -> None:
-    """Deal a new game and print its position (JSON)."""
-    from ..position.api import Position
+              help="Print the position as this color sees it instead of the full position (with 2 players: a "
+                   "player, named by its first color).")
+def new(players: int, seed: int | None, preset: str, board: str, colors: str | None, viewer: str | None) -> None:
+    """Deal a new game and print its position (JSON).
+
+    With --players 2 each player plays two colors (R15): red and blue
+    against green and yellow, or the colors of --colors.
+    """
+    from ..position.api import DEFAULT_PAIRS, Position, color_pairs
     from ..rules.board import load_board
 
-    if viewer is not None and viewer not in COLORS[:players]:
-        raise OptionError(f"--viewer {viewer!r}: not playing; the colors are {', '.join(COLORS[:players])}")
+    pairs = None
+    if colors is not None:
+        if players != 2:
+            raise OptionError(f"--colors {colors!r}: only a 2-player game gives each player two colors (R15.1); "
+                              f"add --players 2")
+        pairs = color_pairs(colors)
+    seats = [p[0] for p in (pairs or DEFAULT_PAIRS)] if players == 2 else list(COLORS[:players])
+    if viewer is not None and viewer not in seats:
+        if players == 2 and any(viewer in p for p in (pairs or DEFAULT_PAIRS)):
+            owner = next(p[0] for p in (pairs or DEFAULT_PAIRS) if viewer in p)
+            raise OptionError(f"--viewer {viewer!r}: {viewer} is {owner}'s second color; a player is named by its "
+                              f"first color, {owner} (R15.1)")
+        raise OptionError(f"--viewer {viewer!r}: not playing; the colors are {', '.join(seats)}")
     load_board(board)  # a bad --board fails here, before a seed is announced
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
         click.echo(f"kanaloa: dealt with --seed {seed}", err=True)
-    pos = Position.new(players=players, seed=seed, preset=preset, board=board)
+    pos = Position.new(players=players, seed=seed, preset=preset, board=board, colors=pairs)
     if viewer is not None:
         pos = pos.as_viewer(viewer)
     click.echo(pos.dumps())

@@ -6,6 +6,10 @@ shows the viewer's own hand and only the public part of the others.  Bridges
 per island and control (R2) are asked of an engine state: the position's own
 when the caller passes it, else a reference state holding the document's
 bridges, which is all those questions depend on.
+
+With two players (R15) each player has two colors: the island table and the
+bridges have a column or a line per color, the hands one line per player,
+and the scores show each color's points and each player's pair (R15.5).
 """
 
 from __future__ import annotations
@@ -52,14 +56,32 @@ def island_table(board: Board, state: EngineState, colors: list[str]) -> list[Is
     return rows
 
 
+def color_names(doc: dict[str, Any]) -> list[str]:
+    """The colors of the position document ``doc`` by index: the players, then (two players) their
+    second colors."""
+    players = list(doc["players"])
+    pairs = doc.get("colors")
+    if isinstance(pairs, dict):
+        return players + [pairs[p][1] for p in players]
+    return players
+
+
+def player_order(doc: dict[str, Any]) -> list[str]:
+    """The colors player by player, each player's first color first (the order of the columns)."""
+    pairs = doc.get("colors")
+    if isinstance(pairs, dict):
+        return [c for p in doc["players"] for c in pairs[p]]
+    return list(doc["players"])
+
+
 def bridges_state(doc: dict[str, Any], board: Board) -> ReferenceState:
     """A reference state holding the bridges of the position document ``doc`` and nothing else.
 
     Bridges per island and control (R2) depend on the bridges alone, so it
     answers them as the position's own state would.
     """
-    colors = list(doc["players"])
-    data = StateData.empty(board.n_islands, board.n_links, len(colors))
+    colors = color_names(doc)
+    data = StateData.empty(board.n_islands, board.n_links, len(doc["players"]))
     for name, color in doc.get("bridges", {}).items():
         a, b = (board.find_island(end) for end in name.split("-"))
         link = board.find_link(a, b) if a is not None and b is not None else None
@@ -118,13 +140,20 @@ def render_position(doc: dict[str, Any], board: Board, use_color: bool = False,
     ``state`` is the engine state to ask for bridges per island and control
     (``Position.state``); without it, ``bridges_state(doc, board)`` answers.
     """
-    colors = list(doc["players"])
+    colors = color_names(doc)
+    players = list(doc["players"])
+    pairs: dict[str, list[str]] | None = doc.get("colors")
+    columns = player_order(doc)
     rnd = doc["round"]
     out: list[str] = []
     viewer = doc.get("viewer")
     title = f"Kanaloa on {board.name} ({doc.get('rules', {}).get('preset', 'yucata')})"
     title += f", seen by {viewer}" if viewer else ", full position"
     out.append(title)
+    if pairs is not None:
+        out.append("Two players (R15): " + "; ".join(
+            f"{_paint(p, p, use_color)} plays {' and '.join(_paint(c, c, use_color) for c in pairs[p])}"
+            for p in players))
     turn = doc.get("turn", {})
     if rnd == "over":
         result = doc.get("result", {})
@@ -140,6 +169,8 @@ def render_position(doc: dict[str, Any], board: Board, use_color: bool = False,
         status = f"{doc['to_move']} to move, {label}"
         if rnd in (1, 2, "final"):
             status += f"; cards played this turn: {turn.get('played', 0)}"
+            if turn.get("color"):
+                status += f"; building with {turn['color']} (R15.3)"
             if turn.get("discarded"):
                 status += "; discarded (draw phase)"
             if turn.get("remove_on"):
@@ -158,10 +189,10 @@ def render_position(doc: dict[str, Any], board: Board, use_color: bool = False,
     out.append("")
     out.extend(_map(board, rows, use_color))
     out.append("")
-    head = f"  {'island':<8}{'links':>5}  " + "".join(f"{c:>7}" for c in colors) + f"{'free':>6}  controller"
+    head = f"  {'island':<8}{'links':>5}  " + "".join(f"{c:>7}" for c in columns) + f"{'free':>6}  controller"
     out.append(head)
     for row in rows:
-        counts = "".join(f"{(row['counts'][c] or '.'):>7}" for c in colors)
+        counts = "".join(f"{(row['counts'][c] or '.'):>7}" for c in columns)
         ctrl = _paint(row["controller"], row["controller"], use_color) if row["controller"] else "-"
         out.append(f"  {row['island']:<8}{row['size']:>5}  {counts}{row['free']:>6}  {ctrl}")
     out.append("")
@@ -169,11 +200,11 @@ def render_position(doc: dict[str, Any], board: Board, use_color: bool = False,
     by_color: dict[str, list[str]] = {c: [] for c in colors}
     for name, color in doc.get("bridges", {}).items():
         by_color[color].append(name)
-    for c in colors:
+    for c in columns:
         out.append(f"  {_paint(f'{c:<7}', c, use_color)} {len(by_color[c]):>2}  {' '.join(by_color[c]) or '-'}")
     out.append("")
     out.append("Hands")
-    for c in colors:
+    for c in players:
         hand = doc["hands"][c]
         if "cards" in hand:
             text = " ".join(hand["cards"]) or "(empty)"
@@ -199,5 +230,12 @@ def render_position(doc: dict[str, Any], board: Board, use_color: bool = False,
         f" + {discard.get('hidden', 0)} face-down" + (f" ({'; '.join(own)})" if own else "")
     )
     scores = doc.get("scores", {})
-    out.append("Scores    " + "  ".join(f"{c} {scores.get(c, 0)}" for c in colors))
+    out.append("Scores    " + "  ".join(f"{c} {scores.get(c, 0)}" for c in columns))
+    if pairs is not None:
+        shown = []
+        for p in players:
+            low, high = sorted(scores.get(c, 0) for c in pairs[p])
+            shown.append(f"{p} ({low}, {high})")
+        out.append("Pairs     " + "  ".join(shown) + "   (R15.5: the weaker color's points first; the greater "
+                   "pair wins)")
     return "\n".join(out)

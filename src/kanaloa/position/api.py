@@ -440,6 +440,8 @@ class Position:
         if mv.color is not None and mv.color not in self.colors:
             raise fail(f"{mv.color} is not playing (the colors are {', '.join(self.colors)})")
         if mv.color is not None and mv.color not in mine:
+            if mv.color in self.players:
+                raise fail(f"it is {player}'s turn, not {mv.color}'s")
             other = self.players[seat_of_color(self.colors.index(mv.color), self._players)]
             raise fail(f"{mv.color} is {other}'s color, and it is {player}'s turn: {player} plays {both}")
         if mv.kind in (N.PLACE, N.SWAP):

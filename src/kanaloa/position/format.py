@@ -40,7 +40,8 @@ belongs to a player (``to_move``, ``viewer``, ``hands``,
 ``discard.hidden_by``, ``final_round``, ``setup``, ``result``) names the
 player; ``bridges`` and ``scores`` name colors.  ``turn.color`` is the color
 the player to move builds with this turn (R15.3): present exactly when the
-turn has played a card, and one of the mover's two colors.  Inside, colors
+turn has played a card, and one of the mover's two colors (step 2 checks
+both).  Inside, colors
 are numbered as ``kanaloa.rules.state`` numbers them: the players' first
 colors in seat order, then their second colors.
 
@@ -434,10 +435,10 @@ class _Reader:
         colors = (*players, *second)
         for i, c in enumerate(colors):
             if c in colors[:i]:
-                owners = [players[j % TWO_PLAYERS] for j, x in enumerate(colors) if x == c]
-                whose = (f"both {owners[0]}'s colors" if owners[0] == owners[1]
-                         else f"a color of {owners[0]} and of {owners[1]}")
-                raise _fail("colors", f"{c} is named twice ({whose}); each color belongs to one player")
+                whose = [f"{players[j % TWO_PLAYERS]}'s {'first' if j < TWO_PLAYERS else 'second'} color"
+                         for j, x in enumerate(colors) if x == c]
+                raise _fail("colors", f"{c} is named twice ({' and '.join(whose)}); each color belongs to one "
+                                      f"player")
         return colors
 
     def _to_move(self, value: Any, rnd: int) -> int:
@@ -628,22 +629,9 @@ class _Reader:
             self._turn_color(d, turn)
 
     def _turn_color(self, d: StateData, turn: dict[str, Any]) -> None:
-        """R15.3: the color of the turn, chosen by its first build: given exactly when a card was played."""
-        mover = self.players[d.to_move]
-        if "color" not in turn:
-            if d.played:
-                raise _fail("turn.color", f"missing; {mover} has played a card this turn, so the turn's color is "
-                                          f"chosen (R15.3)")
-            return
-        color = self._color("turn.color", turn["color"])
-        mine = colors_of_seat(d.to_move, d.players)
-        if color not in mine:
-            raise _fail("turn.color", f"{self.colors[color]} is not {mover}'s color; {mover} builds with "
-                                      f"{' or '.join(self.colors[c] for c in mine)} (R15.3)")
-        if not d.played:
-            raise _fail("turn.color", f"{self.colors[color]}, but {mover} has played no card this turn: the first "
-                                      f"build chooses the color (R15.3)")
-        d.turn_color = color
+        """The color the turn builds with (R15.3), when given; whether it fits the turn is step 2's."""
+        if "color" in turn:
+            d.turn_color = self._color("turn.color", turn["color"])
 
     def _round_fields(self, d: StateData, doc: dict[str, Any], deck_count: int) -> WaitKind | None:
         """Read final_round, setup and result; return the kind of wait, if any."""
