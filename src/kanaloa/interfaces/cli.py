@@ -417,17 +417,18 @@ class _WithBotSpecs(click.Command):
 
 @cli.command(cls=_WithBotSpecs)
 @click.option("--bots", "bots", required=True, metavar="SPEC,...",
-              help="The lineup, one bot spec per seat (3 or 4), e.g. 'greedy,random,random,random' or "
+              help="The lineup, one bot spec per seat (2, 3 or 4), e.g. 'greedy,random,random,random' or "
                    "'ismcts:iterations=2000,greedy,greedy'. Bots: random, greedy, pimc, ismcts, each with "
                    "key=value options after ':' (see 'Bot specs' below).")
 @click.option("--games", type=int, default=None,
               help="Games to play: a multiple of the number of seats, since every deal is played once in "
-                   "every seat rotation. [default: 25 deals, i.e. 100 games with 4 bots, 75 with 3]")
+                   "every seat rotation. [default: 25 deals, i.e. 100 games with 4 bots, 75 with 3, 50 with 2]")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
               help="Tournament seed: the same seed plays the same games. Random when omitted (then printed on "
                    "stderr).")
-@click.option("--players", type=click.IntRange(3, 4), default=None,
-              help="Number of players; the lineup must name as many bots (a check, nothing more).")
+@click.option("--players", type=click.IntRange(2, 4), default=None,
+              help="Number of players; the lineup must name as many bots (a check, nothing more). With 2, each "
+                   "plays two colors (R15).")
 @click.option("--preset", type=click.Choice(["yucata", "tabletop"]), default="yucata", show_default=True,
               help="yucata: unlimited bridges; tabletop: 20 bridges per color (R13).")
 @click.option("--board", default="oro", show_default=True, help="Built-in board name or board file path.")
@@ -448,7 +449,9 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
     """Play bot against bot with rotated seats and summarise how each bot did.
 
     The lineup (--bots) has one spec per seat, so its length is the number
-    of players, 3 or 4; name a spec several times to seat it several times.
+    of players, 2, 3 or 4; name a spec several times to seat it several
+    times. With 2 players each plays two colors (R15), red and blue against
+    green and yellow, and a player's points are its weaker color's (R15.5).
     Games come in deals: each deal (one shuffle) is played once for every
     rotation of the lineup (in rotation r, bot i sits in seat (i + r) mod
     players), so every bot sits in every seat equally often and card luck
@@ -476,7 +479,8 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
        "players", "preset", "seed" (the deal seed), "colors",
        "lineup" (spec by seat), "bot_seeds", "moves" (notation),
        "length", "scores", "ranks" (1 = best), "winner" (a seat),
-       "reason" ("points" or "eleven islands")}
+       "reason" ("points" or "eleven islands"),
+       with 2 players also "color_scores" (points per color)}
 
     Any game of the file replays exactly, to its end or to move K, with:
 
@@ -504,7 +508,7 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
         raise OptionError(f"--workers {workers}: cannot be combined with --scheduler; the cluster's workers "
                           f"play the games")
     if games is None:
-        size = len(specs) if len(specs) in (3, 4) else (players or 4)
+        size = len(specs) if len(specs) in (2, 3, 4) else (players or 4)
         games = 25 * size
     announce = seed is None
     if seed is None:

@@ -33,6 +33,10 @@ Options (``key=value`` after the name, separated by ``:``):
 
 A move is one atomic action; a move with a single legal choice is played at
 once, without search.
+
+Every bot plays 2-player games too (R15): a seat then builds with either of
+its two colors, and the greedy heuristic values a player's pair the way R15.5
+ranks it, the weaker color first.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ from ..errors import OptionError
 from ..rules import actions as A
 from ..rules.board import Board
 from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM, CoreState
+from ..rules.state import TWO_PLAYERS, colors_of_seat
 from ..search import ISMCTS, MCTS
 from .game import KanaloaGame
 
@@ -94,6 +99,7 @@ class RandomBot(Bot):
 PLAY_KINDS = (A.PLACE, A.SWAP, A.REMOVE)
 CARD_VALUE = 0.6  # a card in hand: roughly what one bridge toward a majority is worth
 PROGRESS = 0.5  # credit per bridge toward a majority not yet reached
+STRONGER_COLOR = 0.25  # R15.5: weight of a player's stronger color beside its weaker one (two players)
 
 
 class BoardHeuristic:
@@ -102,35 +108,50 @@ class BoardHeuristic:
     Each island a color controls (R2) counts what it would score now with the
     final bonus (R11, the state's ``points_if_scored(final=True)``); each
     bridge on an island the color does not control counts ``PROGRESS`` toward
-    it.  The value for a seat is its points plus that estimate, minus the best
-    other seat's, plus ``CARD_VALUE`` per card in hand.
+    it.  That makes an estimate per color.  A seat's standing is its color's
+    estimate; with two players (R15.5) it is its weaker color's estimate plus
+    ``STRONGER_COLOR`` times its stronger color's, since the weaker color
+    decides the winner first.  The value for a seat is its standing minus the
+    best other seat's, plus ``CARD_VALUE`` per card in hand.
     """
 
     def __init__(self, board: Board) -> None:
         self.board = board
 
     def estimates(self, state: CoreState) -> list[float]:
-        """Points plus the board estimate, per seat."""
+        """Points plus the board estimate, per color."""
         est = [float(score + points) for score, points in zip(state.scores, state.points_if_scored(True), strict=True)]
         for island in range(self.board.n_islands):
             owner = state.controller_of(island)
-            for seat, n in enumerate(state.counts_on(island)):
-                if seat != owner:
-                    est[seat] += PROGRESS * n
+            for color, n in enumerate(state.counts_on(island)):
+                if color != owner:
+                    est[color] += PROGRESS * n
         return est
+
+    def standings(self, state: CoreState) -> list[float]:
+        """Each seat's standing, from the colors' estimates (the class docstring)."""
+        est = self.estimates(state)
+        players = state.players
+        if players != TWO_PLAYERS:
+            return est
+        out = []
+        for seat in range(players):
+            weak, strong = sorted(est[c] for c in colors_of_seat(seat, players))
+            out.append(weak + STRONGER_COLOR * strong)
+        return out
 
     def value(self, state: CoreState, seat: int, cards_in_hand: int) -> float:
         """How good ``state`` is for ``seat``, who holds ``cards_in_hand`` cards."""
-        est = self.estimates(state)
-        best_other = max(v for s, v in enumerate(est) if s != seat)
-        return est[seat] - best_other + CARD_VALUE * cards_in_hand
+        standing = self.standings(state)
+        best_other = max(v for s, v in enumerate(standing) if s != seat)
+        return standing[seat] - best_other + CARD_VALUE * cards_in_hand
 
     def card_value(self, state: CoreState, seat: int, island: int, held: int) -> float:
         """How useful one more card of ``island`` is to ``seat``, who holds ``held`` of them already:
-        free links there and its own bridges."""
+        free links there and its own bridges (of its color with more there, with two players)."""
         counts = state.counts_on(island)
         free = self.board.size(island) - sum(counts)
-        mine = counts[seat]
+        mine = max(counts[c] for c in colors_of_seat(seat, state.players))
         return (free > held) * (1.0 + mine) + 0.1 * free
 
 
@@ -237,9 +258,10 @@ class GreedyBot(Bot):
         return moves[self.rng.randrange(len(moves))]
 
 
-def _key(data: StateData) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """What identifies a state within one play phase: bridges, hands and pending removals."""
-    return (tuple(data.bridges), tuple(map(tuple, data.hands)), tuple(data.remove_on))
+def _key(data: StateData) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...], int]:
+    """What identifies a state within one play phase: bridges, hands, pending removals and the turn's
+    color (R15.3)."""
+    return (tuple(data.bridges), tuple(map(tuple, data.hands)), tuple(data.remove_on), data.turn_color)
 
 
 # -- search bots ---------------------------------------------------------------

@@ -11,9 +11,13 @@ The searches of ``kanaloa.search`` know no game; they reach one only through
   policies (``POLICY_HEURISTIC`` by default, ``POLICY_RANDOM``);
 * a face-down discard (R4) shows nothing of its card, so every discard of
   another player has one public key, ``HIDDEN_DISCARD``;
-* ``returns()`` is 1 for the winner (R8, or R12 with its tie-break) and 0 for
-  the others, ``margins()`` the point margin over the best other player,
-  over ``MARGIN_SCALE`` and clipped to [-1, 1].
+* ``returns()`` is 1 for the winner (R8, or R12 with its tie-break; with two
+  players R15.5's pair) and 0 for the others, ``margins()`` the point margin
+  over the best other player (with two players: of the weaker colors, the
+  pair's first entries), over ``MARGIN_SCALE`` and clipped to [-1, 1].
+
+Players are seats: with two players each seat plays two colors (R15), but
+the search sees two players, each with one result.
 
 ``ends_turn`` says which moves end their mover's turn, for a caller that
 plans a whole turn (the hints).
@@ -26,6 +30,7 @@ from bisect import bisect_left
 
 from ..rules import actions as A
 from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM, CoreState
+from ..rules.state import TWO_PLAYERS, colors_of_seat
 from ..search.protocol import Action
 
 __all__ = [
@@ -113,8 +118,14 @@ class KanaloaState:
         return result
 
     def margins(self) -> list[float]:
-        """Each player's points minus the best other player's, over ``MARGIN_SCALE``, clipped to [-1, 1]."""
+        """Each player's points minus the best other player's, over ``MARGIN_SCALE``, clipped to [-1, 1].
+
+        With two players a player's points are those of its weaker color (R15.5).
+        """
         scores = self.core.scores
+        players = self.core.players
+        if players == TWO_PLAYERS:
+            scores = [min(scores[c] for c in colors_of_seat(seat, players)) for seat in range(players)]
         result = []
         for seat, own in enumerate(scores):
             best_other = max(s for other, s in enumerate(scores) if other != seat)

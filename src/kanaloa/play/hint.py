@@ -18,11 +18,12 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import OptionError, PositionError
-from ..position.notation import Move
+from ..position.notation import COLORS, Move, seat_colors
 from ..rules.board import Board
 from ..rules.core import POLICY_HEURISTIC, CoreState, core_board
 from ..search import ISMCTS
@@ -114,16 +115,18 @@ def hint(position: Position, iterations: int | None = None, seconds: float | Non
 
         raise WaitingError(position.waiting)
     return hint_state(_core_state(position), position.board, iterations=iterations, seconds=seconds, seed=seed,
-                      top=top, c=c, margin=margin, policy=policy)
+                      top=top, c=c, margin=margin, policy=policy, colors=position.colors)
 
 
 def hint_state(core: CoreState, board: Board, iterations: int | None = None, seconds: float | None = None,
                seed: int = 0, top: int = DEFAULT_TOP, c: float = 0.7, margin: float = 0.0,
-               policy: int = POLICY_HEURISTIC) -> Hint:
+               policy: int = POLICY_HEURISTIC, colors: Sequence[str] = COLORS) -> Hint:
     """The hint for the player to move in a ``kanaloa_core.CoreState`` (not modified) on ``board``.
 
     The budget must be valid (see ``check_budget``).  With a time budget,
-    ``COMPLETION_SHARE`` of it is kept for completing the plan.
+    ``COMPLETION_SHARE`` of it is kept for completing the plan.  ``colors``
+    names the colors by index (``Position.colors``), for the moves of a
+    2-player game, whose builds name their color (R15.3).
     """
     clock = time.perf_counter
     started = clock()
@@ -151,8 +154,10 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
             if ends_turn(action) or after.is_over or after.to_move != mover:
                 break
 
+    builders = seat_colors(colors, core.players, mover)
+
     def name(action: int) -> str:
-        return str(Move.from_action(action, board))
+        return str(Move.from_action(action, board, builders=builders))
 
     return Hint(
         move=name(line[0]),

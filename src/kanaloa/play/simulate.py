@@ -1,7 +1,8 @@
 """Bot-vs-bot tournaments: the schedule, the game runner, parallel runs and game records.
 
 A *tournament* seats a *lineup* of bot specs (``greedy,random,random,random``:
-one spec per seat, so the lineup's length is the number of players, 3 or 4)
+one spec per seat, so the lineup's length is the number of players, 2, 3 or
+4; with 2, each plays two colors, R15)
 at many games on the compiled core, and sums up how each bot did
 (``kanaloa.play.stats``).
 
@@ -52,7 +53,16 @@ possibly with gaps)::
 ``winner`` a seat; ``moves`` lists every move in notation (README.md "Move
 notation") from
 the deal on, ``length`` counts them; ``reason`` is ``points`` (R12) or
-``eleven islands`` (R8).  ``kanaloa new --seed SEED --players PLAYERS
+``eleven islands`` (R8).
+
+A 2-player game (R15) is played with the default colors (seat 0 red and
+blue, seat 1 green and yellow): ``colors`` names the players by their first
+colors, every build in ``moves`` names its color, a seat's ``scores`` entry
+is the points of its weaker color (the first entry of its R15.5 pair, which
+ranks the players first), and the record adds ``color_scores``, the points
+of every color, player by player::
+
+    "color_scores": {"red": 31, "blue": 3, "green": 0, "yellow": 5}  ``kanaloa new --seed SEED --players PLAYERS
 --preset PRESET --board BOARD`` deals the game again, and playing ``moves``
 on it (``kanaloa play - --moves-file RECORD``, ``kanaloa replay FILE --game
 N``, or ``replay`` here) reproduces the final position exactly;
@@ -88,11 +98,11 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import MAX_INPUT_BYTES, MoveError, OptionError, quote, too_large
-from ..position.notation import COLORS, Move
+from ..position.notation import COLORS, Move, seat_colors
 from ..rules.board import Board, load_board
 from ..rules.engine import Engine
 from ..rules.rng import MASK64, SplitMix64
-from ..rules.state import PRESETS, REASON_NAMES
+from ..rules.state import PRESETS, REASON_NAMES, TWO_PLAYERS, colors_of_seat, n_colors
 from .bots import parse_bot_spec
 from .stats import BotStats, BotTable, SeatOutcome, format_table
 
@@ -103,7 +113,7 @@ RECORD_FORMAT = "kanaloa-game/1"
 BOT_SALT = 0xD1B54A32D192ED03  # separates the bots' seed stream from the deal stream
 SEED_STRIDE = 4  # bot seeds per game: one per seat of the largest table (R3: 3 or 4 players)
 MAX_MOVES = 100_000  # far beyond any real game (a few hundred moves); a guard against a looping bot
-PLAYER_COUNTS = (3, 4)
+PLAYER_COUNTS = (2, 3, 4)
 SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss")  # how a Dask scheduler is reached over a network
 
 
@@ -168,7 +178,7 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, preset: str = "y
     """A checked ``Tournament``.
 
     Raises ``OptionError`` naming the option (``--bots``, ``--games``, ...)
-    for a bad spec, a lineup that is not 3 or 4 bots long (or disagrees with
+    for a bad spec, a lineup that is not 2, 3 or 4 bots long (or disagrees with
     ``players``), a number of games that is not a positive multiple of the
     number of players, a bad seed or preset; ``BoardError`` for a bad board.
     """
@@ -182,8 +192,8 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, preset: str = "y
         raise OptionError(f"--players {players}: --bots names {len(specs)} bots; the lineup has one bot per seat, "
                           f"so give {players} specs (repeat a spec to seat it more than once)")
     if len(specs) not in PLAYER_COUNTS:
-        raise OptionError(f"--bots {given!r}: {len(specs)} bot(s); the game seats 3 or 4 players, one bot per seat "
-                          f"(repeat a spec to seat it more than once)")
+        raise OptionError(f"--bots {given!r}: {len(specs)} bot(s); the game seats 2, 3 or 4 players, one bot per "
+                          f"seat (repeat a spec to seat it more than once)")
     p = len(specs)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise OptionError(f"--games {games!r}: must be a positive whole number")
@@ -242,9 +252,11 @@ class GameRecord:
     ranks: tuple[int, ...]
     winner: int
     reason: str
+    color_scores: tuple[int, ...] = ()  # 2 players: the points of every color, by color index
 
     @property
     def colors(self) -> tuple[str, ...]:
+        """Each seat's color (with two players, its first color: the player's name)."""
         return COLORS[: self.players]
 
     @property
@@ -259,7 +271,7 @@ class GameRecord:
         ]
 
     def to_json(self) -> dict:
-        return {
+        doc = {
             "format": RECORD_FORMAT,
             "game": self.game,
             "deal": self.deal,
@@ -278,6 +290,9 @@ class GameRecord:
             "winner": self.winner,
             "reason": self.reason,
         }
+        if self.players == TWO_PLAYERS:
+            doc["color_scores"] = {COLORS[c]: self.color_scores[c] for c in _color_order(self.players)}
+        return doc
 
     def dumps(self) -> str:
         """The record as one line of JSON (no newline)."""
@@ -317,7 +332,7 @@ class GameRecord:
                 raise OptionError(f"{where}: field {key!r} must be {what}, not {_brief(value)}")
         players = obj["players"]
         if players not in PLAYER_COUNTS:
-            raise OptionError(f"{where}: field 'players' must be 3 or 4, not {_brief(players)}")
+            raise OptionError(f"{where}: field 'players' must be 2, 3 or 4, not {_brief(players)}")
         for key in ("lineup", "bot_seeds", "scores", "ranks"):
             if len(obj[key]) != players:
                 raise OptionError(f"{where}: field {key!r} must have one entry per seat ({players}), "
@@ -334,11 +349,12 @@ class GameRecord:
         if obj["reason"] not in REASON_NAMES.values():
             raise OptionError(f"{where}: field 'reason' must be one of {', '.join(REASON_NAMES.values())}, "
                               f"not {_brief(obj['reason'])}")
+        color_scores = _color_scores(obj, players, where)
         return cls(
             game=obj["game"], deal=obj["deal"], rotation=obj["rotation"], board=obj["board"],
             players=players, preset=obj["preset"], seed=obj["seed"], lineup=tuple(obj["lineup"]),
             bot_seeds=tuple(obj["bot_seeds"]), moves=tuple(obj["moves"]), scores=tuple(obj["scores"]),
-            ranks=tuple(obj["ranks"]), winner=obj["winner"], reason=obj["reason"],
+            ranks=tuple(obj["ranks"]), winner=obj["winner"], reason=obj["reason"], color_scores=color_scores,
         )
 
     def new_command(self) -> str:
@@ -348,6 +364,29 @@ class GameRecord:
 
 
 _ONE_PER_LINE = "expected one game record per line, as 'kanaloa simulate --out' writes them"
+
+
+def _color_order(players: int) -> list[int]:
+    """The color indexes player by player, each player's first color first."""
+    return [c for s in range(players) for c in colors_of_seat(s, players)]
+
+
+def _color_scores(obj: dict, players: int, where: str) -> tuple[int, ...]:
+    """A 2-player record's ``color_scores`` by color index (R15); ``()`` for 3 or 4 players, which have none."""
+    if players != TWO_PLAYERS:
+        if "color_scores" in obj:
+            raise OptionError(f"{where}: field 'color_scores' belongs to 2-player games; this one has {players} "
+                              f"players")
+        return ()
+    value = obj.get("color_scores")
+    colors = COLORS[: n_colors(players)]
+    if value is None:
+        raise OptionError(f"{where}: missing field 'color_scores' (a 2-player game gives every color's points)")
+    if (not isinstance(value, dict) or sorted(value) != sorted(colors)
+            or not all(_is(v, int) for v in value.values())):
+        raise OptionError(f"{where}: field 'color_scores' must give the points of each of {', '.join(colors)}, "
+                          f"not {_brief(value)}")
+    return tuple(value[c] for c in colors)
 
 # The fields a record must have, and of which JSON type (lists: see _RECORD_ITEMS).
 _RECORD_FIELDS: dict[str, type] = {
@@ -403,13 +442,14 @@ def _shared_board(board: Board) -> Board:
 
 
 def play_seated_game(board: Board, preset: str, deal_seed: int, seating: Sequence[str],
-                     bot_seeds: Sequence[int]):
+                     bot_seeds: Sequence[int], movers: list[int] | None = None):
     """Play one game on the compiled core; returns ``(actions, final_state)``.
 
     ``seating[s]`` is the spec of seat ``s``'s bot, started with
-    ``bot_seeds[s]``.  Every move a bot chooses is checked against the
-    legal moves (``apply`` itself trusts its input); an illegal choice
-    raises ``RuntimeError`` naming the bot.
+    ``bot_seeds[s]``; ``len(seating)`` is the number of players.  Every
+    move a bot chooses is checked against the legal moves (``apply`` itself
+    trusts its input); an illegal choice raises ``RuntimeError`` naming the
+    bot.  ``movers``, when given, receives the seat that made each move.
     """
     from ..rules.core import CoreState, core_board
 
@@ -424,6 +464,8 @@ def play_seated_game(board: Board, preset: str, deal_seed: int, seating: Sequenc
         action = bot.choose(state)
         if action not in state.legal_actions():
             raise RuntimeError(f"bot {bot.spec!r} in seat {state.to_move} chose illegal action {action}")
+        if movers is not None:
+            movers.append(state.to_move)
         state.apply(action)
         actions.append(action)
         if len(actions) > MAX_MOVES:
@@ -441,16 +483,23 @@ def play_game(tournament: Tournament, game: int) -> GameRecord:
     seating = t.seating(game)
     bot_seeds = t.bot_seeds(game)
     deal_seed = t.deal_seed(game)
-    actions, state = play_seated_game(t.board, t.preset, deal_seed, seating, bot_seeds)
+    movers: list[int] = []
+    actions, state = play_seated_game(t.board, t.preset, deal_seed, seating, bot_seeds, movers)
     data = state.to_data()
     ranks = [0] * t.players
-    for place, seat in enumerate(data.ranking):  # R12 (or R8): best first
+    for place, seat in enumerate(data.ranking):  # R12 (or R8, R15.5): best first
         ranks[seat] = place + 1
+    names = COLORS[: n_colors(t.players)]
+    builders = [seat_colors(names, t.players, seat) for seat in range(t.players)]
+    two = t.players == TWO_PLAYERS
+    scores = tuple(min(data.scores[c] for c in colors_of_seat(seat, t.players)) for seat in range(t.players))
     return GameRecord(
         game=game, deal=t.deal_of(game), rotation=t.rotation_of(game), board=t.board.source,
         players=t.players, preset=t.preset, seed=deal_seed, lineup=seating, bot_seeds=bot_seeds,
-        moves=tuple(str(Move.from_action(a, t.board)) for a in actions),
-        scores=tuple(data.scores), ranks=tuple(ranks), winner=data.winner, reason=REASON_NAMES[data.reason],
+        moves=tuple(str(Move.from_action(a, t.board, builders=builders[seat]))
+                    for a, seat in zip(actions, movers, strict=True)),
+        scores=scores, ranks=tuple(ranks), winner=data.winner, reason=REASON_NAMES[data.reason],
+        color_scores=tuple(data.scores) if two else (),
     )
 
 
@@ -697,6 +746,9 @@ class TournamentRun:
                      f"preset {t.preset}, board {t.board.source}")
         lines.append(f"{where}, {self.seconds:.1f} s, {rate:.2f} games/s; won on points (R12) "
                      f"{reasons['points']}, by eleven islands (R8) {reasons['eleven islands']}")
+        if t.players == TWO_PLAYERS:
+            lines.append("two players, two colors each (R15): red plays red and blue, green plays green and yellow; "
+                         "a player's points are its weaker color's (R15.5)")
         lines.append("")
         lines.append(format_table(self.table(), t.colors))
         return "\n".join(lines)
