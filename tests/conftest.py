@@ -17,7 +17,7 @@ import pytest
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import Board, load_board
 from kanaloa.rules.engine import Engine, load_engine
-from kanaloa.rules.state import PRESET_TABLETOP, TABLETOP_BRIDGES, StateData
+from kanaloa.rules.state import PRESET_TABLETOP, TABLETOP_BRIDGES, StateData, n_colors
 
 REFERENCE = load_engine("reference")
 CORE = load_engine("core")
@@ -53,16 +53,18 @@ def fast_engine() -> Engine:
 
 
 def scramble_bridges(data: StateData, rng: random.Random, own_share: float = 0.45, free_share: float = 0.25) -> None:
-    """Fill ``data.bridges`` at random, seat 0 favoured, so that games reach rare events (R6-R8, R13).
+    """Fill ``data.bridges`` at random, color 0 (seat 0's first color) favoured, so that games reach
+    rare events (R6-R8, R13).  Every color of the game may get bridges (four with two players, R15.1).
 
     Card places are untouched, so every card total still holds.  In the
     tabletop preset no color gets more than its 20 bridges.
     """
     cap = TABLETOP_BRIDGES if data.preset == PRESET_TABLETOP else len(data.bridges)
-    held = [0] * data.players
+    colors = n_colors(data.players)
+    held = [0] * colors
     for k in range(len(data.bridges)):
         x = rng.random()
-        owner = 0 if x < own_share else (-1 if x < own_share + free_share else rng.randrange(1, data.players))
+        owner = 0 if x < own_share else (-1 if x < own_share + free_share else rng.randrange(1, colors))
         if owner >= 0 and held[owner] >= cap:
             owner = -1
         if owner >= 0:
@@ -101,6 +103,10 @@ def action_name(board: Board, action: int) -> str:
     """A short readable form of an action code, for failure messages."""
     kind, a, b = A.kind_of(action), A.arg_a(action), A.arg_b(action)
     name = A.KIND_NAMES.get(kind, f"kind{kind}")
+    if kind in (A.PLACE, A.SWAP):
+        b = A.build_arg(action)
+        if A.build_slot(action):  # R15: the mover's second color builds
+            name += " (second color)"
     if kind == A.PLACE:
         return f"{name} {board.link_name(a)}/{board.islands[b]} ({action})"
     if kind == A.SWAP:

@@ -5,6 +5,8 @@ and ``ReferenceState`` side by side from the same ``deal``.  After every move
 both must offer the identical legal-move list and export equal ``StateData``;
 the protocol properties must agree with the data.  The move is drawn from the
 list by ``random.Random(seed)``, so any failure replays from its seed alone.
+2-player games (R15: two colors per player, builds naming their color) are
+played the same way.
 """
 
 from __future__ import annotations
@@ -15,11 +17,14 @@ import random
 import pytest
 
 from conftest import action_name, scramble_bridges
+from kanaloa.rules import actions as A
 from kanaloa.rules.state import PRESET_TABLETOP, PRESET_YUCATA, REASON_ELEVEN, ROUND_OVER, StateData
 
 GAMES = 2000  # spread evenly over 3 and 4 players and both presets
 CHUNKS = 8  # games per test = GAMES / (4 * CHUNKS)
 SCRAMBLED_GAMES = 240
+GAMES_2P = 1024  # 2-player games (R15), spread evenly over both presets: GAMES_2P / (2 * CHUNKS) per test
+SCRAMBLED_GAMES_2P = 120
 MOVE_CAP = 2000
 
 
@@ -42,8 +47,10 @@ def check_protocol(state, data: StateData, side: str, where: str) -> None:
     assert list(state.ranking) == data.ranking, f"{where}: {side}.ranking"
 
 
-def play_side_by_side(board, core_engine, reference_engine, core, ref, seed: int, rng: random.Random) -> int:
-    """Play ``core`` and ``ref`` in lockstep until the end; return the number of moves."""
+def play_side_by_side(board, core_engine, reference_engine, core, ref, seed: int, rng: random.Random,
+                      played: list[int] | None = None) -> int:
+    """Play ``core`` and ``ref`` in lockstep until the end; return the number of moves (and append
+    them to ``played`` if given)."""
     where = f"seed {seed}, after the deal"
     move = 0
     while True:
@@ -63,6 +70,8 @@ def play_side_by_side(board, core_engine, reference_engine, core, ref, seed: int
         assert ref_moves, f"{where}: no legal move but the game is not over"
         assert move < MOVE_CAP, f"seed {seed}: no end after {MOVE_CAP} moves"
         action = rng.choice(ref_moves)
+        if played is not None:
+            played.append(action)
         move += 1
         where = f"seed {seed}, move {move}, action {action_name(board, action)}"
         core.apply(action)
@@ -105,6 +114,47 @@ def test_core_matches_reference_from_crowded_boards(oro, core_engine, reference_
         play_side_by_side(oro, core_engine, reference_engine, core, ref, seed, rng)
         eleven += ref.to_data().reason == REASON_ELEVEN
     assert eleven > 0, "no crowded game ended by R8; the scramble no longer reaches it"
+
+
+def game_setup_2p(index: int) -> tuple[int, int]:
+    """(seed, preset) of 2-player differential game ``index``: the two presets in turn."""
+    return 3000 + index, PRESET_YUCATA if index % 2 == 0 else PRESET_TABLETOP
+
+
+def second_color_builds(actions: list[int]) -> int:
+    """How many places and swaps among ``actions`` build with a player's second color (R15)."""
+    return sum(1 for a in actions if A.kind_of(a) in (A.PLACE, A.SWAP) and A.build_slot(a) == 1)
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize("kind", range(2), ids=["2p-yucata", "2p-tabletop"])
+def test_core_matches_reference_on_random_2_player_games(oro, core_engine, reference_engine, kind, chunk):
+    per_test = GAMES_2P // (2 * CHUNKS)
+    played: list[int] = []
+    for i in range(per_test):
+        seed, preset = game_setup_2p(kind + 2 * (chunk * per_test + i))
+        core = core_engine.deal(oro, 2, preset, seed)
+        ref = reference_engine.deal(oro, 2, preset, seed)
+        play_side_by_side(oro, core_engine, reference_engine, core, ref, seed, random.Random(seed), played)
+    assert second_color_builds(played) > 0, "no game built with a second color"
+
+
+@pytest.mark.parametrize("kind", range(2), ids=["2p-yucata", "2p-tabletop"])
+def test_core_matches_reference_on_crowded_2_player_boards(oro, core_engine, reference_engine, kind):
+    """As ``test_core_matches_reference_from_crowded_boards``, with all four colors of a 2-player
+    game on the board (R15.4 takeovers and removals of a player's other color, R15.7)."""
+    eleven = 0
+    for i in range(SCRAMBLED_GAMES_2P // 2):
+        seed, preset = game_setup_2p(kind + 2 * i)
+        seed += 500_000
+        rng = random.Random(seed)
+        dealt = reference_engine.deal(oro, 2, preset, seed).to_data()
+        scramble_bridges(dealt, rng)
+        core = core_engine.from_data(oro, dealt)
+        ref = reference_engine.from_data(oro, dealt)
+        play_side_by_side(oro, core_engine, reference_engine, core, ref, seed, rng)
+        eleven += ref.to_data().reason == REASON_ELEVEN
+    assert eleven > 0, "no crowded 2-player game ended by R8; the scramble no longer reaches it"
 
 
 def test_first_difference_names_the_field():

@@ -1,10 +1,12 @@
 """``why_illegal`` against ``legal_actions``: over many states of seeded random games, every action
 code a move of the notation can express is explained exactly when it is illegal.
 
-The states come from 3- and 4-player games in both presets, some with their bridges scrambled
+The states come from 2-, 3- and 4-player games in both presets, some with their bridges scrambled
 (``scramble_bridges``) so that removals (R7), immediate wins (R8) and an empty stock (R13) turn up
 often.  Each state is asked twice: with the mover's hand known (a reason exactly when the action is
 illegal) and seen from outside (a reason only when the action is illegal whatever the hand holds).
+Every state is also asked about the builds with a second color (R15): the 2-player moves
+``blue: LINK/CARD``, and codes no move of a 3- or 4-player game stands for.
 """
 
 from __future__ import annotations
@@ -19,8 +21,18 @@ from conftest import action_name, scramble_bridges
 from kanaloa.position.notation import COLORS, Move
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import Board, load_board
-from kanaloa.rules.reference import ReferenceState, why_illegal
-from kanaloa.rules.state import PRESET_TABLETOP, PRESET_YUCATA, ROUND_1, ROUND_2, ROUND_SETUP
+from kanaloa.rules.reference import ReferenceState, why_illegal, why_not_mover_color
+from kanaloa.rules.state import (
+    NO_COLOR,
+    PRESET_TABLETOP,
+    PRESET_YUCATA,
+    ROUND_1,
+    ROUND_2,
+    ROUND_FINAL,
+    ROUND_SETUP,
+    StateData,
+    n_colors,
+)
 
 ORO = load_board("oro")
 
@@ -39,14 +51,28 @@ def notation_actions(board: Board) -> list[int]:
 
 
 ACTIONS = notation_actions(ORO)
+# The same builds with the mover's second color (R15): places and swaps with the slot bit set.
+SECOND_COLOR = [A.with_slot(a, 1) for a in ACTIONS if A.kind_of(a) in (A.PLACE, A.SWAP)]
+ALL_ACTIONS = ACTIONS + SECOND_COLOR
+
+
+def names_of(players: int) -> tuple[str, ...]:
+    """The default colors by color number: one per seat, or four with two players (R15.1)."""
+    return COLORS[: n_colors(players)]
 
 
 def test_the_action_codes_are_those_of_the_notation():
-    """Each code reads as a move and that move's notation gives the code back."""
+    """Each code reads as a move and that move's notation gives the code back; with two players
+    (seat 0 builds with red or blue) every build, of either color, too."""
     for action in ACTIONS:
         move = Move.from_action(action, ORO)
         assert Move.parse(str(move), ORO).to_action(ORO) == action
     assert len(set(ACTIONS)) == len(ACTIONS) == 37 * 6 + 16 * 3 + 3
+    builders = ("red", "blue")
+    for action in ALL_ACTIONS:
+        move = Move.from_action(action, ORO, builders=builders)
+        assert Move.parse(str(move), ORO).to_action(ORO, builders=builders) == action
+    assert len(set(ALL_ACTIONS)) == len(ALL_ACTIONS) == len(ACTIONS) + 37 * 5
 
 
 @functools.cache
@@ -77,14 +103,17 @@ GAMES = [(seed, players, preset, scrambled)
          for seed, (players, preset, scrambled) in enumerate(
              [(p, pr, sc) for p in (3, 4) for pr in (PRESET_YUCATA, PRESET_TABLETOP) for sc in (False, True)] * 4,
              start=100)]
+GAMES_2P = [(seed, 2, preset, scrambled)
+            for seed, (preset, scrambled) in enumerate(
+                [(pr, sc) for pr in (PRESET_YUCATA, PRESET_TABLETOP) for sc in (False, True)] * 4, start=200)]
 
 
-@pytest.mark.parametrize("seed, players, preset, scrambled", GAMES)
+@pytest.mark.parametrize("seed, players, preset, scrambled", GAMES + GAMES_2P)
 def test_a_reason_exactly_when_the_action_is_illegal(seed, players, preset, scrambled):
-    names = COLORS[:players]
+    names = names_of(players)
     for state in sampled_states(seed, players, preset, scrambled):
         legal = set(state.legal_actions())
-        for action in ACTIONS:
+        for action in ALL_ACTIONS:
             reason = why_illegal(state, action, names)
             assert (reason is None) == (action in legal), (seed, state.data, action_name(ORO, action), reason)
             outside = why_illegal(state, action, names, hand_known=False)
@@ -104,10 +133,10 @@ def _template(reason: str) -> str:
 def test_the_sampled_states_meet_every_reason():
     """The games above reach every reason ``why_illegal`` gives for a well-formed action."""
     seen = set()
-    for seed, players, preset, scrambled in GAMES:
+    for seed, players, preset, scrambled in GAMES + GAMES_2P:
         for state in sampled_states(seed, players, preset, scrambled):
-            for action in ACTIONS:
-                reason = why_illegal(state, action, COLORS[:players])
+            for action in ALL_ACTIONS:
+                reason = why_illegal(state, action, names_of(players))
                 if reason is not None:
                     seen.add(_template(reason))
     assert seen == {
@@ -138,6 +167,10 @@ def test_the_sampled_states_meet_every_reason():
         "the hand holds N cards; play or discard first (RN)",
         "the pending removal is on I; I-I is not one of its links (RN)",
         "there is no discard in the final round (RN)",
+        "with N players each plays one color; only a N-player game builds with a second color (RN.N)",
+        "C builds with C this turn, not C: a turn builds with one color only (RN.N)",
+        "C has taken its final turn, so C may not pass (RN.N)",
+        "C's pair (N, N) is greater than C's (N, N); only the player with the smaller pair may pass (RN.N)",
     }
 
 
@@ -152,3 +185,50 @@ def test_a_finished_game_and_malformed_codes_are_explained():
     while not state.is_over:
         state.apply(rng.choice(state.legal_actions()))
     assert all(why_illegal(state, action, names) == "the game is over" for action in ACTIONS)
+
+
+def two_player_round(round: int = ROUND_1) -> ReferenceState:
+    """A 2-player game after its setup, in ``round``, with red (seat 0, red and blue) to move."""
+    state = ReferenceState.deal(ORO, 2, PRESET_YUCATA, 31)
+    while state.data.round == ROUND_SETUP:
+        state.apply(state.legal_actions()[0])
+    state.data.round = round
+    if round == ROUND_FINAL:
+        state.data.deck, state.data.face_up = [], []
+    return state
+
+
+def test_two_player_reasons_name_colors_and_pairs():
+    names = names_of(2)
+    state = two_player_round(ROUND_FINAL)
+    state.data.scores = [9, 5, 5, 9]  # red 9 and blue 5 against green 5 and yellow 9
+    equal = "red and green have equal pairs (5, 9), so nobody passes (R15.6)"
+    assert why_illegal(state, A.encode(A.PASS), names) == equal
+    state.data.scores = [9, 5, 4, 9]  # (4, 9) against (5, 9)
+    assert why_illegal(state, A.encode(A.PASS), names) is None
+    # A build that names a color not the mover's (R15.1).
+    assert why_not_mover_color(state, 2, names) is None
+    assert why_not_mover_color(state, 1, names) == "green is green's color; red builds with red and blue (R15.1)"
+    assert why_not_mover_color(state, 3, names) == "yellow is green's color; red builds with red and blue (R15.1)"
+    assert why_not_mover_color(state, 7, names) == "this game has no color 7; red builds with red and blue (R15.1)"
+
+
+def test_two_player_builds_after_the_turns_first():
+    state = two_player_round()
+    hand = state.data.hands[0]
+    x = next(i for i in range(ORO.n_islands) if hand[i])
+    k = next(k for k, ends in enumerate(ORO.links) if x in ends and state.data.bridges[k] < 0)
+    blue_place = A.with_slot(A.encode(A.PLACE, k, x), 1)
+    state.apply(blue_place)
+    assert state.data.turn_color == 2
+    red_builds = [a for a in ACTIONS if A.kind_of(a) in (A.PLACE, A.SWAP)]
+    reasons = {why_illegal(state, a, names_of(2)) for a in red_builds}
+    assert reasons == {"red builds with blue this turn, not red: a turn builds with one color only (R15.3)"}
+    own = A.with_slot(A.encode(A.SWAP, k, A.SWAP_AB), 1)
+    assert why_illegal(state, own, names_of(2)) == f"{ORO.link_name(k)} already holds blue's own bridge"
+    # Names for the seats alone still explain: a second color is called after its player.
+    seats_only = why_illegal(state, own, ("red", "green"))
+    assert seats_only == f"{ORO.link_name(k)} already holds red's second color's own bridge"
+    data: StateData = state.to_data()
+    state.apply(A.encode(A.DRAW))
+    assert data.turn_color == 2 and state.data.turn_color == NO_COLOR
