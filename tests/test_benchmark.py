@@ -182,3 +182,38 @@ EXPECTED_SIGNATURE = 5216
 
 def test_signature_is_pinned(oro):
     assert B.signature(oro) == EXPECTED_SIGNATURE
+
+
+# -- two players (R15) --------------------------------------------------------------------------
+
+
+def test_the_2_player_signature_is_the_same_in_every_engine(oro):
+    core = B.signature_2p(oro, "core")
+    assert core == B.signature_2p(oro, "reference") == B.signature_2p(oro, "api")
+    assert core > 100 * B.signature_2p_games()  # whole games
+    assert B.signature_2p_games() == B.SIGNATURE_GAMES * len(B.SIGNATURE_SET_2P) == 16
+
+
+# The 2-player signature moves only with the rules of R15; the one above only with those of 3 and 4 players.
+EXPECTED_SIGNATURE_2P = 2816
+
+
+def test_the_2_player_signature_is_pinned(oro):
+    assert B.signature_2p(oro) == EXPECTED_SIGNATURE_2P
+
+
+def test_bench_reports_2_player_games_in_every_engine(quick_json, oro):
+    for key in ("playouts_2p_per_s", "ratio_2p_playouts_per_s", "api_2p_playouts_per_s",
+                "reference_2p_playouts_per_s", "reference_ratio_2p"):
+        assert quick_json[key] > 0, key
+    assert quick_json["signature_2p"] == B.signature_2p(oro)
+    assert set(quick_json["signature_2p_by_engine"]) == {"core", "api", "reference"}
+    moves = quick_json["ratio_moves_2p"]
+    assert moves["core"] == moves["api"] == moves["reference"] > 0
+
+
+def test_a_2_player_disagreement_is_reported():
+    report = B.BenchReport(board="oro", quick=True, signature=10, signature_by_engine={"core": 10, "reference": 10},
+                           signature_2p=5, signature_2p_by_engine={"core": 5, "reference": 6})
+    assert not report.agrees
+    assert "2-player signature core 5, reference 6" in report.table()

@@ -42,7 +42,7 @@ def write(tmp_path, content: str | bytes, name: str = "pos.json"):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--players", "2"], "error: Invalid value for '--players': 2 is not in the range 3<=x<=4."),
+        (["--players", "5"], "error: Invalid value for '--players': 5 is not in the range 2<=x<=4."),
         (["--players", "four"], "error: Invalid value for '--players': 'four' is not a valid integer range."),
         (["--seed", "-1"], "error: Invalid value for '--seed': -1 is not in the range 0<=x<=18446744073709551615."),
         (["--seed", str(2 ** 64)],

@@ -13,9 +13,11 @@ This module owns three things.
   final round).  A deal whose game never reaches the phase (an R8 win, a round
   2 with no deck) is skipped for the next seed.
 * **The signature** (``signature``): the total number of moves in a fixed set
-  of seeded random games (``SIGNATURE_SET``).  It depends on nothing but the
-  rules, so it changes exactly when behaviour changes, and every
-  implementation must give the same number.
+  of seeded random games (``SIGNATURE_SET``, 3 and 4 players).  It depends on
+  nothing but the rules, so it changes exactly when behaviour changes, and
+  every implementation must give the same number.  ``signature_2p`` does the
+  same for the 2-player game (R15, ``SIGNATURE_SET_2P``), kept apart so that
+  each number moves only with the rules it covers.
 * **The measurements** (``run_bench``): random games in C, the same games
   driven one move at a time from Python and played by the reference,
   determinisations, one ISMCTS search, and single operations on the reference
@@ -25,7 +27,8 @@ This module owns three things.
   move by the reference with the same move stream, so both play the very same
   games (their equal move totals prove it).  The batch is not the small
   signature set: timing the core on a few games played over and over would
-  let the processor learn their branches and flatter the core.
+  let the processor learn their branches and flatter the core.  A smaller
+  batch of 2-player games (R15) is timed the same way in every engine.
 
 Timings are the CPU time of this process (``time.process_time``), so other
 programs sharing the machine do not count: every figure is for one core.  Each
@@ -73,6 +76,7 @@ LINE_MOVES = 40  # moves of the recorded continuation after a reference position
 SIGNATURE_SEED = 1
 SIGNATURE_GAMES = 8
 SIGNATURE_SET = ((3, PRESET_YUCATA), (3, PRESET_TABLETOP), (4, PRESET_YUCATA), (4, PRESET_TABLETOP))
+SIGNATURE_SET_2P = ((2, PRESET_YUCATA), (2, PRESET_TABLETOP))  # R15, its own number
 
 PLAYOUT_SEED = 1_000_000  # first deal of the batches of random games in C
 RATIO_SEED = PLAYOUT_SEED  # first deal of the games every engine plays for the ratios
@@ -166,6 +170,15 @@ def signature(board: Board | None = None, impl: str = "core") -> int:
     from Python through ``Position``) or ``"reference"``.  All three must give
     the same number; it changes only when the rules' behaviour does.
     """
+    return _signature(SIGNATURE_SET, board, impl)
+
+
+def signature_2p(board: Board | None = None, impl: str = "core") -> int:
+    """``signature`` for the 2-player game (R15): the moves of the ``SIGNATURE_SET_2P`` games."""
+    return _signature(SIGNATURE_SET_2P, board, impl)
+
+
+def _signature(games: tuple[tuple[int, int], ...], board: Board | None, impl: str) -> int:
     board = board if board is not None else load_board(BOARD)
     if impl == "core":
         play = core_games
@@ -176,12 +189,17 @@ def signature(board: Board | None = None, impl: str = "core") -> int:
             return play_games(b, p, pre, n, s, load_engine("reference"))
     else:
         raise ValueError(f"impl {impl!r}: choose core, api or reference")
-    return sum(play(board, players, preset, SIGNATURE_GAMES, SIGNATURE_SEED) for players, preset in SIGNATURE_SET)
+    return sum(play(board, players, preset, SIGNATURE_GAMES, SIGNATURE_SEED) for players, preset in games)
 
 
 def signature_games() -> int:
     """How many games the signature plays."""
     return SIGNATURE_GAMES * len(SIGNATURE_SET)
+
+
+def signature_2p_games() -> int:
+    """How many games the 2-player signature plays."""
+    return SIGNATURE_GAMES * len(SIGNATURE_SET_2P)
 
 
 # -- reference positions ----------------------------------------------------------
@@ -371,6 +389,11 @@ class Budget:
     ismcts_runs: int
     positions: tuple[tuple[int, str], ...]  # reference positions timed one operation at a time
     op_calls: int  # calls per timed batch of a single operation
+    ratio_games_2p: int | None = None  # 2-player games every engine plays (R15); default ratio_games // 4
+
+    @property
+    def games_2p(self) -> int:
+        return self.ratio_games_2p if self.ratio_games_2p is not None else max(1, self.ratio_games // 4)
 
 
 QUICK = Budget(batch_games=500, ratio_games=100, runs=3, seconds=0.1, reference_runs=1, ismcts_iterations=1000,
@@ -390,7 +413,8 @@ class BenchReport:
     with the reason in ``skipped``); ``positions`` the single-operation rates
     per reference position; ``signature`` the move total of the signature
     games in C and ``signature_by_engine`` the same total from every engine;
-    ``ratio_moves`` the move total of the ratio games per engine.
+    ``ratio_moves`` the move total of the ratio games per engine; the
+    ``_2p`` fields the same for the 2-player game (R15).
     """
 
     board: str
@@ -403,11 +427,16 @@ class BenchReport:
     ratio_moves: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
+    signature_2p: int = 0
+    signature_2p_by_engine: dict[str, int] = field(default_factory=dict)
+    ratio_games_2p: int = 0
+    ratio_moves_2p: dict[str, int] = field(default_factory=dict)
 
     @property
     def agrees(self) -> bool:
         """Whether every engine played the same games: equal signatures and equal ratio-game moves."""
-        return len(set(self.signature_by_engine.values())) <= 1 and len(set(self.ratio_moves.values())) <= 1
+        return all(len(set(by.values())) <= 1 for by in (self.signature_by_engine, self.ratio_moves,
+                                                          self.signature_2p_by_engine, self.ratio_moves_2p))
 
     def targets(self) -> dict[str, dict[str, Any]]:
         """For each target of the issue: the target, the figure and whether it is met (None if not measured)."""
@@ -427,6 +456,11 @@ class BenchReport:
             signature_by_engine=dict(self.signature_by_engine),
             ratio_games=self.ratio_games,
             ratio_moves=dict(self.ratio_moves),
+            signature_2p=self.signature_2p,
+            signature_2p_games=signature_2p_games(),
+            signature_2p_by_engine=dict(self.signature_2p_by_engine),
+            ratio_games_2p=self.ratio_games_2p,
+            ratio_moves_2p=dict(self.ratio_moves_2p),
             engines_agree=self.agrees,
             positions={name: {k: _rounded(v) for k, v in ops.items()} for name, ops in self.positions.items()},
             targets=self.targets(),
@@ -453,6 +487,8 @@ class BenchReport:
         row("4 players", f.get("playouts_per_s"), "games/s", f"{_human(f.get('moves_per_s'))} moves/s",
             "playouts_per_s")
         row("3 players", f.get("playouts_3p_per_s"), "games/s", f"{_human(f.get('moves_3p_per_s'))} moves/s")
+        row("2 players, two colors each (R15)", f.get("playouts_2p_per_s"), "games/s",
+            f"{_human(f.get('moves_2p_per_s'))} moves/s")
         lines.append(f"The same {self.ratio_games} random games (4 players) in each engine")
         row("in C", f.get("ratio_playouts_per_s"), "games/s", f"{_human(f.get('ratio_moves_per_s'))} moves/s")
         row("the core driven from Python (Position)", f.get("api_playouts_per_s"), "games/s",
@@ -460,6 +496,13 @@ class BenchReport:
         row("the reference (plain Python)", f.get("reference_playouts_per_s"), "games/s",
             f"{_human(f.get('reference_moves_per_s'))} moves/s")
         row("reference_ratio (C over the reference)", f.get("reference_ratio"), "x", "", "reference_ratio")
+        lines.append(f"The same {self.ratio_games_2p} random 2-player games (R15) in each engine")
+        row("in C", f.get("ratio_2p_playouts_per_s"), "games/s", f"{_human(f.get('ratio_2p_moves_per_s'))} moves/s")
+        row("the core driven from Python (Position)", f.get("api_2p_playouts_per_s"), "games/s",
+            f"{_human(f.get('api_2p_moves_per_s'))} moves/s; C is {_human(f.get('api_ratio_2p'))}x faster")
+        row("the reference (plain Python)", f.get("reference_2p_playouts_per_s"), "games/s",
+            f"{_human(f.get('reference_2p_moves_per_s'))} moves/s; C is "
+            f"{_human(f.get('reference_ratio_2p'))}x faster")
         lines.append("Determinisations and search (4 players, mid-round-1, for the player to move)")
         row("determinisations in C (bulk)", f.get("determinisations_per_s"), "/s", "", "determinisations_per_s")
         row("CoreState.determinise() from Python", f.get("determinise_calls_per_s"), "/s")
@@ -479,11 +522,16 @@ class BenchReport:
         if self.agrees:
             lines.append(f"signature: {self.signature} moves in {games} seeded games (core, Python API and "
                          f"reference agree)")
+            lines.append(f"2-player signature (R15): {self.signature_2p} moves in {signature_2p_games()} seeded "
+                         f"games (core, Python API and reference agree)")
         else:
             by = ", ".join(f"{k} {v}" for k, v in self.signature_by_engine.items())
             moves = ", ".join(f"{k} {v}" for k, v in self.ratio_moves.items())
+            by_2p = ", ".join(f"{k} {v}" for k, v in self.signature_2p_by_engine.items())
+            moves_2p = ", ".join(f"{k} {v}" for k, v in self.ratio_moves_2p.items())
             lines.append(f"MISMATCH: the engines played different games: signature {by}; "
-                         f"moves of the {self.ratio_games} ratio games {moves}")
+                         f"moves of the {self.ratio_games} ratio games {moves}; 2-player signature {by_2p}; "
+                         f"moves of the {self.ratio_games_2p} 2-player ratio games {moves_2p}")
         for what, why in self.skipped.items():
             lines.append(f"skipped {what}: {why}")
         lines.append(f"measured in {self.seconds:.1f} s of wall time")
@@ -521,7 +569,7 @@ def run_bench(quick: bool = False, board_name: str = BOARD,
     fig = report.figures
 
     # Whole games in C: a fixed batch of seeded deals, timed as a whole.
-    for players, suffix in ((4, ""), (3, "_3p")):
+    for players, suffix in ((4, ""), (3, "_3p"), (2, "_2p")):
         say(f"random games in C, {players} players")
         batch = functools.partial(random_games, tables, players, PRESET_YUCATA, budget.batch_games, PLAYOUT_SEED)
         batch_moves = batch()[1]
@@ -547,10 +595,29 @@ def run_bench(quick: bool = False, board_name: str = BOARD,
     fig["api_ratio"] = t_api / t_core
     fig["reference_ratio"] = t_ref / t_core
 
+    # The same again for two players (R15), on a smaller batch.
+    n2 = report.ratio_games_2p = budget.games_2p
+    moves_2p = report.ratio_moves_2p
+    say(f"the same {n2} 2-player games in C, through the Python API and in the reference")
+    t_core = best_time(lambda: moves_2p.__setitem__("core", core_games(board, 2, PRESET_YUCATA, n2, RATIO_SEED)),
+                       budget.runs, budget.seconds)
+    t_api = best_time(lambda: moves_2p.__setitem__("api", play_games_api(board, 2, PRESET_YUCATA, n2, RATIO_SEED)),
+                      budget.runs, 0.0)
+    t_ref = best_time(
+        lambda: moves_2p.__setitem__("reference", play_games(board, 2, PRESET_YUCATA, n2, RATIO_SEED, reference)),
+        budget.reference_runs, 0.0)
+    for engine, t in (("ratio", t_core), ("api", t_api), ("reference", t_ref)):
+        fig[f"{engine}_2p_playouts_per_s"] = n2 / t
+        fig[f"{engine}_2p_moves_per_s"] = moves_2p["core" if engine == "ratio" else engine] / t
+    fig["api_ratio_2p"] = t_api / t_core
+    fig["reference_ratio_2p"] = t_ref / t_core
+
     say(f"the signature ({signature_games()} games) in every engine")
     for engine in ("core", "api", "reference"):
         report.signature_by_engine[engine] = signature(board, engine)
+        report.signature_2p_by_engine[engine] = signature_2p(board, engine)
     report.signature = report.signature_by_engine["core"]
+    report.signature_2p = report.signature_2p_by_engine["core"]
 
     mid = bench_position(board, *ISMCTS_POSITION)
     viewer = mid.data.to_move
@@ -622,6 +689,7 @@ def stderr_progress(message: str) -> None:
 __all__ = [
     "PHASES",
     "SIGNATURE_SET",
+    "SIGNATURE_SET_2P",
     "TARGETS",
     "BenchPosition",
     "BenchReport",
@@ -632,4 +700,5 @@ __all__ = [
     "play_random",
     "run_bench",
     "signature",
+    "signature_2p",
 ]
