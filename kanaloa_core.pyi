@@ -50,15 +50,16 @@ class CoreState:
     def is_legal(self, action: int) -> bool: ...
     def apply(self, action: int) -> None: ...
     def playout(self, seed: int, policy: int = ...) -> None: ...
-    def rollout_scores(self, seed: int, policy: int = ...) -> tuple[list[int], int]: ...
+    def rollout_scores(self, seed: int, policy: int = ...) -> tuple[list[int], int]:
+        """(final scores per color, winner seat) of a playout on a copy."""
     def pick_action(self, seed: int, policy: int = ...) -> int: ...
     def determinise(self, viewer: int, seed: int) -> CoreState: ...
     def counts_on(self, island: int) -> list[int]:
-        """Bridges per seat on the links of ``island``."""
+        """Bridges per color on the links of ``island`` (4 colors with 2 players, R15.1)."""
     def controller_of(self, island: int) -> int:
-        """The seat with an absolute majority on ``island`` (R2), or -1."""
+        """The color with an absolute majority on ``island`` (R2), or -1."""
     def points_if_scored(self, final: bool = False) -> list[int]:
-        """Per seat, the points a scoring of the islands now would add (R11; ``final`` adds +1 per island)."""
+        """Per color, the points a scoring of the islands now would add (R11; ``final`` adds +1 per island)."""
     @property
     def players(self) -> int: ...
     @property
@@ -70,7 +71,14 @@ class CoreState:
     @property
     def is_over(self) -> bool: ...
     @property
-    def scores(self) -> list[int]: ...
+    def n_colors(self) -> int:
+        """How many colors play: one per seat, or 4 with 2 players (R15.1)."""
+    @property
+    def turn_color(self) -> int:
+        """The color the player to move builds with this turn (R15.3), or -1."""
+    @property
+    def scores(self) -> list[int]:
+        """Points per color (one per seat with 3 or 4 players)."""
     @property
     def winner(self) -> int: ...
     @property

@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The compiled rules core of kanaloa (rules R1-R13, as docs/engine.md pins them down).
+"""The compiled rules core of kanaloa (rules R1-R13 and R15, as docs/engine.md pins them down).
 
 A complete game state is one C struct (``GameState``); the board's tables are
 another (``BoardTables``), owned by a ``CoreBoard`` that every state points to.
@@ -16,9 +16,14 @@ Invariants of a ``GameState`` (checked by ``from_data``, kept by ``apply``):
 - ``public_cards[s][x] <= hands[s][x]`` and ``hand_size[s]`` is the sum of
   ``hands[s]``.
 
-Colors are kept apart from seats (``color_of_seat`` / ``seat_of_color``) so
-that a later two-player rule set with two colors per player (R15) fits in;
-today every seat plays one color and both tables are the identity.
+Colors are kept apart from seats (``color_of_seat`` / ``seat_of_color``).
+With 3 or 4 players every seat plays one color and both tables are the
+identity.  With 2 players (R15) there are 4 colors: seat ``s`` plays colors
+``s`` (slot 0) and ``s + 2`` (slot 1); bridges, control, scores and the
+immediate win are per color, and a turn builds with one color only, the one
+its first place or swap chose (``turn_color``, R15.3).
+- ``turn_color`` is ``NO_COLOR`` with 3 or 4 players, and with 2 players
+  whenever no card was played this turn.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
@@ -65,7 +70,7 @@ cpdef enum:
     MAX_COLORS = 4
     MAX_CARDS = 192
     MAX_PENDING = 4     # R7 removals waiting; one place or swap adds at most 2
-    MAX_ACTIONS = 256   # > 3 per link + 1 per island + 4 takes + draw + one scratch entry
+    MAX_ACTIONS = 448   # > 6 per link (3 swaps per color, 2 colors: R15) + 1 per island + 4 takes + draw + scratch
 
 # Playout policies (CoreState.playout, rollout_scores, pick_action).
 cpdef enum:
@@ -107,6 +112,11 @@ cdef enum:
     WIN_ISLANDS = 11        # R8
     NO_CARD = -1
     NO_GOD = -1
+    NO_COLOR = -1
+    TWO_PLAYERS = 2         # R15: each of two players plays two colors
+    SLOT_BIT = 7            # R15: bit of a place's or swap's b naming the color slot
+    SLOT_FLAG = 128         # 1 << SLOT_BIT
+    ARG_MASK = 127          # b without the slot
 
 # The move stream of game g in random_games is SplitMix64((seed + g) ^ PLAYOUT_SALT), so that it
 # does not replay the dealing stream SplitMix64(seed + g).
@@ -134,9 +144,16 @@ def _check_constants():
         "HAND_LIMIT": (HAND_LIMIT, _state.HAND_LIMIT), "FACE_UP": (FACE_UP, _state.FACE_UP),
         "DEAL": (DEAL, _state.DEAL), "WIN_ISLANDS": (WIN_ISLANDS, _state.WIN_ISLANDS),
         "NO_CARD": (NO_CARD, _state.NO_CARD), "NO_OWNER": (-1, _state.NO_OWNER),
+        "NO_COLOR": (NO_COLOR, _state.NO_COLOR), "TWO_PLAYERS": (TWO_PLAYERS, _state.TWO_PLAYERS),
+        "SLOT_BIT": (SLOT_BIT, _actions.SLOT_BIT), "SLOT_FLAG": (SLOT_FLAG, _actions.with_slot(0, 1)),
         "MAX_ISLANDS": (MAX_ISLANDS, _board.MAX_ISLANDS), "MAX_LINKS": (MAX_LINKS, _board.MAX_LINKS),
         "MAX_CARDS": (MAX_CARDS, _board.MAX_CARDS),
     }
+    for players in range(2, MAX_SEATS + 1):
+        colors = _state.n_colors(players)
+        expected[f"n_colors({players})"] = (2 * players if players == TWO_PLAYERS else players, colors)
+        for c in range(colors):
+            expected[f"seat_of_color({c}, {players})"] = (c % players, _state.seat_of_color(c, players))
     wrong = [name for name, (core, py) in expected.items() if core != py]
     if wrong:
         raise ImportError(f"kanaloa_core disagrees with the kanaloa package on {', '.join(wrong)}: rebuild it")
@@ -168,7 +185,7 @@ ctypedef struct GameState:
     const BoardTables* board
     uint64_t bridges[MAX_COLORS]        # one bitboard per color over the links
     uint64_t rng                        # SplitMix64 state: the chance stream (reshuffles, R9)
-    int32_t scores[MAX_SEATS]
+    int32_t scores[MAX_COLORS]          # per color (R11; R15.1)
     uint8_t hands[MAX_SEATS][MAX_ISLANDS]
     uint8_t public_cards[MAX_SEATS][MAX_ISLANDS]   # what every player knows is in the hand
     uint8_t hidden_by[MAX_SEATS][MAX_ISLANDS]      # face-down discards since the last reshuffle
@@ -187,6 +204,7 @@ ctypedef struct GameState:
     int8_t round
     int8_t to_move
     int8_t discarded
+    int8_t turn_color                   # R15.3: the color this turn builds with, or NO_COLOR
     int8_t color_of_seat[MAX_SEATS]
     int8_t seat_of_color[MAX_COLORS]
     int8_t god_token[MAX_ISLANDS]       # R14 (later phase): the token on each island; NO_GOD under R1-R13
@@ -317,13 +335,30 @@ cdef inline int next_seat_not_done(const GameState* s, int seat) noexcept nogil:
     return seat
 
 
+cdef inline bint seat_ahead(const GameState* s, int a, int b) noexcept nogil:
+    """Whether seat ``a``'s score is strictly greater than seat ``b``'s: points (R12), or with
+    2 players the pair (weaker color's points, stronger color's points) compared in order (R15.5)."""
+    cdef int32_t a_lo, a_hi, b_lo, b_hi
+    if s.n_colors == s.n_players:
+        return s.scores[a] > s.scores[b]
+    a_lo = s.scores[a]
+    a_hi = s.scores[a + TWO_PLAYERS]
+    if a_lo > a_hi:
+        a_lo, a_hi = a_hi, a_lo
+    b_lo = s.scores[b]
+    b_hi = s.scores[b + TWO_PLAYERS]
+    if b_lo > b_hi:
+        b_lo, b_hi = b_hi, b_lo
+    return a_lo > b_lo or (a_lo == b_lo and a_hi > b_hi)
+
+
 cdef inline bint may_pass(const GameState* s) noexcept nogil:
-    """R10: some other seat with strictly more points has not taken its final turn."""
+    """R10, R15.6: some other seat with a strictly greater score has not taken its final turn."""
     cdef int t, me = s.to_move
     if s.played != 0:
         return False
     for t in range(s.n_players):
-        if t != me and s.scores[t] > s.scores[me] and not seat_done(s, t):
+        if t != me and seat_ahead(s, t, me) and not seat_done(s, t):
             return True
     return False
 
@@ -333,25 +368,29 @@ cdef inline bint may_pass(const GameState* s) noexcept nogil:
 # ---------------------------------------------------------------------------
 
 cdef void reset_state(GameState* s, const BoardTables* b, int players, int preset) noexcept nogil:
-    """An empty table in setup: no card anywhere, no bridge; one color per seat (R1-R13)."""
-    cdef int x, seat
+    """An empty table in setup: no card anywhere, no bridge; one color per seat (R1-R13), or two
+    with 2 players: seat ``s`` plays colors ``s`` and ``s + 2`` (R15.1)."""
+    cdef int x, seat, c
     memset(s, 0, sizeof(GameState))
     s.board = b
     s.n_players = players
-    s.n_colors = players
+    s.n_colors = 2 * players if players == TWO_PLAYERS else players
     s.preset = preset
     s.round = ROUND_SETUP
     s.winner = -1
+    s.turn_color = NO_COLOR
     for seat in range(MAX_SEATS):
         s.setup_chosen[seat] = NO_CARD
         s.color_of_seat[seat] = seat
-        s.seat_of_color[seat] = seat
+    for c in range(MAX_COLORS):
+        s.seat_of_color[c] = c % players
     for x in range(MAX_ISLANDS):
         s.god_token[x] = NO_GOD
 
 
 cdef void deal_state(GameState* s, const BoardTables* b, int players, int preset, uint64_t seed) noexcept nogil:
-    """docs/engine.md "Dealing": shuffle the cards in island order, 4 to each seat from the top."""
+    """docs/engine.md "Dealing": shuffle the cards in island order, 4 to each seat from the top
+    (R3; the same with 2 players, R15.2)."""
     cdef int x, i, n = 0, seat
     reset_state(s, b, players, preset)
     for x in range(b.n_islands):
@@ -379,6 +418,104 @@ cdef inline void refill_face_up(GameState* s) noexcept nogil:
 # Legal moves (sorted by action code)
 # ---------------------------------------------------------------------------
 
+cdef int legal_builds_2p(const GameState* s, int32_t* out, int n) noexcept nogil:
+    """R4 place and swap with 2 players (R15.3, R15.4), appended to ``out[:n]``; return the new count.
+
+    Each build names its color slot (``SLOT_FLAG`` in b): before the turn's
+    first build both of the mover's colors may build, after it only
+    ``turn_color``; a color without stock builds nothing (R13).  A swap takes
+    any link not of the building color, the mover's other color included.
+    Per link the codes come out ascending: slot 0's before slot 1's.
+    """
+    cdef const BoardTables* b = s.board
+    cdef int seat = s.to_move, x, k, lo, hi, c0 = seat, c1 = seat + TWO_PLAYERS
+    cdef const uint8_t* hand = s.hands[seat]
+    cdef bint ok0, ok1
+    cdef int32_t flag, code
+    cdef uint64_t occ, bits, reach, mine
+    ok0 = (s.turn_color == NO_COLOR or s.turn_color == c0) and has_stock(s, c0)
+    ok1 = (s.turn_color == NO_COLOR or s.turn_color == c1) and has_stock(s, c1)
+    if not ok0 and not ok1:
+        return n
+    reach = 0
+    for x in range(b.n_islands):
+        reach |= b.island_links[x] & (0 - <uint64_t>(hand[x] != 0))
+    occ = occupied_links(s)
+    if ok0 and ok1:
+        # Both colors open: per link, slot 0's codes then slot 1's.
+        bits = reach & b.all_links & ~occ
+        while bits:
+            k = lowest_bit(bits)
+            bits &= bits - 1
+            lo = b.link_lo[k]
+            hi = b.link_hi[k]
+            code = encode(PLACE, k, lo)
+            out[n] = code
+            n += hand[lo] != 0
+            out[n] = code + (hi - lo)
+            n += hand[hi] != 0
+            out[n] = code | SLOT_FLAG
+            n += hand[lo] != 0
+            out[n] = (code + (hi - lo)) | SLOT_FLAG
+            n += hand[hi] != 0
+        bits = reach & occ
+        while bits:
+            k = lowest_bit(bits)
+            bits &= bits - 1
+            lo = b.link_a[k]
+            hi = b.link_b[k]
+            code = encode(SWAP, k, SWAP_AA)
+            if not (s.bridges[c0] >> k) & 1:
+                out[n] = code
+                n += hand[lo] >= 2
+                out[n] = code + SWAP_AB
+                n += (hand[lo] != 0) & (hand[hi] != 0)
+                out[n] = code + SWAP_BB
+                n += hand[hi] >= 2
+            if not (s.bridges[c1] >> k) & 1:
+                out[n] = code | SLOT_FLAG
+                n += hand[lo] >= 2
+                out[n] = (code + SWAP_AB) | SLOT_FLAG
+                n += (hand[lo] != 0) & (hand[hi] != 0)
+                out[n] = (code + SWAP_BB) | SLOT_FLAG
+                n += hand[hi] >= 2
+        return n
+    # One color open: as with 3 or 4 players, its slot flagged.
+    flag = 0 if ok0 else SLOT_FLAG
+    mine = s.bridges[c0] if ok0 else s.bridges[c1]
+    bits = reach & b.all_links & ~occ
+    while bits:
+        k = lowest_bit(bits)
+        bits &= bits - 1
+        lo = b.link_lo[k]
+        hi = b.link_hi[k]
+        out[n] = encode(PLACE, k, lo) | flag
+        n += hand[lo] != 0
+        out[n] = encode(PLACE, k, hi) | flag
+        n += hand[hi] != 0
+    bits = reach & occ & ~mine
+    while bits:
+        k = lowest_bit(bits)
+        bits &= bits - 1
+        lo = b.link_a[k]
+        hi = b.link_b[k]
+        out[n] = encode(SWAP, k, SWAP_AA) | flag
+        n += hand[lo] >= 2
+        out[n] = encode(SWAP, k, SWAP_AB) | flag
+        n += (hand[lo] != 0) & (hand[hi] != 0)
+        out[n] = encode(SWAP, k, SWAP_BB) | flag
+        n += hand[hi] >= 2
+    return n
+
+
+cdef inline int building_color(const GameState* s) noexcept nogil:
+    """The color the mover's builds and R7 removals count for: its one color, or with 2 players
+    the turn's chosen color (R15.3)."""
+    if s.turn_color != NO_COLOR:
+        return s.turn_color
+    return s.color_of_seat[s.to_move]
+
+
 cdef int legal_moves(const GameState* s, int32_t* out) noexcept nogil:
     """Write the legal actions of the player to move into ``out`` (ascending); return how many."""
     cdef const BoardTables* b = s.board
@@ -396,7 +533,7 @@ cdef int legal_moves(const GameState* s, int32_t* out) noexcept nogil:
                 out[n] = encode(REVEAL, x, 0)
                 n += 1
         return n
-    c = s.color_of_seat[seat]
+    c = building_color(s)
 
     if s.n_remove > 0:
         # R7: remove one bridge of an eligible color from the first pending island.
@@ -415,7 +552,9 @@ cdef int legal_moves(const GameState* s, int32_t* out) noexcept nogil:
         return n
 
     if s.round == ROUND_FINAL or not s.discarded:
-        if has_stock(s, c):
+        if s.n_colors != s.n_players:
+            n = legal_builds_2p(s, out, n)
+        elif has_stock(s, c):
             # Candidates are written unconditionally and kept by advancing n: no branch to
             # mispredict (out has room for one entry past the last legal one).
             reach = 0  # the links with an end named by a card in hand
@@ -491,9 +630,13 @@ cdef bint well_formed(const GameState* s, int32_t action) noexcept nogil:
     cdef int kind = action >> 16, a = (action >> 8) & 0xFF, arg = action & 0xFF
     if action < 0 or kind > REVEAL:
         return False
-    if kind == PLACE:
-        return a < b.n_links and (arg == b.link_a[a] or arg == b.link_b[a])
-    if kind == SWAP:
+    if kind == PLACE or kind == SWAP:
+        if arg & SLOT_FLAG:
+            if s.n_colors == s.n_players:
+                return False  # only a 2-player build names a color slot (R15)
+            arg &= ARG_MASK
+        if kind == PLACE:
+            return a < b.n_links and (arg == b.link_a[a] or arg == b.link_b[a])
         return a < b.n_links and arg <= SWAP_BB
     if kind == REMOVE:
         return a < b.n_links and arg == 0
@@ -519,16 +662,19 @@ cdef inline void pay_card(GameState* s, int seat, int x) noexcept nogil:
     s.played += 1
 
 
-cdef void rank_by_points(GameState* s, const int8_t* order, int n) noexcept nogil:
-    """Fill ``ranking`` with ``order`` stably sorted by points, highest first."""
+cdef void rank_by_points(GameState* s, const int8_t* order, int n, int first) noexcept nogil:
+    """Fill ``ranking`` with the seats ``order[:n]``, entries from ``first`` on stably sorted by score,
+    highest first (``seat_ahead``)."""
     cdef int i, j
     cdef int8_t t
+    if n > MAX_SEATS:
+        n = MAX_SEATS  # never: there are at most MAX_SEATS seats
     for i in range(n):
         s.ranking[i] = order[i]
-    for i in range(1, n):
+    for i in range(first + 1, n):
         t = s.ranking[i]
         j = i - 1
-        while j >= 0 and s.scores[s.ranking[j]] < s.scores[t]:
+        while j >= first and seat_ahead(s, t, s.ranking[j]):
             s.ranking[j + 1] = s.ranking[j]
             j -= 1
         s.ranking[j + 1] = t
@@ -536,27 +682,29 @@ cdef void rank_by_points(GameState* s, const int8_t* order, int n) noexcept nogi
 
 
 cdef void win_by_islands(GameState* s, int color) noexcept nogil:
-    """R8, R12: the immediate winner first, then the others by points, then by seat."""
-    cdef int8_t others[MAX_SEATS]
-    cdef int seat, n = 0, w = s.seat_of_color[color]
-    for seat in range(s.n_players):
-        if seat != w:
-            others[n] = seat
+    """R8, R12: the immediate winner first, then the others by points, then by seat.
+
+    With 2 players (R15.7) ``color``'s seat wins; the other seat is second.
+    """
+    cdef int8_t order[MAX_SEATS]
+    cdef int seat, n = 1, w = s.seat_of_color[color]
+    order[0] = w
+    for seat in range(MAX_SEATS):  # (bounded by the array, not n_players, for the compiler's sake)
+        if seat < s.n_players and seat != w and n < MAX_SEATS:
+            order[n] = seat
             n += 1
-    rank_by_points(s, others, n)
-    for seat in range(n, 0, -1):
-        s.ranking[seat] = s.ranking[seat - 1]
-    s.ranking[0] = w
-    s.n_ranking = n + 1
+    rank_by_points(s, order, n, 1)
     s.winner = w
     s.reason = REASON_ELEVEN
     s.round = ROUND_OVER
 
 
-cdef void resolve_link(GameState* s, int link) noexcept nogil:
-    """R6, R7, R8 after the mover's bridge went on ``link`` (place or swap)."""
+cdef void resolve_link(GameState* s, int link, int c) noexcept nogil:
+    """R6, R7, R8 after a bridge of the mover's color ``c`` went on ``link`` (place or swap).
+
+    Every other color is a rival here, the mover's other one included (R15.4).
+    """
     cdef const BoardTables* b = s.board
-    cdef int c = s.color_of_seat[s.to_move]
     cdef int e, island, size, n, o, top, rivals
     cdef bint single
     cdef uint64_t links
@@ -582,13 +730,13 @@ cdef void resolve_link(GameState* s, int link) noexcept nogil:
 
 
 cdef void island_points(const GameState* s, int bonus, int32_t* points) noexcept nogil:
-    """R11: add to ``points[seat]`` what each controller scores: the links it does not hold (+ bonus per island)."""
+    """R11: add to ``points[color]`` what each controller scores: the links it does not hold (+ bonus per island)."""
     cdef int x, o, size
     for x in range(s.board.n_islands):
         o = controller_of(s, x)
         if o >= 0:
             size = s.board.island_size[x]
-            points[s.seat_of_color[o]] += size - bridges_on(s, o, x) + bonus
+            points[o] += size - bridges_on(s, o, x) + bonus
 
 
 cdef inline void score_islands(GameState* s, int bonus) noexcept nogil:
@@ -629,6 +777,7 @@ cdef void end_turn(GameState* s) noexcept nogil:
     """After a take or draw: round ends (R9, R10), then the next seat."""
     s.played = 0
     s.discarded = False
+    s.turn_color = NO_COLOR
     if s.deck_top == s.deck_end and s.n_face_up == 0:
         if s.round == ROUND_1:
             score_islands(s, 0)  # R9 scoring 1
@@ -654,9 +803,10 @@ cdef void end_final_turn(GameState* s) noexcept nogil:
             j += 1
     s.n_passed = j
     s.played = 0
+    s.turn_color = NO_COLOR
     if s.n_done >= s.n_players:
         score_islands(s, 1)
-        rank_by_points(s, s.final_done, s.n_done)  # ties: earlier final turn first (R12)
+        rank_by_points(s, s.final_done, s.n_done, 0)  # ties: earlier final turn first (R12, R15.5)
         s.winner = s.ranking[0]
         s.reason = REASON_POINTS
         s.round = ROUND_OVER
@@ -677,10 +827,16 @@ cdef void apply_move(GameState* s, int32_t action) noexcept nogil:
     if s.round == ROUND_OVER:
         return
     c = s.color_of_seat[seat]
+    if kind == PLACE or kind == SWAP:
+        if s.n_colors != s.n_players:
+            if arg & SLOT_FLAG:
+                c += TWO_PLAYERS  # R15: the mover's second color
+            s.turn_color = c  # R15.3: the turn's builds keep this color
+        arg &= ARG_MASK
     if kind == PLACE:
         pay_card(s, seat, arg)
         s.bridges[c] |= 1ULL << a
-        resolve_link(s, a)
+        resolve_link(s, a, c)
     elif kind == SWAP:
         if arg == SWAP_AA:
             pay_card(s, seat, b.link_a[a])
@@ -695,7 +851,7 @@ cdef void apply_move(GameState* s, int32_t action) noexcept nogil:
         for o in range(s.n_colors):
             s.bridges[o] &= ~bit
         s.bridges[c] |= bit
-        resolve_link(s, a)
+        resolve_link(s, a, c)
     elif kind == REMOVE:
         bit = 1ULL << a
         for o in range(s.n_colors):
@@ -791,10 +947,16 @@ cdef enum:
     VALUE_DISCARD = -4      # rarely: only when every play is worse
     VALUE_PASS = 2          # R10: moving later in the final round is an advantage
     VALUE_END = 0
+    VALUE_WEAK_COLOR = 8    # R15.5: with 2 players, building with the color that has fewer points
 
 
-cdef int bridge_value(const GameState* s, int c, int island) noexcept nogil:
-    """What one more bridge of color ``c`` on ``island`` is worth to it (place or swap)."""
+# With 2 players the same terms judge each of the mover's two colors, the other color counting as
+# the mover's own: sweeping it (R6), swapping it or removing it (R7) is a loss, not a gain.
+
+
+cdef int bridge_value(const GameState* s, int c, int mate, int island) noexcept nogil:
+    """What one more bridge of color ``c`` on ``island`` is worth to it (place or swap); ``mate`` is
+    the mover's other color (2 players) or -1."""
     cdef uint64_t links = s.board.island_links[island]
     cdef int size = s.board.island_size[island]
     cdef int n = popcount(s.bridges[c] & links), top, rivals
@@ -803,6 +965,8 @@ cdef int bridge_value(const GameState* s, int c, int island) noexcept nogil:
         return VALUE_OWN_ISLAND
     top = rival_counts(s, c, links, &rivals, &single)
     if 2 * (n + 1) > size:
+        if mate >= 0:  # the mover's other color is swept too (R15.4): a loss, not a gain
+            rivals -= 2 * popcount(s.bridges[mate] & links)
         return VALUE_TAKEOVER + VALUE_SWEPT * rivals
     if size >= 5 and size - n - rivals == 1 and (n + 1 > top or (n + 1 == top and single)):
         return VALUE_PER_BRIDGE * n + VALUE_R7_REMOVAL
@@ -824,23 +988,39 @@ cdef inline int owner_of(const GameState* s, int link) noexcept nogil:
 
 
 cdef int move_value(const GameState* s, int32_t action, int* island_value, uint32_t* known) noexcept nogil:
-    """The heuristic score of a legal ``action`` for the player to move (see the VALUE_ constants)."""
+    """The heuristic score of a legal ``action`` for the player to move (see the VALUE_ constants).
+
+    ``island_value`` (MAX_ISLANDS entries per color slot) and ``known`` (a bit
+    per island, one word per slot) cache ``bridge_value`` across the moves of
+    one list.
+    """
     cdef const BoardTables* b = s.board
     cdef int kind = action >> 16, a = (action >> 8) & 0xFF
-    cdef int c = s.color_of_seat[s.to_move], v, e, island, o, other
+    cdef int c = s.color_of_seat[s.to_move], mate = -1, slot = 0, v, e, island, o, other
     if kind == PLACE or kind == SWAP:
+        if s.n_colors != s.n_players:
+            slot = (action >> SLOT_BIT) & 1
+            mate = c + TWO_PLAYERS
+            if slot:
+                c, mate = mate, c
         v = 0
         for e in range(2):
             island = b.link_lo[a] if e == 0 else b.link_hi[a]
-            if not (known[0] >> island) & 1:
-                island_value[island] = bridge_value(s, c, island)
-                known[0] |= 1u << island
-            v += island_value[island]
+            if not (known[slot] >> island) & 1:
+                island_value[slot * MAX_ISLANDS + island] = bridge_value(s, c, mate, island)
+                known[slot] |= 1u << island
+            v += island_value[slot * MAX_ISLANDS + island]
         if kind == SWAP:
             o = owner_of(s, a)
-            v += VALUE_RIVAL_LOSS + VALUE_SECOND_CARD
-            if o >= 0:
-                v += control_lost(s, o, b.link_lo[a]) + control_lost(s, o, b.link_hi[a])
+            if o >= 0 and o == mate:  # R15.4: the mover's own other color gives way
+                v += VALUE_SECOND_CARD - VALUE_RIVAL_LOSS
+                v -= control_lost(s, o, b.link_lo[a]) + control_lost(s, o, b.link_hi[a])
+            else:
+                v += VALUE_RIVAL_LOSS + VALUE_SECOND_CARD
+                if o >= 0:
+                    v += control_lost(s, o, b.link_lo[a]) + control_lost(s, o, b.link_hi[a])
+        if mate >= 0 and s.scores[c] < s.scores[mate]:
+            v += VALUE_WEAK_COLOR
         return v
     if kind == REMOVE:
         # R7: hurt the strongest rival, best where it also costs them an island.
@@ -849,7 +1029,9 @@ cdef int move_value(const GameState* s, int32_t action, int* island_value, uint3
             return 0
         island = s.remove_on[0]
         other = b.link_hi[a] if b.link_lo[a] == island else b.link_lo[a]
-        return s.scores[s.seat_of_color[o]] + VALUE_PER_BRIDGE * bridges_on(s, o, island) + control_lost(s, o, other)
+        if s.seat_of_color[o] == s.to_move:  # R15.4: a bridge of the mover's other color
+            return -VALUE_RIVAL_LOSS - VALUE_PER_BRIDGE * bridges_on(s, o, island) - control_lost(s, o, other)
+        return s.scores[o] + VALUE_PER_BRIDGE * bridges_on(s, o, island) + control_lost(s, o, other)
     if kind == TAKE:
         return VALUE_TAKE_USEFUL if b.island_links[a] & ~occupied_links(s) else VALUE_TAKE_OTHER
     if kind == DRAW:
@@ -863,15 +1045,17 @@ cdef int move_value(const GameState* s, int32_t action, int* island_value, uint3
 
 cdef int pick_move(const GameState* s, const int32_t* moves, int n, int policy, uint64_t* rng) noexcept nogil:
     """The index in ``moves`` (n > 0) that ``policy`` plays, drawing from ``rng``."""
-    cdef int island_value[MAX_ISLANDS]
-    cdef uint32_t known = 0
+    cdef int island_value[2 * MAX_ISLANDS]
+    cdef uint32_t known[2]
     cdef int i, v, best, pick = 0, ties = 0
     if policy == POLICY_RANDOM or n == 1 or sm_below(rng, HEURISTIC_EPSILON_IN) == 0:
         return sm_below(rng, n)
-    best = move_value(s, moves[0], island_value, &known)
+    known[0] = 0
+    known[1] = 0
+    best = move_value(s, moves[0], island_value, known)
     ties = 1
     for i in range(1, n):
-        v = move_value(s, moves[i], island_value, &known)
+        v = move_value(s, moves[i], island_value, known)
         if v > best:
             best = v
             pick = i
@@ -1149,7 +1333,7 @@ cdef class CoreState:
 
     @classmethod
     def deal(cls, CoreBoard board not None, players, preset, seed):
-        """A new game in setup (R3), dealt from SplitMix64(seed) (docs/engine.md "Dealing")."""
+        """A new game in setup (R3, R15.2), dealt from SplitMix64(seed) (docs/engine.md "Dealing")."""
         players, preset = _check_game_shape(board, players, preset)
         cdef uint64_t s0 = _seed(seed)
         cdef CoreState out = CoreState._blank(board)
@@ -1169,7 +1353,8 @@ cdef class CoreState:
         preset = _as_int(data.preset, "preset", PRESET_YUCATA, PRESET_TABLETOP)
         round_ = _as_int(data.round, "round", ROUND_SETUP, ROUND_OVER)
         to_move = _as_int(data.to_move, "to_move", 0, players - 1)
-        bridges = _int_list(data.bridges, "bridges", b.n_links, b.n_links, -1, players - 1)
+        colors = 2 * players if players == TWO_PLAYERS else players
+        bridges = _int_list(data.bridges, "bridges", b.n_links, b.n_links, -1, colors - 1)
         hands = _count_rows(data.hands, "hands", players, n_isl, n_cards)
         public = _count_rows(data.public, "public", players, n_isl, n_cards)
         hidden_by = _count_rows(data.hidden_by, "hidden_by", players, n_isl, n_cards)
@@ -1181,10 +1366,25 @@ cdef class CoreState:
         deck = _int_list(data.deck, "deck", 0, n_cards, 0, n_isl - 1)
         face_up = _int_list(data.face_up, "face_up", 0, FACE_UP, 0, n_isl - 1)
         discard_open = _int_list(data.discard_open, "discard_open", 0, n_cards, 0, n_isl - 1)
-        scores = _int_list(data.scores, "scores", players, players, -(1 << 30), 1 << 30)
+        scores = _int_list(data.scores, "scores", colors, colors, -(1 << 30), 1 << 30)
         played = _as_int(data.played, "played", 0, n_cards)
         if not isinstance(data.discarded, (bool, int)) or data.discarded not in (0, 1):
             raise ValueError(f"discarded: must be True or False, not {data.discarded!r}")
+        turn_color = _as_int(data.turn_color, "turn_color", NO_COLOR, colors - 1)
+        if turn_color != NO_COLOR:
+            if players != TWO_PLAYERS:
+                raise ValueError(f"turn_color: only a 2-player game chooses a color per turn (R15.3), "
+                                 f"not {turn_color} with {players} players")
+            if turn_color % players != to_move:
+                raise ValueError(f"turn_color: color {turn_color} is not a color of seat {to_move}, the player "
+                                 f"to move (R15.1)")
+        if players == TWO_PLAYERS and round_ in (ROUND_1, ROUND_2, ROUND_FINAL):
+            if turn_color != NO_COLOR and played == 0:
+                raise ValueError(f"turn_color: color {turn_color} is chosen, but no card was played this turn; "
+                                 f"the turn's first place or swap chooses it (R15.3)")
+            if turn_color == NO_COLOR and played > 0:
+                raise ValueError(f"turn_color: {played} card(s) played this turn, so the turn's first build "
+                                 f"chose a color (R15.3)")
         remove_on = _int_list(data.remove_on, "remove_on", 0, MAX_PENDING, 0, n_isl - 1)
         final_done = _seat_list(data.final_done, "final_done", players)
         final_passed = _seat_list(data.final_passed, "final_passed", players)
@@ -1217,15 +1417,17 @@ cdef class CoreState:
         s.to_move = to_move
         for k in range(b.n_links):
             if bridges[k] >= 0:
-                s.bridges[s.color_of_seat[bridges[k]]] |= 1ULL << k
+                s.bridges[bridges[k]] |= 1ULL << k
         for seat in range(players):
             for x in range(n_isl):
                 s.hands[seat][x] = hands[seat][x]
                 s.public_cards[seat][x] = public[seat][x]
                 s.hidden_by[seat][x] = hidden_by[seat][x]
                 s.hand_size[seat] += hands[seat][x]
-            s.scores[seat] = scores[seat]
             s.setup_chosen[seat] = setup_chosen[seat]
+        for k in range(colors):
+            s.scores[k] = scores[k]
+        s.turn_color = turn_color
         for i, x in enumerate(deck):
             s.deck[i] = x
         s.deck_top = 0
@@ -1271,7 +1473,7 @@ cdef class CoreState:
         for o in range(s.n_colors):
             for k in range(s.board.n_links):
                 if (s.bridges[o] >> k) & 1:
-                    bridges[k] = s.seat_of_color[o]
+                    bridges[k] = o
         return StateData(
             n_islands=n_isl,
             players=s.n_players,
@@ -1285,9 +1487,10 @@ cdef class CoreState:
             deck=[s.deck[k] for k in range(s.deck_top, s.deck_end)],
             face_up=[s.face_up[k] for k in range(s.n_face_up)],
             discard_open=[s.discard_open[k] for k in range(s.n_open)],
-            scores=[s.scores[seat] for seat in range(s.n_players)],
+            scores=[s.scores[o] for o in range(s.n_colors)],
             played=s.played,
             discarded=bool(s.discarded),
+            turn_color=s.turn_color,
             remove_on=[s.remove_on[k] for k in range(s.n_remove)],
             final_done=[s.final_done[k] for k in range(s.n_done)],
             final_passed=[s.final_passed[k] for k in range(s.n_passed)],
@@ -1353,7 +1556,9 @@ cdef class CoreState:
         heuristic score (R6 takeovers first, then swaps and R7 removals that
         hurt the strongest rival, bridges on contested islands; draws and takes
         when nothing pays; rarely a discard), ties at random, and one move in
-        8 uniformly at random.
+        8 uniformly at random.  With 2 players it judges each build for the
+        color it names: sweeping, swapping or removing the player's other
+        color is a loss, and the color with fewer points is preferred (R15.5).
         """
         cdef uint64_t s0 = _seed(seed)
         cdef int pol = _policy(policy)
@@ -1361,13 +1566,14 @@ cdef class CoreState:
             playout_state(&self.st, s0, pol)
 
     def rollout_scores(self, seed, policy=POLICY_RANDOM):
-        """(final scores, winner) of ``playout(seed, policy)`` played on a copy; this state is unchanged."""
+        """(final scores per color, winner seat) of ``playout(seed, policy)`` played on a copy; this state
+        is unchanged."""
         cdef uint64_t s0 = _seed(seed)
         cdef int pol = _policy(policy)
         cdef GameState end = self.st
         with nogil:
             playout_state(&end, s0, pol)
-        return [end.scores[i] for i in range(end.n_players)], end.winner
+        return [end.scores[i] for i in range(end.n_colors)], end.winner
 
     def pick_action(self, seed, policy=POLICY_RANDOM):
         """The move ``policy`` would play here, drawing from SplitMix64(seed).
@@ -1400,34 +1606,32 @@ cdef class CoreState:
     # -- board questions (R1, R2, R11) -------------------------------------
 
     def counts_on(self, int island):
-        """Bridges per seat on the links of ``island`` (ValueError for an island not on the board)."""
+        """Bridges per color on the links of ``island`` (ValueError for an island not on the board)."""
         cdef const GameState* s = &self.st
-        cdef int seat
+        cdef int o
         if not 0 <= island < s.board.n_islands:
             raise ValueError(f"island {island}: not on this board")
-        return [bridges_on(s, s.color_of_seat[seat], island) for seat in range(s.n_players)]
+        return [bridges_on(s, o, island) for o in range(s.n_colors)]
 
     def controller_of(self, int island) -> int:
-        """The seat with an absolute majority on ``island`` (R2), or -1."""
+        """The color with an absolute majority on ``island`` (R2), or -1."""
         cdef const GameState* s = &self.st
-        cdef int color
         if not 0 <= island < s.board.n_islands:
             raise ValueError(f"island {island}: not on this board")
-        color = controller_of(s, island)
-        return s.seat_of_color[color] if color >= 0 else -1
+        return controller_of(s, island)
 
     def points_if_scored(self, final=False):
-        """Per seat, the points a scoring of the islands now would add (R11).
+        """Per color, the points a scoring of the islands now would add (R11).
 
         With ``final`` each controlled island also gives the final scoring's
         +1; without, it is the scoring at the end of round 1 (R9).  The
         scores themselves are unchanged.
         """
-        cdef int32_t points[MAX_SEATS]
-        cdef int seat
+        cdef int32_t points[MAX_COLORS]
+        cdef int o
         memset(points, 0, sizeof(points))
         island_points(&self.st, 1 if final else 0, points)
-        return [points[seat] for seat in range(self.st.n_players)]
+        return [points[o] for o in range(self.st.n_colors)]
 
     # -- game properties ----------------------------------------------------
 
@@ -1452,8 +1656,19 @@ cdef class CoreState:
         return self.st.round == ROUND_OVER
 
     @property
+    def n_colors(self) -> int:
+        """How many colors play: one per seat, or 4 with 2 players (R15.1)."""
+        return self.st.n_colors
+
+    @property
+    def turn_color(self) -> int:
+        """The color the player to move builds with this turn (R15.3), or -1 (NO_COLOR)."""
+        return self.st.turn_color
+
+    @property
     def scores(self) -> list:
-        return [self.st.scores[i] for i in range(self.st.n_players)]
+        """Points per color (R11): one entry per seat, or per color with 2 players (R15.1)."""
+        return [self.st.scores[i] for i in range(self.st.n_colors)]
 
     @property
     def winner(self) -> int:
@@ -1483,7 +1698,8 @@ def determinisations(CoreState state not None, viewer, n, seed):
 
 
 def random_games(CoreBoard board not None, players, preset, games, seed):
-    """Deal ``games`` games and play each to the end with uniform random legal moves, all in C.
+    """Deal ``games`` games and play each to the end with uniform random legal moves, all in C
+    (any number of players the core takes: 2 (R15), 3 or 4).
 
     Game ``g`` is ``CoreState.deal(board, players, preset, seed + g)`` followed
     by ``playout((seed + g) ^ PLAYOUT_SALT)``.  Returns (games, total moves).
