@@ -120,7 +120,7 @@ def play_game(specs, seed, players):
 
 
 @needs_core
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("name", list(SMALL))
 def test_every_bot_finishes_whole_games(name, players):
     """Each bot at every seat, with rotated company, plays games from several seeds to the end (R9-R12)."""
@@ -141,19 +141,26 @@ def test_same_seeds_same_game(name):
 
 
 @needs_core
+@pytest.mark.parametrize("players", [4, 2])
 @pytest.mark.parametrize("name", ["random", "greedy", "pimc", "ismcts"])
-def test_a_bot_plays_the_same_whatever_it_cannot_see(name):
-    """Another player's unseen card and the deck order do not change a bot's choice."""
+def test_a_bot_plays_the_same_whatever_it_cannot_see(name, players):
+    """Another player's unseen card and the deck order do not change a bot's choice (with two players
+    too, R15)."""
     from kanaloa.rules.board import load_board
 
     board = load_board("oro")
-    state = kanaloa_core.CoreState.deal(core_board(board), 4, 0, 21)
+    state = kanaloa_core.CoreState.deal(core_board(board), players, 0, 21)
     rng = random.Random(21)
     for _ in range(26):
         state.apply(rng.choice(state.legal_actions()))
-    data = state.to_data()
-    me = data.to_move
-    other = next(s for s in range(4) if s != me and sum(data.hands[s]) > sum(data.public[s]))
+    while True:  # on to a moment where another player holds a card the mover has not seen
+        data = state.to_data()
+        me = data.to_move
+        others = [s for s in range(players) if s != me and sum(data.hands[s]) > sum(data.public[s])]
+        if others:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    other = others[0]
     altered = hide_swap(data, other)
     twin = kanaloa_core.CoreState.from_data(core_board(board), altered)
     choices = []

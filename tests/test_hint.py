@@ -61,10 +61,11 @@ def hint_of(pos, **options):
 # -- the hint itself -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("seed", [1, 5, 8])
-def test_the_hint_and_its_plan_are_legal(seed):
-    """The move is legal; the plan is playable move after move and ends the turn (R5)."""
-    pos = midgame(seed)
+@pytest.mark.parametrize("seed, players", [(1, 4), (5, 4), (8, 4), (1, 2), (5, 2)])
+def test_the_hint_and_its_plan_are_legal(seed, players):
+    """The move is legal; the plan is playable move after move and ends the turn (R5); with two players
+    its builds name their color (R15.3)."""
+    pos = midgame(seed, players=players)
     found = hint_of(pos)
     assert found.move in pos.move_strings()
     assert found.plan[0] == found.move
@@ -97,12 +98,13 @@ def test_same_seed_same_hint_and_another_seed_searches_differently():
     assert c.candidates != a.candidates
 
 
-def test_no_cheating_hidden_cards_do_not_change_the_hint():
+@pytest.mark.parametrize("players", [4, 2])
+def test_no_cheating_hidden_cards_do_not_change_the_hint(players):
     """Two full positions that differ only in cards the mover cannot see give the same hint."""
     from kanaloa.play.hint import hint_state
     from kanaloa.rules.engine import load_engine
 
-    pos = midgame(6)
+    pos = midgame(6, players=players)
     data = pos.data
     me = data.to_move
     other = next(s for s in range(data.players) if s != me and sum(data.hands[s]) > sum(data.public[s]))
@@ -118,13 +120,14 @@ def test_no_cheating_hidden_cards_do_not_change_the_hint():
     altered.rng ^= 0xDEADBEEF  # and so is the future reshuffle
     true_state = load_engine().from_data(pos.board, data)
     other_state = load_engine().from_data(pos.board, altered)
-    a = hint_state(true_state, pos.board, iterations=ITERATIONS, seed=3)
-    b = hint_state(other_state, pos.board, iterations=ITERATIONS, seed=3)
+    a = hint_state(true_state, pos.board, iterations=ITERATIONS, seed=3, colors=pos.colors)
+    b = hint_state(other_state, pos.board, iterations=ITERATIONS, seed=3, colors=pos.colors)
     assert (a.move, a.plan, a.candidates) == (b.move, b.plan, b.candidates)
 
 
-def test_a_full_position_and_the_movers_view_give_the_same_hint():
-    pos = midgame(9)
+@pytest.mark.parametrize("players", [4, 2])
+def test_a_full_position_and_the_movers_view_give_the_same_hint(players):
+    pos = midgame(9, players=players)
     view = pos.as_viewer(pos.to_move)
     a, b = hint_of(pos, seed=1), hint_of(view, seed=1)
     assert (a.move, a.plan, a.candidates) == (b.move, b.plan, b.candidates)
