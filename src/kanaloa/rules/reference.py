@@ -285,8 +285,9 @@ class ReferenceState:
         me = d.to_move
         hand = d.hands[me]
         moves = []
+        open_now = self.open_colors()
         for slot, color in enumerate(self.colors_of(me)):
-            if d.turn_color not in (NO_COLOR, color):
+            if color not in open_now:
                 continue  # R15.3: the turn's first build chose the other color
             stock = self.bridges_in_stock(color)
             if stock is not None and stock <= 0:
