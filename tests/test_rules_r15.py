@@ -1,11 +1,12 @@
 """The rulebook for two players, rule by rule (R15.1-R15.7), and the worked example of the printed rules.
 
 Each test builds a small 2-player state (``StateData``) and plays action codes through an engine
-state, once per implementation (the ``engine`` fixture): the readable reference and the compiled
-core.  Colors are numbered as in ``StateData``: seat 0 plays red (0) and blue (2), seat 1 green (1)
-and yellow (3), unless a test names them otherwise.  A build names its color by its slot: 0 for
-the player's first color, 1 for its second.  The printed example and the notation of R15.3 also go
-through ``kanaloa.position.Position``, in the colors of the public format.
+state, once per implementation (the ``engine`` fixture of ``tests/conftest.py``): the readable
+reference and the compiled core.  Colors are numbered as in ``StateData``: seat 0 plays red (0)
+and blue (2), seat 1 green (1) and yellow (3), unless a test names them otherwise.  A build names
+its color by its slot: 0 for the player's first color, 1 for its second.  The printed example
+and the notation of R15.3 also go through ``kanaloa.position.Position``, in the colors of the
+public format.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import random
 
 import pytest
 
-from conftest import CORE, REFERENCE, build_state, link_of
+from conftest import REFERENCE, build_state, link_of
 from kanaloa.errors import MoveError
 from kanaloa.position import Position
 from kanaloa.rules import actions as A
@@ -41,36 +42,6 @@ ORO = load_board("oro")
 NAMES = ("red", "green", "blue", "yellow")  # by color number
 RED, GREEN, BLUE, YELLOW = range(4)
 FIRST, SECOND = 0, 1  # the color slots of a build
-
-
-def core_plays_two_players() -> bool:
-    """Whether the compiled core plays 2-player games as the reference does: a few seeded random
-    games side by side, with the same legal moves and the same state after every move."""
-    for seed in range(3):
-        core, ref = CORE.deal(ORO, 2, PRESET_YUCATA, seed), REFERENCE.deal(ORO, 2, PRESET_YUCATA, seed)
-        rng = random.Random(seed)
-        while not ref.is_over:
-            moves = ref.legal_actions()
-            if list(core.legal_actions()) != moves or core.to_data() != ref.to_data():
-                return False
-            action = rng.choice(moves)
-            core.apply(action)
-            ref.apply(action)
-    return True
-
-
-CORE_READY = core_plays_two_players()
-
-
-@pytest.fixture(params=[
-    "reference",
-    pytest.param("core", marks=pytest.mark.xfail(
-        not CORE_READY, strict=True,
-        reason="the compiled core does not play 2-player games (R15) as the reference does yet")),
-])
-def engine(request) -> Engine:
-    """Each test runs once per implementation; the core's run is expected to fail until it plays R15."""
-    return {"reference": REFERENCE, "core": CORE}[request.param]
 
 
 def table(
