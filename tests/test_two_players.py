@@ -492,3 +492,14 @@ def test_the_engines_agree_on_a_2_player_game_through_positions():
         core.play(move)
         assert ref.to_json() == core.to_json()
     assert core.is_over and ref.state.round == core.state.round != ROUND_1
+
+
+def test_commands_md_lists_the_keys_of_a_2_player_record(tmp_path):
+    from test_docs import documented_keys
+
+    out = tmp_path / "games.jsonl"
+    result = run("simulate", "--bots", "random,random", "--games", "2", "--seed", "1", "--out", str(out),
+                 "--no-progress")
+    assert result.exit_code == 0, result.output
+    record = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
+    assert list(record) == documented_keys("Game records") + documented_keys("Game records of 2-player games")
