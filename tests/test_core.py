@@ -21,6 +21,7 @@ from kanaloa.rules.state import (
     PRESET_YUCATA,
     REASON_POINTS,
     ROUND_1,
+    ROUND_2,
     ROUND_FINAL,
     ROUND_OVER,
     ROUND_SETUP,
@@ -716,3 +717,369 @@ def test_missing_core_says_how_to_build_it():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "pip install ." in out and "kanaloa_core" in out
+
+
+# --- two players, two colors each (R15) --------------------------------------------------------------------
+#
+# The rules themselves are held to the reference by tests/test_rules_r15.py and the 2-player differential
+# games; these tests pin down what the core promises on its own for two players: the deal, the color slot of
+# the move list, the edge checks, playouts, determinisation and the per-color queries.
+
+TWO = 2
+
+
+def two_player_mid_game(tables, seed: int, moves: int) -> CoreState:
+    """A dealt 2-player game advanced by ``moves`` random legal moves (fewer if it ends)."""
+    state = CoreState.deal(tables, TWO, seed % 2, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_over:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def two_player_table(oro, bridges: dict[int, int], hand: dict[int, int]) -> StateData:
+    """Round 1, seat 0 to move with ``hand`` (island -> count), ``bridges`` (link -> color); four
+    face-up cards and the rest in the deck."""
+    data = StateData.empty(oro.n_islands, oro.n_links, TWO)
+    data.round = ROUND_1
+    for link, color in bridges.items():
+        data.bridges[link] = color
+    rest = [x for x in range(oro.n_islands) for _ in range(oro.cards_per_island)]
+    for x, n in hand.items():
+        data.hands[0][x] = n
+        for _ in range(n):
+            rest.remove(x)
+    data.face_up, data.deck = rest[-4:], rest[:-4]
+    return data
+
+
+def aloa_links(oro) -> list[int]:
+    aloa = oro.find_island("ALOA")
+    return [oro.find_link(aloa, oro.find_island(n)) for n in ("BAFI", "COCO", "DALI", "ELOI", "GUMO")]
+
+
+def after_first_build(tables, seed: int) -> CoreState:
+    """A 2-player game in round 1 or 2 whose mover has just built once this turn (turn_color is set)."""
+    rng = random.Random(seed)
+    for attempt in range(100):
+        state = two_player_mid_game(tables, seed + attempt, 12 + attempt % 30)
+        builds = [m for m in state.legal_actions() if A.kind_of(m) in (A.PLACE, A.SWAP)]
+        if state.round in (ROUND_1, ROUND_2) and state.turn_color == -1 and builds:
+            state.apply(rng.choice(builds))
+            if not state.is_over and state.to_data().hidden_by != [[0] * 16] * TWO:
+                return state
+    raise AssertionError("no 2-player game with a build and face-down discards found")
+
+
+def test_r15_2_two_players_are_dealt_as_three_or_four(oro, tables):
+    """The same SplitMix64 deal: 4 cards to each player, 40 left in the deck; 4 colors, no color chosen."""
+    stream = SplitMix64(2024)
+    cards = [x for x in range(oro.n_islands) for _ in range(oro.cards_per_island)]
+    stream.shuffle(cards)
+    state = CoreState.deal(tables, TWO, PRESET_YUCATA, 2024)
+    data = state.to_data()
+    for seat in range(TWO):
+        expected = [0] * oro.n_islands
+        for x in cards[DEAL * seat : DEAL * (seat + 1)]:
+            expected[x] += 1
+        assert data.hands[seat] == expected
+    assert data.deck == cards[DEAL * TWO :] and data.rng == stream.state
+    assert (state.players, state.n_colors, state.turn_color) == (TWO, 4, -1)
+    assert data.scores == [0, 0, 0, 0] and data.turn_color == -1 and len(data.setup_chosen) == TWO
+    assert card_totals(data) == [oro.cards_per_island] * oro.n_islands
+
+
+def test_r15_2_the_reveals_and_the_deck_fill_the_row_to_four(tables):
+    state = CoreState.deal(tables, TWO, PRESET_YUCATA, 5)
+    deck = state.to_data().deck
+    chosen = []
+    for seat in range(TWO):
+        assert state.to_move == seat and state.turn_color == -1
+        move = state.legal_actions()[-1]
+        assert A.kind_of(move) == A.REVEAL
+        chosen.append(A.arg_a(move))
+        state.apply(move)
+    data = state.to_data()
+    assert data.face_up == chosen + deck[:2] and data.deck == deck[2:]
+    assert (data.round, data.to_move) == (ROUND_1, 0)
+
+
+def test_r15_3_both_colors_build_until_the_first_build_chooses_one(tables):
+    """Before the turn's first build every build is listed with slot 0 and with slot 1 (the same places;
+    each color swaps what it does not hold); after it, only the chosen slot; the next turn chooses again."""
+    seen = {"both": 0, "one": 0}
+    for seed in range(40):
+        state = CoreState.deal(tables, TWO, seed % 2, seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            data = state.to_data()
+            moves = state.legal_actions()
+            assert moves == sorted(moves)
+            builds = [m for m in moves if A.kind_of(m) in (A.PLACE, A.SWAP)]
+            by_slot = [{A.build_arg(m) | A.arg_a(m) << 8 | A.kind_of(m) << 16
+                        for m in builds if A.build_slot(m) == slot} for slot in (0, 1)]
+            places = [{m for m in by_slot[slot] if A.kind_of(m) == A.PLACE} for slot in (0, 1)]
+            if data.turn_color == -1 and not data.remove_on:
+                if builds and data.preset == PRESET_YUCATA:
+                    assert places[0] == places[1]
+                    seen["both"] += 1
+            else:
+                chosen = (data.turn_color - data.to_move) // TWO
+                assert data.turn_color in (data.to_move, data.to_move + TWO)
+                assert not by_slot[1 - chosen]
+                seen["one"] += bool(builds)
+            for m in builds:
+                color = data.to_move + TWO * A.build_slot(m)
+                if A.kind_of(m) == A.SWAP:
+                    assert data.bridges[A.arg_a(m)] not in (-1, color)  # R15.4: the other color too
+            move = rng.choice(moves)
+            state.apply(move)
+            after = state.to_data()
+            if A.kind_of(move) in (A.PLACE, A.SWAP):
+                assert after.turn_color == data.to_move + TWO * A.build_slot(move)
+            elif A.kind_of(move) in (A.TAKE, A.DRAW, A.END):
+                assert after.turn_color == -1
+            else:
+                assert after.turn_color == data.turn_color
+    assert seen["both"] > 200 and seen["one"] > 200
+
+
+def test_r15_4_a_swap_may_replace_the_players_other_color(oro, tables):
+    aloa, link = oro.find_island("ALOA"), aloa_links(oro)[0]
+    state = CoreState.from_data(tables, two_player_table(oro, {link: 2}, {aloa: 2}))  # blue: seat 0's second
+    swaps = [m for m in state.legal_actions() if A.kind_of(m) == A.SWAP and A.arg_a(m) == link]
+    assert swaps and {A.build_slot(m) for m in swaps} == {0}  # red may take it; blue holds it already
+    state.apply(swaps[0])
+    assert state.to_data().bridges[link] == 0 and state.turn_color == 0
+
+
+def test_r15_a_second_color_slot_is_refused_with_three_or_four_players(oro, tables):
+    link, end = 0, oro.links[0][0]
+    for players in (3, 4):
+        state = CoreState.deal(tables, players, PRESET_YUCATA, 1)
+        for code in (A.with_slot(A.encode(A.PLACE, link, end), 1), A.with_slot(A.encode(A.SWAP, link, 1), 1)):
+            assert not state.is_legal(code)
+            with pytest.raises(ValueError, match="action"):
+                state.apply(code)
+    state = two_player_mid_game(tables, 1, 2)
+    before = state.to_data()
+    with pytest.raises(ValueError, match="action"):
+        state.apply(A.with_slot(A.encode(A.SWAP, link, 3), 1))  # a combo that does not exist
+    assert state.to_data() == before
+
+
+BAD_TWO_PLAYER_DATA = [
+    ("bridge of a fifth color", lambda d: d.bridges.__setitem__(3, 4), r"bridges\[3\]"),
+    ("scores per seat", lambda d: setattr(d, "scores", [0, 0]), "scores"),
+    ("turn_color out of range", lambda d: setattr(d, "turn_color", 4), "turn_color"),
+    ("turn_color of the other seat", lambda d: setattr(d, "turn_color", 1 - d.to_move), "turn_color"),
+    ("turn_color without a card played", lambda d: setattr(d, "played", 0), "turn_color"),
+    ("cards played without a color", lambda d: setattr(d, "turn_color", -1), "turn_color"),
+]
+
+
+@pytest.mark.parametrize("mutate,field", [(m, f) for _, m, f in BAD_TWO_PLAYER_DATA],
+                         ids=[n for n, _, _ in BAD_TWO_PLAYER_DATA])
+def test_r15_from_data_names_the_bad_field_for_two_players(tables, mutate, field):
+    data = after_first_build(tables, 60).to_data()
+    assert data.played > 0 and data.turn_color in (data.to_move, data.to_move + TWO)
+    assert CoreState.from_data(tables, data).to_data() == data  # the unmodified state loads
+    mutate(data)
+    with pytest.raises(ValueError, match=field):
+        CoreState.from_data(tables, data)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_r15_from_data_refuses_a_turn_color_with_three_or_four_players(tables, players):
+    data = mid_game(tables, 31, 30, players).to_data()
+    data.turn_color = data.to_move
+    with pytest.raises(ValueError, match="turn_color"):
+        CoreState.from_data(tables, data)
+    data.turn_color = -1
+    data.scores.append(0)  # one score per color, and there are as many colors as seats
+    with pytest.raises(ValueError, match="scores"):
+        CoreState.from_data(tables, data)
+
+
+def test_r15_round_trip_and_pickle_through_two_player_games(tables):
+    for seed in range(6):
+        state = CoreState.deal(tables, TWO, seed % 2, seed)
+        for data in play_seeded(state, seed):
+            again = CoreState.from_data(tables, data)
+            assert again.to_data() == data
+            assert again.legal_actions() == CoreState.from_data(tables, data).legal_actions()
+        assert pickle.loads(pickle.dumps(state)).to_data() == state.to_data()
+        assert len(state.scores) == 4 and sorted(state.ranking) == [0, 1]
+
+
+def test_r15_the_longest_move_list_fits(tables):
+    """Both colors open, every link of a 64-link board held by the opponent and a hand naming every
+    island twice: 6 swaps per link and a discard per island, all listed; with the 4 takes and the draw
+    of a smaller hand the list would still fit."""
+    n_islands = kanaloa_core.MAX_ISLANDS
+    links = [(x, (x + step) % n_islands) for step in (1, 2) for x in range(n_islands)]  # a ring and its chords
+    assert len(links) == kanaloa_core.MAX_LINKS
+    board = CoreBoard(n_islands, 6, links)
+    data = StateData.empty(n_islands, len(links), TWO)
+    data.round = ROUND_1
+    data.hands[0] = [2] * n_islands
+    data.face_up = [0, 1, 2, 3]
+    rest = [x for x in range(n_islands) for _ in range(4)]
+    for x in data.face_up:
+        rest.remove(x)
+    data.deck = rest
+    data.bridges = [1 if k % 2 else 3 for k in range(len(links))]
+    moves = CoreState.from_data(board, data).legal_actions()
+    assert len(moves) == 6 * len(links) + n_islands  # the hand is over the limit: no take or draw yet (R4)
+    assert moves == sorted(set(moves))
+    assert 6 * kanaloa_core.MAX_LINKS + kanaloa_core.MAX_ISLANDS + 4 + 1 < kanaloa_core.MAX_ACTIONS
+
+
+def test_r15_playouts_end_and_repeat_by_seed(tables):
+    for seed in range(10):
+        for policy in (kanaloa_core.POLICY_RANDOM, kanaloa_core.POLICY_HEURISTIC):
+            state = CoreState.deal(tables, TWO, seed % 2, seed)
+            a, b = state.copy(), state.copy()
+            a.playout(seed, policy)
+            b.playout(seed, policy)
+            assert a.is_over and a.to_data() == b.to_data()
+            assert sorted(a.ranking) == [0, 1] and a.winner == a.ranking[0]
+            scores, winner = state.rollout_scores(seed, policy)
+            assert (scores, winner) == (a.scores, a.winner) and len(scores) == 4
+
+
+def test_r15_playout_is_the_documented_random_game(tables):
+    """Policy 0 with two players is ``legal[next() % n]`` as with three or four."""
+    for seed in range(6):
+        fast = CoreState.deal(tables, TWO, seed % 2, seed)
+        slow = fast.copy()
+        fast.playout(seed * 7919)
+        replay_playout(slow, seed * 7919)
+        assert fast.is_over and fast.to_data() == slow.to_data()
+
+
+def test_r15_random_games_plays_the_documented_games(tables):
+    seed, games, total = 700, 5, 0
+    for g in range(games):
+        dealt = CoreState.deal(tables, TWO, PRESET_YUCATA, seed + g)
+        total += replay_playout(dealt, (seed + g) ^ kanaloa_core.PLAYOUT_SALT)
+    assert kanaloa_core.random_games(tables, TWO, PRESET_YUCATA, games, seed) == (games, total)
+    first = kanaloa_core.random_games(tables, TWO, PRESET_TABLETOP, 200, 1)
+    assert first == kanaloa_core.random_games(tables, TWO, PRESET_TABLETOP, 200, 1) and first[1] > 200 * 40
+
+
+def test_r15_heuristic_policy_beats_uniform_play(tables):
+    games, heuristic_wins = 60, 0
+    for g in range(games):
+        layout = [(seat + g) % 2 for seat in range(TWO)]
+        state = CoreState.deal(tables, TWO, PRESET_YUCATA, 60_000 + g)
+        step = 0
+        while not state.is_over:
+            state.apply(state.pick_action(g * 7919 + step, layout[state.to_move]))
+            step += 1
+        heuristic_wins += layout[state.winner] == kanaloa_core.POLICY_HEURISTIC
+    assert heuristic_wins > 0.8 * games
+
+
+def test_r15_heuristic_policy_takes_control_with_the_color_that_can(oro, tables):
+    """Seat 0's second color (blue, 2) holds 2 of ALOA's 5 links: a third takes control (R6) with slot 1
+    only; the same place with slot 0 gains little.  The heuristic builds with blue."""
+    aloa, links = oro.find_island("ALOA"), aloa_links(oro)
+    state = CoreState.from_data(tables, two_player_table(oro, {links[0]: 2, links[1]: 2, links[2]: 1}, {aloa: 1}))
+    takeovers = {A.with_slot(A.encode(A.PLACE, k, aloa), 1) for k in links[3:]}
+    assert takeovers <= set(state.legal_actions())
+    assert {A.encode(A.PLACE, k, aloa) for k in links[3:]} <= set(state.legal_actions())
+    picks = [state.pick_action(seed, kanaloa_core.POLICY_HEURISTIC) for seed in range(400)]
+    assert sum(p in takeovers for p in picks) > 0.8 * 400
+    state.apply(min(takeovers))
+    assert state.controller_of(aloa) == 2 and state.turn_color == 2 and state.counts_on(aloa) == [0, 0, 3, 0]
+
+
+def test_r15_heuristic_policy_spares_the_players_other_color(oro, tables):
+    """Red can take ALOA (red 2, blue 1) or HILO (red 2, green 1) with its third bridge.  Both sweep one
+    bridge (R6), but on ALOA it is the player's own blue one (R15.4): the heuristic takes HILO."""
+    aloa, hilo = oro.find_island("ALOA"), oro.find_island("HILO")
+    link = {name: oro.find_link(oro.find_island(name.split("-")[0]), oro.find_island(name.split("-")[1]))
+            for name in ("ALOA-BAFI", "ALOA-COCO", "ALOA-DALI", "HILO-LANI", "HILO-MOKU", "HILO-NALU",
+                         "ALOA-ELOI", "ALOA-GUMO", "HILO-PAHU", "HILO-RASI")}
+    bridges = {link["ALOA-BAFI"]: 0, link["ALOA-COCO"]: 0, link["ALOA-DALI"]: 2,
+               link["HILO-LANI"]: 0, link["HILO-MOKU"]: 0, link["HILO-NALU"]: 1}
+    state = CoreState.from_data(tables, two_player_table(oro, bridges, {aloa: 1, hilo: 1}))
+    take_hilo = {A.encode(A.PLACE, link[name], hilo) for name in ("HILO-PAHU", "HILO-RASI")}
+    take_aloa = {A.encode(A.PLACE, link[name], aloa) for name in ("ALOA-ELOI", "ALOA-GUMO")}
+    assert take_hilo | take_aloa <= set(state.legal_actions())
+    picks = [state.pick_action(seed, kanaloa_core.POLICY_HEURISTIC) for seed in range(400)]
+    assert sum(p in take_hilo for p in picks) > 0.8 * 400
+    assert sum(p in take_aloa for p in picks) < 0.1 * 400
+    state.apply(min(take_aloa))
+    assert state.counts_on(aloa) == [3, 0, 0, 0]  # taking ALOA would sweep blue (R15.4)
+
+
+def test_r15_determinise_keeps_what_the_mover_knows(oro, tables):
+    """Mid-turn, after the first build: the mover's own cards, the chosen color and every public fact stay;
+    the opponent's hidden cards and the deck are resampled; the mover's moves are unchanged."""
+    for seed in (60, 70, 80):
+        state = after_first_build(tables, seed)
+        data = state.to_data()
+        viewer = data.to_move
+        decks = set()
+        for sample_seed in range(20):
+            sample = state.determinise(viewer, sample_seed)
+            got = sample.to_data()
+            assert what_viewer_knows(got, viewer) == what_viewer_knows(data, viewer)
+            assert got.turn_color == data.turn_color and got.scores == data.scores
+            assert card_totals(got) == [oro.cards_per_island] * oro.n_islands
+            assert sample.legal_actions() == state.legal_actions()
+            decks.add(tuple(got.deck))
+            sample.playout(sample_seed)
+            assert sample.is_over
+        assert len(decks) > 15
+        for other in range(TWO):  # each seat's view, also the one not on move
+            twin = state.determinise(other, 999)
+            assert twin.determinise(other, 3).to_data() == state.determinise(other, 3).to_data()
+        assert state.to_data() == data
+
+
+def test_r15_board_questions_answer_per_color(oro, tables):
+    """counts_on, controller_of and points_if_scored have one entry per color (4) and agree with the
+    reference on crowded 2-player boards."""
+    from conftest import scramble_bridges
+    from kanaloa.rules.reference import ReferenceState
+
+    controlled = set()
+    for seed in range(150):
+        data = two_player_mid_game(tables, seed, seed % 50).to_data()
+        scramble_bridges(data, random.Random(seed), own_share=0.2 + 0.03 * (seed % 10), free_share=0.2)
+        core, ref = CoreState.from_data(tables, data), ReferenceState.from_data(oro, data)
+        for island in range(oro.n_islands):
+            counts = core.counts_on(island)
+            assert counts == ref.counts_on(island) and len(counts) == 4
+            assert counts == [sum(1 for k in oro.links_of[island] if data.bridges[k] == c) for c in range(4)]
+            owner = core.controller_of(island)
+            assert owner == ref.controller_of(island)
+            assert owner == -1 or 2 * counts[owner] > oro.size(island)
+            controlled.add(owner)
+        for final in (False, True):
+            points = core.points_if_scored(final)
+            assert points == ref.points_if_scored(final) and len(points) == 4
+    assert controlled >= {0, 1, 2, 3}, "every color should control an island somewhere"
+
+
+def test_r15_scorings_add_per_color(tables):
+    """R11 with two players: each color's scoring adds to its own entry of ``scores``."""
+    scorings = 0
+    for seed in range(20):
+        state = CoreState.deal(tables, TWO, seed % 2, seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            before = state.to_data()
+            expected = state.points_if_scored(before.round == ROUND_FINAL)
+            state.apply(rng.choice(state.legal_actions()))
+            first = before.round == ROUND_1 and state.round != ROUND_1
+            final = before.round == ROUND_FINAL and state.is_over and state.to_data().reason == REASON_POINTS
+            if first or final:
+                assert [a - b for a, b in zip(state.scores, before.scores, strict=True)] == expected
+                scorings += 1
+    assert scorings > 20
