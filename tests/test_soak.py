@@ -156,3 +156,17 @@ def test_the_command_replays_one_game_that_agrees():
 def test_the_command_refuses_a_replay_without_its_seed():
     user_error(run("soak", "--game", "6"), "--game 6", "--seed")
     user_error(run("soak", "--games", "0"), "--games")
+
+
+def test_the_soak_plays_two_players_too(no_pass_in_reference):
+    """2-player games (R15) are in the cycle, and their reproducers write each build with its color."""
+    assert [soak_game(5, i).kind for i in range(6)] == [
+        "3p-yucata", "4p-yucata", "3p-tabletop", "4p-tabletop", "2p-yucata", "2p-tabletop"]
+    soak = run_soak(96, seed=3, keep_going=True)
+    found = next(d for d in soak.divergences if d.game.players == 2 and d.game.start != CROWDED)
+    assert any(m.startswith(("blue: ", "yellow: ")) for m in found.moves)
+    g = found.game
+    dealt = run("new", "--seed", str(g.seed), "--players", "2", "--preset", g.kind.split("-")[1])
+    reached = run("play", "-", *found.moves, input=dealt.stdout)
+    assert reached.exit_code == 0, reached.output
+    assert "pass" in run("moves", "-", input=reached.stdout).stdout.split("\n")

@@ -601,8 +601,8 @@ def soak(games: int, seed: int | None, workers: int, keep_going: bool, game: int
     Every move is drawn at random from the legal moves. After every move
     both engines' legal-move lists and the player to move must agree; at
     the start, whenever the turn passes and at the end their complete
-    states must be equal. Games cycle through 3 and 4 players and the
-    yucata and tabletop presets; one in eight starts from a board crowded
+    states must be equal. Games cycle through 3, 4 and 2 players (two
+    colors each) and the yucata and tabletop presets; one in eight starts from a board crowded
     with bridges and one in eight jumps in after moves the core played
     alone. Everything follows from --seed and the game's number, so any
     --workers count plays the same games.

@@ -14,10 +14,11 @@ the very same games and gives the same figures:
   soak seed (``kanaloa.play.simulate.stream_output``), what ``kanaloa new --seed``
   takes;
 - the players and the preset cycle with ``i``: 3 players yucata, 4 players
-  yucata, 3 players tabletop, 4 players tabletop;
+  yucata, 3 players tabletop, 4 players tabletop, 2 players yucata, 2
+  players tabletop (R15: two colors each);
 - the start cycles in blocks of four games, eight blocks to a turn: six
   blocks start from the deal; one from a *crowded* board (the deal with
-  every link given a bridge at random, seat 0 favoured, no color past its
+  every link given a bridge at random, color 0 favoured, no color past its
   stock in the tabletop preset), where eleven islands (R8), removals (R7)
   and an empty stock (R13) come up far more often than in random play; one
   *jumps in*: the core alone plays the first 1 to ``JUMP_MOVES`` moves,
@@ -71,7 +72,7 @@ from dataclasses import dataclass, field
 
 from ..errors import OptionError
 from ..play.simulate import stream_output
-from ..position.notation import Move
+from ..position.notation import COLORS, Move, seat_colors
 from ..rules.board import Board, load_board
 from ..rules.engine import Engine, EngineState, load_engine
 from ..rules.rng import MASK64, SplitMix64
@@ -83,6 +84,7 @@ from ..rules.state import (
     ROUND_OVER,
     TABLETOP_BRIDGES,
     StateData,
+    n_colors,
 )
 
 MOVE_SALT = 0x5DEECE66DA3B9F17  # separates each game's move stream from its deal
@@ -94,9 +96,10 @@ CHUNK_GAMES = 250  # most games handed to a worker at once (about a second of wo
 DEAL, CROWDED, JUMP = "deal", "crowded", "jump"
 STARTS = (DEAL, CROWDED, JUMP)
 _START_CYCLE = (DEAL, DEAL, DEAL, DEAL, DEAL, DEAL, CROWDED, JUMP)  # by block of four games
-_KINDS = ((3, PRESET_YUCATA), (4, PRESET_YUCATA), (3, PRESET_TABLETOP), (4, PRESET_TABLETOP))
+_KINDS = ((3, PRESET_YUCATA), (4, PRESET_YUCATA), (3, PRESET_TABLETOP), (4, PRESET_TABLETOP),
+          (2, PRESET_YUCATA), (2, PRESET_TABLETOP))
 
-# Crowded starts: the share of links given to seat 0, left free, and (the rest) given to another seat.
+# Crowded starts: the share of links given to color 0, left free, and (the rest) given to another color.
 _OWN_SHARE, _FREE_SHARE = 0.45, 0.25
 
 
@@ -127,7 +130,7 @@ class SoakGame:
 
 def soak_game(soak_seed: int, index: int) -> SoakGame:
     """The setup of game ``index`` (see *The games* in the module docstring)."""
-    players, preset = _KINDS[index % 4]
+    players, preset = _KINDS[index % len(_KINDS)]
     start = _START_CYCLE[(index // 4) % len(_START_CYCLE)]
     return SoakGame(soak_seed, index, stream_output(soak_seed, index), players, preset, start)
 
@@ -237,10 +240,12 @@ def _compare_states(core: EngineState, ref: EngineState) -> StateData:
 
 
 def crowd(data: StateData, stream: SplitMix64) -> None:
-    """Scatter bridges over ``data`` (see *crowded* starts): each link goes to seat 0, stays free,
-    or goes to another seat, drawn from ``stream``; the cards are not touched."""
+    """Scatter bridges over ``data`` (see *crowded* starts): each link goes to color 0, stays free,
+    or goes to another color (any of the four with two players), drawn from ``stream``; the cards are
+    not touched."""
     cap = TABLETOP_BRIDGES if data.preset == PRESET_TABLETOP else len(data.bridges)
-    held = [0] * data.players
+    colors = n_colors(data.players)
+    held = [0] * colors
     for k in range(len(data.bridges)):
         x = stream.next() / 2.0**64
         if x < _OWN_SHARE:
@@ -248,7 +253,7 @@ def crowd(data: StateData, stream: SplitMix64) -> None:
         elif x < _OWN_SHARE + _FREE_SHARE:
             owner = -1
         else:
-            owner = 1 + stream.below(data.players - 1)
+            owner = 1 + stream.below(colors - 1)
         if owner >= 0 and held[owner] >= cap:
             owner = -1
         if owner >= 0:
@@ -261,6 +266,7 @@ def play_game(game: SoakGame, board: Board, core_engine: Engine, ref_engine: Eng
     stream = SplitMix64(game.seed ^ MOVE_SALT)
     below = stream.below
     actions: list[int] = []
+    movers: list[int] = []  # the seat that made each action, to write it (a 2-player build names its color)
     together = 0
     states = 0
     try:
@@ -277,6 +283,7 @@ def play_game(game: SoakGame, board: Board, core_engine: Engine, ref_engine: Eng
                 legal = alone.legal_actions()
                 action = legal[below(len(legal))]
                 actions.append(action)
+                movers.append(alone.to_move)
                 alone.apply(action)
             together = len(actions)
             data = alone.to_data()
@@ -292,7 +299,7 @@ def play_game(game: SoakGame, board: Board, core_engine: Engine, ref_engine: Eng
             ref_moves = ref.legal_actions()
             core_moves = core.legal_actions()
             if core_moves != ref_moves:
-                raise _Diverged(_moves_differ(board, list(core_moves), ref_moves))
+                raise _Diverged(_moves_differ(board, list(core_moves), ref_moves, _builders(game)[ref.to_move]))
             if not ref_moves:
                 if not (ref.is_over and core.is_over):
                     raise _Diverged("no legal move, but the game is not over")
@@ -301,6 +308,7 @@ def play_game(game: SoakGame, board: Board, core_engine: Engine, ref_engine: Eng
                 raise _Diverged(f"the game did not end within {MAX_MOVES} moves")
             action = ref_moves[below(len(ref_moves))]
             actions.append(action)  # first, so that a move an engine fails on is among the moves reported
+            movers.append(mover)
             core.apply(action)
             ref.apply(action)
             now = ref.to_move
@@ -313,21 +321,28 @@ def play_game(game: SoakGame, board: Board, core_engine: Engine, ref_engine: Eng
         final = _compare_states(core, ref)
         states += 1
     except _Diverged as exc:
-        return _diverged(game, board, actions, str(exc), together, states)
+        return _diverged(game, board, actions, movers, str(exc), together, states)
     except Exception as exc:  # an engine crashed: as much a divergence as a wrong move
-        return _diverged(game, board, actions, _crash(exc), together, states)
+        return _diverged(game, board, actions, movers, _crash(exc), together, states)
     return GameOutcome(game, len(actions) - together, states, final.reason)
 
 
-def _diverged(game: SoakGame, board: Board, actions: list[int], what: str, together: int,
+def _builders(game: SoakGame) -> list[tuple[str, ...]]:
+    """The colors each seat builds with, by name (two per seat with two players)."""
+    names = COLORS[: n_colors(game.players)]
+    return [seat_colors(names, game.players, seat) for seat in range(game.players)]
+
+
+def _diverged(game: SoakGame, board: Board, actions: list[int], movers: list[int], what: str, together: int,
               states: int) -> GameOutcome:
-    moves = tuple(str(Move.from_action(a, board)) for a in actions)
+    builders = _builders(game)
+    moves = tuple(_action_text(board, a, builders[seat]) for a, seat in zip(actions, movers, strict=True))
     return GameOutcome(game, len(actions) - together, states, 0, Divergence(game, moves, what, together))
 
 
-def _moves_differ(board: Board, core_moves: list[int], ref_moves: list[int]) -> str:
+def _moves_differ(board: Board, core_moves: list[int], ref_moves: list[int], builders: tuple[str, ...]) -> str:
     def names(actions) -> str:
-        return "[" + ", ".join(_action_text(board, a) for a in actions) + "]"
+        return "[" + ", ".join(_action_text(board, a, builders) for a in actions) + "]"
 
     only_core = sorted(set(core_moves) - set(ref_moves))
     only_ref = sorted(set(ref_moves) - set(core_moves))
@@ -336,9 +351,9 @@ def _moves_differ(board: Board, core_moves: list[int], ref_moves: list[int]) -> 
     return f"the legal moves differ: only the core has {names(only_core)}, only the reference {names(only_ref)}"
 
 
-def _action_text(board: Board, action: int) -> str:
+def _action_text(board: Board, action: int, builders: tuple[str, ...]) -> str:
     try:
-        return str(Move.from_action(action, board))
+        return str(Move.from_action(action, board, builders=builders))
     except ValueError:
         return f"action {action}"
 
