@@ -108,7 +108,7 @@ _FIELD_NAMES = (
     "format", "board", "rules", "players", "viewer", "to_move", "round", "bridges", "hands", "face_up",
     "deck", "discard", "scores", "turn", "final_round", "setup", "result", "seed", "cards", "public", "count",
     "open", "hidden", "hidden_by", "played", "discarded", "remove_on", "done", "passed", "chosen", "ranking",
-    "winner", "reason", "preset", "name", "cards_per_island", "islands", "links", "xy",
+    "winner", "reason", "preset", "name", "cards_per_island", "islands", "links", "xy", "colors", "color",
 )
 _WORDS = (
     "red", "green", "blue", "yellow", "purple", "RED", "yucata", "tabletop", "final", "over", "points",
@@ -329,6 +329,15 @@ def mutate_tree(doc: Any, rng: random.Random, strings: list[str], donors: list[A
     return _set(doc, path, _other_value(rng, node, strings))
 
 
+def _colors_of(doc: dict) -> list:
+    """The colors a position document plays: its players, and with two players their second colors too."""
+    players = doc.get("players") or list(COLORS)
+    pairs = doc.get("colors")
+    if isinstance(pairs, dict) and isinstance(players, list):
+        return list(players) + [c for pair in pairs.values() if isinstance(pair, list) for c in pair[1:]]
+    return players
+
+
 def mutate_position(doc: dict, rng: random.Random, corpus: Corpus) -> dict:
     """One small change of a position document that keeps its shape, so that it is often still a
     position: move a card elsewhere, give a bridge to another color or take it away, pass the turn to
@@ -350,7 +359,7 @@ def mutate_position(doc: dict, rng: random.Random, corpus: Corpus) -> dict:
         if link in bridges and rng.random() < 0.5:
             del bridges[link]
         else:
-            bridges[link] = rng.choice(doc.get("players") or list(COLORS))
+            bridges[link] = rng.choice(_colors_of(doc))
         return doc
     if op == 2:
         doc["to_move"] = rng.choice(doc.get("players") or list(COLORS))
@@ -495,6 +504,8 @@ def _move_texts(full: Any, shown: Any) -> list[str]:
     deck = full.to_json().get("deck") or []
     for text in legal:
         out.append(text)
+        if ": " in text:  # a 2-player build names its color (R15.3); without it, it is refused
+            out.append(text.split(": ", 1)[1])
         out.append(f"{mover}: {text}")
         words = text.split()
         if words[0] == "take" and deck:
@@ -539,6 +550,17 @@ def build_corpus(seed: int) -> Corpus:
         full.play(str(move))
         view.play(record)
     samples.append(Sample(view.to_json(), view, _move_texts(full, view)))
+    # 2-player games (R15), at the setup, in round 1, in round 2 and over, each seen in full and by a player.
+    for g, target in enumerate((0, 40, 120, 1000)):
+        preset = ("yucata", "tabletop")[g % 2]
+        full = Position.new(players=2, seed=stream_output(seed, 200 + g), preset=preset)
+        for _ in range(target):
+            if full.is_over:
+                break
+            full.play(rng.choice(full.move_strings()))
+        samples.append(Sample(full.to_json(), full, _move_texts(full, full)))
+        view = full.as_viewer(rng.choice(full.players))
+        samples.append(Sample(view.to_json(), view, _move_texts(full, view)))
     boards = {name: json.loads(load_board_text(name)) for name in BUILTIN_BOARDS}
     strings: set[str] = set(_WORDS)
     docs: list[Any] = [s.doc for s in samples] + list(boards.values())
