@@ -83,9 +83,10 @@ def test_determinisations_in_c(benchmark, oro, position, rate):
 
 
 @pytest.mark.parametrize("preset", [PRESET_YUCATA, PRESET_TABLETOP], ids=PRESET_NAMES.get)
-@pytest.mark.parametrize("players", [3, 4], ids=lambda p: f"{p}p")
+@pytest.mark.parametrize("players", [2, 3, 4], ids=lambda p: f"{p}p")
 def test_random_games_in_c(benchmark, tables, players, preset, rate):
-    """Whole random games dealt and played in C (``random_games``), the rollout engine of the search."""
+    """Whole random games dealt and played in C (``random_games``), the rollout engine of the search;
+    2 players play two colors each (R15)."""
     benchmark.group = f"random games in C ({GAMES} per call)"
     games, moves = random_games(tables, players, preset, GAMES, PLAYOUT_SEED)
     rate(benchmark, games, "games")
