@@ -257,3 +257,35 @@ def test_simulate_help_and_the_readme_list_every_bot_and_key():
     assert " ".join(text.split()) in " ".join(shown.split())
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
     assert "\n".join(("  " + line).rstrip() for line in text.splitlines()) in readme
+
+
+def test_a_2_player_game_from_the_deal_through_a_first_turn(tmp_path):
+    """new --players 2, the reveals, a build naming its color, a take: the tour with two players (R15)."""
+    game = tmp_path / "duel.json"
+    dealt = run("new", "--players", "2", "--seed", "11")
+    assert dealt.exit_code == 0, dealt.output
+    game.write_text(dealt.stdout)
+    reveals = []
+    doc = json.loads(dealt.stdout)
+    for player in doc["players"]:
+        reveals.append(f"{player}: reveal {doc['hands'][player]['cards'][0]}")
+    after = run("play", str(game), *reveals)
+    assert after.exit_code == 0, after.output
+    moves = run("moves", "-", input=after.stdout).stdout.split("\n")
+    build = next(m for m in moves if m.startswith("blue: "))
+    turn = run("play", "-", build, input=after.stdout)
+    assert turn.exit_code == 0, turn.output
+    played = json.loads(turn.stdout)
+    assert played["turn"]["color"] == "blue" and played["to_move"] == "red"
+    take = next(m for m in run("moves", "-", input=turn.stdout).stdout.split("\n") if m.startswith("take "))
+    ended = json.loads(run("play", "-", take, input=turn.stdout).stdout)
+    assert ended["to_move"] == "green" and "color" not in ended["turn"]
+
+
+def test_error_a_2_player_build_without_its_color(tmp_path):
+    doc = json.loads(run("new", "--players", "2", "--seed", "11").stdout)
+    reveals = [f"reveal {doc['hands'][p]['cards'][0]}" for p in doc["players"]]
+    after = run("play", "-", *reveals, input=json.dumps(doc))
+    build = next(m for m in run("moves", "-", input=after.stdout).stdout.split("\n") if m.startswith("red: "))
+    body = build.split(": ", 1)[1]
+    assert_user_error(run("play", "-", body, input=after.stdout), f"move '{body}'", "names its color", "(R15.3)")

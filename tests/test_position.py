@@ -96,6 +96,25 @@ def test_a_full_position_round_trips_through_json(engine):
     assert again.dumps() == pos.dumps()
 
 
+def test_a_2_player_position_round_trips_through_json(engine):
+    """R15: players by first color, both colors in ``colors``, bridges and scores per color, turn.color."""
+    pos = Position.new(players=2, seed=8, engine=engine)
+    for _ in range(2):
+        pos.play(pos.move_strings()[0])  # the reveals (R15.2)
+    build = next(m for m in pos.move_strings() if m.startswith("yellow: ") or m.startswith("blue: "))
+    pos.play(build)
+    out = pos.to_json()
+    assert out["players"] == ["red", "green"] and out["turn"]["color"] == "blue"
+    assert out["colors"] == {"red": ["red", "blue"], "green": ["green", "yellow"]}
+    assert list(out["scores"]) == ["red", "blue", "green", "yellow"]
+    assert list(out["bridges"].values()) == ["blue"]
+    again = Position.from_json(pos.dumps(), engine=engine)
+    assert again.to_json() == out and again.data == pos.data
+    view = pos.as_viewer("green")
+    assert Position.from_json(view.dumps(), engine=engine).to_json() == view.to_json()
+    assert view.to_json()["hands"]["red"] == {"count": len(out["hands"]["red"]["cards"]), "public": []}
+
+
 def test_the_example_round_trips_as_red_sees_it(engine):
     pos = Position.from_json(red_view_doc(), engine=engine)
     out = pos.to_json()

@@ -621,3 +621,39 @@ def test_ctrl_c_stops_cleanly_and_prints_the_finished_games(workers, tmp_path):
     assert len(records) == finished
     assert [r["game"] for r in records] == sorted(r["game"] for r in records)
     assert not any(_alive(pid) for pid in workers_seen)
+
+
+# -- two players (R15) --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def two_player_run():
+    """Six 2-player games of two distinct random bots (three deals, both rotations each)."""
+    return S.run_tournament(S.make_tournament(FOUR[:2], 6, seed=2025))
+
+
+def test_2_player_records_rank_by_the_pair_and_replay(two_player_run):
+    """R15.5: the ranks follow the (weaker, stronger) pair on points; each record replays to its end."""
+    t = two_player_run.tournament
+    assert t.players == 2 and t.colors == ("red", "green")
+    for rec in two_player_run.records:
+        assert sorted(rec.ranks) == [1, 2] and rec.ranks[rec.winner] == 1
+        pairs = [tuple(sorted((rec.color_scores[seat], rec.color_scores[seat + 2]))) for seat in range(2)]
+        assert list(rec.scores) == [pair[0] for pair in pairs]
+        if rec.reason == "points":
+            assert pairs[rec.winner] >= pairs[1 - rec.winner]
+        _, final = S.play_seated_game(t.board, t.preset, rec.seed, rec.lineup, rec.bot_seeds)
+        replayed = S.replay(rec)
+        assert replayed.data == final.to_data()
+        assert replayed.pairs == dict(zip(rec.colors, pairs, strict=True))
+        assert S.GameRecord.from_json(rec.dumps()) == rec
+
+
+def test_2_player_seats_rotate_within_each_deal(two_player_run):
+    records = two_player_run.records
+    for deal in range(3):
+        first, second = records[2 * deal], records[2 * deal + 1]
+        assert first.seed == second.seed and (first.rotation, second.rotation) == (0, 1)
+        assert second.lineup == first.lineup[::-1]
+    rows = two_player_run.table()
+    assert [s.games for row in rows for s in row.by_seat] == [3, 3, 3, 3]
