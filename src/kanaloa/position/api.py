@@ -448,8 +448,9 @@ class Position:
             if mv.color is None:
                 raise fail(f"a build of a 2-player game names its color: '{mine[0]}: {mv.without_color()}' or "
                            f"'{mine[1]}: {mv.without_color()}' (R15.3)")
-        elif mv.color is not None and mv.color != player:
-            raise fail(f"only a build names a second color; a {mv.kind} is the player's move: write "
+        elif mv.color is not None and mv.color != player and mv.kind != N.FACEUP:
+            article = "an" if mv.kind[0] in "aeiou" else "a"
+            raise fail(f"only a build names a second color; {article} {mv.kind} is the player's move: write "
                        f"'{player}: {mv.without_color()}' or '{mv.without_color()}'")
 
     def _why(self, data: StateData, action: int, hand_known: bool = True) -> str | None:
