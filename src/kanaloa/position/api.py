@@ -141,8 +141,14 @@ class Position:
 
     # -- what the position holds --------------------------------------------
 
-    def _live(self) -> EngineState:
-        """The engine state to read from; while waiting, the reference over the waiting state."""
+    @property
+    def live(self) -> EngineState:
+        """The engine state to read the table from (bridges, control, scores, the turn).
+
+        It is ``state`` itself, or while the position waits for a ``faceup``
+        record, a reference state over the waiting state.  Read it; play
+        through ``play`` and ``push``.
+        """
         if self._state is not None:
             return self._state
         assert self._wait is not None
@@ -189,26 +195,26 @@ class Position:
     @property
     def to_move(self) -> str | None:
         """The color to move; None once the game is over."""
-        live = self._live()
+        live = self.live
         return None if live.is_over else self.colors[live.to_move]
 
     @property
     def round(self) -> int | str:
         """``0``, ``1``, ``2``, ``"final"`` or ``"over"``, as in JSON."""
-        return cast("int | str", ROUND_NAMES[self._live().round])
+        return cast("int | str", ROUND_NAMES[self.live.round])
 
     @property
     def is_over(self) -> bool:
-        return self._live().is_over
+        return self.live.is_over
 
     @property
     def scores(self) -> dict[str, int]:
-        return dict(zip(self.colors, self._live().scores, strict=True))
+        return dict(zip(self.colors, self.live.scores, strict=True))
 
     @property
     def outcome(self) -> dict[str, Any] | None:
         """None until the game is over; then ``{"ranking", "winner", "reason"}`` (R8, R12)."""
-        live = self._live()
+        live = self.live
         if not live.is_over:
             return None
         return {
@@ -232,7 +238,7 @@ class Position:
         i = self.board.find_island(island) if isinstance(island, str) else None
         if i is None:
             raise BoardError(f"board {self.board.name}: no island {island!r}")
-        owner = self._live().controller_of(i)
+        owner = self.live.controller_of(i)
         return None if owner == NO_OWNER else self.colors[owner]
 
     # -- moves ----------------------------------------------------------------
