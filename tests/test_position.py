@@ -818,7 +818,7 @@ WRONG_TYPES = [
     # A long value is quoted cut short, so that the message stays one readable line.
     (_set("face_up", "KULU " * 40),
      "face_up: must be a list of cards (island names), not "
-     "'KULU KULU KULU KULU KULU KULU KULU KULU KULU KULU KULU  ..."),
+     "'KULU KULU KULU KULU KULU KULU KULU KULU KULU KULU KULU KULU '... (200 characters)"),
 ]
 
 
@@ -832,7 +832,7 @@ def test_a_key_that_is_long_or_on_several_lines_is_quoted_cut_short():
     assert full_position_error(_set("bridges.ALOA\nBAFI", "red")) == (
         "bridges.'ALOA\\nBAFI': not a link of board oro (write two islands joined by '-')")
     assert full_position_error(_set("x" * 100_000, 1)) == (
-        "'" + "x" * 55 + " ...: unknown field (the fields are format, board, "
+        "'" + "x" * 60 + "'... (100000 characters): unknown field (the fields are format, board, "
         "rules, players, viewer, to_move, round, bridges, hands, face_up, deck, discard, scores, turn, final_round, "
         "setup, result, seed)")
     assert full_position_error(_set("turn. ", 1)).startswith("turn.' ': unknown field (turn has ")

@@ -69,7 +69,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import BoardError, PositionError
+from ..errors import BoardError, PositionError, brief
 from ..rules.board import Board, load_board
 from ..rules.reference import ReferenceState, why_unreachable
 from ..rules.state import (
@@ -101,12 +101,6 @@ _REASON_OF_NAME = {name: code for code, name in REASON_NAMES.items()}
 
 def _fail(field: str, why: str) -> PositionError:
     return PositionError(f"{field}: {why}")
-
-
-def brief(value: Any) -> str:
-    """``repr(value)`` cut short, so that a message quoting user input stays one readable line."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:56] + " ..."
 
 
 def _key(key: Any) -> str:
