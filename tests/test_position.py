@@ -1140,3 +1140,14 @@ def test_state_for_gives_the_state_in_another_engine_without_checking_again(engi
     other = load_engine("core" if engine.name == "reference" else "reference")
     converted = pos.state_for(other)
     assert isinstance(converted, other.state_cls) and converted.to_data() == pos.data
+
+
+def test_a_huge_count_is_refused_in_one_short_line():
+    """A count of cards beyond the board's supply is refused at once; a huge score or played count is quoted short."""
+    big = int("1" * 2000)
+    assert full_position_error(_set("hands.green.count", big)).startswith("hands.green")
+    message = full_position_error(_set("discard.hidden", big))
+    assert message == f"discard.hidden: {str(big)[:60]}... (2000 characters) is more than the 48 cards of board oro"
+    message = full_position_error(_set("scores.red", big))
+    assert message.startswith(f"scores.red: {str(big)[:60]}... (2000 characters) points before the first")
+    assert len(message) < 200

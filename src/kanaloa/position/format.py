@@ -99,6 +99,9 @@ _ROUND_OF_NAME = {name: code for code, name in ROUND_NAMES.items()}
 _REASON_OF_NAME = {name: code for code, name in REASON_NAMES.items()}
 
 
+_NO_LIMIT = -1  # a count the reader does not bound (see Reader._count)
+
+
 def _fail(field: str, why: str) -> PositionError:
     return PositionError(f"{field}: {why}")
 
@@ -396,9 +399,14 @@ class _Reader:
             counts[i] += 1
         return counts
 
-    def _count(self, field: str, value: Any) -> int:
+    def _count(self, field: str, value: Any, most: int | None = None) -> int:
+        """A whole number from 0 to ``most``; ``most`` defaults to the board's cards, the most a count of
+        cards can be (``_NO_LIMIT``: no bound here; the rules bound it, see ``why_unreachable``)."""
         if not is_int(value) or value < 0:
             raise _fail(field, f"{brief(value)} must be a whole number, 0 or more")
+        b = self.board
+        if most is None and value > b.n_cards:
+            raise _fail(field, f"{brief(value)} is more than the {b.n_cards} cards of board {b.name}")
         return int(value)
 
     def _object(self, field: str, value: Any, keys: tuple[str, ...]) -> dict[str, Any]:
@@ -505,7 +513,7 @@ class _Reader:
             raise _fail("scores", "must be an object mapping colors to points")
         for c, pts in scores.items():
             s = self._color(f"scores.{_key(c)}", c)
-            d.scores[s] = self._count(f"scores.{c}", pts)
+            d.scores[s] = self._count(f"scores.{_key(c)}", pts, most=_NO_LIMIT)
 
     def _turn(self, d: StateData, doc: dict[str, Any]) -> None:
         if d.round == ROUND_OVER:
@@ -513,7 +521,7 @@ class _Reader:
                 raise _fail("turn", "the game is over; a finished game has no turn")
             return
         turn = self._object("turn", doc.get("turn", {}), ("played", "discarded", "remove_on"))
-        d.played = self._count("turn.played", turn.get("played", 0))
+        d.played = self._count("turn.played", turn.get("played", 0), most=_NO_LIMIT)
         discarded = turn.get("discarded", False)
         if not isinstance(discarded, bool):
             raise _fail("turn.discarded", f"{brief(discarded)} must be true or false")
