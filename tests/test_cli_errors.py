@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+from importlib import resources
 
 import pytest
 
@@ -316,3 +317,25 @@ def test_a_100_kb_move_is_quoted_once_and_cut_short(dealt):
     assert user_error(run("play", str(dealt), padded)) == (
         "error: move 'take '... (100008 characters): in the setup each color first reveals one card: "
         "'reveal CARD' (R3)")
+
+
+def test_board_messages_quote_long_input_cut_short(tmp_path):
+    """A board file with a 5,000-character island name, link or value, or a 5,000-character path, gives a short line."""
+    good = json.loads((resources.files("kanaloa.boards") / "oro.json").read_text("utf-8"))
+    long = "X" * 5000
+    cases = {
+        "name": lambda d: d["islands"][0].__setitem__("name", "ALOA" + long),
+        "link": lambda d: d["links"].append(["ALOA", long]),
+        "cards": lambda d: d.__setitem__("cards_per_island", long),
+        "xy": lambda d: d["islands"][0].__setitem__("xy", [10**400, 0]),
+    }
+    for what, damage in cases.items():
+        doc = json.loads(json.dumps(good))
+        damage(doc)
+        path = tmp_path / f"{what}.json"
+        path.write_text(json.dumps(doc))
+        line = user_error(run("new", "--seed", "1", "--board", str(path)))
+        assert line.startswith(f"error: board {str(path)!r}: ") and len(line) < 400, (what, line[:500])
+    missing = "x" * 5000
+    assert user_error(run("new", "--seed", "1", "--board", missing)) == (
+        f"error: board {missing[:240]!r}... (5000 characters): no such built-in board (oro, kahuna) or file")

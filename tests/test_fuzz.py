@@ -19,36 +19,19 @@ from kanaloa.tools.fuzz import TARGETS, build_corpus, replay_run, run_fuzz, run_
 RUNS = 500  # per target: about a second in all
 SEED = 2026
 
-# Findings the fuzzer reports today in the board reader: error messages that quote a long island name,
-# link, cards_per_island or board path whole (a position naming such a board passes the message on),
-# and a coordinate too large for a float.  Each is a (target, category) pair; the second test below
-# fails as soon as none of them shows any more, so that this list is emptied when they are fixed.
-OPEN = {
-    ("boards", "BoardError message longer than 1000 characters"),
-    ("boards", "OverflowError"),
-    ("positions", "PositionError message longer than 1000 characters"),
-}
-
-
 @pytest.fixture(scope="module")
 def short_run(tmp_path_factory):
     return run_fuzz(TARGETS, SEED, runs=RUNS, save_dir=str(tmp_path_factory.mktemp("findings")), command=cli)
 
 
-def test_a_short_run_of_every_target_finds_nothing_new(short_run):
+def test_a_short_run_of_every_target_finds_nothing(short_run):
     for name in TARGETS:
         stats = short_run.targets[name]
         assert stats.runs == RUNS
         # the damage leaves some inputs valid, so the checks of what is accepted run too
         assert stats.accepted >= RUNS // 50, (name, stats)
         assert stats.refused >= RUNS // 2, (name, stats)
-    new = [f for f in short_run.findings if (f.target, f.category) not in OPEN]
-    assert not new, "\n".join(f.reproducer() + "\n" + f.detail for f in new)
-
-
-@pytest.mark.xfail(strict=True, reason="open findings in the board reader (see OPEN)")
-def test_a_short_run_of_every_target_finds_nothing(short_run):
-    assert short_run.total_findings == 0, short_run.summary()
+    assert short_run.total_findings == 0, "\n".join(f.reproducer() + "\n" + f.detail for f in short_run.findings)
 
 
 def test_runs_repeat_from_the_seed(tmp_path):

@@ -842,7 +842,7 @@ WRONG_TYPES = [
     # A long value is quoted cut short, so that the message stays one readable line.
     (_set("face_up", "KULU " * 40),
      "face_up: must be a list of cards (island names), not "
-     "'KULU KULU KULU KULU KULU KULU KULU KULU KULU KULU KULU  ..."),
+     "'KULU KULU KULU KULU KULU KULU KULU KULU KULU KULU KULU KULU '... (200 characters)"),
 ]
 
 
@@ -856,7 +856,7 @@ def test_a_key_that_is_long_or_on_several_lines_is_quoted_cut_short():
     assert full_position_error(_set("bridges.ALOA\nBAFI", "red")) == (
         "bridges.'ALOA\\nBAFI': not a link of board oro (write two islands joined by '-')")
     assert full_position_error(_set("x" * 100_000, 1)) == (
-        "'" + "x" * 55 + " ...: unknown field (the fields are format, board, "
+        "'" + "x" * 60 + "'... (100000 characters): unknown field (the fields are format, board, "
         "rules, players, colors, viewer, to_move, round, bridges, hands, face_up, deck, discard, scores, turn, "
         "final_round, setup, result, seed)")
     assert full_position_error(_set("turn. ", 1)).startswith("turn.' ': unknown field (turn has ")
@@ -1164,3 +1164,14 @@ def test_state_for_gives_the_state_in_another_engine_without_checking_again(engi
     other = load_engine("core" if engine.name == "reference" else "reference")
     converted = pos.state_for(other)
     assert isinstance(converted, other.state_cls) and converted.to_data() == pos.data
+
+
+def test_a_huge_count_is_refused_in_one_short_line():
+    """A count of cards beyond the board's supply is refused at once; a huge score or played count is quoted short."""
+    big = int("1" * 2000)
+    assert full_position_error(_set("hands.green.count", big)).startswith("hands.green")
+    message = full_position_error(_set("discard.hidden", big))
+    assert message == f"discard.hidden: {str(big)[:60]}... (2000 characters) is more than the 48 cards of board oro"
+    message = full_position_error(_set("scores.red", big))
+    assert message.startswith(f"scores.red: {str(big)[:60]}... (2000 characters) points before the first")
+    assert len(message) < 200

@@ -48,6 +48,20 @@ def too_large(where: str, what: str) -> str:
 
 
 QUOTE_LIMIT = 60  # characters of user input quoted in a message
+PATH_LIMIT = 240  # a file path is quoted whole up to this length
+
+
+def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` as it is, or its first ``limit`` characters, ``...`` and its length."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def brief(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` for a message, cut short: a message quoting user input stays one readable line.
+
+    Text is quoted as ``quote`` does; any other value by its ``repr``, cut short.
+    """
+    return quote(value, limit) if isinstance(value, str) else shorten(repr(value), limit)
 
 
 def quote(text: str, limit: int = QUOTE_LIMIT) -> str:

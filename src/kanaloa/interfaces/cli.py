@@ -192,7 +192,7 @@ def show(position: str, use_color: bool | None) -> None:
     if use_color is None:
         use_color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     # color=: click would strip the codes again where the output is no terminal (a pipe, a file).
-    click.echo(render_position(pos.to_json(), pos.board, use_color=use_color), color=use_color)
+    click.echo(render_position(pos, use_color=use_color), color=use_color)
 
 
 @cli.command()

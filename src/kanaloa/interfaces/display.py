@@ -1,25 +1,23 @@
 """A terminal picture of a position: the board, the cards and the turn.
 
-It works from the public JSON form of a position (``Position.to_json()``) and
-the board, so it shows exactly what the position knows: a viewer position
-shows the viewer's own hand and only the public part of the others.  Bridges
-per island and control (R2) are asked of an engine state: the position's own
-when the caller passes it, else a reference state holding the document's
-bridges, which is all those questions depend on.
+It draws a ``Position``: the cards from its public JSON form
+(``Position.to_json()``), so it shows exactly what the position knows (a
+viewer position shows the viewer's own hand and only the public part of the
+others), and bridges per island, control (R2) and each player's pair (R15.5)
+as the position and its engine state answer them (``Position.live``,
+``Position.pairs``).
 
 With two players (R15) each player has two colors: the island table and the
 bridges have a column or a line per color, the hands one line per player,
-and the scores show each color's points and each player's pair (R15.5).
-"""
+and the scores show each color's points and each player's pair (R15.5)."""
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
 
+from ..position import Position
 from ..rules.board import Board
 from ..rules.engine import EngineState
-from ..rules.reference import ReferenceState
-from ..rules.state import StateData
 
 ANSI = {"red": "31", "green": "32", "blue": "34", "yellow": "33"}
 SHORT = {"red": "R", "green": "G", "blue": "B", "yellow": "Y"}
@@ -56,41 +54,6 @@ def island_table(board: Board, state: EngineState, colors: list[str]) -> list[Is
     return rows
 
 
-def color_names(doc: dict[str, Any]) -> list[str]:
-    """The colors of the position document ``doc`` by index: the players, then (two players) their
-    second colors."""
-    players = list(doc["players"])
-    pairs = doc.get("colors")
-    if isinstance(pairs, dict):
-        return players + [pairs[p][1] for p in players]
-    return players
-
-
-def player_order(doc: dict[str, Any]) -> list[str]:
-    """The colors player by player, each player's first color first (the order of the columns)."""
-    pairs = doc.get("colors")
-    if isinstance(pairs, dict):
-        return [c for p in doc["players"] for c in pairs[p]]
-    return list(doc["players"])
-
-
-def bridges_state(doc: dict[str, Any], board: Board) -> ReferenceState:
-    """A reference state holding the bridges of the position document ``doc`` and nothing else.
-
-    Bridges per island and control (R2) depend on the bridges alone, so it
-    answers them as the position's own state would.
-    """
-    colors = color_names(doc)
-    data = StateData.empty(board.n_islands, board.n_links, len(doc["players"]))
-    for name, color in doc.get("bridges", {}).items():
-        a, b = (board.find_island(end) for end in name.split("-"))
-        link = board.find_link(a, b) if a is not None and b is not None else None
-        if link is None:
-            raise ValueError(f"bridges: {name!r} is not a link of board {board.name}")
-        data.bridges[link] = colors.index(color)
-    return ReferenceState(board, data)
-
-
 def _map(board: Board, rows: list[IslandRow], use_color: bool) -> list[str]:
     """Island labels placed at the board's coordinates, each with its controller's initial."""
     xs = [p[0] for p in board.xy]
@@ -122,37 +85,23 @@ def _map(board: Board, rows: list[IslandRow], use_color: bool) -> list[str]:
     return ["  " + ln for ln in lines]
 
 
-def _waits(doc: dict[str, Any]) -> bool:
-    """True for a viewer position that waits for a ``faceup`` record (see kanaloa.position)."""
-    if not doc.get("viewer"):
-        return False
-    if doc["round"] == 0:
-        return len(doc.get("setup", {}).get("chosen", [])) == len(doc["players"])
-    deck = doc.get("deck", {})
-    count = deck.get("count", 0) if isinstance(deck, dict) else len(deck)
-    return doc["round"] in (1, 2) and not doc.get("face_up") and count > 0
-
-
-def render_position(doc: dict[str, Any], board: Board, use_color: bool = False,
-                    state: EngineState | None = None) -> str:
-    """The whole picture of the position document ``doc`` as one string (no trailing newline).
-
-    ``state`` is the engine state to ask for bridges per island and control
-    (``Position.state``); without it, ``bridges_state(doc, board)`` answers.
-    """
-    colors = color_names(doc)
-    players = list(doc["players"])
-    pairs: dict[str, list[str]] | None = doc.get("colors")
-    columns = player_order(doc)
+def render_position(pos: Position, use_color: bool = False) -> str:
+    """The whole picture of ``pos`` as one string (no trailing newline)."""
+    doc = pos.to_json()
+    board = pos.board
+    colors = list(pos.colors)  # by color index
+    players = list(pos.players)
+    two = pos.pairs is not None
+    columns = [c for p in players for c in pos.colors_of(p)]  # player by player, first color first
     rnd = doc["round"]
     out: list[str] = []
     viewer = doc.get("viewer")
     title = f"Kanaloa on {board.name} ({doc.get('rules', {}).get('preset', 'yucata')})"
     title += f", seen by {viewer}" if viewer else ", full position"
     out.append(title)
-    if pairs is not None:
+    if two:
         out.append("Two players (R15): " + "; ".join(
-            f"{_paint(p, p, use_color)} plays {' and '.join(_paint(c, c, use_color) for c in pairs[p])}"
+            f"{_paint(p, p, use_color)} plays {' and '.join(_paint(c, c, use_color) for c in pos.colors_of(p))}"
             for p in players))
     turn = doc.get("turn", {})
     if rnd == "over":
@@ -161,7 +110,7 @@ def render_position(doc: dict[str, Any], board: Board, use_color: bool = False,
             f"Game over: {result.get('winner')} wins on {result.get('reason')}; "
             f"ranking {', '.join(result.get('ranking', []))}"
         )
-    elif _waits(doc):
+    elif pos.waiting is not None:
         when = "at the end of the setup (R3)" if rnd == 0 else "after the reshuffle (R9)"
         out.append(f"Waiting: the cards turned face-up {when} are not recorded yet; play 'faceup CARD ...'")
     else:
@@ -185,7 +134,7 @@ def render_position(doc: dict[str, Any], board: Board, use_color: bool = False,
         known = doc["setup"].get("cards", {})
         named = [f"{c} ({known[c]})" if c in known else c for c in chosen]
         out.append(f"Setup: chosen so far: {', '.join(named) or 'none'}")
-    rows = island_table(board, state if state is not None else bridges_state(doc, board), colors)
+    rows = island_table(board, pos.live, colors)
     out.append("")
     out.extend(_map(board, rows, use_color))
     out.append("")
@@ -231,11 +180,8 @@ def render_position(doc: dict[str, Any], board: Board, use_color: bool = False,
     )
     scores = doc.get("scores", {})
     out.append("Scores    " + "  ".join(f"{c} {scores.get(c, 0)}" for c in columns))
-    if pairs is not None:
-        shown = []
-        for p in players:
-            low, high = sorted(scores.get(c, 0) for c in pairs[p])
-            shown.append(f"{p} ({low}, {high})")
+    if pos.pairs is not None:
+        shown = [f"{p} ({low}, {high})" for p, (low, high) in pos.pairs.items()]
         out.append("Pairs     " + "  ".join(shown) + "   (R15.5: the weaker color's points first; the greater "
                    "pair wins)")
     return "\n".join(out)

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 from ..errors import OptionError, PositionError
 from ..position.notation import COLORS, Move, seat_colors
 from ..rules.board import Board
-from ..rules.core import POLICY_HEURISTIC, CoreState, core_board
+from ..rules.core import POLICY_HEURISTIC, CoreState
+from ..rules.engine import load_engine
 from ..search import ISMCTS
 from .game import KanaloaGame, ends_turn
 
@@ -170,8 +171,7 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
 
 
 def _core_state(position: Position) -> CoreState:
-    """The position's state in the compiled core (the search runs there)."""
-    state = position.state
-    if isinstance(state, CoreState):
-        return state
-    return CoreState.from_data(core_board(position.board), state.to_data())
+    """The position's state in the compiled core (the search runs there), as read: not checked again."""
+    state = position.state_for(load_engine("core"))
+    assert isinstance(state, CoreState)
+    return state

@@ -97,7 +97,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
-from ..errors import MAX_INPUT_BYTES, MoveError, OptionError, quote, too_large
+from ..errors import MAX_INPUT_BYTES, MoveError, OptionError, quote, shorten, too_large
 from ..position.notation import COLORS, Move, seat_colors
 from ..rules.board import Board, load_board
 from ..rules.engine import Engine
@@ -404,8 +404,7 @@ def _is(value: object, kind: type) -> bool:
 
 def _brief(value: object) -> str:
     """A field's value for a message, as JSON (the file is JSON), cut short when long."""
-    text = json.dumps(value)
-    return text if len(text) <= 60 else f"{text[:60]}... ({len(text)} characters)"
+    return shorten(json.dumps(value))
 
 
 def read_records(stream: IO[bytes], where: str) -> Iterator[GameRecord]:

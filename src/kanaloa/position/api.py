@@ -47,7 +47,7 @@ from ..errors import BoardError, MoveError, OptionError, PositionError
 from ..rules import actions as A
 from ..rules.board import Board, load_board
 from ..rules.engine import Engine, EngineState, load_engine
-from ..rules.reference import ReferenceState, why_illegal
+from ..rules.reference import ReferenceState, seat_standing, why_illegal
 from ..rules.state import (
     DEAL,
     NO_OWNER,
@@ -245,8 +245,14 @@ class Position:
                                 f"{owner} (R15.1)")
         return None
 
-    def _live(self) -> EngineState:
-        """The engine state to read from; while waiting, the reference over the waiting state."""
+    @property
+    def live(self) -> EngineState:
+        """The engine state to read the table from (bridges, control, scores, the turn).
+
+        It is ``state`` itself, or while the position waits for a ``faceup``
+        record, a reference state over the waiting state.  Read it; play
+        through ``play`` and ``push``.
+        """
         if self._state is not None:
             return self._state
         assert self._wait is not None
@@ -293,22 +299,22 @@ class Position:
     @property
     def to_move(self) -> str | None:
         """The color to move; None once the game is over."""
-        live = self._live()
+        live = self.live
         return None if live.is_over else self.colors[live.to_move]
 
     @property
     def round(self) -> int | str:
         """``0``, ``1``, ``2``, ``"final"`` or ``"over"``, as in JSON."""
-        return cast("int | str", ROUND_NAMES[self._live().round])
+        return cast("int | str", ROUND_NAMES[self.live.round])
 
     @property
     def is_over(self) -> bool:
-        return self._live().is_over
+        return self.live.is_over
 
     @property
     def scores(self) -> dict[str, int]:
         """Points per color (with two players, each player's first color and then its second)."""
-        points = self._live().scores
+        points = self.live.scores
         return {self.colors[c]: points[c] for c in color_order(self._players)}
 
     @property
@@ -317,17 +323,17 @@ class Position:
         other color; None with 3 or 4 players."""
         if self._players != TWO_PLAYERS:
             return None
-        points = self._live().scores
+        points = self.live.scores
         out = {}
         for seat, player in enumerate(self.players):
-            mine = sorted(points[c] for c in (seat, seat + TWO_PLAYERS))
-            out[player] = (mine[0], mine[1])
+            weak, strong = seat_standing(points, seat, self._players)
+            out[player] = (weak, strong)
         return out
 
     @property
     def outcome(self) -> dict[str, Any] | None:
         """None until the game is over; then ``{"ranking", "winner", "reason"}`` (R8, R12)."""
-        live = self._live()
+        live = self.live
         if not live.is_over:
             return None
         return {
@@ -351,7 +357,7 @@ class Position:
         i = self.board.find_island(island) if isinstance(island, str) else None
         if i is None:
             raise BoardError(f"board {self.board.name}: no island {island!r}")
-        owner = self._live().controller_of(i)
+        owner = self.live.controller_of(i)
         return None if owner == NO_OWNER else self.colors[owner]
 
     # -- moves ----------------------------------------------------------------
@@ -380,7 +386,7 @@ class Position:
     def move_of(self, action: int) -> Move:
         """The move of action code ``action`` by the player to move, in notation (a 2-player build with
         its color)."""
-        return Move.from_action(action, self.board, builders=self._builders(self._live().to_move))
+        return Move.from_action(action, self.board, builders=self._builders(self.live.to_move))
 
     def move_strings(self) -> list[str]:
         """``legal_moves()`` in notation."""

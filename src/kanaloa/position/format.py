@@ -86,7 +86,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import BoardError, PositionError
+from ..errors import BoardError, PositionError, brief
 from ..rules.board import Board, load_board
 from ..rules.reference import ReferenceState, why_unreachable
 from ..rules.state import (
@@ -120,14 +120,11 @@ _ROUND_OF_NAME = {name: code for code, name in ROUND_NAMES.items()}
 _REASON_OF_NAME = {name: code for code, name in REASON_NAMES.items()}
 
 
+_NO_LIMIT = -1  # a count the reader does not bound (see Reader._count)
+
+
 def _fail(field: str, why: str) -> PositionError:
     return PositionError(f"{field}: {why}")
-
-
-def brief(value: Any) -> str:
-    """``repr(value)`` cut short, so that a message quoting user input stays one readable line."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:56] + " ..."
 
 
 def _key(key: Any) -> str:
@@ -494,9 +491,14 @@ class _Reader:
             counts[i] += 1
         return counts
 
-    def _count(self, field: str, value: Any) -> int:
+    def _count(self, field: str, value: Any, most: int | None = None) -> int:
+        """A whole number from 0 to ``most``; ``most`` defaults to the board's cards, the most a count of
+        cards can be (``_NO_LIMIT``: no bound here; the rules bound it, see ``why_unreachable``)."""
         if not is_int(value) or value < 0:
             raise _fail(field, f"{brief(value)} must be a whole number, 0 or more")
+        b = self.board
+        if most is None and value > b.n_cards:
+            raise _fail(field, f"{brief(value)} is more than the {b.n_cards} cards of board {b.name}")
         return int(value)
 
     def _object(self, field: str, value: Any, keys: tuple[str, ...]) -> dict[str, Any]:
@@ -605,7 +607,7 @@ class _Reader:
             raise _fail("scores", "must be an object mapping colors to points")
         for c, pts in scores.items():
             k = self._color(f"scores.{_key(c)}", c)
-            d.scores[k] = self._count(f"scores.{c}", pts)
+            d.scores[k] = self._count(f"scores.{_key(c)}", pts, most=_NO_LIMIT)
 
     def _turn(self, d: StateData, doc: dict[str, Any]) -> None:
         if d.round == ROUND_OVER:
@@ -619,7 +621,7 @@ class _Reader:
             raise _fail("turn.color", f"only a 2-player game chooses a color each turn (R15.3); with "
                                       f"{d.players} players each plays its one color")
         turn = self._object("turn", turn, keys)
-        d.played = self._count("turn.played", turn.get("played", 0))
+        d.played = self._count("turn.played", turn.get("played", 0), most=_NO_LIMIT)
         discarded = turn.get("discarded", False)
         if not isinstance(discarded, bool):
             raise _fail("turn.discarded", f"{brief(discarded)} must be true or false")

@@ -24,7 +24,7 @@ import os
 from dataclasses import dataclass, field
 from importlib import resources
 
-from ..errors import BoardError
+from ..errors import PATH_LIMIT, BoardError, brief
 
 MAX_ISLANDS = 32
 MAX_LINKS = 64
@@ -90,8 +90,16 @@ class Board:
         return self.link_index.get(frozenset((a, b)))
 
 
+def _finite(value: int | float) -> bool:
+    """A coordinate a float can hold: finite, and not an integer too large to convert."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
 def _fail(where: str, why: str) -> BoardError:
-    return BoardError(f"board {where!r}: {why}")
+    return BoardError(f"board {brief(where, PATH_LIMIT)}: {why}")
 
 
 def board_from_dict(data: object, source: str) -> Board:
@@ -103,7 +111,7 @@ def board_from_dict(data: object, source: str) -> Board:
         raise _fail(source, "'name' must be a non-empty string")
     cpi = data.get("cards_per_island")
     if not isinstance(cpi, int) or isinstance(cpi, bool) or not 1 <= cpi <= 6:
-        raise _fail(source, f"'cards_per_island' must be an integer from 1 to 6, not {cpi!r}")
+        raise _fail(source, f"'cards_per_island' must be an integer from 1 to 6, not {brief(cpi)}")
     raw_islands = data.get("islands")
     if not isinstance(raw_islands, list) or not 2 <= len(raw_islands) <= MAX_ISLANDS:
         raise _fail(source, f"'islands' must be a list of 2 to {MAX_ISLANDS} islands")
@@ -115,9 +123,9 @@ def board_from_dict(data: object, source: str) -> Board:
             raise _fail(source, f"islands[{i}] must be an object with a string 'name'")
         nm = isl["name"].upper()
         if not nm.isalnum():
-            raise _fail(source, f"islands[{i}].name {isl['name']!r} must be letters and digits only")
+            raise _fail(source, f"islands[{i}].name {brief(isl['name'])} must be letters and digits only")
         if nm in names:
-            raise _fail(source, f"islands[{i}].name {nm!r} appears twice")
+            raise _fail(source, f"islands[{i}].name {brief(nm)} appears twice")
         names.append(nm)
         links_decl = isl.get("links")
         if links_decl is not None and (not isinstance(links_decl, int) or isinstance(links_decl, bool)):
@@ -125,7 +133,7 @@ def board_from_dict(data: object, source: str) -> Board:
         declared.append(links_decl)
         pt = isl.get("xy", [0.0, 0.0])
         if not (isinstance(pt, list) and len(pt) == 2
-                and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in pt)):
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) and _finite(v) for v in pt)):
             raise _fail(source, f"islands[{i}].xy must be a pair of finite numbers")
         xy.append((float(pt[0]), float(pt[1])))
     if len(names) * cpi > MAX_CARDS:
@@ -141,12 +149,12 @@ def board_from_dict(data: object, source: str) -> Board:
             raise _fail(source, f"links[{k}] must be a pair of island names")
         a, b = (index.get(p.upper()) for p in pair)
         if a is None or b is None:
-            raise _fail(source, f"links[{k}] {pair!r} names an unknown island")
+            raise _fail(source, f"links[{k}] {brief(pair)} names an unknown island")
         if a == b:
-            raise _fail(source, f"links[{k}] {pair!r} joins an island to itself")
+            raise _fail(source, f"links[{k}] {brief(pair)} joins an island to itself")
         key = frozenset((a, b))
         if key in link_index:
-            raise _fail(source, f"links[{k}] {pair!r} appears twice")
+            raise _fail(source, f"links[{k}] {brief(pair)} appears twice")
         link_index[key] = k
         links.append((a, b))
     board = Board(
@@ -164,7 +172,7 @@ def board_from_dict(data: object, source: str) -> Board:
         if size == 0:
             raise _fail(source, f"island {nm} has no link")
         if declared[i] is not None and declared[i] != size:
-            raise _fail(source, f"island {nm} declares {declared[i]} links but the link list gives it {size}")
+            raise _fail(source, f"island {nm} declares {brief(declared[i])} links but the link list gives it {size}")
     return board
 
 
@@ -177,36 +185,34 @@ def load_board(name_or_path: str = "oro") -> Board:
     Raises ``BoardError`` when the file is missing, unreadable or malformed.
     """
     if not isinstance(name_or_path, str) or not name_or_path:
-        raise BoardError(f"board {name_or_path!r}: must be a built-in board name or a file path")
+        raise _fail(name_or_path, "must be a built-in board name or a file path")
     if name_or_path in _CACHE:
         return _CACHE[name_or_path]
     if name_or_path in BUILTIN_BOARDS:
         text = resources.files("kanaloa.boards").joinpath(f"{name_or_path}.json").read_text("utf-8")
     else:
         if not os.path.isfile(name_or_path):
-            raise BoardError(
-                f"board {name_or_path!r}: no such built-in board ({', '.join(BUILTIN_BOARDS)}) or file"
-            )
+            raise _fail(name_or_path, f"no such built-in board ({', '.join(BUILTIN_BOARDS)}) or file")
         from ..errors import MAX_INPUT_BYTES, too_large
 
         try:
             with open(name_or_path, "rb") as fh:
                 raw = fh.read(MAX_INPUT_BYTES + 1)  # a bounded read: a huge file is refused, not swallowed
             if len(raw) > MAX_INPUT_BYTES:
-                raise BoardError(too_large(f"board {name_or_path!r}", "a board file (JSON)"))
+                raise BoardError(too_large(f"board {brief(name_or_path, PATH_LIMIT)}", "a board file (JSON)"))
             text = raw.decode("utf-8")
         except OSError as exc:
-            raise BoardError(f"board {name_or_path!r}: cannot read it ({exc.strerror})") from None
+            raise _fail(name_or_path, f"cannot read it ({exc.strerror})") from None
         except UnicodeDecodeError as exc:
-            raise BoardError(f"board {name_or_path!r}: not UTF-8 text (byte {exc.start} cannot be decoded)") from None
+            raise _fail(name_or_path, f"not UTF-8 text (byte {exc.start} cannot be decoded)") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise BoardError(f"board {name_or_path!r}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        raise _fail(name_or_path, f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
     except RecursionError:
-        raise BoardError(f"board {name_or_path!r}: not a board: the JSON is nested far too deeply") from None
+        raise _fail(name_or_path, "not a board: the JSON is nested far too deeply") from None
     except ValueError as exc:  # e.g. a number with thousands of digits
-        raise BoardError(f"board {name_or_path!r}: not valid JSON ({exc})") from None
+        raise _fail(name_or_path, f"not valid JSON ({exc})") from None
     board = board_from_dict(data, name_or_path)
     _CACHE[name_or_path] = board
     return board

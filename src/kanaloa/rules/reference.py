@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..errors import shorten
 from . import actions as A
 from .board import Board
 from .rng import SplitMix64
@@ -912,11 +913,12 @@ def _unreachable_cards(state: ReferenceState, names: tuple[str, ...], pending: b
              ROUND_OVER: max_points(board, False) + max_points(board, True)}[d.round]
     for c in range(state.n_colors):
         color, points = names[c], d.scores[c]
+        shown = shorten(str(points))
         if points > limit and d.round in (ROUND_SETUP, ROUND_1):
-            return f"scores.{color}", (f"{points} points before the first scoring; nobody scores before round 1 "
+            return f"scores.{color}", (f"{shown} points before the first scoring; nobody scores before round 1 "
                                        f"ends (R9, R11)")
         if points > limit:
-            return f"scores.{color}", (f"{points} points; by round {_round_name(d.round)} a color can have at most "
+            return f"scores.{color}", (f"{shown} points; by round {_round_name(d.round)} a color can have at most "
                                        f"{limit} on board {board.name} (R11)")
     return None
 
@@ -942,9 +944,9 @@ def _unreachable_turn(state: ReferenceState, names: tuple[str, ...], pending: bo
     held = d.hand_size(d.to_move)
     began = held + d.played + int(d.discarded)
     if began > most:
-        shed = f"played {d.played}" + (" and discarded 1" if d.discarded else "")
+        shed = f"played {shorten(str(d.played))}" + (" and discarded 1" if d.discarded else "")
         return "turn", (f"{names[d.to_move]} holds {held} card(s) having {shed} this turn, so it began the turn "
-                        f"with {began}; a hand holds at most {most} (R4, R5)")
+                        f"with {shorten(str(began))}; a hand holds at most {most} (R4, R5)")
     found = _unreachable_color(state, names)
     if found is not None:
         return found
