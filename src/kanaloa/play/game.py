@@ -30,7 +30,7 @@ from bisect import bisect_left
 
 from ..rules import actions as A
 from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM, CoreState
-from ..rules.state import TWO_PLAYERS, colors_of_seat
+from ..rules.reference import seat_standing
 from ..search.protocol import Action
 
 __all__ = [
@@ -122,10 +122,9 @@ class KanaloaState:
 
         With two players a player's points are those of its weaker color (R15.5).
         """
-        scores = self.core.scores
+        points = self.core.scores
         players = self.core.players
-        if players == TWO_PLAYERS:
-            scores = [min(scores[c] for c in colors_of_seat(seat, players)) for seat in range(players)]
+        scores = [seat_standing(points, seat, players)[0] for seat in range(players)]
         result = []
         for seat, own in enumerate(scores):
             best_other = max(s for other, s in enumerate(scores) if other != seat)

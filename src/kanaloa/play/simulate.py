@@ -101,6 +101,7 @@ from ..errors import MAX_INPUT_BYTES, MoveError, OptionError, quote, shorten, to
 from ..position.notation import COLORS, Move, seat_colors
 from ..rules.board import Board, load_board
 from ..rules.engine import Engine
+from ..rules.reference import seat_standing
 from ..rules.rng import MASK64, SplitMix64
 from ..rules.state import PRESETS, REASON_NAMES, TWO_PLAYERS, colors_of_seat, n_colors
 from .bots import parse_bot_spec
@@ -491,7 +492,8 @@ def play_game(tournament: Tournament, game: int) -> GameRecord:
     names = COLORS[: n_colors(t.players)]
     builders = [seat_colors(names, t.players, seat) for seat in range(t.players)]
     two = t.players == TWO_PLAYERS
-    scores = tuple(min(data.scores[c] for c in colors_of_seat(seat, t.players)) for seat in range(t.players))
+    # a seat's points: its color's, or with two players its weaker color's (the first of its pair, R15.5)
+    scores = tuple(seat_standing(data.scores, seat, t.players)[0] for seat in range(t.players))
     return GameRecord(
         game=game, deal=t.deal_of(game), rotation=t.rotation_of(game), board=t.board.source,
         players=t.players, preset=t.preset, seed=deal_seed, lineup=seating, bot_seeds=bot_seeds,
