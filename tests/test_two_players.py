@@ -22,6 +22,7 @@ from kanaloa.rules import actions as A
 from kanaloa.rules.board import load_board
 from kanaloa.rules.engine import load_engine
 from kanaloa.rules.state import ROUND_1
+from viewer_helpers import record
 
 ORO = load_board("oro")
 REFERENCE = load_engine("reference")
@@ -151,26 +152,6 @@ def test_notation_of_a_2_player_build_carries_its_color():
 
 
 # -- viewer positions ----------------------------------------------------------------------------
-
-
-def record(full: Position, action: int, viewer: str) -> str:
-    """The move ``action`` of the full position as ``viewer`` writes it down."""
-    d = full.data
-    mover = full.players[d.to_move]
-    own = mover == viewer
-    kind, a = A.kind_of(action), A.arg_a(action)
-    isl = ORO.islands
-    if kind == A.REVEAL:
-        body = f"reveal {isl[a]}" if own else "reveal"
-    elif kind == A.DISCARD:
-        body = f"discard {isl[a]}" if own else "discard"
-    elif kind == A.TAKE:
-        body = f"take {isl[a]} refill {isl[d.deck[0]]}" if d.deck else f"take {isl[a]}"
-    elif kind == A.DRAW:
-        body = f"draw {isl[d.deck[0]]}" if own else "draw"
-    else:
-        return str(full.move_of(action))  # a build names its color, a removal its player
-    return f"{mover}: {body}"
 
 
 @pytest.mark.parametrize("engine", ["reference", "core"])

@@ -13,9 +13,9 @@ import pytest
 
 from kanaloa.errors import MoveError
 from kanaloa.position import FORMAT, Position, WaitingError
-from kanaloa.position.notation import Move
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import load_board
+from viewer_helpers import record
 
 ORO = load_board("oro")
 
@@ -59,29 +59,6 @@ def red_view(engine, **fields):
 
 
 # -- mirrored games -----------------------------------------------------------------------------
-
-
-def record(full: Position, action: int, viewer: str) -> str:
-    """The move ``action`` of the full position as ``viewer`` writes it down."""
-    d = full.data
-    mover = full.players[d.to_move]
-    own = mover == viewer
-    kind, a = A.kind_of(action), A.arg_a(action)
-    isl = ORO.islands
-    if kind == A.REVEAL:
-        body = f"reveal {isl[a]}" if own else "reveal"
-    elif kind == A.DISCARD:
-        body = f"discard {isl[a]}" if own else "discard"
-    elif kind == A.TAKE:
-        body = f"take {isl[a]} refill {isl[d.deck[0]]}" if d.deck else f"take {isl[a]}"
-    elif kind == A.DRAW:
-        body = f"draw {isl[d.deck[0]]}" if own else "draw"
-    else:
-        move = full.move_of(action)
-        if move.color is not None:  # a 2-player build names the color it builds with (R15.3)
-            return str(move)
-        body = str(Move.from_action(action, ORO))
-    return f"{mover}: {body}"
 
 
 def mirror_game(seed: int, players: int, preset: str, engine) -> dict:

@@ -555,6 +555,32 @@ def _human(value: float | None) -> str:
     return f"{value:.2f}" if value < 10 else f"{value:.1f}"
 
 
+def _same_games(board: Board, players: int, n: int, moves: dict[str, int], budget: Budget,
+                suffix: str) -> dict[str, float]:
+    """Time the same ``n`` seeded random games in C, through the Python API and in the reference.
+
+    Fills ``moves`` with each engine's move total (they must agree) and
+    returns the rates, keyed ``ratio``/``api``/``reference`` + ``_playouts`` or
+    ``_moves`` + ``suffix`` + ``_per_s``, and the speed-ups ``api_ratio`` and
+    ``reference_ratio`` (+ ``suffix``).
+    """
+    reference = load_engine("reference")
+    t_core = best_time(lambda: moves.__setitem__("core", core_games(board, players, PRESET_YUCATA, n, RATIO_SEED)),
+                       budget.runs, budget.seconds)
+    t_api = best_time(lambda: moves.__setitem__("api", play_games_api(board, players, PRESET_YUCATA, n, RATIO_SEED)),
+                      budget.runs, 0.0)
+    t_ref = best_time(
+        lambda: moves.__setitem__("reference", play_games(board, players, PRESET_YUCATA, n, RATIO_SEED, reference)),
+        budget.reference_runs, 0.0)
+    fig: dict[str, float] = {}
+    for engine, t in (("ratio", t_core), ("api", t_api), ("reference", t_ref)):
+        fig[f"{engine}{suffix}_playouts_per_s"] = n / t
+        fig[f"{engine}{suffix}_moves_per_s"] = moves["core" if engine == "ratio" else engine] / t
+    fig[f"api_ratio{suffix}"] = t_api / t_core
+    fig[f"reference_ratio{suffix}"] = t_ref / t_core
+    return fig
+
+
 def run_bench(quick: bool = False, board_name: str = BOARD,
               progress: Callable[[str], None] | None = None) -> BenchReport:
     """Measure everything (see the module docstring); ``progress`` hears what is being measured."""
@@ -578,39 +604,13 @@ def run_bench(quick: bool = False, board_name: str = BOARD,
         fig[f"moves{suffix}_per_s"] = batch_moves / t
 
     # The same games in every engine: the same deals and the same move stream, so the same work.
-    n = report.ratio_games = budget.ratio_games
-    moves = report.ratio_moves
-    say(f"the same {n} games in C, through the Python API and in the reference")
-    t_core = best_time(lambda: moves.__setitem__("core", core_games(board, 4, PRESET_YUCATA, n, RATIO_SEED)),
-                       budget.runs, budget.seconds)
-    t_api = best_time(lambda: moves.__setitem__("api", play_games_api(board, 4, PRESET_YUCATA, n, RATIO_SEED)),
-                      budget.runs, 0.0)
-    reference = load_engine("reference")
-    t_ref = best_time(
-        lambda: moves.__setitem__("reference", play_games(board, 4, PRESET_YUCATA, n, RATIO_SEED, reference)),
-        budget.reference_runs, 0.0)
-    for engine, t in (("ratio", t_core), ("api", t_api), ("reference", t_ref)):
-        fig[f"{engine}_playouts_per_s"] = n / t
-        fig[f"{engine}_moves_per_s"] = moves["core" if engine == "ratio" else engine] / t
-    fig["api_ratio"] = t_api / t_core
-    fig["reference_ratio"] = t_ref / t_core
-
+    report.ratio_games = budget.ratio_games
+    say(f"the same {report.ratio_games} games in C, through the Python API and in the reference")
+    fig.update(_same_games(board, 4, report.ratio_games, report.ratio_moves, budget, ""))
     # The same again for two players (R15), on a smaller batch.
-    n2 = report.ratio_games_2p = budget.games_2p
-    moves_2p = report.ratio_moves_2p
-    say(f"the same {n2} 2-player games in C, through the Python API and in the reference")
-    t_core = best_time(lambda: moves_2p.__setitem__("core", core_games(board, 2, PRESET_YUCATA, n2, RATIO_SEED)),
-                       budget.runs, budget.seconds)
-    t_api = best_time(lambda: moves_2p.__setitem__("api", play_games_api(board, 2, PRESET_YUCATA, n2, RATIO_SEED)),
-                      budget.runs, 0.0)
-    t_ref = best_time(
-        lambda: moves_2p.__setitem__("reference", play_games(board, 2, PRESET_YUCATA, n2, RATIO_SEED, reference)),
-        budget.reference_runs, 0.0)
-    for engine, t in (("ratio", t_core), ("api", t_api), ("reference", t_ref)):
-        fig[f"{engine}_2p_playouts_per_s"] = n2 / t
-        fig[f"{engine}_2p_moves_per_s"] = moves_2p["core" if engine == "ratio" else engine] / t
-    fig["api_ratio_2p"] = t_api / t_core
-    fig["reference_ratio_2p"] = t_ref / t_core
+    report.ratio_games_2p = budget.games_2p
+    say(f"the same {report.ratio_games_2p} 2-player games in C, through the Python API and in the reference")
+    fig.update(_same_games(board, 2, report.ratio_games_2p, report.ratio_moves_2p, budget, "_2p"))
 
     say(f"the signature ({signature_games()} games) in every engine")
     for engine in ("core", "api", "reference"):
