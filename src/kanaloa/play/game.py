@@ -18,9 +18,6 @@ The searches of ``kanaloa.search`` know no game; they reach one only through
 
 Players are seats: with two players each seat plays two colors (R15), but
 the search sees two players, each with one result.
-
-``ends_turn`` says which moves end their mover's turn, for a caller that
-plans a whole turn (the hints).
 """
 
 from __future__ import annotations
@@ -38,24 +35,15 @@ __all__ = [
     "MARGIN_SCALE",
     "POLICY_HEURISTIC",
     "POLICY_RANDOM",
-    "TURN_ENDING_KINDS",
     "KanaloaGame",
     "KanaloaState",
-    "ends_turn",
 ]
 
 # R4: every face-down discard of another player looks alike to the observer.
 HIDDEN_DISCARD: Action = A.encode(A.DISCARD, 0xFF)
 _FIRST_DISCARD, _AFTER_DISCARDS = A.encode(A.DISCARD), A.encode(A.DISCARD + 1)
-# Actions after which the mover's turn is over (R3 reveal, R5 take or draw, R10 end or pass).
-TURN_ENDING_KINDS = frozenset((A.TAKE, A.DRAW, A.END, A.PASS, A.REVEAL))
 # A point margin this large or larger counts as a complete rout in ``margins()``.
 MARGIN_SCALE = 20.0
-
-
-def ends_turn(action: Action) -> bool:
-    """True when ``action`` ends its mover's turn (R3 reveal, R5 take or draw, R10 end or pass)."""
-    return A.kind_of(action) in TURN_ENDING_KINDS
 
 
 class KanaloaGame:

@@ -28,7 +28,7 @@ from ..rules.board import Board
 from ..rules.core import POLICY_HEURISTIC, CoreState
 from ..rules.engine import load_engine
 from ..search import ISMCTS
-from .game import KanaloaGame, ends_turn
+from .game import KanaloaGame
 
 if TYPE_CHECKING:
     from ..position.api import Position
@@ -137,12 +137,13 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
     result = ISMCTS(c=c, margin=margin, seed=rng.getrandbits(63)).search(game.wrap(core), iterations, main_seconds)
     line = result.principal_line()
     spent = result.iterations
-    # The tree may end before the turn does: search on from the end of the line until the turn is over.
+    # The tree may end before the turn does: search on from the end of the line until the turn is over,
+    # that is until the game is over or the engine gives the move to another player.
     mover = core.to_move
     after = core.copy()
     for action in line:
         after.apply(action)
-    while not ends_turn(line[-1]) and not after.is_over and after.to_move == mover:
+    while not after.is_over and after.to_move == mover:
         budget = COMPLETION_ITERATIONS
         left = None
         if seconds is not None:
@@ -152,7 +153,7 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
         for action in more.principal_line():
             line.append(action)
             after.apply(action)
-            if ends_turn(action) or after.is_over or after.to_move != mover:
+            if after.is_over or after.to_move != mover:
                 break
 
     builders = seat_colors(colors, core.players, mover)
