@@ -319,6 +319,30 @@ def test_a_100_kb_move_is_quoted_once_and_cut_short(dealt):
         "'reveal CARD' (R3)")
 
 
+_LONG = "x" * 5000
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["new", "--players", "2", "--colors", f"red+blue,{_LONG}"], "error: --colors 'red+blue,"),
+    (["new", "--players", "3", "--colors", _LONG], "error: --colors 'xxx"),
+    (["new", "--viewer", _LONG], "error: Invalid value for '--viewer': 'xxx"),
+    (["new", "--seed", _LONG], "error: Invalid value for '--seed': 'xxx"),
+    (["new", f"--preset={_LONG}"], "error: Invalid value for '--preset': 'xxx"),
+    (["new", f"--{_LONG}"], "error: No such option '--xxx"),
+    (["simulate", "--bots", f"random:{_LONG}"], "error: bot spec 'random:xxx"),
+    (["simulate", "--bots", f"{_LONG},random"], "error: bot spec 'xxx"),
+    (["simulate", "--bots", f"random:{_LONG}=1,random"], "unknown key 'xxx"),
+    (["simulate", "--bots", f"random:seed={_LONG},random"], "key 'seed' must be an integer, not 'xxx"),
+    (["simulate", "--bots", f"ismcts:policy={_LONG},random"], "key 'policy' must be one of heuristic, random"),
+    (["simulate", "--bots", f"random,random,random,random,{_LONG}"], "error: bot spec 'xxx"),
+    (["simulate", "--bots", f"random,random,random,random,random:seed=1{'0' * 4000}"], "error: --bots 'random,"),
+])
+def test_long_options_are_quoted_cut_short(args, fragment):
+    """A 5,000-character option (or part of a bot spec) gives one short line, not a 10,000-character one."""
+    line = user_error(run(*args), fragment, " characters)")
+    assert len(line) < 300, line[:500]
+
+
 def test_board_messages_quote_long_input_cut_short(tmp_path):
     """A board file with a 5,000-character island name, link or value, or a 5,000-character path, gives a short line."""
     good = json.loads((resources.files("kanaloa.boards") / "oro.json").read_text("utf-8"))

@@ -16,7 +16,7 @@ from typing import BinaryIO
 
 import click
 
-from ..errors import MAX_INPUT_BYTES, KanaloaError, OptionError, too_large
+from ..errors import MAX_INPUT_BYTES, PATH_LIMIT, QUOTE_LIMIT, KanaloaError, OptionError, quote, shorten, too_large
 
 EXIT_USAGE = 2
 COLORS = ("red", "green", "blue", "yellow")
@@ -35,7 +35,7 @@ class KanaloaGroup(click.Group):
             click.echo("error: interrupted", err=True)
             sys.exit(130)
         except click.ClickException as exc:
-            click.echo(f"error: {_one_line(exc.format_message())}", err=True)
+            click.echo(f"error: {_one_line(_cut_long_input(exc.format_message(), args))}", err=True)
             sys.exit(EXIT_USAGE)
         except KanaloaError as exc:
             click.echo(f"error: {_one_line(str(exc))}", err=True)
@@ -50,6 +50,19 @@ class KanaloaGroup(click.Group):
 
 def _one_line(message: str) -> str:
     return " ".join(message.split())
+
+
+def _cut_long_input(message: str, args: list[str]) -> str:
+    """A message of click's with every long argument it quotes cut short, as ``errors.quote`` cuts ours.
+
+    Click quotes what the user typed whole (``'x...x' is not one of ...``);
+    an argument, or either side of an ``--option=value`` one, longer than
+    ``QUOTE_LIMIT`` is shown by its first characters and its length.
+    """
+    pieces = {piece for arg in args for piece in (arg, *arg.split("=", 1)) if len(piece) > QUOTE_LIMIT}
+    for piece in sorted(pieces, key=len, reverse=True):
+        message = message.replace(repr(piece), quote(piece)).replace(piece, shorten(piece))
+    return message
 
 
 def read_text(source: str, option: str, what: str) -> str:
@@ -75,7 +88,7 @@ def read_text(source: str, option: str, what: str) -> str:
 
 def input_name(source: str, option: str) -> str:
     """How messages name an input: ``POSITION 'game.json'`` or ``POSITION (standard input)``."""
-    return f"{option} {source!r}" if source != "-" else f"{option} (standard input)"
+    return f"{option} {quote(source, PATH_LIMIT)}" if source != "-" else f"{option} (standard input)"
 
 
 def _stdin_bytes() -> BinaryIO:
@@ -159,7 +172,7 @@ def new(players: int, seed: int | None, preset: str, board: str, colors: str | N
     pairs = None
     if colors is not None:
         if players != 2:
-            raise OptionError(f"--colors {colors!r}: only a 2-player game gives each player two colors (R15.1); "
+            raise OptionError(f"--colors {quote(colors)}: only a 2-player game gives each player two colors (R15.1); "
                               f"add --players 2")
         pairs = color_pairs(colors)
     seats = [p[0] for p in (pairs or DEFAULT_PAIRS)] if players == 2 else list(COLORS[:players])
@@ -278,7 +291,7 @@ def play(position: str, moves: tuple[str, ...], moves_file: str | None) -> None:
 
 def read_moves_file(source: str) -> list[str]:
     """The moves of a --moves-file: lines of notation, a JSON list, or a game record's "moves"."""
-    where = f"--moves-file {source!r}"
+    where = f"--moves-file {quote(source, PATH_LIMIT)}"
     text = read_text(source, "--moves-file", "moves (one per line, a JSON list or a game record)")
     stripped = text.strip()
     if stripped[:1] in ("[", "{"):
@@ -524,13 +537,13 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
             try:
                 writer = RecordWriter(stack.enter_context(open(out, "w", encoding="utf-8")))
             except OSError as exc:
-                raise OptionError(f"--out {out!r}: cannot write it ({exc.strerror})") from None
+                raise OptionError(f"--out {quote(out, PATH_LIMIT)}: cannot write it ({exc.strerror})") from None
             stack.callback(writer.finish)  # the games finished before an interruption, too
         if announce:
             click.echo(f"kanaloa: simulating with --seed {seed}", err=True)
         for spec in dict.fromkeys(tournament.lineup):
             if time_budgeted(spec):
-                click.echo(f"kanaloa: note: bot {spec!r} thinks for a time, not a number of iterations; "
+                click.echo(f"kanaloa: note: bot {quote(spec)} thinks for a time, not a number of iterations; "
                            f"its games depend on the machine's load and will not repeat from the seed", err=True)
         meter = Progress(tournament.games, sys.stderr, "auto" if progress else "off")
         stack.callback(meter.close)

@@ -46,7 +46,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import OptionError
+from ..errors import OptionError, brief, quote
 from ..rules import actions as A
 from ..rules.board import Board
 from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM, CoreState
@@ -357,52 +357,52 @@ def parse_bot_spec(spec: str) -> Bot:
 
     Raises ``OptionError`` naming the spec and the bad part: an unknown bot
     or key, a key given twice, a value of the wrong type or out of range.
+    Long specs, keys and values are quoted cut short (``errors.brief``).
     """
+    where = f"bot spec {brief(spec)}"
     if not isinstance(spec, str) or not spec.strip():
-        raise OptionError(f"bot spec {spec!r}: empty; expected one of {', '.join(BOTS)}")
+        raise OptionError(f"{where}: empty; expected one of {', '.join(BOTS)}")
     name, *parts = spec.strip().split(":")
     name = name.strip().lower()
     if name not in BOTS:
-        raise OptionError(f"bot spec {spec!r}: unknown bot {name!r}; expected one of {', '.join(BOTS)}")
+        raise OptionError(f"{where}: unknown bot {quote(name)}; expected one of {', '.join(BOTS)}")
     cls, allowed = BOTS[name]
     options: dict[str, int | float | str] = {}
     for part in parts:
         key, sep, text = part.partition("=")
         key, text = key.strip().lower(), text.strip()
         if not sep or not key:
-            raise OptionError(f"bot spec {spec!r}: option {part!r} must be written key=value")
+            raise OptionError(f"{where}: option {quote(part)} must be written key=value")
         if key not in allowed:
-            raise OptionError(
-                f"bot spec {spec!r}: unknown key {key!r} for {name}; expected one of {', '.join(allowed)}"
-            )
+            raise OptionError(f"{where}: unknown key {quote(key)} for {name}; expected one of {', '.join(allowed)}")
         if key in options:
-            raise OptionError(f"bot spec {spec!r}: key {key!r} is given twice")
-        options[key] = _option_value(spec, key, text, allowed[key])
+            raise OptionError(f"{where}: key {quote(key)} is given twice")
+        options[key] = _option_value(where, key, text, allowed[key])
     if name in ("pimc", "ismcts") and "iterations" in options and "time" in options:
-        raise OptionError(f"bot spec {spec!r}: key 'time' cannot be combined with 'iterations'; give one budget")
+        raise OptionError(f"{where}: key 'time' cannot be combined with 'iterations'; give one budget")
     margin = options.get("margin", 0.0)
     if name in ("pimc", "ismcts") and isinstance(margin, float) and margin > 1.0:
-        raise OptionError(f"bot spec {spec!r}: key 'margin' must be within [0, 1], not {margin}")
+        raise OptionError(f"{where}: key 'margin' must be within [0, 1], not {margin}")
     return cls(spec.strip(), **options)
 
 
-def _option_value(spec: str, key: str, text: str, option: _Option) -> int | float | str:
+def _option_value(where: str, key: str, text: str, option: _Option) -> int | float | str:
+    """The value of ``key=text`` as ``option`` takes it; ``where`` names the spec in errors."""
     if option.choices:
         if text.lower() not in option.choices:
-            raise OptionError(
-                f"bot spec {spec!r}: key {key!r} must be one of {', '.join(option.choices)}, not {text!r}"
-            )
+            raise OptionError(f"{where}: key {quote(key)} must be one of {', '.join(option.choices)}, "
+                              f"not {quote(text)}")
         return text.lower()
     try:
         value = option.kind(text)
     except ValueError:
         what = "an integer" if option.kind is int else "a number"
-        raise OptionError(f"bot spec {spec!r}: key {key!r} must be {what}, not {text!r}") from None
+        raise OptionError(f"{where}: key {quote(key)} must be {what}, not {quote(text)}") from None
     if option.kind is float and not math.isfinite(value):
-        raise OptionError(f"bot spec {spec!r}: key {key!r} must be a finite number, not {text!r}")
+        raise OptionError(f"{where}: key {quote(key)} must be a finite number, not {quote(text)}")
     if option.low is not None and (value <= option.low if option.strict else value < option.low):
         bound = f"greater than {option.low:g}" if option.strict else f"at least {option.low:g}"
-        raise OptionError(f"bot spec {spec!r}: key {key!r} must be {bound}, not {text!r}")
+        raise OptionError(f"{where}: key {quote(key)} must be {bound}, not {quote(text)}")
     return value
 
 

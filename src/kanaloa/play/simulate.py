@@ -97,7 +97,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
-from ..errors import MAX_INPUT_BYTES, MoveError, OptionError, quote, shorten, too_large
+from ..errors import MAX_INPUT_BYTES, PATH_LIMIT, MoveError, OptionError, brief, quote, shorten, too_large
 from ..position.notation import COLORS, Move, seat_colors
 from ..rules.board import Board, load_board
 from ..rules.engine import Engine
@@ -186,34 +186,34 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, preset: str = "y
     specs = [s.strip() for s in bots]
     given = ",".join(bots)
     if not specs or any(not s for s in specs):
-        raise OptionError(f"--bots {given!r}: expected comma-separated bot specs, one per seat, with none empty")
+        raise OptionError(f"--bots {quote(given)}: expected comma-separated bot specs, one per seat, with none empty")
     for spec in specs:
         parse_bot_spec(spec)  # raises OptionError naming the spec and the bad part
     if players is not None and players != len(specs):
         raise OptionError(f"--players {players}: --bots names {len(specs)} bots; the lineup has one bot per seat, "
                           f"so give {players} specs (repeat a spec to seat it more than once)")
     if len(specs) not in PLAYER_COUNTS:
-        raise OptionError(f"--bots {given!r}: {len(specs)} bot(s); the game seats 2, 3 or 4 players, one bot per "
+        raise OptionError(f"--bots {quote(given)}: {len(specs)} bot(s); the game seats 2, 3 or 4 players, one bot per "
                           f"seat (repeat a spec to seat it more than once)")
     p = len(specs)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise OptionError(f"--games {games!r}: must be a positive whole number")
+        raise OptionError(f"--games {brief(games)}: must be a positive whole number")
     if games % p:
         low, high = games - games % p, games - games % p + p
         hint = f"{low} or {high}" if low else f"{high}"
         raise OptionError(f"--games {games}: must be a multiple of {p}, the number of seats, so that every deal "
                           f"is played in every seat rotation; try {hint}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
-        raise OptionError(f"--seed {seed!r}: must be an integer from 0 to 2**64-1")
+        raise OptionError(f"--seed {brief(seed)}: must be an integer from 0 to 2**64-1")
     if preset not in PRESETS:
-        raise OptionError(f"--preset {preset!r}: unknown; choose one of {', '.join(PRESETS)}")
+        raise OptionError(f"--preset {brief(preset)}: unknown; choose one of {', '.join(PRESETS)}")
     bd = board if isinstance(board, Board) else load_board(board)
     try:
         from ..rules.core import core_board
 
         core_board(bd)
     except ValueError as exc:
-        raise OptionError(f"--board {bd.source!r}: the compiled core cannot play it ({exc})") from None
+        raise OptionError(f"--board {quote(bd.source, PATH_LIMIT)}: the compiled core cannot play it ({exc})") from None
     return Tournament(tuple(specs), games, seed, preset, bd)
 
 
@@ -463,7 +463,7 @@ def play_seated_game(board: Board, preset: str, deal_seed: int, seating: Sequenc
         bot = bots[state.to_move]
         action = bot.choose(state)
         if action not in state.legal_actions():
-            raise RuntimeError(f"bot {bot.spec!r} in seat {state.to_move} chose illegal action {action}")
+            raise RuntimeError(f"bot {quote(bot.spec)} in seat {state.to_move} chose illegal action {action}")
         if movers is not None:
             movers.append(state.to_move)
         state.apply(action)
@@ -595,7 +595,7 @@ def check_scheduler(address: object) -> None:
     try:
         scheme, _ = parse_address(address)
         if scheme not in SCHEDULER_SCHEMES:
-            raise ValueError(f"unknown scheme {scheme!r}")
+            raise ValueError(f"unknown scheme {quote(scheme)}")
         _, port = get_address_host_port(address)
         if not 0 < port < 65536:
             raise ValueError(f"port {port} is not within 1 to 65535")
@@ -847,7 +847,7 @@ def run_tournament(t: Tournament, workers: int = 1, scheduler=None,
     ``interrupted`` set.
     """
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise OptionError(f"--workers {workers!r}: must be a positive whole number")
+        raise OptionError(f"--workers {brief(workers)}: must be a positive whole number")
     games = schedule(t)
     source: Generator[GameRecord, None, None]
     if scheduler is not None:

@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from ..errors import BoardError, MoveError, OptionError, PositionError
+from ..errors import BoardError, MoveError, OptionError, PositionError, brief, quote
 from ..rules import actions as A
 from ..rules.board import Board, load_board
 from ..rules.engine import Engine, EngineState, load_engine
@@ -75,7 +75,7 @@ def color_pairs(text: str) -> tuple[tuple[str, str], ...]:
     Raises ``OptionError`` naming ``--colors`` for another shape, a color
     that is not one of the game's, or a color named twice.
     """
-    where = f"--colors {text!r}"
+    where = f"--colors {quote(text)}"
     shape = "write each player's two colors joined by '+', the players by ',': red+blue,green+yellow"
     parts = text.split(",")
     if len(parts) != TWO_PLAYERS:
@@ -84,7 +84,7 @@ def color_pairs(text: str) -> tuple[tuple[str, str], ...]:
     for part in parts:
         pair = [c.strip().lower() for c in part.split("+")]
         if len(pair) != 2 or not all(pair):
-            raise OptionError(f"{where}: {part.strip()!r} is not two colors; {shape}")
+            raise OptionError(f"{where}: {quote(part.strip())} is not two colors; {shape}")
         pairs.append((pair[0], pair[1]))
     check_pairs(pairs, where)
     return tuple(pairs)
@@ -102,7 +102,7 @@ def check_pairs(pairs: Sequence[Sequence[str]], where: str) -> tuple[str, ...]:
     for pair in pairs:
         for c in pair:
             if c not in COLORS:
-                raise OptionError(f"{where}: {c!r} is not a color; the colors are {', '.join(COLORS)}")
+                raise OptionError(f"{where}: {brief(c)} is not a color; the colors are {', '.join(COLORS)}")
     seen: list[str] = []
     for pair in pairs:
         for c in pair:
@@ -150,7 +150,7 @@ class Position:
         preset or colors and ``BoardError`` for a bad board.
         """
         if not is_int(players) or players not in (2, 3, 4):
-            raise OptionError(f"players {players!r}: the game is for 2, 3 or 4 players")
+            raise OptionError(f"players {brief(players)}: the game is for 2, 3 or 4 players")
         if players == TWO_PLAYERS:
             names = check_pairs(DEFAULT_PAIRS if colors is None else colors, "colors")
         elif colors is not None:
@@ -159,9 +159,9 @@ class Position:
         else:
             names = COLORS[:players]
         if not is_int(seed) or not 0 <= seed < SEED_LIMIT:
-            raise OptionError(f"seed {seed!r}: must be an integer from 0 to 2**64-1")
+            raise OptionError(f"seed {brief(seed)}: must be an integer from 0 to 2**64-1")
         if not isinstance(preset, str) or preset not in PRESETS:
-            raise OptionError(f"preset {preset!r}: unknown; choose one of {', '.join(PRESETS)}")
+            raise OptionError(f"preset {brief(preset)}: unknown; choose one of {', '.join(PRESETS)}")
         bd = board if isinstance(board, Board) else load_board(board)
         if players * DEAL > bd.n_cards:
             raise OptionError(f"players {players}: {players} hands of {DEAL} cards need more than the "
@@ -203,7 +203,7 @@ class Position:
         """
         seat = self.seat_of("viewer", color)
         if seat is None:
-            raise PositionError(f"viewer: {color!r} is not playing (the colors are {', '.join(self.players)})")
+            raise PositionError(f"viewer: {brief(color)} is not playing (the colors are {', '.join(self.players)})")
         if self._viewer is not None:
             if self._viewer != seat:
                 raise PositionError(
@@ -226,7 +226,7 @@ class Position:
         """
         seat = self.seat_of("player", player)
         if seat is None:
-            raise PositionError(f"player: {player!r} is not playing (the players are {', '.join(self.players)})")
+            raise PositionError(f"player: {brief(player)} is not playing (the players are {', '.join(self.players)})")
         return seat_colors(self.colors, self._players, seat)
 
     def seat_of(self, field: str, name: Any) -> int | None:
@@ -356,7 +356,7 @@ class Position:
         """
         i = self.board.find_island(island) if isinstance(island, str) else None
         if i is None:
-            raise BoardError(f"board {self.board.name}: no island {island!r}")
+            raise BoardError(f"board {self.board.name}: no island {brief(island)}")
         owner = self.live.controller_of(i)
         return None if owner == NO_OWNER else self.colors[owner]
 

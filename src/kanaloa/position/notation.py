@@ -40,7 +40,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..errors import MoveError, quote
+from ..errors import MoveError, brief, quote, shorten
 from ..rules import actions as A
 from ..rules.board import Board
 from ..rules.state import colors_of_seat
@@ -112,7 +112,7 @@ class Move:
         Raises ``MoveError`` quoting ``text`` and saying what is wrong.
         """
         if not isinstance(text, str):
-            raise MoveError(f"move {text!r}: a move is written as text, e.g. 'ALOA-BAFI/ALOA'")
+            raise MoveError(f"move {brief(text)}: a move is written as text, e.g. 'ALOA-BAFI/ALOA'")
         quoted = QuotedMove(text.strip())
 
         def fail(why: str) -> MoveError:
@@ -255,9 +255,13 @@ class Move:
         """The same move with no color prefix."""
         return Move(self.kind, self.link, self.cards, self.refill)
 
+    def _fail(self, why: str) -> MoveError:
+        """The error of this move, quoted cut short, and ``why``."""
+        return MoveError(f"move {QuotedMove(str(self))!r}: {why}")
+
     def _link(self) -> tuple[str, str]:
         if self.link is None:
-            raise MoveError(f"move {self.kind!r}: a {self.kind} names a link")
+            raise MoveError(f"move {brief(self.kind)}: a {shorten(str(self.kind))} names a link")
         return self.link
 
     @property
@@ -278,38 +282,38 @@ class Move:
         """
         kind = _ACTION_KIND.get(self.kind)
         if kind is None:
-            raise MoveError(f"move {str(self)!r}: a record of face-up cards is not an action")
+            raise self._fail("a record of face-up cards is not an action")
         if kind in (A.PLACE, A.SWAP, A.REMOVE):
             names = self._link()
             a, b = (board.find_island(n) for n in names)
             link = None if a is None or b is None else board.find_link(a, b)
             if link is None:
-                raise MoveError(f"move {str(self)!r}: no link {names[0]}-{names[1]} on board {board.name}")
+                raise self._fail(f"no link {shorten(f'{names[0]}-{names[1]}')} on board {board.name}")
             if kind == A.REMOVE:
                 return A.encode(A.REMOVE, link)
             slot = 0
             if builders is not None and len(builders) == 2:
                 if self.color is None or self.color not in builders:
-                    raise MoveError(f"move {str(self)!r}: a build of a 2-player game names its color, "
-                                    f"{builders[0]} or {builders[1]} (R15.3)")
+                    raise self._fail(f"a build of a 2-player game names its color, {builders[0]} or {builders[1]} "
+                                     f"(R15.3)")
                 slot = list(builders).index(self.color)
             found = [board.find_island(n) for n in self.cards]
             cards = [c for c in found if c is not None]
             ends = board.links[link]
             if not cards or len(cards) != len(found) or any(c not in ends for c in cards):
-                raise MoveError(f"move {str(self)!r}: the cards paid must name the ends of the link")
+                raise self._fail("the cards paid must name the ends of the link")
             if kind == A.PLACE:
                 return A.with_slot(A.encode(A.PLACE, link, cards[0]), slot)
             for combo in (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB):
                 if sorted(A.swap_cards(ends, combo)) == sorted(cards):
                     return A.with_slot(A.encode(A.SWAP, link, combo), slot)
-            raise MoveError(f"move {str(self)!r}: the swap cards must name the ends of the link")
+            raise self._fail("the swap cards must name the ends of the link")
         if kind in (A.DISCARD, A.TAKE, A.REVEAL):
             if not self.cards:
-                raise MoveError(f"move {str(self)!r}: names no card, so it is no action")
+                raise self._fail("names no card, so it is no action")
             island = board.find_island(self.cards[0])
             if island is None:
-                raise MoveError(f"move {str(self)!r}: unknown island {self.cards[0]!r}")
+                raise self._fail(f"unknown island {brief(self.cards[0])}")
             return A.encode(kind, island)
         return A.encode(kind)
 
