@@ -10,21 +10,11 @@ import random
 
 import pytest
 
+import kanaloa_core
 from conftest import hide_swap
 from kanaloa.errors import OptionError
 from kanaloa.play.bots import GreedyBot, ISMCTSBot, PIMCBot, RandomBot, parse_bot_spec
-
-try:
-    import kanaloa_core
-    from kanaloa.rules.core import core_board
-except ImportError:  # the compiled core is not built in this checkout yet
-    kanaloa_core = None
-
-needs_core = pytest.mark.skipif(
-    kanaloa_core is None or not hasattr(getattr(kanaloa_core, "CoreState", None), "determinise"),
-    reason="the compiled core with determinise is not built",
-)
-
+from kanaloa.rules.core import core_board
 
 # -- specs ---------------------------------------------------------------------
 
@@ -119,7 +109,6 @@ def play_game(specs, seed, players):
     return state, moves
 
 
-@needs_core
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("name", list(SMALL))
 def test_every_bot_finishes_whole_games(name, players):
@@ -131,7 +120,6 @@ def test_every_bot_finishes_whole_games(name, players):
         assert sorted(state.ranking) == list(range(players))
 
 
-@needs_core
 @pytest.mark.parametrize("name", ["greedy", "pimc", "ismcts"])
 def test_same_seeds_same_game(name):
     specs = [SMALL[name], "random", "random", "random"]
@@ -140,7 +128,6 @@ def test_same_seeds_same_game(name):
     assert moves_a == moves_b and a.to_data() == b.to_data()
 
 
-@needs_core
 @pytest.mark.parametrize("players", [4, 2])
 @pytest.mark.parametrize("name", ["random", "greedy", "pimc", "ismcts"])
 def test_a_bot_plays_the_same_whatever_it_cannot_see(name, players):
@@ -171,7 +158,6 @@ def test_a_bot_plays_the_same_whatever_it_cannot_see(name, players):
     assert choices[0] == choices[1]
 
 
-@needs_core
 def test_greedy_beats_random_more_often_than_not():
     """A sanity check of the heuristic: greedy wins most of a few games against three random bots."""
     wins = 0

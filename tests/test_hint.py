@@ -17,15 +17,6 @@ from click.testing import CliRunner
 from kanaloa.errors import OptionError, PositionError
 from kanaloa.rules.state import ROUND_1
 
-try:
-    import kanaloa_core
-
-    HAS_DETERMINISE = hasattr(kanaloa_core.CoreState, "determinise")
-except ImportError:  # the compiled core is not built in this checkout yet
-    HAS_DETERMINISE = False
-
-pytestmark = pytest.mark.skipif(not HAS_DETERMINISE, reason="the compiled core with determinise is not built")
-
 ITERATIONS = 300
 
 
@@ -247,8 +238,6 @@ def test_command_refuses_a_finished_game_and_an_unknown_hand(tmp_path):
 def test_the_bundled_example_gets_a_hint():
     """The README's first command: a hint on the bundled mid-game viewer position."""
     example = resources.files("kanaloa").joinpath("examples/midgame.json")
-    if not example.is_file():
-        pytest.skip("the bundled example position src/kanaloa/examples/midgame.json is not there yet")
     result = run(["hint", str(example), "--iterations", "200"])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("move: ")

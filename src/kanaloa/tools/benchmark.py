@@ -289,39 +289,7 @@ def bench_positions(board: Board, players: tuple[int, ...] = PLAYERS, phases: tu
     return [bench_position(board, p, phase, engine) for p in players for phase in phases]
 
 
-# -- what the installed core can do ----------------------------------------------
-
-
-def determinise_missing() -> str | None:
-    """None when the core can determinise, else why the determinisation figures are skipped."""
-    from ..rules.core import CoreState
-
-    if not hasattr(CoreState, "determinise"):
-        return "the compiled core has no CoreState.determinise yet"
-    return None
-
-
-def bulk_determinise_missing() -> str | None:
-    """None when the core has the bulk ``determinisations`` function, else why it is skipped."""
-    from ..rules.core import kanaloa_core
-
-    return determinise_missing() or (
-        None if hasattr(kanaloa_core, "determinisations") else "the compiled core has no determinisations() yet")
-
-
-def ismcts_missing(board: Board) -> str | None:
-    """None when ISMCTS can run as hints run it (determinise, heuristic playouts), else why not."""
-    reason = determinise_missing()
-    if reason:
-        return reason
-    from ..rules.core import POLICY_HEURISTIC, CoreState, core_board
-
-    probe = CoreState.deal(core_board(board), 4, PRESET_YUCATA, 0)
-    try:
-        probe.playout(0, POLICY_HEURISTIC)
-    except ValueError:
-        return "the compiled core has no heuristic playout policy yet"
-    return None
+# -- the search and the determinisations -----------------------------------------
 
 
 def run_ismcts(board: Board, position: BenchPosition, iterations: int, seed: int = ISMCTS_SEED) -> SearchResult:
@@ -409,9 +377,9 @@ FULL = Budget(batch_games=2000, ratio_games=400, runs=5, seconds=1.0, reference_
 class BenchReport:
     """Every figure of a run; ``to_json`` is the ``--json`` form, ``table`` the one for people.
 
-    ``figures`` holds the rates (``None`` where a measurement was skipped,
-    with the reason in ``skipped``); ``positions`` the single-operation rates
-    per reference position; ``signature`` the move total of the signature
+    ``figures`` holds the rates; ``positions`` the single-operation rates
+    per reference position (``apply`` is ``None`` for a position without a
+    recorded line); ``signature`` the move total of the signature
     games in C and ``signature_by_engine`` the same total from every engine;
     ``ratio_moves`` the move total of the ratio games per engine; the
     ``_2p`` fields the same for the 2-player game (R15).
@@ -425,7 +393,6 @@ class BenchReport:
     signature_by_engine: dict[str, int] = field(default_factory=dict)
     ratio_games: int = 0
     ratio_moves: dict[str, int] = field(default_factory=dict)
-    skipped: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
     signature_2p: int = 0
     signature_2p_by_engine: dict[str, int] = field(default_factory=dict)
@@ -464,7 +431,6 @@ class BenchReport:
             engines_agree=self.agrees,
             positions={name: {k: _rounded(v) for k, v in ops.items()} for name, ops in self.positions.items()},
             targets=self.targets(),
-            skipped=dict(self.skipped),
             seconds=round(self.seconds, 2),
         )
         return doc
@@ -476,7 +442,7 @@ class BenchReport:
                  f"per second of CPU time on one core, best of several runs", ""]
 
         def row(label: str, value: float | None, unit: str, extra: str = "", key: str | None = None) -> None:
-            shown = "skipped" if value is None else f"{_human(value)} {unit}"
+            shown = "-" if value is None else f"{_human(value)} {unit}"
             note = extra
             if key in TARGETS and value is not None:
                 verdict = "met" if value >= TARGETS[key] else "NOT MET"
@@ -532,8 +498,6 @@ class BenchReport:
             lines.append(f"MISMATCH: the engines played different games: signature {by}; "
                          f"moves of the {self.ratio_games} ratio games {moves}; 2-player signature {by_2p}; "
                          f"moves of the {self.ratio_games_2p} 2-player ratio games {moves_2p}")
-        for what, why in self.skipped.items():
-            lines.append(f"skipped {what}: {why}")
         lines.append(f"measured in {self.seconds:.1f} s of wall time")
         return "\n".join(lines)
 
@@ -622,32 +586,19 @@ def run_bench(quick: bool = False, board_name: str = BOARD,
     mid = bench_position(board, *ISMCTS_POSITION)
     viewer = mid.data.to_move
     say("determinisations")
-    fig["determinisations_per_s"] = None
-    fig["determinise_calls_per_s"] = None
-    reason = bulk_determinise_missing()
-    if reason:
-        report.skipped["determinisations"] = reason
-    else:
-        state = mid.core_state(board)
-        n = 20 * budget.op_calls
-        fig["determinisations_per_s"] = n / best_time(lambda: bulk_determinisations(state, viewer, n, 1),
-                                                      budget.runs, budget.seconds)
-    if not determinise_missing():
-        state = mid.core_state(board)
-        n = budget.op_calls
-        fig["determinise_calls_per_s"] = n / best_time(_calls(lambda: state.determinise(viewer, 1), n),
+    state = mid.core_state(board)
+    n = 20 * budget.op_calls
+    fig["determinisations_per_s"] = n / best_time(lambda: bulk_determinisations(state, viewer, n, 1),
+                                                  budget.runs, budget.seconds)
+    calls = budget.op_calls
+    fig["determinise_calls_per_s"] = calls / best_time(_calls(lambda: state.determinise(viewer, 1), calls),
                                                        budget.runs, budget.seconds / 2)
 
     say(f"ISMCTS, {budget.ismcts_iterations} iterations")
     fig["ismcts_iterations"] = budget.ismcts_iterations
-    fig["ismcts_iterations_per_s"] = None
-    reason = ismcts_missing(board)
-    if reason:
-        report.skipped["ismcts"] = reason
-    else:
-        run_ismcts(board, mid, 50)  # warm up the search code paths
-        t = best_time(lambda: run_ismcts(board, mid, budget.ismcts_iterations), budget.ismcts_runs, 0.0)
-        fig["ismcts_iterations_per_s"] = budget.ismcts_iterations / t
+    run_ismcts(board, mid, 50)  # warm up the search code paths
+    t = best_time(lambda: run_ismcts(board, mid, budget.ismcts_iterations), budget.ismcts_runs, 0.0)
+    fig["ismcts_iterations_per_s"] = budget.ismcts_iterations / t
 
     for players, phase in budget.positions:
         position = mid if (players, phase) == ISMCTS_POSITION else bench_position(board, players, phase)
@@ -674,10 +625,8 @@ def _time_operations(board: Board, position: BenchPosition, budget: Budget) -> d
 
     ops["apply"] = rounds * len(line) / best_time(replay_batch, budget.runs, seconds) if line else None
     ops["copy"] = n / best_time(_calls(state.copy, n), budget.runs, seconds)
-    ops["determinise"] = None
-    if not determinise_missing():
-        viewer = position.data.to_move
-        ops["determinise"] = n / best_time(_calls(lambda: state.determinise(viewer, 1), n), budget.runs, seconds)
+    viewer = position.data.to_move
+    ops["determinise"] = n / best_time(_calls(lambda: state.determinise(viewer, 1), n), budget.runs, seconds)
     return ops
 
 
