@@ -189,7 +189,7 @@ def test_a_view_refuses_the_others_moves_with_a_color_it_does_not_play():
     full = at_round_1()
     view = full.as_viewer("green")
     body = first_build(full)
-    with pytest.raises(MoveError, match="yellow is green's color, and it is red's turn: red plays red or blue"):
+    with pytest.raises(MoveError, match=r"yellow is green's color; red builds with red and blue \(R15\.1\)"):
         view.play(f"yellow: {body}")
     view.play(f"blue: {body}")
     assert view.to_json()["turn"]["color"] == "blue"
@@ -203,9 +203,8 @@ def test_a_build_must_name_one_of_the_movers_colors():
     body = first_build(pos)
     cases = {
         body: f"move '{body}': a build of a 2-player game names its color: 'red: {body}' or 'blue: {body}' (R15.3)",
-        f"green: {body}": f"move 'green: {body}': it is red's turn, not green's",
-        f"yellow: {body}": f"move 'yellow: {body}': yellow is green's color, and it is red's turn: red plays red "
-                           f"or blue",
+        f"green: {body}": f"move 'green: {body}': green is green's color; red builds with red and blue (R15.1)",
+        f"yellow: {body}": f"move 'yellow: {body}': yellow is green's color; red builds with red and blue (R15.1)",
         f"purple: {body}": f"move 'purple: {body}': unknown color 'purple'",
     }
     for text, message in cases.items():
@@ -390,9 +389,10 @@ def test_moves_play_show_and_hint_with_two_players(round_1_file):
 @pytest.mark.parametrize("move, message", [
     ("ALOA-BAFI/ALOA", "a build of a 2-player game names its color: 'red: ALOA-BAFI/ALOA' or "
                        "'blue: ALOA-BAFI/ALOA' (R15.3)"),
-    ("yellow: ALOA-BAFI/ALOA", "yellow is green's color, and it is red's turn: red plays red or blue"),
+    ("yellow: ALOA-BAFI/ALOA", "yellow is green's color; red builds with red and blue (R15.1)"),
     ("green: draw", "it is red's turn, not green's"),
     ("blue: draw", "only a build names a second color; a draw is the player's move"),
+    ("yellow: draw", "only a build names a second color; a draw is the player's move: write 'red: draw' or 'draw'"),
 ])
 def test_play_refuses_a_move_of_the_wrong_color_with_status_2(round_1_file, move, message):
     user_error(run("play", str(round_1_file), move), f"error: move {move!r}: {message}")

@@ -47,7 +47,7 @@ from ..errors import BoardError, MoveError, OptionError, PositionError, brief, q
 from ..rules import actions as A
 from ..rules.board import Board, load_board
 from ..rules.engine import Engine, EngineState, load_engine
-from ..rules.reference import ReferenceState, seat_standing, why_illegal
+from ..rules.reference import ReferenceState, seat_standing, why_illegal, why_not_mover_color
 from ..rules.state import (
     DEAL,
     NO_OWNER,
@@ -422,13 +422,12 @@ class Position:
             self._play_faceup(mv, fail)
             return
         mover = self.state.to_move
+        if mv.color is not None and mv.color not in self.colors:
+            raise fail(f"{mv.color} is not playing (the colors are {', '.join(self.colors)})")
         if self._players == TWO_PLAYERS:
             self._check_two_player_color(mv, mover, fail)
-        elif mv.color is not None:
-            if mv.color not in self.colors:
-                raise fail(f"{mv.color} is not playing (the colors are {', '.join(self.colors)})")
-            if mv.color != self.colors[mover]:
-                raise fail(f"it is {self.colors[mover]}'s turn, not {mv.color}'s")
+        elif mv.color is not None and mv.color != self.colors[mover]:
+            raise fail(f"it is {self.colors[mover]}'s turn, not {mv.color}'s")
         if mv.kind == N.FACEUP:
             if self._viewer is None:
                 raise fail("a full position turns cards face-up itself; 'faceup' records are for viewer positions")
@@ -439,22 +438,21 @@ class Position:
             self._play_seen(mv, self._viewer, fail)
 
     def _check_two_player_color(self, mv: Move, mover: int, fail: Callable[[str], MoveError]) -> None:
-        """R15: a build names one of the mover's two colors; any other move at most the player's name."""
+        """R15.3: a build names its color, and the reference says whether the mover builds with it (R15.1);
+        any other move names at most the player."""
         player = self.players[mover]
-        mine = self._builders(mover)
-        both = " or ".join(mine)
-        if mv.color is not None and mv.color not in self.colors:
-            raise fail(f"{mv.color} is not playing (the colors are {', '.join(self.colors)})")
-        if mv.color is not None and mv.color not in mine:
-            if mv.color in self.players:
-                raise fail(f"it is {player}'s turn, not {mv.color}'s")
-            other = self.players[seat_of_color(self.colors.index(mv.color), self._players)]
-            raise fail(f"{mv.color} is {other}'s color, and it is {player}'s turn: {player} plays {both}")
         if mv.kind in (N.PLACE, N.SWAP):
             if mv.color is None:
+                mine = self._builders(mover)
                 raise fail(f"a build of a 2-player game names its color: '{mine[0]}: {mv.without_color()}' or "
                            f"'{mine[1]}: {mv.without_color()}' (R15.3)")
+            reason = why_not_mover_color(ReferenceState(self.board, self._data()), self.colors.index(mv.color),
+                                         self.colors)
+            if reason is not None:
+                raise fail(reason)
         elif mv.color is not None and mv.color != player and mv.kind != N.FACEUP:
+            if mv.color in self.players:
+                raise fail(f"it is {player}'s turn, not {mv.color}'s")
             article = "an" if mv.kind[0] in "aeiou" else "a"
             raise fail(f"only a build names a second color; {article} {mv.kind} is the player's move: write "
                        f"'{player}: {mv.without_color()}' or '{mv.without_color()}'")
