@@ -786,7 +786,7 @@ class _Run:
         from ..rules.engine import load_engine
         from .soak import SoakGame, play_game
 
-        for players in (3, 4):
+        for players in (2, 3, 4):
             if players * 4 > board.n_cards:
                 continue
             game = SoakGame(self.seed, self.run, stream_output(self.seed, self.run), players, self.run % 2, "deal")
@@ -800,7 +800,7 @@ class _Run:
         """A board read from a file deals positions that name it and read back."""
         from ..position.api import Position
 
-        for players in (3, 4):
+        for players in (2, 3, 4):
             pos, err = self._try("Position.new on the board",
                              functools.partial(Position.new, players=players, seed=self.run, board=board))
             if err is not None:
