@@ -163,11 +163,12 @@ class Position:
         if not isinstance(preset, str) or preset not in PRESETS:
             raise OptionError(f"preset {brief(preset)}: unknown; choose one of {', '.join(PRESETS)}")
         bd = board if isinstance(board, Board) else load_board(board)
-        if players * DEAL > bd.n_cards:
-            raise OptionError(f"players {players}: {players} hands of {DEAL} cards need more than the "
-                              f"{bd.n_cards} cards of board {bd.name} (R3)")
         engine = engine or load_engine()
-        state = engine.deal(bd, players, PRESETS[preset], seed)
+        try:
+            state = engine.deal(bd, players, PRESETS[preset], seed)
+        except ValueError:  # the engine's only refusal of checked options: too few cards for every hand (R3)
+            raise OptionError(f"players {players}: {players} hands of {DEAL} cards need more than the "
+                              f"{bd.n_cards} cards of board {bd.name} (R3)") from None
         return cls(bd, engine, names, None, state, players=players)
 
     @classmethod
