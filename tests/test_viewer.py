@@ -277,7 +277,7 @@ def test_the_setup_ends_in_a_wait_for_the_face_up_cards(engine):
     doc = view.to_json()
     assert doc["setup"]["chosen"] == ["red", "green", "blue", "yellow"]
     assert doc["to_move"] == "red" and doc["face_up"] == []
-    assert view.waiting == ("every color has chosen its card; record the 4 cards turned face-up with "
+    assert view.waiting == ("every player has chosen its card; record the 4 cards turned face-up with "
                             "'faceup CARD CARD CARD CARD' (R3)")
     with pytest.raises(WaitingError) as err:
         view.legal_moves()

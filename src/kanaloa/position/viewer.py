@@ -263,7 +263,7 @@ def waiting_message(board: Board, d: StateData, kind: str) -> str:
     k = faceup_count(board, d, kind)
     template = "faceup " + " ".join(["CARD"] * k)
     if kind == WAIT_SETUP:
-        return f"every color has chosen its card; record the {k} cards turned face-up with '{template}' (R3)"
+        return f"every player has chosen its card; record the {k} cards turned face-up with '{template}' (R3)"
     return f"the deck turned up {k} unseen card(s); record them with '{template}' (R9)"
 
 
