@@ -51,8 +51,8 @@ def write(tmp_path, content: str | bytes, name: str = "pos.json"):
         (["--preset", "fast"], "error: Invalid value for '--preset': 'fast' is not one of 'yucata', 'tabletop'."),
         (["--viewer", "pink"],
          "error: Invalid value for '--viewer': 'pink' is not one of 'red', 'green', 'blue', 'yellow'."),
-        (["--players", "3", "--viewer", "yellow"], "error: --viewer 'yellow': not playing; the colors are red, "
-                                                   "green, blue"),
+        (["--players", "3", "--viewer", "yellow"], "error: --viewer: 'yellow' is not playing (the colors are red, "
+                                                   "green, blue)"),
         (["--seed", "1", "--board", "atlantis"], "error: board 'atlantis': no such built-in board (oro, kahuna) or "
                                                  "file"),
     ],

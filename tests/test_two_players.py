@@ -270,7 +270,8 @@ def _bad_doc_cases():
          "colors: green is named twice (green's first color and red's second color)"),
         (base, "colors", {**red_blue, "red": ["red", "red"]},
          "colors: red is named twice (red's first color and red's second color)"),
-        (base, "colors", {**red_blue, "red": ["red", "purple"]}, "colors.red: 'purple' is not a color"),
+        (base, "colors", {**red_blue, "red": ["red", "purple"]}, "colors: 'purple' is not a color (red, green, "
+                                                                 "blue, yellow)"),
         (base, "colors", {**red_blue, "red": ["blue", "red"]},
          "colors.red: ['blue', 'red'] does not start with red: a player is named by its first color"),
         (base, "colors", {**red_blue, "red": ["red"]}, "colors.red: must be the player's two colors"),
@@ -332,16 +333,18 @@ def test_new_deals_two_players_and_a_chosen_pairing():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--colors", "red+blue,green+red"], "error: --colors 'red+blue,green+red': red is named twice; each of the "
-                                         "four colors belongs to one player"),
-    (["--colors", "red+blue,green+pink"], "error: --colors 'red+blue,green+pink': 'pink' is not a color; the "
-                                          "colors are red, green, blue, yellow"),
+    (["--colors", "red+blue,green+red"], "error: --colors 'red+blue,green+red': red is named twice (red's first "
+                                         "color and green's second color); each color belongs to one player"),
+    (["--colors", "red+green,red+blue"], "error: --colors 'red+green,red+blue': red is named twice (both players' "
+                                         "first color); each color belongs to one player"),
+    (["--colors", "red+blue,green+pink"], "error: --colors 'red+blue,green+pink': 'pink' is not a color (red, "
+                                          "green, blue, yellow)"),
     (["--colors", "red+blue"], "error: --colors 'red+blue': 1 player(s); a 2-player game has 2; write each "
                                "player's two colors joined by '+', the players by ',': red+blue,green+yellow"),
     (["--colors", "red+blue+green,yellow"], "error: --colors 'red+blue+green,yellow': 'red+blue+green' is not two "
                                             "colors"),
     (["--colors", "red+,green+yellow"], "error: --colors 'red+,green+yellow': 'red+' is not two colors"),
-    (["--viewer", "blue"], "error: --viewer 'blue': blue is red's second color; a player is named by its first "
+    (["--viewer", "blue"], "error: --viewer: blue is red's second color; a player is named by its first "
                            "color, red (R15.1)"),
 ])
 def test_new_refuses_bad_colors_for_two_players(args, message):

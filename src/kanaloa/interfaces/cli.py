@@ -16,10 +16,20 @@ from typing import BinaryIO
 
 import click
 
-from ..errors import MAX_INPUT_BYTES, PATH_LIMIT, QUOTE_LIMIT, KanaloaError, OptionError, quote, shorten, too_large
+from ..errors import (
+    MAX_INPUT_BYTES,
+    PATH_LIMIT,
+    QUOTE_LIMIT,
+    KanaloaError,
+    OptionError,
+    PositionError,
+    quote,
+    shorten,
+    too_large,
+)
+from ..position.notation import COLORS
 
 EXIT_USAGE = 2
-COLORS = ("red", "green", "blue", "yellow")
 
 
 class KanaloaGroup(click.Group):
@@ -166,8 +176,7 @@ def new(players: int, seed: int | None, preset: str, board: str, colors: str | N
     With --players 2 each player plays two colors (R15): red and blue
     against green and yellow, or the colors of --colors.
     """
-    from ..position.api import DEFAULT_PAIRS, Position, color_pairs
-    from ..rules.board import load_board
+    from ..position.api import Position, color_pairs
 
     pairs = None
     if colors is not None:
@@ -175,20 +184,17 @@ def new(players: int, seed: int | None, preset: str, board: str, colors: str | N
             raise OptionError(f"--colors {quote(colors)}: only a 2-player game gives each player two colors (R15.1); "
                               f"add --players 2")
         pairs = color_pairs(colors)
-    seats = [p[0] for p in (pairs or DEFAULT_PAIRS)] if players == 2 else list(COLORS[:players])
-    if viewer is not None and viewer not in seats:
-        if players == 2 and any(viewer in p for p in (pairs or DEFAULT_PAIRS)):
-            owner = next(p[0] for p in (pairs or DEFAULT_PAIRS) if viewer in p)
-            raise OptionError(f"--viewer {viewer!r}: {viewer} is {owner}'s second color; a player is named by its "
-                              f"first color, {owner} (R15.1)")
-        raise OptionError(f"--viewer {viewer!r}: not playing; the colors are {', '.join(seats)}")
-    load_board(board)  # a bad --board fails here, before a seed is announced
+    announce = seed is None
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-        click.echo(f"kanaloa: dealt with --seed {seed}", err=True)
     pos = Position.new(players=players, seed=seed, preset=preset, board=board, colors=pairs)
     if viewer is not None:
-        pos = pos.as_viewer(viewer)
+        try:
+            pos = pos.as_viewer(viewer)
+        except PositionError as exc:  # the position's "viewer: why", as the option it came from
+            raise OptionError(f"--{exc}") from None
+    if announce:  # every option is checked before the seed is announced
+        click.echo(f"kanaloa: dealt with --seed {seed}", err=True)
     click.echo(pos.dumps())
 
 

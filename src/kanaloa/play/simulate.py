@@ -98,12 +98,12 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import MAX_INPUT_BYTES, PATH_LIMIT, MoveError, OptionError, brief, quote, shorten, too_large
-from ..position.notation import COLORS, Move, seat_colors
+from ..position.notation import COLORS, Move, color_order, seat_colors
 from ..rules.board import Board, load_board
 from ..rules.engine import Engine
 from ..rules.reference import seat_standing
 from ..rules.rng import MASK64, SplitMix64
-from ..rules.state import PRESETS, REASON_NAMES, TWO_PLAYERS, colors_of_seat, n_colors
+from ..rules.state import PRESETS, REASON_NAMES, TWO_PLAYERS, n_colors
 from .bots import parse_bot_spec
 from .stats import BotStats, BotTable, SeatOutcome, format_table
 
@@ -126,8 +126,21 @@ def stream_output(seed: int, index: int) -> int:
     return SplitMix64((seed + index * 0x9E3779B97F4A7C15) & MASK64).next()
 
 
+class _Seats:
+    """What a tournament and a game record both say of their seats."""
+
+    if TYPE_CHECKING:
+        @property
+        def players(self) -> int: ...
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        """Each seat's color (with two players, its first color: the player's name)."""
+        return COLORS[: self.players]
+
+
 @dataclass(frozen=True)
-class Tournament:
+class Tournament(_Seats):
     """What a tournament plays: the lineup (one spec per seat), games, seed, preset, board.
 
     Build it with ``make_tournament``, which checks everything; the methods
@@ -147,10 +160,6 @@ class Tournament:
     @property
     def deals(self) -> int:
         return self.games // self.players
-
-    @property
-    def colors(self) -> tuple[str, ...]:
-        return COLORS[: self.players]
 
     def deal_of(self, game: int) -> int:
         return game // self.players
@@ -236,7 +245,7 @@ def time_budgeted(spec: str) -> bool:
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class GameRecord(_Seats):
     """One finished game: how it was set up, every move, and the result (see the module docstring)."""
 
     game: int
@@ -254,11 +263,6 @@ class GameRecord:
     winner: int
     reason: str
     color_scores: tuple[int, ...] = ()  # 2 players: the points of every color, by color index
-
-    @property
-    def colors(self) -> tuple[str, ...]:
-        """Each seat's color (with two players, its first color: the player's name)."""
-        return COLORS[: self.players]
 
     @property
     def length(self) -> int:
@@ -292,7 +296,7 @@ class GameRecord:
             "reason": self.reason,
         }
         if self.players == TWO_PLAYERS:
-            doc["color_scores"] = {COLORS[c]: self.color_scores[c] for c in _color_order(self.players)}
+            doc["color_scores"] = {COLORS[c]: self.color_scores[c] for c in color_order(self.players)}
         return doc
 
     def dumps(self) -> str:
@@ -365,11 +369,6 @@ class GameRecord:
 
 
 _ONE_PER_LINE = "expected one game record per line, as 'kanaloa simulate --out' writes them"
-
-
-def _color_order(players: int) -> list[int]:
-    """The color indexes player by player, each player's first color first."""
-    return [c for s in range(players) for c in colors_of_seat(s, players)]
 
 
 def _color_scores(obj: dict, players: int, where: str) -> tuple[int, ...]:

@@ -60,20 +60,19 @@ from ..rules.state import (
 )
 from . import notation as N
 from . import viewer as V
-from .format import FORMAT, SEED_LIMIT, color_order, dumps, is_int, parse_json, read, render
-from .notation import COLORS, Move, parse_move, seat_colors
+from .format import DEFAULT_PAIRS, FORMAT, SEED_LIMIT, dumps, is_int, pair_colors, parse_json, read, render
+from .notation import COLORS, Move, color_order, parse_move, seat_colors
 
 __all__ = ["FORMAT", "Position", "WaitingError"]
 
 _KIND_OF_RECORD = {N.DISCARD: A.DISCARD, N.REVEAL: A.REVEAL}
-DEFAULT_PAIRS = (("red", "blue"), ("green", "yellow"))  # R15.1: the two players' colors by default
 
 
 def color_pairs(text: str) -> tuple[tuple[str, str], ...]:
     """The ``--colors`` option of a 2-player game, ``red+blue,green+yellow``, as pairs by seat.
 
     Raises ``OptionError`` naming ``--colors`` for another shape, a color
-    that is not one of the game's, or a color named twice.
+    that is not one of the game's, or a color named twice (``format.pair_colors``).
     """
     where = f"--colors {quote(text)}"
     shape = "write each player's two colors joined by '+', the players by ',': red+blue,green+yellow"
@@ -86,30 +85,8 @@ def color_pairs(text: str) -> tuple[tuple[str, str], ...]:
         if len(pair) != 2 or not all(pair):
             raise OptionError(f"{where}: {quote(part.strip())} is not two colors; {shape}")
         pairs.append((pair[0], pair[1]))
-    check_pairs(pairs, where)
+    pair_colors(pairs, where, OptionError)
     return tuple(pairs)
-
-
-def check_pairs(pairs: Sequence[Sequence[str]], where: str) -> tuple[str, ...]:
-    """The color names by index of a 2-player game whose players play ``pairs`` (R15.1).
-
-    Raises ``OptionError`` starting with ``where`` when ``pairs`` is not two
-    pairs of the four colors, each named once.
-    """
-    if (isinstance(pairs, str) or len(pairs) != TWO_PLAYERS
-            or any(isinstance(p, str) or len(p) != 2 for p in pairs)):
-        raise OptionError(f"{where}: give two players of two colors each, e.g. {DEFAULT_PAIRS}")
-    for pair in pairs:
-        for c in pair:
-            if c not in COLORS:
-                raise OptionError(f"{where}: {brief(c)} is not a color; the colors are {', '.join(COLORS)}")
-    seen: list[str] = []
-    for pair in pairs:
-        for c in pair:
-            if c in seen:
-                raise OptionError(f"{where}: {c} is named twice; each of the four colors belongs to one player")
-            seen.append(c)
-    return (pairs[0][0], pairs[1][0], pairs[0][1], pairs[1][1])
 
 
 class WaitingError(MoveError):
@@ -152,7 +129,7 @@ class Position:
         if not is_int(players) or players not in (2, 3, 4):
             raise OptionError(f"players {brief(players)}: the game is for 2, 3 or 4 players")
         if players == TWO_PLAYERS:
-            names = check_pairs(DEFAULT_PAIRS if colors is None else colors, "colors")
+            names = pair_colors(DEFAULT_PAIRS if colors is None else colors, "colors", OptionError)
         elif colors is not None:
             raise OptionError(f"colors: only a 2-player game gives each player two colors (R15.1); with {players} "
                               f"players each plays one color")

@@ -86,7 +86,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import BoardError, PositionError, brief
+from ..errors import BoardError, KanaloaError, PositionError, brief
 from ..rules.board import Board, load_board
 from ..rules.reference import ReferenceState, why_unreachable
 from ..rules.state import (
@@ -107,7 +107,7 @@ from ..rules.state import (
     colors_of_seat,
     seat_of_color,
 )
-from .notation import COLORS
+from .notation import COLORS, color_order
 from .viewer import UNSEEN_CHOICE, WAIT_RESHUFFLE, WAIT_SETUP, WaitKind, card_names, fill_in
 
 FORMAT = "kanaloa-position/1"
@@ -121,6 +121,7 @@ _REASON_OF_NAME = {name: code for code, name in REASON_NAMES.items()}
 
 
 _NO_LIMIT = -1  # a count the reader does not bound (see Reader._count)
+DEFAULT_PAIRS = (("red", "blue"), ("green", "yellow"))  # R15.1: the two players' colors by default
 
 
 def _fail(field: str, why: str) -> PositionError:
@@ -133,6 +134,32 @@ def _key(key: Any) -> str:
     if text and len(text) <= 40 and text.isprintable() and text.strip() == text:
         return text
     return brief(text)
+
+
+def pair_colors(pairs: Any, field: str, error: type[KanaloaError] = PositionError) -> tuple[str, ...]:
+    """The color names by index of a 2-player game whose players play ``pairs``, by seat, each player's
+    first color first (R15.1): the players' first colors, then their second colors.
+
+    Raises ``error`` starting with ``field`` unless ``pairs`` is two pairs of the four colors, each
+    named once.  The reader (``colors``) and ``Position.new`` (``colors``, ``--colors``) both check
+    with it.
+    """
+    if (not isinstance(pairs, (list, tuple)) or len(pairs) != TWO_PLAYERS
+            or any(not isinstance(p, (list, tuple)) or len(p) != 2 for p in pairs)):
+        raise error(f"{field}: give two players of two colors each, e.g. {DEFAULT_PAIRS}")
+    for pair in pairs:
+        for c in pair:
+            if not isinstance(c, str) or c not in COLORS:
+                raise error(f"{field}: {brief(c)} is not a color ({', '.join(COLORS)})")
+    colors = (pairs[0][0], pairs[1][0], pairs[0][1], pairs[1][1])
+    for i, c in enumerate(colors):
+        if c in colors[:i]:
+            places = [j for j, x in enumerate(colors) if x == c][:2]
+            whose = ("both players' first color" if places[1] < TWO_PLAYERS else
+                     " and ".join(f"{colors[j % TWO_PLAYERS]}'s {'first' if j < TWO_PLAYERS else 'second'} color"
+                                  for j in places))
+            raise error(f"{field}: {c} is named twice ({whose}); each color belongs to one player")
+    return colors
 
 
 def is_int(value: Any) -> bool:
@@ -214,11 +241,6 @@ def _json_type(value: Any) -> str:
 
 
 # -- writing ------------------------------------------------------------------------------------
-
-
-def color_order(players: int) -> list[int]:
-    """The color indexes player by player, each player's first color first (the order of ``scores``)."""
-    return [c for s in range(players) for c in colors_of_seat(s, players)]
 
 
 def render(board: Board, colors: tuple[str, ...], d: StateData, viewer: int | None) -> dict[str, Any]:
@@ -415,7 +437,6 @@ class _Reader:
             if key not in players:
                 raise _fail(f"colors.{_key(key)}", f"{brief(key)} is not a player (the players are "
                                                    f"{', '.join(players)}); a player is named by its first color")
-        second = []
         for c in players:
             field = f"colors.{c}"
             if c not in value:
@@ -426,17 +447,7 @@ class _Reader:
                                    f"\"COLOR\"], not {brief(pair)}")
             if pair[0] != c:
                 raise _fail(field, f"{brief(pair)} does not start with {c}: a player is named by its first color")
-            if pair[1] not in COLORS:
-                raise _fail(field, f"{brief(pair[1])} is not a color ({', '.join(COLORS)})")
-            second.append(pair[1])
-        colors = (*players, *second)
-        for i, c in enumerate(colors):
-            if c in colors[:i]:
-                whose = [f"{players[j % TWO_PLAYERS]}'s {'first' if j < TWO_PLAYERS else 'second'} color"
-                         for j, x in enumerate(colors) if x == c]
-                raise _fail("colors", f"{c} is named twice ({' and '.join(whose)}); each color belongs to one "
-                                      f"player")
-        return colors
+        return pair_colors([value[c] for c in players], "colors")
 
     def _to_move(self, value: Any, rnd: int) -> int:
         """The seat to move.  In a finished game ``to_move`` is null; the state then names the winner

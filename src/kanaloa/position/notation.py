@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from ..errors import MoveError, brief, quote, shorten
 from ..rules import actions as A
 from ..rules.board import Board
-from ..rules.state import colors_of_seat
+from ..rules.state import FACE_UP, colors_of_seat
 
 COLORS = ("red", "green", "blue", "yellow")  # the colors, in default seat order
 
@@ -60,7 +60,6 @@ _ACTION_KIND = {
 }
 _KIND_OF_ACTION = {v: k for k, v in _ACTION_KIND.items()}
 _KEYWORDS = (REMOVE, DISCARD, TAKE, DRAW, END, PASS, REVEAL, FACEUP)
-A_FACE_UP = 4  # R3, R9: at most four cards lie face-up
 _PREFIX = re.compile(r"^\s*([A-Za-z]+)\s*:(.*)$", re.S)
 
 
@@ -72,6 +71,11 @@ def seat_colors(colors: Sequence[str], players: int, seat: int) -> tuple[str, ..
     colors, then their second colors.
     """
     return tuple(colors[c] for c in colors_of_seat(seat, players))
+
+
+def color_order(players: int) -> list[int]:
+    """The color indexes player by player, each player's first color first (the order of ``scores``)."""
+    return [c for s in range(players) for c in colors_of_seat(s, players)]
 
 
 class QuotedMove(str):
@@ -186,8 +190,8 @@ class Move:
                 raise fail("expected 'take CARD' or 'take CARD refill CARD'")
             return cls(TAKE, cards=(card,), refill=_parse_island(args[2], board, fail), color=color)
         # FACEUP
-        if not 1 <= len(args) <= A_FACE_UP:
-            raise fail(f"'faceup' names the 1 to {A_FACE_UP} cards turned face-up, not {len(args)}")
+        if not 1 <= len(args) <= FACE_UP:
+            raise fail(f"'faceup' names the 1 to {FACE_UP} cards turned face-up, not {len(args)}")
         return cls(FACEUP, cards=tuple(_parse_island(n, board, fail) for n in args), color=color)
 
     @classmethod
