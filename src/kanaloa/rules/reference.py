@@ -52,36 +52,6 @@ from .state import (
 )
 
 
-def copy_data(data: StateData) -> StateData:
-    """A fresh, independent copy of ``data`` (cheaper than a deep copy)."""
-    return StateData(
-        n_islands=data.n_islands,
-        players=data.players,
-        preset=data.preset,
-        round=data.round,
-        to_move=data.to_move,
-        bridges=list(data.bridges),
-        hands=[list(h) for h in data.hands],
-        public=[list(p) for p in data.public],
-        hidden_by=[list(h) for h in data.hidden_by],
-        deck=list(data.deck),
-        face_up=list(data.face_up),
-        discard_open=list(data.discard_open),
-        scores=list(data.scores),
-        played=data.played,
-        discarded=data.discarded,
-        turn_color=data.turn_color,
-        remove_on=list(data.remove_on),
-        final_done=list(data.final_done),
-        final_passed=list(data.final_passed),
-        setup_chosen=list(data.setup_chosen),
-        ranking=list(data.ranking),
-        winner=data.winner,
-        reason=data.reason,
-        rng=data.rng,
-    )
-
-
 class ReferenceState:
     """A game state with the rules applied in plain Python; see the module docstring.
 
@@ -100,7 +70,7 @@ class ReferenceState:
     @classmethod
     def from_data(cls, board: Board, data: StateData) -> ReferenceState:
         """A state holding an independent copy of ``data``."""
-        return cls(board, copy_data(data))
+        return cls(board, data.copy())
 
     @classmethod
     def deal(cls, board: Board, players: int, preset: int, seed: int) -> ReferenceState:
@@ -125,10 +95,10 @@ class ReferenceState:
         return cls(board, data)
 
     def to_data(self) -> StateData:
-        return copy_data(self.data)
+        return self.data.copy()
 
     def copy(self) -> ReferenceState:
-        return ReferenceState(self.board, copy_data(self.data))
+        return ReferenceState(self.board, self.data.copy())
 
     # -- protocol properties ------------------------------------------------
 

@@ -17,7 +17,6 @@ indices.  Card multisets are lists of counts per island (length
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 ROUND_SETUP, ROUND_1, ROUND_2, ROUND_FINAL, ROUND_OVER = 0, 1, 2, 3, 4
@@ -119,7 +118,33 @@ class StateData:
         )
 
     def copy(self) -> StateData:
-        return copy.deepcopy(self)
+        """A fresh, independent copy (cheaper than a deep copy: every field is a number or a list of them)."""
+        return StateData(
+            n_islands=self.n_islands,
+            players=self.players,
+            preset=self.preset,
+            round=self.round,
+            to_move=self.to_move,
+            bridges=list(self.bridges),
+            hands=[list(h) for h in self.hands],
+            public=[list(p) for p in self.public],
+            hidden_by=[list(h) for h in self.hidden_by],
+            deck=list(self.deck),
+            face_up=list(self.face_up),
+            discard_open=list(self.discard_open),
+            scores=list(self.scores),
+            played=self.played,
+            discarded=self.discarded,
+            turn_color=self.turn_color,
+            remove_on=list(self.remove_on),
+            final_done=list(self.final_done),
+            final_passed=list(self.final_passed),
+            setup_chosen=list(self.setup_chosen),
+            ranking=list(self.ranking),
+            winner=self.winner,
+            reason=self.reason,
+            rng=self.rng,
+        )
 
     def hand_size(self, seat: int) -> int:
         return sum(self.hands[seat])
