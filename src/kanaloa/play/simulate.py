@@ -50,10 +50,10 @@ possibly with gaps)::
 
 ``seed`` is the deal seed; ``lineup``, ``bot_seeds``, ``scores`` and
 ``ranks`` (1 = best) are by seat, ``colors[s]`` is seat ``s``'s color and
-``winner`` a seat; ``moves`` lists every move in notation (README.md "Move
-notation") from
-the deal on, ``length`` counts them; ``reason`` is ``points`` (R12) or
-``eleven islands`` (R8).
+``winner`` a seat; ``deal`` and ``rotation`` are ``game // players`` and
+``game % players``; ``moves`` lists every move in notation (README.md "Move
+notation") from the deal on, ``length`` counts them; ``reason`` is
+``points`` (R12) or ``eleven islands`` (R8).
 
 A 2-player game (R15) is played with the default colors (seat 0 red and
 blue, seat 1 green and yellow): ``colors`` names the players by their first
@@ -62,11 +62,14 @@ is the points of its weaker color (the first entry of its R15.5 pair, which
 ranks the players first), and the record adds ``color_scores``, the points
 of every color, player by player::
 
-    "color_scores": {"red": 31, "blue": 3, "green": 0, "yellow": 5}  ``kanaloa new --seed SEED --players PLAYERS
---preset PRESET --board BOARD`` deals the game again, and playing ``moves``
-on it (``kanaloa play - --moves-file RECORD``, ``kanaloa replay FILE --game
-N``, or ``replay`` here) reproduces the final position exactly;
-``read_records`` reads such a file one line at a time.
+    "color_scores": {"red": 31, "blue": 3, "green": 0, "yellow": 5}
+
+``kanaloa new --seed SEED --players PLAYERS --preset PRESET --board BOARD``
+deals the game again, and playing ``moves`` on it
+(``kanaloa play - --moves-file RECORD``, ``kanaloa replay FILE --game N``,
+or ``replay`` here) reproduces the final position exactly;
+``read_records`` reads such a file one line at a time, and refuses a line
+that is no such record, naming the field.
 
 **Running.**  ``run_tournament`` plays the games in this process
 (``workers=1``), in a pool of worker processes, or on a Dask distributed
@@ -112,7 +115,7 @@ if TYPE_CHECKING:
 
 RECORD_FORMAT = "kanaloa-game/1"
 BOT_SALT = 0xD1B54A32D192ED03  # separates the bots' seed stream from the deal stream
-SEED_STRIDE = 4  # bot seeds per game: one per seat of the largest table (R3: 3 or 4 players)
+SEED_STRIDE = 4  # bot seeds per game: one per seat of the largest table (games seat 2, 3 or 4 players)
 MAX_MOVES = 100_000  # far beyond any real game (a few hundred moves); a guard against a looping bot
 PLAYER_COUNTS = (2, 3, 4)
 SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss")  # how a Dask scheduler is reached over a network
