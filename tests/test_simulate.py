@@ -211,6 +211,19 @@ def test_replay_errors_name_the_option_or_the_line(small_run, records_file, tmp_
         (lambda d: d.update(scores=[1, 2]), "field 'scores' must have one entry per seat (4), not 2"),
         (lambda d: d.update(preset="casual"), "field 'preset' must be one of yucata, tabletop, not \"casual\""),
         (lambda d: d.update(seed=-1), "field 'seed' must be from 0 to 2**64-1, not -1"),
+        (lambda d: d.pop("colors"), "missing field 'colors'"),
+        (lambda d: d.update(colors="red"), "field 'colors' must be a list of colors (text), not \"red\""),
+        (lambda d: d.update(colors=["red", "green", "blue", "pink"]),
+         "field 'colors' must be [\"red\", \"green\", \"blue\", \"yellow\"] (each seat's color in a 4-player game), "
+         "not [\"red\", \"green\", \"blue\", \"pink\"]"),
+        (lambda d: d.update(colors=["red", "green", "blue"]),
+         "field 'colors' must be [\"red\", \"green\", \"blue\", \"yellow\"] (each seat's color in a 4-player game), "
+         "not [\"red\", \"green\", \"blue\"]"),
+        (lambda d: d.update(deal=7), "field 'deal' must be 0 for game 0 of 4 players (game // players), not 7"),
+        (lambda d: d.update(deal="0"), "field 'deal' must be a whole number, not \"0\""),
+        (lambda d: d.update(rotation=-1), "field 'rotation' must be 0 for game 0 of 4 players (game % players), "
+                                          "not -1"),
+        (lambda d: d.update(game=-1), "field 'game' must be 0 or more, not -1"),
         (lambda d: d.update(format="kanaloa-position/1"),
          "not a game record (a JSON object with \"format\": \"kanaloa-game/1\"); expected one game record per "
          "line, as 'kanaloa simulate --out' writes them"),

@@ -331,7 +331,7 @@ class GameRecord(_Seats):
         for key, kind in _RECORD_FIELDS.items():
             value = obj[key]
             if kind is list:
-                item = str if key in ("lineup", "moves") else int
+                item = str if key in ("colors", "lineup", "moves") else int
                 good = isinstance(value, list) and all(_is(x, item) for x in value)
             else:
                 good = _is(value, kind)
@@ -345,12 +345,11 @@ class GameRecord(_Seats):
             if len(obj[key]) != players:
                 raise OptionError(f"{where}: field {key!r} must have one entry per seat ({players}), "
                                   f"not {len(obj[key])}")
+        _check_seats(obj, players, where)
         if not 0 <= obj["winner"] < players:
             raise OptionError(f"{where}: field 'winner' must be a seat from 0 to {players - 1}")
         if not 0 <= obj["seed"] <= MASK64:
             raise OptionError(f"{where}: field 'seed' must be from 0 to 2**64-1, not {_brief(obj['seed'])}")
-        if obj["game"] < 0:
-            raise OptionError(f"{where}: field 'game' must be 0 or more, not {obj['game']}")
         if obj["preset"] not in PRESETS:
             raise OptionError(f"{where}: field 'preset' must be one of {', '.join(PRESETS)}, "
                               f"not {_brief(obj['preset'])}")
@@ -374,6 +373,22 @@ class GameRecord(_Seats):
 _ONE_PER_LINE = "expected one game record per line, as 'kanaloa simulate --out' writes them"
 
 
+def _check_seats(obj: dict, players: int, where: str) -> None:
+    """A record's ``game``, ``deal``, ``rotation`` and ``colors`` agree with each other and ``players``:
+    game ``g`` is deal ``g // players`` in rotation ``g % players``, played with the default colors."""
+    game = obj["game"]
+    if game < 0:
+        raise OptionError(f"{where}: field 'game' must be 0 or more, not {shorten(str(game))}")
+    for key, value, how in (("deal", game // players, "//"), ("rotation", game % players, "%")):
+        if obj[key] != value:
+            raise OptionError(f"{where}: field {key!r} must be {shorten(str(value))} for game {shorten(str(game))} of "
+                              f"{players} players (game {how} players), not {_brief(obj[key])}")
+    colors = list(COLORS[:players])
+    if obj["colors"] != colors:
+        raise OptionError(f"{where}: field 'colors' must be {_brief(colors)} (each seat's color in a {players}-player "
+                          f"game), not {_brief(obj['colors'])}")
+
+
 def _color_scores(obj: dict, players: int, where: str) -> tuple[int, ...]:
     """A 2-player record's ``color_scores`` by color index (R15); ``()`` for 3 or 4 players, which have none."""
     if players != TWO_PLAYERS:
@@ -394,10 +409,11 @@ def _color_scores(obj: dict, players: int, where: str) -> tuple[int, ...]:
 # The fields a record must have, and of which JSON type (lists: see _RECORD_ITEMS).
 _RECORD_FIELDS: dict[str, type] = {
     "game": int, "deal": int, "rotation": int, "board": str, "players": int, "preset": str, "seed": int,
-    "lineup": list, "bot_seeds": list, "moves": list, "scores": list, "ranks": list, "winner": int, "reason": str,
+    "colors": list, "lineup": list, "bot_seeds": list, "moves": list, "scores": list, "ranks": list, "winner": int,
+    "reason": str,
 }
-_RECORD_ITEMS = {"lineup": "bot specs", "bot_seeds": "whole numbers", "moves": "moves (text)",
-                 "scores": "whole numbers", "ranks": "whole numbers"}
+_RECORD_ITEMS = {"colors": "colors (text)", "lineup": "bot specs", "bot_seeds": "whole numbers",
+                 "moves": "moves (text)", "scores": "whole numbers", "ranks": "whole numbers"}
 
 
 def _is(value: object, kind: type) -> bool:
