@@ -75,8 +75,8 @@ def build_arg(action: Action) -> int:
 
 
 def with_slot(action: Action, slot: int) -> Action:
-    """A place or swap code built with the mover's color in ``slot`` (R15)."""
-    return action | (slot << SLOT_BIT)
+    """A place or swap code built with the mover's color in ``slot`` (R15), whatever slot ``action`` named."""
+    return (action & ~(1 << SLOT_BIT)) | (slot << SLOT_BIT)
 
 
 def swap_cards(ends: tuple[int, int], combo: int) -> tuple[int, int]:
