@@ -15,8 +15,6 @@ from kanaloa.rules.state import PRESET_NAMES, PRESET_TABLETOP, PRESET_YUCATA
 from kanaloa.tools.benchmark import (
     PLAYOUT_SEED,
     bulk_determinisations,
-    bulk_determinise_missing,
-    determinise_missing,
     replay_line,
 )
 
@@ -60,9 +58,6 @@ def test_copy(benchmark, oro, position, rate):
 
 def test_determinise(benchmark, oro, position, rate):
     """One determinisation for the player to move, called from Python (docs/engine.md "Knowledge")."""
-    reason = determinise_missing()
-    if reason:
-        pytest.skip(reason)
     state = position.state(oro)
     viewer = position.data.to_move
     benchmark.group = "determinise"
@@ -73,9 +68,6 @@ def test_determinise(benchmark, oro, position, rate):
 
 def test_determinisations_in_c(benchmark, oro, position, rate):
     """Determinisations drawn in bulk in C, as the search's sampling costs without Python."""
-    reason = bulk_determinise_missing()
-    if reason:
-        pytest.skip(reason)
     state = position.state(oro)
     benchmark.group = f"determinisations in C ({DETERMINISATIONS} per call)"
     rate(benchmark, DETERMINISATIONS, "determinisations")
