@@ -1175,3 +1175,24 @@ def test_a_huge_count_is_refused_in_one_short_line():
     message = full_position_error(_set("scores.red", big))
     assert message.startswith(f"scores.red: {str(big)[:60]}... (2000 characters) points before the first")
     assert len(message) < 200
+
+
+def test_the_api_quotes_long_arguments_cut_short():
+    """A 5,000-character color, preset, viewer, player, island or move gives one short message."""
+    long = "x" * 5000
+    pos = Position.new(players=3, seed=1)
+    calls = [
+        (OptionError, lambda: Position.new(players=2, colors=(("red", long), ("green", "yellow")))),
+        (OptionError, lambda: Position.new(preset=long)),
+        (OptionError, lambda: Position.new(players=long)),  # type: ignore[arg-type]
+        (PositionError, lambda: pos.as_viewer(long)),
+        (PositionError, lambda: pos.colors_of(long)),
+        (BoardError, lambda: pos.controller_of(long)),
+        (MoveError, lambda: Move("take", cards=(long,)).to_action(pos.board)),
+        (MoveError, lambda: Move(long).to_action(pos.board)),
+    ]
+    for error, call in calls:
+        with pytest.raises(error) as caught:
+            call()
+        message = str(caught.value)
+        assert "(5000 characters)" in message and len(message) < 300, message[:400]
