@@ -20,7 +20,7 @@ from conftest import action_name, scramble_bridges
 from kanaloa.rules import actions as A
 from kanaloa.rules.state import PRESET_TABLETOP, PRESET_YUCATA, REASON_ELEVEN, ROUND_OVER, StateData
 
-GAMES = 2000  # spread evenly over 3 and 4 players and both presets
+GAMES = 2048  # spread evenly over 3 and 4 players and both presets (64 per test)
 CHUNKS = 8  # games per test = GAMES / (4 * CHUNKS)
 SCRAMBLED_GAMES = 240
 GAMES_2P = 1024  # 2-player games (R15), spread evenly over both presets: GAMES_2P / (2 * CHUNKS) per test
