@@ -486,9 +486,9 @@ def test_board_questions_refuse_an_island_not_on_the_board(oro, tables):
 # --- determinisation (docs/engine.md "Knowledge") ----------------------------------------------------------
 
 
-def mid_game(tables, seed: int, moves: int, players: int = 4) -> CoreState:
+def mid_game(tables, seed: int, moves: int, players: int = 4, preset: int = PRESET_YUCATA) -> CoreState:
     """A dealt game advanced by ``moves`` random legal moves (fewer if it ends)."""
-    state = CoreState.deal(tables, players, PRESET_YUCATA, seed)
+    state = CoreState.deal(tables, players, preset, seed)
     rng = random.Random(seed)
     for _ in range(moves):
         if state.is_over:
@@ -729,14 +729,8 @@ TWO = 2
 
 
 def two_player_mid_game(tables, seed: int, moves: int) -> CoreState:
-    """A dealt 2-player game advanced by ``moves`` random legal moves (fewer if it ends)."""
-    state = CoreState.deal(tables, TWO, seed % 2, seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_over:
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    return state
+    """A dealt 2-player game, in the preset ``seed % 2``, advanced as ``mid_game`` does."""
+    return mid_game(tables, seed, moves, TWO, seed % 2)
 
 
 def two_player_table(oro, bridges: dict[int, int], hand: dict[int, int]) -> StateData:
