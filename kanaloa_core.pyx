@@ -1588,6 +1588,21 @@ cdef class CoreState:
             raise ValueError("pick_action: no legal move, the game is over")
         return buf[pick_move(&self.st, buf, n, pol, &rng)]
 
+    def move_values(self):
+        """The heuristic playout policy's score of every legal action, in ``legal_actions()`` order.
+
+        The scores are the small integers ``POLICY_HEURISTIC`` compares (0 is
+        "nothing gained", a takeover scores about 24); a search may use them
+        as prior knowledge of which moves are worth trying first.
+        """
+        cdef int32_t buf[MAX_ACTIONS]
+        cdef int island_value[2 * MAX_ISLANDS]
+        cdef uint32_t known[2]
+        cdef int i, n = legal_moves(&self.st, buf)
+        known[0] = 0
+        known[1] = 0
+        return [move_value(&self.st, buf[i], island_value, known) for i in range(n)]
+
     def determinise(self, viewer, seed):
         """A state sampled uniformly among the card layouts ``viewer`` cannot tell from this one.
 

@@ -167,3 +167,54 @@ def test_greedy_beats_random_more_often_than_not():
         state, _ = play_game(specs, 100 + seed, 4)
         wins += state.winner == seat
     assert wins >= 5
+
+
+# -- ismcts: priors and a tree kept through the turn ---------------------------------------
+
+
+def test_prior_and_reuse_keys_reach_the_ismcts_bot():
+    bot = parse_bot_spec("ismcts:prior=1.5:reuse=1")
+    assert (bot.prior, bot.reuse) == (1.5, True)
+    plain = parse_bot_spec("ismcts")
+    assert (plain.prior, plain.reuse) == (0.0, False)
+    with pytest.raises(OptionError, match="'prior'"):
+        parse_bot_spec("ismcts:prior=-1")
+
+
+def test_reuse_continues_the_subtree_of_the_move_just_played():
+    """After its own place or swap the bot moves again with nothing new learned: the tree goes on."""
+    from kanaloa.rules.board import load_board
+
+    board = load_board("oro")
+    for seed in range(40):
+        state = kanaloa_core.CoreState.deal(core_board(board), 4, 0, seed)
+        rng = random.Random(seed)
+        for _ in range(30):
+            state.apply(rng.choice(state.legal_actions()))
+        bot = parse_bot_spec("ismcts:iterations=400:reuse=1")
+        bot.start(board, seed)
+        action = bot.choose(state)
+        if bot._kept is None:
+            continue  # the move ended the turn (or there was one choice): nothing to keep
+        expected, subtree = bot._kept
+        visits = subtree.visits
+        assert visits > 0
+        state.apply(action)
+        assert state.to_data() == expected
+        bot.choose(state)
+        assert subtree.visits == visits + 400  # the search went on in the kept subtree
+        return
+    pytest.fail("no seed gave the bot a move that keeps its turn")
+
+
+def test_without_reuse_nothing_is_kept():
+    from kanaloa.rules.board import load_board
+
+    board = load_board("oro")
+    state = kanaloa_core.CoreState.deal(core_board(board), 4, 0, 5)
+    for _ in range(20):
+        state.apply(state.legal_actions()[0])
+    bot = parse_bot_spec("ismcts:iterations=100")
+    bot.start(board, 1)
+    bot.choose(state)
+    assert bot._kept is None

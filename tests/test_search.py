@@ -20,6 +20,7 @@ import kanaloa_core
 from conftest import hide_swap
 from kanaloa.rules import actions as A
 from kanaloa.search import ISMCTS, MCTS
+from kanaloa.search.ismcts import count_nodes
 from kanaloa.search.mcts import blend
 
 
@@ -64,6 +65,9 @@ class TakeAway:
     def margins(self):
         return [1.0 if p == self.winner else -1.0 for p in range(2)]
 
+    def points(self):
+        return self.returns()
+
     def resample(self, player, seed):
         return self.clone()
 
@@ -74,6 +78,9 @@ class TakeAway:
 
     def public_actions(self, observer):
         return self.legal_actions()
+
+    def priors(self, observer):
+        return [0.5] * len(self.public_actions(observer))
 
     def apply_public(self, key, observer, rng):
         self.apply_action(key)
@@ -129,6 +136,9 @@ class HighCard:
         lead = (self.cards[0] - self.cards[1]) / (self.CARDS - 1)
         return [lead, -lead]
 
+    def points(self):
+        return [float(card) for card in self.cards]
+
     def resample(self, player, seed):
         # Player 0 knows its own card only: the other card and the deck order are drawn afresh.
         rng = random.Random(seed)
@@ -140,6 +150,9 @@ class HighCard:
 
     def public_actions(self, observer):
         return self.legal_actions()
+
+    def priors(self, observer):
+        return [0.5] * len(self.public_actions(observer))
 
     def apply_public(self, key, observer, rng):
         self.apply_action(key)
@@ -260,6 +273,92 @@ def test_bad_options_are_refused():
         ISMCTS(margin=1.5)
     with pytest.raises(ValueError):
         ISMCTS(expand_after=0)
+    with pytest.raises(ValueError):
+        ISMCTS(prior=-0.5)
+    with pytest.raises(ValueError):
+        ISMCTS(max_nodes=0)
+
+
+# -- anytime, bounded, explained ----------------------------------------------
+
+
+def test_stop_ends_the_search_early_and_says_so():
+    asked = []
+
+    def stop():
+        asked.append(1)
+        return len(asked) >= 3
+
+    result = ISMCTS(seed=1).search(TakeAway(30), iterations=100_000, stop=stop)
+    assert result.interrupted
+    assert result.iterations == 3 * 16  # asked every 16 iterations, stopped at the third question
+    assert result.root.visits == result.iterations
+    assert not ISMCTS(seed=1).search(TakeAway(30), iterations=100).interrupted
+
+
+def test_progress_reports_the_tree_so_far():
+    seen = []
+    ISMCTS(seed=1).search(TakeAway(40), seconds=0.35, progress=seen.append, progress_every=0.1)
+    assert 2 <= len(seen) <= 4
+    counts = [r.iterations for r in seen]
+    assert counts == sorted(counts) and counts[0] > 0
+    assert all(r.candidates() for r in seen)
+
+
+def test_the_tree_stops_growing_at_max_nodes_but_the_search_goes_on():
+    result = ISMCTS(seed=4, max_nodes=25).search(TakeAway(40), iterations=2000)
+    assert result.nodes == 25
+    assert count_nodes(result.root) == 25
+    assert result.iterations == 2000 == result.root.visits
+    unbounded = ISMCTS(seed=4).search(TakeAway(40), iterations=2000)
+    assert unbounded.nodes == count_nodes(unbounded.root) > 25
+
+
+class Biased(TakeAway):
+    """TakeAway whose priors favour taking 3."""
+
+    def priors(self, observer):
+        return [1.0 if n == 3 else 0.0 for n in self.public_actions(observer)]
+
+    def clone(self):
+        twin = Biased(self.pile, self.to_move)
+        twin.winner = self.winner
+        return twin
+
+
+def test_priors_choose_which_move_is_expanded_first():
+    result = ISMCTS(seed=0, prior=1.0).search(Biased(10), iterations=1)
+    assert list(result.root.children) == [3]
+    assert result.root.children[3].prior == 1.0
+    # Without the weight the priors are not asked, and the first move expanded is any of the three.
+    firsts = {next(iter(ISMCTS(seed=s).search(Biased(10), iterations=1).root.children)) for s in range(20)}
+    assert firsts == {1, 2, 3}
+
+
+def test_a_strong_prior_delays_but_does_not_stop_finding_the_winning_move():
+    # Taking 3 from 10 loses; the bias toward it fades with visits.
+    assert ISMCTS(seed=3, c=1.0, prior=2.0).search(Biased(10), iterations=4000).best_action == 2
+
+
+def test_candidates_report_their_uncertainty_and_points():
+    result = ISMCTS(seed=5, points=True).search(HighCard([2, 0]), iterations=400)
+    for cand in result.candidates():
+        assert cand.error == pytest.approx((cand.win * (1 - cand.win) / cand.visits) ** 0.5)
+        assert len(cand.points) == 2 and cand.points[0] <= 4
+    keep = next(c for c in result.candidates() if c.action == KEEP)
+    assert keep.points[0] == 2.0  # keeping a 2 ends with a 2
+    assert len(result.points) == 2
+    assert ISMCTS(seed=5).search(HighCard([2, 0]), iterations=50).points == ()
+
+
+def test_a_search_can_continue_an_earlier_tree():
+    first = ISMCTS(seed=6).search(TakeAway(9), iterations=300)
+    child = first.root.children[1]  # taking 1 leaves 8, and the opponent to move
+    before = child.visits
+    state = TakeAway(8, to_move=1)
+    more = ISMCTS(seed=7).search(state, iterations=200, root=child)
+    assert more.root is child and child.visits == before + 200
+    assert more.nodes == count_nodes(child)
 
 
 def nodes_below(node):
@@ -398,3 +497,43 @@ def test_the_adapter_names_the_cores_playout_policies():
     assert KanaloaGame().policy == POLICY_HEURISTIC
     with pytest.raises(ValueError, match="policy"):
         KanaloaGame(7)
+
+
+@pytest.mark.parametrize("players", [4, 2])
+def test_priors_follow_the_moves_and_the_cores_heuristic_scores(players):
+    """One prior per public move, in [0, 1], from the very scores the heuristic playout policy maximises."""
+    from kanaloa.play.game import HIDDEN_DISCARD, prior_of
+
+    found_discards = False
+    for seed in range(30):
+        state = kanaloa_state(seed, 5 * seed, players)
+        if state.is_terminal():
+            continue
+        core = state.core
+        values = core.move_values()
+        assert len(values) == len(core.legal_actions())
+        mover = state.current_player()
+        assert state.priors(mover) == [prior_of(v) for v in values]
+        other = (mover + 1) % players
+        keys, priors = state.public_actions(other), state.priors(other)
+        assert len(priors) == len(keys) and all(0.0 <= p <= 1.0 for p in priors)
+        if HIDDEN_DISCARD in keys:
+            found_discards = True
+            assert priors[keys.index(HIDDEN_DISCARD)] == prior_of(-4)
+        # Without its one-in-eight random move, the heuristic policy plays a move of the highest score.
+        best = max(values)
+        picks = [core.pick_action(s, kanaloa_core.POLICY_HEURISTIC) for s in range(64)]
+        moves = core.legal_actions()
+        top = sum(values[moves.index(a)] == best for a in picks)
+        assert top >= 40
+    assert found_discards
+    assert prior_of(-100) == 0.0 and prior_of(100) == 1.0 and prior_of(24) == pytest.approx(0.8)
+
+
+def test_points_are_the_scores_of_every_color():
+    state = kanaloa_state(3, 0)
+    state.rollout(1)
+    assert state.points() == [float(p) for p in state.core.scores]
+    two = kanaloa_state(3, 0, players=2)
+    two.rollout(1)
+    assert len(two.points()) == 4

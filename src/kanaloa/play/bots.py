@@ -51,7 +51,7 @@ from ..rules import actions as A
 from ..rules.board import Board
 from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM, CoreState
 from ..rules.state import TWO_PLAYERS, colors_of_seat
-from ..search import ISMCTS, MCTS
+from ..search import ISMCTS, MCTS, Node
 from .game import KanaloaGame
 
 if TYPE_CHECKING:
@@ -283,20 +283,48 @@ class SearchBot(Bot):
 
 
 class ISMCTSBot(SearchBot):
-    """ISMCTS from the mover's knowledge; the move most visited at the root."""
+    """ISMCTS from the mover's knowledge; the move most visited at the root.
+
+    With ``reuse`` the tree is kept across the atomic moves of a turn: when
+    the bot moves again right after its own move and the state is exactly
+    the one that move led to (nothing new learned, as after a place, swap,
+    removal or discard), the search continues the subtree of that move.
+    """
 
     name = "ismcts"
 
-    def __init__(self, spec: str, expand: int = 1, **options: Any) -> None:
+    def __init__(self, spec: str, expand: int = 1, prior: float = 0.0, reuse: int = 0, **options: Any) -> None:
         super().__init__(spec, **options)
         self.expand = expand
+        self.prior = prior
+        self.reuse = bool(reuse)
+        self._kept: tuple[StateData, Node] | None = None  # (the state expected next, its subtree)
+
+    def start(self, board: Board, seed: int) -> None:
+        super().start(board, seed)
+        self._kept = None
 
     def choose(self, state: CoreState) -> int:
         moves = state.legal_actions()
         if len(moves) == 1:
+            self._kept = None
             return moves[0]
-        search = ISMCTS(c=self.c, margin=self.margin, seed=self.rng.getrandbits(63), expand_after=self.expand)
-        return search.search(self.game.wrap(state), self.iterations, self.seconds).best_action
+        root = None
+        if self._kept is not None:
+            expected, subtree = self._kept
+            if state.to_data() == expected:
+                root = subtree
+        self._kept = None
+        search = ISMCTS(c=self.c, margin=self.margin, seed=self.rng.getrandbits(63), expand_after=self.expand,
+                        prior=self.prior)
+        result = search.search(self.game.wrap(state), self.iterations, self.seconds, root=root)
+        action = result.best_action
+        if self.reuse:
+            after = state.copy()
+            after.apply(action)
+            if not after.is_over and after.to_move == state.to_move:
+                self._kept = (after.to_data(), result.root.children[action])
+        return action
 
 
 class PIMCBot(SearchBot):
@@ -348,7 +376,8 @@ BOTS: dict[str, tuple[type, dict[str, _Option]]] = {
     "random": (RandomBot, {"seed": _SEED}),
     "greedy": (GreedyBot, {"seed": _SEED, "width": _Option(int, 1)}),
     "pimc": (PIMCBot, {**_SEARCH, "dets": _Option(int, 1)}),
-    "ismcts": (ISMCTSBot, {**_SEARCH, "expand": _Option(int, 1)}),
+    "ismcts": (ISMCTSBot, {**_SEARCH, "expand": _Option(int, 1), "prior": _Option(float, 0.0),
+                           "reuse": _Option(int, 0)}),
 }
 
 

@@ -11,6 +11,10 @@ The searches of ``kanaloa.search`` know no game; they reach one only through
   policies (``POLICY_HEURISTIC`` by default, ``POLICY_RANDOM``);
 * a face-down discard (R4) shows nothing of its card, so every discard of
   another player has one public key, ``HIDDEN_DISCARD``;
+* ``priors`` are the core's heuristic move scores (``move_values``, the
+  scores its heuristic playout policy compares) mapped to [0, 1] by
+  ``prior_of``; another player's hidden discard takes the discard score;
+* ``points()`` is the score of every color (R11), 4 entries with two players;
 * ``returns()`` is 1 for the winner (R8, or R12 with its tie-break; with two
   players R15.5's pair) and 0 for the others, ``margins()`` the point margin
   over the best other player (with two players: of the weaker colors, the
@@ -44,6 +48,16 @@ HIDDEN_DISCARD: Action = A.encode(A.DISCARD, 0xFF)
 _FIRST_DISCARD, _AFTER_DISCARDS = A.encode(A.DISCARD), A.encode(A.DISCARD + 1)
 # A point margin this large or larger counts as a complete rout in ``margins()``.
 MARGIN_SCALE = 20.0
+# ``prior_of``: the core's move scores from PRIOR_LOW (prior 0) to PRIOR_LOW + PRIOR_SPAN (prior 1).
+PRIOR_LOW = -8.0
+PRIOR_SPAN = 40.0
+DISCARD_VALUE = -4  # the core's score of a face-down discard (VALUE_DISCARD)
+
+
+def prior_of(value: float) -> float:
+    """A core move score as a prior in [0, 1]: a discard 0.1, nothing gained 0.2, a takeover about 0.8."""
+    p = (value - PRIOR_LOW) / PRIOR_SPAN
+    return 1.0 if p > 1.0 else (0.0 if p < 0.0 else p)
 
 
 class KanaloaGame:
@@ -139,6 +153,23 @@ class KanaloaState:
         if hi > lo:
             moves[lo:hi] = [HIDDEN_DISCARD]
         return moves
+
+    def priors(self, observer: int) -> list[float]:
+        """``prior_of`` the core's score of every move of ``public_actions(observer)``, in that order."""
+        core = self.core
+        values = [prior_of(v) for v in core.move_values()]
+        if core.to_move == observer:
+            return values
+        moves = core.legal_actions()
+        lo = bisect_left(moves, _FIRST_DISCARD)
+        hi = bisect_left(moves, _AFTER_DISCARDS, lo)
+        if hi > lo:
+            values[lo:hi] = [prior_of(DISCARD_VALUE)]
+        return values
+
+    def points(self) -> list[float]:
+        """The score of every color (R11)."""
+        return [float(p) for p in self.core.scores]
 
     def apply_public(self, key: Action, observer: int, rng: random.Random) -> Action:
         """Apply a move with public ``key``; a hidden discard becomes one of the hand's cards at random."""

@@ -33,12 +33,16 @@ class Node:
     ``avail`` counts how often the move was available when its parent was
     visited (ISMCTS; plain UCT uses the parent's visits).  ``children`` maps
     an action (or its public key) to the child node.  ``untried`` is the list
-    of actions not expanded yet (plain UCT only).
+    of actions not expanded yet (plain UCT only).  ``prior`` is the game's
+    prior for the move (``GameState.priors``; 0 when not asked), and
+    ``points`` the sum of the final ``points()`` of the games played through
+    the node (kept for the root and its children only, else None).
     """
 
-    __slots__ = ("action", "avail", "children", "mean", "player", "reward", "untried", "visits", "wins")
+    __slots__ = ("action", "avail", "children", "mean", "player", "points", "prior", "reward", "untried", "visits",
+                 "wins")
 
-    def __init__(self, action: Action, player: int) -> None:
+    def __init__(self, action: Action, player: int, prior: float = 0.0) -> None:
         self.action = action
         self.player = player
         self.children: dict[Action, Node] = {}
@@ -47,17 +51,36 @@ class Node:
         self.reward = 0.0
         self.wins = 0.0
         self.mean = 0.0
+        self.prior = prior
+        self.points: list[float] | None = None
         self.untried: list[Action] | None = None
 
 
 @dataclass(frozen=True)
 class Candidate:
-    """A move at the root with its statistics: ``win`` is the estimated chance the mover wins."""
+    """A move at the root with its statistics.
+
+    ``win`` is the estimated chance the mover wins, ``error`` its standard
+    error (``sqrt(win * (1 - win) / visits)``), ``value`` the mean reward
+    (equal to ``win`` when no margin is blended in), ``points`` the mean final
+    ``points()`` of the games played through the move (empty when not kept).
+    """
 
     action: Action
     visits: int
     win: float
-    value: float  # mean reward (equals ``win`` when no margin is blended in)
+    value: float
+    error: float = 0.0
+    points: tuple[float, ...] = ()
+
+
+def candidate(n: Node) -> Candidate:
+    """The ``Candidate`` of root child ``n``."""
+    if not n.visits:
+        return Candidate(n.action, 0, 0.0, 0.0, 0.5)
+    win = n.wins / n.visits
+    points = tuple(p / n.visits for p in n.points) if n.points else ()
+    return Candidate(n.action, n.visits, win, n.mean, math.sqrt(max(win * (1.0 - win), 0.0) / n.visits), points)
 
 
 @dataclass
@@ -68,13 +91,19 @@ class SearchResult:
     player: int
     iterations: int
     seconds: float
+    nodes: int = 0  # tree nodes made (ISMCTS), the root excepted
+    interrupted: bool = False  # True when ``stop`` ended the search before its budget
 
     def candidates(self) -> list[Candidate]:
         """Root moves, most visited first (ties: higher value, then lower action code)."""
         kids = sorted(self.root.children.values(), key=lambda n: (-n.visits, -n.mean, n.action))
-        return [
-            Candidate(n.action, n.visits, n.wins / n.visits if n.visits else 0.0, n.mean) for n in kids
-        ]
+        return [candidate(n) for n in kids]
+
+    @property
+    def points(self) -> tuple[float, ...]:
+        """The mean final ``points()`` over every iteration (empty when not kept)."""
+        root = self.root
+        return tuple(p / root.visits for p in root.points) if root.points and root.visits else ()
 
     @property
     def best_action(self) -> Action:
@@ -101,17 +130,26 @@ def blend(returns: list[float], margins: list[float], margin: float) -> list[flo
     return [keep * r + half * (m + 1.0) for r, m in zip(returns, margins, strict=True)]
 
 
-def simulate_and_backup(s: GameState, root: Node, path: list[Node], margin: float, seed: int) -> None:
+def simulate_and_backup(s: GameState, root: Node, path: list[Node], margin: float, seed: int,
+                        points: bool = False) -> None:
     """Finish one iteration: play ``s`` to the end (``rollout``), then back the rewards up ``path``.
 
     Every node on the path (the root excepted) adds the reward entry of the
     player who chose its move (max^n); ``wins`` keeps the pure win/loss part
-    apart for the reported win chances.
+    apart for the reported win chances.  With ``points``, the root and the
+    root's child on the path add the game's final ``points()``.
     """
     if not s.is_terminal():
         s.rollout(seed)
     wins = s.returns()
     rewards = blend(wins, s.margins(), margin) if margin else wins
+    if points:
+        tally = s.points()
+        for n in path[:2]:
+            if n.points is None:
+                n.points = list(tally)
+            else:
+                n.points = [a + b for a, b in zip(n.points, tally, strict=True)]
     root.visits += 1
     for n in path[1:]:
         n.visits += 1

@@ -20,7 +20,14 @@ Hidden information has two faces here:
 Rewards are a vector with one entry per player in ``[0, 1]``:
 ``returns()`` is the game result (1 for the winner, 0 for the others), and
 ``margins()`` each player's point margin over the best other player,
-normalised to ``[-1, 1]``, which a search may blend in.
+normalised to ``[-1, 1]``, which a search may blend in.  ``points()`` is
+the game's own final tally (one entry per scoring unit, any length), which a
+search averages to tell what a move is expected to end with.
+
+``priors(observer)`` is prior knowledge: one number in ``[0, 1]`` per move of
+``public_actions(observer)``, in that order, higher for moves worth trying
+first.  A search may use it to order and bias its exploration; a game with no
+knowledge returns the same number for every move.
 """
 
 from __future__ import annotations
@@ -55,5 +62,9 @@ class GameState(Protocol):
     def rollout(self, seed: int) -> None: ...
 
     def public_actions(self, observer: int) -> list[Action]: ...
+
+    def priors(self, observer: int) -> list[float]: ...
+
+    def points(self) -> list[float]: ...
 
     def apply_public(self, key: Action, observer: int, rng: random.Random) -> Action: ...
