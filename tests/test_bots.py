@@ -218,3 +218,18 @@ def test_without_reuse_nothing_is_kept():
     bot.start(board, 1)
     bot.choose(state)
     assert bot._kept is None
+
+
+def test_the_hint_bot_plays_with_the_hints_settings():
+    from kanaloa.play.bots import HintBot
+    from kanaloa.play.settings import HINT_SETTINGS
+
+    bot = parse_bot_spec("hint:time=0.05")
+    assert isinstance(bot, HintBot) and bot.seconds == 0.05
+    assert (bot.c, bot.prior, bot.reuse, bot.margin, bot.expand) == (
+        HINT_SETTINGS.c, HINT_SETTINGS.prior, HINT_SETTINGS.reuse, HINT_SETTINGS.margin, HINT_SETTINGS.expand_after)
+    assert bot.game.policy == HINT_SETTINGS.policy
+    tuned = parse_bot_spec("hint:c=0.9:prior=0:reuse=0")
+    assert (tuned.c, tuned.prior, tuned.reuse) == (0.9, 0.0, False)
+    with pytest.raises(OptionError, match="give one budget"):
+        parse_bot_spec("hint:time=1:iterations=5")

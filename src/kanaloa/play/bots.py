@@ -16,6 +16,8 @@ spec        what it does
 ``pimc``    perfect-information Monte Carlo: ``dets`` determinisations, a
             plain UCT search on each, the root visits summed as votes
 ``ismcts``  single-observer information-set MCTS (``kanaloa.search``)
+``hint``    the engine behind ``kanaloa hint``: ``ismcts`` with the hint's
+            settings (``kanaloa.play.settings.HINT_SETTINGS``)
 ==========  ===============================================================
 
 Options (``key=value`` after the name, separated by ``:``):
@@ -26,8 +28,10 @@ Options (``key=value`` after the name, separated by ``:``):
   (seconds per move), ``c`` (exploration, default 0.7), ``margin`` (weight of
   the point margin in the reward, default 0), ``policy`` (``heuristic`` or
   ``random`` rollouts, default heuristic);
-* ``ismcts``: ``expand`` (visits a tree node needs before its moves are
-  expanded, default 1);
+* ``ismcts`` and ``hint``: ``expand`` (visits a tree node needs before its
+  moves are expanded, default 1), ``prior`` (weight of the core's heuristic
+  move scores as priors, default 0), ``reuse`` (1: keep the tree through the
+  turn, default 0); ``hint`` has the hint's defaults instead;
 * ``pimc``: ``dets`` (determinisations per move, default 10; the budget is
   shared between them).
 
@@ -53,11 +57,13 @@ from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM, CoreState
 from ..rules.state import TWO_PLAYERS, colors_of_seat
 from ..search import ISMCTS, MCTS, Node
 from .game import KanaloaGame
+from .settings import HINT_SETTINGS
 
 if TYPE_CHECKING:
     from ..rules.state import StateData
 
 POLICIES = {"heuristic": POLICY_HEURISTIC, "random": POLICY_RANDOM}
+POLICY_NAMES = {code: name for name, code in POLICIES.items()}
 
 
 class Bot:
@@ -327,6 +333,19 @@ class ISMCTSBot(SearchBot):
         return action
 
 
+class HintBot(ISMCTSBot):
+    """The engine behind hints as a bot: ``ismcts`` with ``HINT_SETTINGS`` as its defaults."""
+
+    name = "hint"
+
+    def __init__(self, spec: str, c: float = HINT_SETTINGS.c, margin: float = HINT_SETTINGS.margin,
+                 expand: int = HINT_SETTINGS.expand_after, prior: float = HINT_SETTINGS.prior,
+                 reuse: int = int(HINT_SETTINGS.reuse), policy: str = POLICY_NAMES[HINT_SETTINGS.policy],
+                 **options: Any) -> None:
+        super().__init__(spec, c=c, margin=margin, expand=expand, prior=prior, reuse=reuse, policy=policy,
+                         **options)
+
+
 class PIMCBot(SearchBot):
     """Perfect-information Monte Carlo: plain UCT on several determinisations, visits summed as votes."""
 
@@ -372,12 +391,13 @@ _SEARCH = {
     "margin": _Option(float, 0.0),
     "policy": _Option(str, choices=tuple(POLICIES)),
 }
+_ISMCTS = {**_SEARCH, "expand": _Option(int, 1), "prior": _Option(float, 0.0), "reuse": _Option(int, 0)}
 BOTS: dict[str, tuple[type, dict[str, _Option]]] = {
     "random": (RandomBot, {"seed": _SEED}),
     "greedy": (GreedyBot, {"seed": _SEED, "width": _Option(int, 1)}),
     "pimc": (PIMCBot, {**_SEARCH, "dets": _Option(int, 1)}),
-    "ismcts": (ISMCTSBot, {**_SEARCH, "expand": _Option(int, 1), "prior": _Option(float, 0.0),
-                           "reuse": _Option(int, 0)}),
+    "ismcts": (ISMCTSBot, _ISMCTS),
+    "hint": (HintBot, _ISMCTS),
 }
 
 
@@ -407,10 +427,10 @@ def parse_bot_spec(spec: str) -> Bot:
         if key in options:
             raise OptionError(f"{where}: key {quote(key)} is given twice")
         options[key] = _option_value(where, key, text, allowed[key])
-    if name in ("pimc", "ismcts") and "iterations" in options and "time" in options:
+    if name in ("pimc", "ismcts", "hint") and "iterations" in options and "time" in options:
         raise OptionError(f"{where}: key 'time' cannot be combined with 'iterations'; give one budget")
     margin = options.get("margin", 0.0)
-    if name in ("pimc", "ismcts") and isinstance(margin, float) and margin > 1.0:
+    if name in ("pimc", "ismcts", "hint") and isinstance(margin, float) and margin > 1.0:
         raise OptionError(f"{where}: key 'margin' must be within [0, 1], not {margin}")
     return cls(spec.strip(), **options)
 
@@ -443,6 +463,9 @@ _SPEC_HELP = {
     "greedy": "one turn of lookahead on its own cards, scored by a board heuristic",
     "pimc": "perfect-information Monte Carlo: a tree search on each of several deals of the unseen cards",
     "ismcts": "information-set Monte Carlo tree search from what the player knows",
+    "hint": ("the engine behind 'kanaloa hint': ismcts with the hint's settings as its defaults "
+             f"(c={HINT_SETTINGS.c:g}, prior={HINT_SETTINGS.prior:g}, reuse={int(HINT_SETTINGS.reuse)}, "
+             f"margin={HINT_SETTINGS.margin:g}, expand={HINT_SETTINGS.expand_after})"),
     # keys
     "seed": "mixed into the seed each game gives the bot",
     "width": "positions looked at per decision",
@@ -452,6 +475,8 @@ _SPEC_HELP = {
     "margin": "weight of the point margin in the reward, at most 1; 0 plays to win, whatever the margin",
     "policy": "how playouts choose their moves",
     "expand": "visits a tree node needs before its moves are expanded",
+    "prior": "weight of the heuristic move scores that order and bias the search; 0 ignores them",
+    "reuse": "not 0: keep the search tree through the moves of the bot's turn",
     "dets": "deals of the unseen cards searched per move; the budget is shared among them",
 }
 
