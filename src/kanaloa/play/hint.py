@@ -30,7 +30,8 @@ with a ``HintProgress`` (iterations so far, the best move so far and its win
 chance); ``stop`` ends the search early, and the hint of what was found so
 far is returned with ``interrupted`` set.  With ``interruptible`` (the
 command) Ctrl-C does that: the first SIGINT stops the search, a second one
-raises ``KeyboardInterrupt``.
+makes ``hint`` raise ``KeyboardInterrupt`` (at its next check, within a few
+iterations), and a third one goes to the previous handler.
 
 **Memory.**  Each worker's tree stops growing at ``max_nodes`` nodes
 (``SearchSettings.max_nodes``, ``NODE_BYTES`` bytes a node): later
@@ -340,15 +341,19 @@ def check_top(top: object) -> None:
 
 
 class _Flag:
-    """Set by Ctrl-C (from a signal handler: a plain attribute, no lock)."""
+    """Set by Ctrl-C (from a signal handler: plain attributes, no lock): ``raised`` by the first,
+    ``again`` by the second."""
 
     def __init__(self) -> None:
         self.raised = False
+        self.again = False
 
 
 @contextmanager
 def _ctrl_c_stops(flag: _Flag, enabled: bool) -> Iterator[None]:
-    """While inside: the first SIGINT sets ``flag``, a second raises ``KeyboardInterrupt``; the previous
+    """While inside, the first SIGINT sets ``flag.raised`` (the searches stop and return what they found) and
+    the second ``flag.again`` (the hint's own code then raises ``KeyboardInterrupt`` where it checks, never
+    inside a finaliser), and gives SIGINT back to the previous handler for any further one.  The previous
     handler comes back afterwards.  Nothing changes when not ``enabled`` or off the main thread."""
     if not enabled or threading.current_thread() is not threading.main_thread():
         yield
@@ -356,7 +361,8 @@ def _ctrl_c_stops(flag: _Flag, enabled: bool) -> Iterator[None]:
 
     def on_sigint(signum: int, frame: Any) -> None:
         if flag.raised:
-            raise KeyboardInterrupt
+            flag.again = True
+            signal.signal(signal.SIGINT, previous)
         flag.raised = True
 
     previous = signal.signal(signal.SIGINT, on_sigint)
@@ -403,6 +409,8 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
     flag = _Flag()
 
     def stopped() -> bool:
+        if flag.again:  # a second Ctrl-C: abort
+            raise KeyboardInterrupt
         return flag.raised or (stop is not None and stop())
 
     report = None

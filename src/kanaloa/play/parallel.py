@@ -225,12 +225,10 @@ def run(state: CoreState, settings: Settings, seeds: Sequence[int], iterations: 
             stream.flush()
 
     def halted() -> bool:
-        if halt.is_set():
-            return True
-        if stop is not None and stop():
+        if stop is not None and stop():  # asked every time: it may also raise (a second Ctrl-C)
             halt.set()
             return True
-        return False
+        return halt.is_set()
 
     def tell(mine: SearchResult) -> None:
         if progress is not None:
