@@ -510,6 +510,9 @@ def test_the_progress_line_is_drawn_only_on_a_terminal():
     long = _HintMeter(Terminal(), expect_long=True)
     long.show(early)
     assert "500 iterations" in long.stream.getvalue()
+    # Never wider than the terminal (80 columns when its width cannot be read): a wrapped line would not redraw.
+    long.show(HintProgress(2000, 1.5, "blue: HILO-RASI/HILO+RASI" * 3, 0.25))
+    assert len(long.stream.getvalue().split("\r")[-1]) == 79 + len("\x1b[K")
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -575,7 +578,10 @@ def test_ctrl_c_prints_the_hint_found_so_far_with_status_130(tmp_path, workers, 
     give_up = time.monotonic() + 60
     while b"searching: " not in shown and time.monotonic() < give_up and proc.poll() is None:
         if select.select([terminal], [], [], 0.2)[0]:
-            shown += os.read(terminal, 4096)
+            try:
+                shown += os.read(terminal, 4096)
+            except OSError:  # the command closed its standard error: it ended
+                break
     assert b"searching: " in shown and b"best so far " in shown, shown
     proc.send_signal(signal.SIGINT)
     out, _ = proc.communicate(timeout=30)

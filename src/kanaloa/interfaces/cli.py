@@ -460,7 +460,12 @@ class _HintMeter:
 
         if progress.seconds < self.AFTER and not self.expect_long:
             return
-        self.stream.write("\r" + format_progress(progress) + "\x1b[K")
+        try:
+            width = os.get_terminal_size(self.stream.fileno()).columns or 80  # 0: a terminal that never said
+        except (AttributeError, OSError, ValueError):
+            width = 80
+        # One line that never wraps, or the carriage return would redraw only its last part.
+        self.stream.write("\r" + format_progress(progress)[:max(width - 1, 20)] + "\x1b[K")
         self.stream.flush()
         self.drawn = True
 
