@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import math
 import multiprocessing
+import os
 import signal
 import sys
 import time
@@ -179,8 +180,9 @@ def _worker(conn: Connection, state: CoreState, settings: Settings, seed: int, i
         conn.send(Report(result.iterations, result.seconds, result.nodes, result.interrupted, pack(result)))
     except BaseException as exc:  # sent back, and raised again there: a worker has no one to tell
         conn.send(("error", f"{type(exc).__name__}: {exc}"))
-    finally:
-        conn.close()
+    conn.close()
+    # End at once: freeing a large tree node by node would only keep the main process waiting in ``join``.
+    os._exit(0)
 
 
 def run(state: CoreState, settings: Settings, seeds: Sequence[int], iterations: Sequence[int] | None,
