@@ -40,7 +40,7 @@ bounded memory (docs/hints.md "Memory").
 
 Only what the mover knows is used, even for a full position: every iteration
 of the search starts from a fresh determinisation drawn from the mover's
-knowledge (docs/engine.md "Determinisation"), so two positions that differ
+knowledge (docs/engine.md "Knowledge"), so two positions that differ
 only in cards the mover cannot see give the same hint for the same seed.
 """
 
@@ -94,7 +94,12 @@ INTERVAL_Z = 1.96  # a candidate's 95% interval: win +- INTERVAL_Z standard erro
 @dataclass(frozen=True)
 class SearchSettings:
     """How hints search: ISMCTS's ``c``, ``margin``, ``prior``, ``expand_after``, ``max_nodes`` (per worker)
-    and the rollouts' playout ``policy`` (``kanaloa.play.game``)."""
+    and the rollouts' playout ``policy`` (``kanaloa.play.game``).
+
+    ``HINT_SETTINGS`` is the one instance hints use; tuning the search's
+    strength changes its values there, and everything that searches as
+    hints do (the command, the benchmark) follows.
+    """
 
     c: float = 0.7
     margin: float = 0.0
