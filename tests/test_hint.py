@@ -454,6 +454,26 @@ def test_the_gains_say_what_the_plan_takes(seed, players):
     assert any(g.after.islands > g.now.islands and g.after.if_scored > g.now.if_scored for g in found.gains.values())
 
 
+def test_the_gains_in_the_final_round_count_the_final_scoring():
+    """R10, R11: in the final round the islands would score with the final +1 each; the plan that ends
+    the game leaves nothing more to score, and the score after it is the final score."""
+    from kanaloa.position import Position
+
+    pos = Position.new(players=3, seed=2)
+    rng = random.Random(2)
+    while pos.round != "final":
+        pos.push(rng.choice(pos.state.legal_actions()))
+    while not pos.is_over:
+        found = hint_of(pos, iterations=100)
+        (color, gain), = found.gains.items()
+        c = pos.colors.index(color)
+        assert gain.now.if_scored == pos.live.points_if_scored(True)[c] > pos.live.points_if_scored(False)[c] or \
+            gain.now.islands == 0
+        for move in found.plan:
+            pos.play(move)
+    assert (gain.after.score, gain.after.if_scored) == (pos.scores[color], 0)
+
+
 def test_expected_points_name_every_color():
     pos = midgame(1, players=2)
     found = hint_of(pos)
