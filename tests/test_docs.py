@@ -191,6 +191,10 @@ def test_commands_md_lists_the_keys_of_hint_json():
     doc = json.loads(result.stdout)
     assert list(doc) == documented_keys("hint --json")
     assert list(doc["candidates"][0]) == documented_keys("A candidate")
+    assert list(doc["gains"]) == ["red"]  # red is to move in the example
+    gain = doc["gains"]["red"]
+    assert list(gain) == documented_keys("Gains of a color")
+    assert list(gain["now"]) == list(gain["after"]) == documented_keys("A standing")
 
 
 def test_commands_md_lists_the_keys_of_simulate_json_and_of_the_records(tmp_path):

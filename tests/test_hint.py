@@ -6,8 +6,14 @@ moves, so every test replays exactly.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
 import random
+import re
+import signal
+import subprocess
+import sys
 import time
 from importlib import resources
 
@@ -71,7 +77,7 @@ def test_the_hint_and_its_plan_are_legal(seed, players):
 def test_candidates_are_the_most_visited_moves_with_win_chances():
     pos = midgame(2)
     found = hint_of(pos, top=3)
-    assert len(found.candidates) == 3
+    assert len(found.candidates) >= 3 and all(c.about_equal for c in found.candidates[3:])
     assert found.candidates[0].move == found.move
     visits = [c.visits for c in found.candidates]
     assert visits == sorted(visits, reverse=True)
@@ -183,13 +189,22 @@ def test_command_prints_move_plan_and_candidates(tmp_path):
     path = tmp_path / "mid.json"
     pos = midgame(7)
     path.write_text(pos.dumps())
-    result = run(["hint", str(path), "--iterations", "200", "--top", "2"])
+    result = run(["hint", str(path), "--iterations", "200", "--top", "2", "--workers", "1"])
     assert result.exit_code == 0, result.output
+    assert result.stderr == ""  # not a terminal: no progress line
     lines = result.stdout.splitlines()
     assert lines[0].startswith("move: ") and lines[0][6:] in pos.move_strings()
     assert lines[1].startswith("plan: " + lines[0][6:])
-    assert lines[2] == "candidates:" and len(lines) == 6
-    assert "win" in lines[3] and lines[5].startswith("2")
+    assert lines[2].startswith("candidates:") and lines[2].split()[1:] == ["win", "95%", "interval", "visits"]
+    rows = lines[3:lines.index(next(line for line in lines[3:] if line[:1] not in ("~", " ")))]
+    assert len(rows) >= 2 and rows[0][0] == "~" and rows[0][2:].startswith(lines[0][6:] + " ")
+    assert all(row.split()[-1].isdigit() and "%" in row for row in rows)
+    after = lines[3 + len(rows):]
+    assert after[0].endswith("about equal: the search cannot tell them apart") or \
+        after[0] == "no other move is about equal to the best (~)"
+    assert after[1].startswith(f"plan gains for {pos.to_move}: islands ")
+    assert after[2].startswith(f"expected final points after {lines[0][6:]}: red ")
+    assert re.fullmatch(r"\d+ iterations in \d+\.\d\d s on 1 worker", after[3]) and len(after) == 4
 
 
 def test_command_json_has_the_documented_keys():
@@ -254,3 +269,439 @@ def test_no_hint_while_a_viewer_position_waits_for_the_face_up_record():
     assert view.waiting is not None
     with pytest.raises(WaitingError, match="faceup"):
         hint_of(view)
+
+
+# -- settings, workers and determinism ----------------------------------------------
+
+
+def test_the_hint_searches_with_the_one_set_of_settings():
+    """``HINT_SETTINGS`` is what a hint searches with, and the keyword overrides replace single values."""
+    from kanaloa.play.hint import HINT_SETTINGS, SearchSettings
+
+    pos = midgame(4)
+    plain = hint_of(pos, seed=2)
+    same = hint_of(pos, seed=2, settings=SearchSettings(**vars(HINT_SETTINGS)))
+    assert (plain.plan, plain.candidates) == (same.plan, same.candidates)
+    wider = hint_of(pos, seed=2, c=HINT_SETTINGS.c + 1.0)
+    assert wider.candidates != plain.candidates
+    with pytest.raises(OptionError, match="search settings: c must be non-negative"):
+        hint_of(pos, c=-1.0)
+    with pytest.raises(OptionError, match="search settings: unknown playout policy"):
+        hint_of(pos, policy=99)
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_the_same_seed_iterations_and_workers_give_the_same_hint(workers):
+    pos = midgame(4)
+    a, b = hint_of(pos, seed=7, workers=workers), hint_of(pos, seed=7, workers=workers)
+    assert a.to_json() | {"seconds": 0} == b.to_json() | {"seconds": 0}
+    assert a.workers == workers and not a.interrupted
+
+
+def test_two_workers_search_differently_but_as_much():
+    """Two workers split the iterations and find a legal hint of the same kind as one worker does."""
+    pos = midgame(4)
+    one, two = hint_of(pos, seed=7, workers=1), hint_of(pos, seed=7, workers=2)
+    assert two.candidates != one.candidates
+    assert two.workers == 2 and two.move in pos.move_strings() and two.plan[0] == two.move
+    assert sum(c.visits for c in hint_of(pos, seed=7, workers=2, top=1000).candidates) == ITERATIONS
+    assert set(two.expected_points) == set(one.expected_points) == set(pos.colors)
+
+
+def test_fewer_iterations_than_workers_use_fewer_workers():
+    found = hint_of(midgame(4), iterations=2, workers=3)
+    assert found.workers == 2
+
+
+def test_the_merged_statistics_add_up():
+    """Root visits, availability, wins and points of the merged tree are the workers' sums."""
+    from kanaloa.play import parallel
+    from kanaloa.play.hint import HINT_SETTINGS, _core_state
+
+    core = _core_state(midgame(4))
+    seeds, shares = [11, 12], parallel.split_iterations(401, 2)
+    assert shares == [201, 200]
+    merged = parallel.run(core, HINT_SETTINGS, seeds, shares, None)
+    assert merged.iterations == 401 == merged.root.visits == sum(c.visits for c in merged.candidates())
+    alone = [parallel.run(core, HINT_SETTINGS, [seed], [share], None)
+             for seed, share in zip(seeds, shares, strict=True)]
+    for child in merged.root.children.values():
+        parts = [a.root.children[child.action] for a in alone if child.action in a.root.children]
+        assert child.visits == sum(p.visits for p in parts)
+        assert child.wins == pytest.approx(sum(p.wins for p in parts))
+        assert child.avail == sum(p.avail for p in parts)
+        assert child.points == pytest.approx([sum(x) for x in zip(*(p.points for p in parts), strict=True)])
+    assert merged.points == pytest.approx([sum(a.root.points[i] for a in alone) / 401 for i in range(4)])
+    assert merged.nodes == sum(a.nodes for a in alone)
+
+
+def test_pack_keeps_the_movers_line_and_prunes_rare_nodes():
+    from kanaloa.play.parallel import merge, pack
+    from kanaloa.search import Node, SearchResult
+
+    def node(action, player, visits, *children):
+        n = Node(action, player)
+        n.visits, n.wins, n.reward = visits, visits / 2, visits / 2
+        n.children = {c.action: c for c in children}
+        return n
+
+    deep = node(9, 0, 1, node(10, 0, 1))
+    other = node(7, 1, 40, node(8, 0, 40))  # another player's move: a leaf of the summary
+    root = node(-1, -1, 1000, node(1, 0, 600, node(2, 0, 500, other, deep)), node(3, 0, 0))
+    packed = pack(SearchResult(root, 0, 1000, 1.0), keep=0.01)
+    tree = merge([packed, packed])
+    assert set(tree.children) == {1, 3} and tree.visits == 2000
+    two = tree.children[1].children[2]
+    assert two.visits == 1000 and two.wins == 500
+    assert set(two.children) == {7} and not two.children[7].children  # 9 had 1 visit of 1000: pruned
+    assert SearchResult(tree, 0, 2000, 1.0).principal_line() == [1, 2]
+
+
+def test_a_spawned_worker_finds_what_a_forked_one_does(monkeypatch):
+    """The start method makes no difference: the same seeds give the same merged tree."""
+    import multiprocessing
+
+    from kanaloa.play import parallel
+
+    pos = midgame(4)
+    forked = hint_of(pos, seed=3, workers=2)
+    monkeypatch.setattr(parallel, "_context", lambda: multiprocessing.get_context("spawn"))
+    spawned = hint_of(pos, seed=3, workers=2)
+    assert spawned.to_json() | {"seconds": 0} == forked.to_json() | {"seconds": 0}
+
+
+@pytest.mark.parametrize("workers", [0, -1, 1.5, "2x", True])
+def test_a_bad_worker_count_is_refused(workers):
+    with pytest.raises(OptionError, match="--workers"):
+        hint_of(midgame(5), workers=workers)
+
+
+def test_the_node_cap_bounds_every_workers_tree():
+    from kanaloa.play.hint import HINT_SETTINGS
+
+    capped = dataclasses.replace(HINT_SETTINGS, max_nodes=150)
+    for workers in (1, 2):
+        found = hint_of(midgame(5), iterations=3000, settings=capped, workers=workers)
+        assert 150 * workers - 10 <= found.nodes <= 150 * workers
+        assert found.move in midgame(5).move_strings() and found.iterations >= 3000
+    assert hint_of(midgame(5), iterations=3000).nodes > 1000
+
+
+# -- honest output ---------------------------------------------------------------------
+
+
+def test_about_equal_is_a_z_test_with_a_visit_floor():
+    from kanaloa.play.hint import about_equal
+    from kanaloa.search import Candidate
+
+    best = Candidate(1, 1000, 0.40, 0.40, 0.0155)
+    assert about_equal(best, best)
+    # The difference's standard error is sqrt(0.0155² + 0.02²) = 0.0253; 1.96 of it is 0.0496.
+    assert about_equal(best, Candidate(2, 600, 0.351, 0.351, 0.02))
+    assert not about_equal(best, Candidate(2, 600, 0.349, 0.349, 0.02))
+    assert about_equal(best, Candidate(2, 600, 0.449, 0.449, 0.02))  # better but not told apart
+    # A wide interval from few visits is not equality: under 5% of the best's visits never is.
+    assert not about_equal(best, Candidate(3, 49, 0.40, 0.40, 0.07))
+    assert about_equal(best, Candidate(3, 50, 0.40, 0.40, 0.07))
+    lost = Candidate(4, 100, 0.0, 0.0, 0.0)
+    assert about_equal(lost, Candidate(5, 100, 0.0, 0.0, 0.0))
+    assert not about_equal(lost, Candidate(5, 100, 0.01, 0.01, 0.0))
+
+
+def test_candidates_show_intervals_and_every_move_about_equal_to_the_best():
+    from kanaloa.play.hint import about_equal
+
+    found = hint_of(midgame(2), iterations=3000, top=1)
+    best = found.candidates[0]
+    assert best.move == found.move and best.about_equal and found.about_equal[0] == best.move
+    assert [c.move for c in found.candidates if c.about_equal] == list(found.about_equal)
+    assert len(found.about_equal) > 1  # at this budget some moves are not told apart
+    assert all(c.about_equal for c in found.candidates[1:])  # beyond --top 1: only those about equal
+    for c in found.candidates:
+        lo, hi = c.interval
+        assert lo == pytest.approx(max(0.0, c.win - 1.96 * c.error))
+        assert hi == pytest.approx(min(1.0, c.win + 1.96 * c.error))
+        assert c.error == pytest.approx((c.win * (1 - c.win) / c.visits) ** 0.5)
+        assert about_equal(best, c) == c.about_equal
+    everyone = hint_of(midgame(2), iterations=3000, top=1000)
+    unequal = [c for c in everyone.candidates if not c.about_equal]
+    assert unequal and all(not about_equal(best, c) for c in unequal)
+    assert everyone.about_equal == found.about_equal
+
+
+@pytest.mark.parametrize("seed, players", [(1, 4), (6, 2)])
+def test_the_gains_say_what_the_plan_takes(seed, players):
+    """On these positions the plan takes an island; the gains agree with the position after the plan."""
+    pos = midgame(seed, players=players)
+    found = hint_of(pos, seed=1)
+    mover = pos.to_move
+    assert list(found.gains) == list(pos.colors_of(mover))
+
+    def standing(p, color):
+        live = p.live
+        c = p.colors.index(color)
+        final = p.round not in (0, 1)
+        return (sum(1 for i in range(p.board.n_islands) if live.controller_of(i) == c), p.scores[color],
+                live.points_if_scored(final)[c])
+
+    before = {color: standing(pos, color) for color in found.gains}
+    for move in found.plan:
+        pos.play(move)
+    for color, gain in found.gains.items():
+        now, after = gain.now, gain.after
+        assert (now.islands, now.score, now.if_scored) == before[color]
+        assert (after.islands, after.score, after.if_scored) == standing(pos, color)
+    assert any(g.after.islands > g.now.islands and g.after.if_scored > g.now.if_scored for g in found.gains.values())
+
+
+def test_the_gains_in_the_final_round_count_the_final_scoring():
+    """R10, R11: in the final round the islands would score with the final +1 each; the plan that ends
+    the game leaves nothing more to score, and the score after it is the final score."""
+    from kanaloa.position import Position
+
+    pos = Position.new(players=3, seed=2)
+    rng = random.Random(2)
+    while pos.round != "final":
+        pos.push(rng.choice(pos.state.legal_actions()))
+    while not pos.is_over:
+        found = hint_of(pos, iterations=100)
+        (color, gain), = found.gains.items()
+        c = pos.colors.index(color)
+        assert gain.now.if_scored == pos.live.points_if_scored(True)[c] > pos.live.points_if_scored(False)[c] or \
+            gain.now.islands == 0
+        for move in found.plan:
+            pos.play(move)
+    assert (gain.after.score, gain.after.if_scored) == (pos.scores[color], 0)
+
+
+def test_expected_points_name_every_color():
+    pos = midgame(1, players=2)
+    found = hint_of(pos)
+    assert list(found.expected_points) == list(pos.scores)  # each player's first color, then its second
+    for c in found.candidates:
+        assert list(c.points) == list(pos.scores)
+        assert all(0 <= p <= 200 for p in c.points.values())
+    # The whole search's mean is the visit-weighted mean of its moves'.
+    everyone = hint_of(pos, top=1000)
+    for color in pos.scores:
+        weighted = sum(c.points[color] * c.visits for c in everyone.candidates) / ITERATIONS
+        assert everyone.expected_points[color] == pytest.approx(weighted)
+
+
+# -- anytime: progress and stopping --------------------------------------------------------
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_progress_is_reported_while_searching(workers):
+    from kanaloa.play.hint import format_progress
+
+    pos = midgame(3)
+    seen = []
+    found = hint_of(pos, iterations=None, seconds=1.3, progress=seen.append, workers=workers)
+    assert len(seen) >= 2
+    assert [p.iterations for p in seen] == sorted(p.iterations for p in seen) and seen[-1].iterations > 100
+    assert all(p.move in pos.move_strings() and 0.0 <= p.win <= 1.0 for p in seen)
+    assert seen[-1].iterations <= found.iterations
+    text = format_progress(seen[-1])
+    assert text.startswith(f"searching: {seen[-1].iterations:,} iterations, ") and seen[-1].move in text
+
+
+def test_the_progress_line_is_drawn_only_on_a_terminal():
+    import io
+
+    from kanaloa.interfaces.cli import _HintMeter
+    from kanaloa.play.hint import HintProgress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    early, later = HintProgress(500, 0.5, "draw", 0.25), HintProgress(2000, 1.5, "draw", 0.25)
+    pipe = _HintMeter(io.StringIO(), expect_long=True)
+    assert not pipe.live
+    tty = _HintMeter(Terminal(), expect_long=False)
+    assert tty.live
+    tty.show(early)
+    assert tty.stream.getvalue() == ""  # a search under a second shows nothing
+    tty.show(later)
+    assert tty.stream.getvalue() == "\rsearching: 2,000 iterations, 1.5 s; best so far draw (win 25.0%)\x1b[K"
+    tty.close()
+    assert tty.stream.getvalue().endswith("\r\x1b[K")
+    long = _HintMeter(Terminal(), expect_long=True)
+    long.show(early)
+    assert "500 iterations" in long.stream.getvalue()
+    # Never wider than the terminal (80 columns when its width cannot be read): a wrapped line would not redraw.
+    long.show(HintProgress(2000, 1.5, "blue: HILO-RASI/HILO+RASI" * 3, 0.25))
+    assert len(long.stream.getvalue().split("\r")[-1]) == 79 + len("\x1b[K")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_stop_ends_the_search_with_the_best_so_far(workers):
+    pos = midgame(3)
+    started = time.perf_counter()
+    found = hint_of(pos, iterations=None, seconds=30, workers=workers,
+                    stop=lambda: time.perf_counter() - started > 0.3)
+    assert time.perf_counter() - started < 3
+    assert found.interrupted and found.iterations > 16
+    assert found.move in pos.move_strings()
+    check_plan_ends_the_turn(pos, found.plan)
+
+
+def check_plan_ends_the_turn(pos, plan):
+    mover = pos.to_move
+    for move in plan:
+        assert pos.to_move == mover
+        pos.play(move)
+    assert pos.to_move != mover or pos.is_over
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_stops_the_search_and_a_second_one_aborts(workers):
+    """In the process: the first SIGINT stops the search (the hint comes back), a second raises
+    KeyboardInterrupt; the previous handler is back afterwards, and no worker is left running."""
+    import multiprocessing
+
+    before = signal.getsignal(signal.SIGINT)
+    pos = midgame(3)
+
+    def interrupt(times):
+        def on_progress(p):
+            for _ in range(times):
+                os.kill(os.getpid(), signal.SIGINT)
+        return on_progress
+
+    found = hint_of(pos, iterations=None, seconds=30, workers=workers, progress=interrupt(1), interruptible=True)
+    assert found.interrupted and found.seconds < 5 and found.move in pos.move_strings()
+    assert signal.getsignal(signal.SIGINT) is before
+    with pytest.raises(KeyboardInterrupt):
+        hint_of(pos, iterations=None, seconds=30, workers=workers, progress=interrupt(2), interruptible=True)
+    assert signal.getsignal(signal.SIGINT) is before
+    assert not multiprocessing.active_children()
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+@pytest.mark.parametrize("workers, as_json", [(2, True), (1, False)])
+def test_ctrl_c_prints_the_hint_found_so_far_with_status_130(tmp_path, workers, as_json):
+    """The command on a terminal: its progress line shows on standard error; Ctrl-C then stops the search,
+    the line is erased, and the hint found so far is printed with exit status 130."""
+    import select
+
+    path = tmp_path / "mid.json"
+    pos = midgame(3)
+    path.write_text(pos.dumps())
+    args = [sys.executable, "-m", "kanaloa", "hint", str(path), "--time", "30", "--workers", str(workers)]
+    terminal, stderr = os.openpty()
+    proc = subprocess.Popen(args + (["--json"] if as_json else []), stdout=subprocess.PIPE, stderr=stderr,
+                            text=True)
+    os.close(stderr)
+    shown = b""
+    give_up = time.monotonic() + 60
+    while b"searching: " not in shown and time.monotonic() < give_up and proc.poll() is None:
+        if select.select([terminal], [], [], 0.2)[0]:
+            try:
+                shown += os.read(terminal, 4096)
+            except OSError:  # the command closed its standard error: it ended
+                break
+    assert b"searching: " in shown and b"best so far " in shown, shown
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=30)
+    while select.select([terminal], [], [], 0.1)[0]:
+        try:
+            chunk = os.read(terminal, 4096)
+        except OSError:  # the other end is closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(terminal)
+    assert proc.returncode == 130, shown
+    assert shown.endswith(b"\r\x1b[K") and b"error" not in shown  # the live line erased, nothing else said
+    if as_json:
+        doc = json.loads(out)
+        assert doc["interrupted"] is True and doc["workers"] == workers
+        assert doc["move"] in pos.move_strings() and doc["seconds"] < 20
+    else:
+        assert out.startswith("move: ")
+        assert re.search(r"^search interrupted after \d+ iterations \([\d.]+ s on 1 worker\): the best found so far$",
+                         out, re.M)
+
+
+# -- the command: new options and keys -------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "1.5", "two", ""])
+def test_command_bad_workers_is_one_error_line_with_status_2(tmp_path, value):
+    path = tmp_path / "mid.json"
+    path.write_text(midgame(5).dumps())
+    result = run(["hint", str(path), "--iterations", "50", "--workers", value])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: --workers ") and result.stderr.count("\n") == 1
+    assert "must be a whole number of at least 1" in result.stderr and "Traceback" not in result.output
+
+
+def test_command_json_has_the_new_keys():
+    pos = midgame(7)
+    result = run(["hint", "-", "--iterations", "400", "--seed", "4", "--workers", "2", "--json"], stdin=pos.dumps())
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["workers"] == 2 and doc["interrupted"] is False and doc["nodes"] > 0
+    assert doc["about_equal"][0] == doc["move"]
+    assert [c["move"] for c in doc["candidates"] if c["about_equal"]] == doc["about_equal"]
+    first = doc["candidates"][0]
+    assert first["interval"][0] <= first["win"] <= first["interval"][1] and first["error"] > 0
+    assert list(first["points"]) == list(doc["expected_points"]) == list(pos.scores)
+    assert list(doc["gains"]) == [pos.to_move]
+    assert doc["gains"][pos.to_move] == {
+        "now": doc["gains"][pos.to_move]["now"], "after": doc["gains"][pos.to_move]["after"]}
+    assert set(doc["gains"][pos.to_move]["now"]) == {"islands", "score", "if_scored"}
+
+
+def test_command_help_states_the_defaults_the_code_uses():
+    from kanaloa.play.hint import ABOUT_EQUAL_MIN_SHARE, DEFAULT_SECONDS, HINT_SETTINGS, NODE_BYTES
+
+    text = " ".join(run(["hint", "--help"]).stdout.split())
+    assert f"takes {DEFAULT_SECONDS:g} seconds on all cores" in text
+    assert f"[default: {DEFAULT_SECONDS:g}, when no --iterations is given]" in text
+    assert f"at least {ABOUT_EQUAL_MIN_SHARE:.0%} of the best's visits" in text
+    megabytes = HINT_SETTINGS.max_nodes * NODE_BYTES // 1_000_000
+    assert f"stops growing at {HINT_SETTINGS.max_nodes:,} nodes (about {megabytes} MB)" in text
+
+
+def test_command_defaults_to_two_seconds_on_every_core(tmp_path, monkeypatch):
+    from kanaloa.play import hint as hint_module
+
+    seen = {}
+    real = hint_module.hint
+
+    def spy(position, **options):
+        seen.update(options)
+        return real(position, **{**options, "seconds": 0.2})
+
+    monkeypatch.setattr(hint_module, "hint", spy)
+    monkeypatch.setattr(hint_module, "default_workers", lambda: 3)
+    path = tmp_path / "mid.json"
+    path.write_text(midgame(5).dumps())
+    result = run(["hint", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    assert seen["seconds"] == hint_module.DEFAULT_SECONDS == 2.0 and seen["iterations"] is None
+    assert seen["workers"] == 3 and json.loads(result.stdout)["workers"] == 3
+
+
+def test_the_readme_shows_what_the_command_prints():
+    """The README's hint example is the real output of its command (all but the time it took)."""
+    import shlex
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"^```console\n\$ (kanaloa hint .*?)\n(.*?)^```", readme, re.M | re.S)
+    assert block, "README.md has no console example of kanaloa hint"
+    args = shlex.split(block.group(1))[1:]
+    assert "--iterations" in args and "--workers" in args  # a reproducible run
+    root = Path(__file__).resolve().parent.parent
+    args = [str(root / a) if a.endswith(".json") else a for a in args]
+    result = run(args)
+    assert result.exit_code == 0, result.output
+    shown, printed = block.group(2).splitlines(), result.stdout.splitlines()
+    assert printed[:-1] == shown[:-1]
+    timing = re.compile(r"(\d+) iterations in [\d.]+ s on (\d+) workers?")
+    assert timing.fullmatch(printed[-1]).groups() == timing.fullmatch(shown[-1]).groups()

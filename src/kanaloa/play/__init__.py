@@ -5,6 +5,7 @@
 - ``bots``: players that choose a move, built from specs such as
   ``ismcts:iterations=1000``;
 - ``hint``: the best move for the player to move, from what that player knows;
+- ``parallel``: root-parallel search on worker processes, their trees merged (for hints);
 - ``simulate``: tournaments (schedule, game runner, worker processes, Dask,
   game records);
 - ``stats``: win shares, points and ranks of a tournament.

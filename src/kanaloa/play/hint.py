@@ -3,55 +3,202 @@
 ``hint(position, ...)`` runs ISMCTS (``kanaloa.search.ISMCTS``) for the player
 to move and returns a ``Hint``: the move, the plan (the most visited line of
 the mover's own moves to the end of the turn, starting with the move), the
-leading candidates with their visits and estimated chance of winning, and the
-budget spent.  When the tree's line stops before the end of the turn (a small
-budget), short follow-up searches from its end complete the plan.
+candidates with their visits, win chance and its 95% interval, which of them
+the search cannot tell apart from the best ("about equal"), what the plan
+gains (islands and points, R2 and R11) and the final points the search
+expects for every color.  When the tree's line stops before the end of the
+turn (a small budget), short follow-up searches from its end complete the
+plan.
+
+**Settings.**  Every search setting lives in one place, ``HINT_SETTINGS``
+(a ``SearchSettings``): the hint, the command and anything else that
+searches "as hints do" read it from there.  ``hint`` takes keyword
+overrides (``c``, ``margin``, ``prior``, ``policy``, or a whole
+``settings``).
+
+**Budget.**  ``iterations`` (shared among the workers) or ``seconds`` of
+wall time; neither means ``DEFAULT_SECONDS``.  With ``workers`` > 1 the
+search is root-parallel (``kanaloa.play.parallel``): every worker process
+searches the position with its own seed, and their root statistics and plan
+subtrees are summed.  Worker w's seed is the w-th draw of
+``random.Random(seed)``, and the draws after them seed the completion
+searches, so the same position, seed, ``iterations`` and ``workers`` give
+the same hint; a time budget depends on the machine.
+
+**Anytime.**  ``progress`` is called about every ``PROGRESS_EVERY`` seconds
+with a ``HintProgress`` (iterations so far, the best move so far and its win
+chance); ``stop`` ends the search early, and the hint of what was found so
+far is returned with ``interrupted`` set.  With ``interruptible`` (the
+command) Ctrl-C does that: the first SIGINT stops the search, a second one
+makes ``hint`` raise ``KeyboardInterrupt`` (at its next check, within a few
+iterations), and a third one goes to the previous handler.
+
+**Memory.**  Each worker's tree stops growing at ``max_nodes`` nodes
+(``SearchSettings.max_nodes``, ``NODE_BYTES`` bytes a node): later
+iterations refine the statistics of the tree it has, so any budget runs in
+bounded memory (docs/hints.md "Memory").
 
 Only what the mover knows is used, even for a full position: every iteration
 of the search starts from a fresh determinisation drawn from the mover's
-knowledge (docs/engine.md "Determinisation"), so two positions that differ
+knowledge (docs/engine.md "Knowledge"), so two positions that differ
 only in cards the mover cannot see give the same hint for the same seed.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
+import signal
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..errors import OptionError, PositionError
-from ..position.notation import COLORS, Move, seat_colors
+from ..errors import OptionError, PositionError, brief
+from ..position.notation import COLORS, Move, color_order, seat_colors
 from ..rules.board import Board
 from ..rules.core import POLICY_HEURISTIC, CoreState
 from ..rules.engine import load_engine
-from ..search import ISMCTS
+from ..rules.state import ROUND_1, ROUND_SETUP, colors_of_seat
+from ..search import ISMCTS, Candidate
+from ..search.ismcts import DEFAULT_MAX_NODES
+from . import parallel
 from .game import KanaloaGame
 
 if TYPE_CHECKING:
     from ..position.api import Position
 
-DEFAULT_ITERATIONS = 5000
+DEFAULT_SECONDS = 2.0  # the budget when neither iterations nor seconds is given: wall time, on every worker
 DEFAULT_TOP = 5
 # When the tree's most visited line stops before the end of the turn, short searches complete the plan.
 COMPLETION_ITERATIONS = 300
 COMPLETION_SHARE = 0.1  # of a time budget, kept for those searches
+PROGRESS_EVERY = 0.5  # seconds between two progress reports
+# Measured on the bundled mid-game example (100,000 nodes: 340 bytes a node by tracemalloc, 355 by the
+# process's resident size): a tree node with its children dict, its floats and its key; docs/hints.md "Memory".
+NODE_BYTES = 350
+
+# "About equal" (``about_equal``).  A candidate is about equal to the best (the most visited move) when a
+# two-sample z test at the 95% level cannot tell their win chances apart: the difference is at most
+# ABOUT_EQUAL_Z standard errors of the difference.  A candidate the search tried less than
+# ABOUT_EQUAL_MIN_SHARE times as often as the best is never about equal: its interval is wide because it was
+# barely tried (the search judged it worse early), not because it might be as good.
+ABOUT_EQUAL_Z = 1.96
+ABOUT_EQUAL_MIN_SHARE = 0.05
+INTERVAL_Z = 1.96  # a candidate's 95% interval: win +- INTERVAL_Z standard errors, clipped to [0, 1]
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How hints search: ISMCTS's ``c``, ``margin``, ``prior``, ``expand_after``, ``max_nodes`` (per worker)
+    and the rollouts' playout ``policy`` (``kanaloa.play.game``).
+
+    ``HINT_SETTINGS`` is the one instance hints use; tuning the search's
+    strength changes its values there, and everything that searches as
+    hints do (the command, the benchmark) follows.
+    """
+
+    c: float = 0.7
+    margin: float = 0.0
+    prior: float = 0.0
+    expand_after: int = 1
+    policy: int = POLICY_HEURISTIC
+    max_nodes: int = DEFAULT_MAX_NODES
+
+    def searcher(self, seed: int) -> ISMCTS:
+        """An ISMCTS with these settings and ``seed`` that keeps the final points at the root."""
+        return ISMCTS(c=self.c, margin=self.margin, seed=seed, expand_after=self.expand_after, prior=self.prior,
+                      max_nodes=self.max_nodes, points=True)
+
+    def game(self) -> KanaloaGame:
+        return KanaloaGame(self.policy)
+
+    def check(self) -> None:
+        """Raise ``OptionError`` for a setting the search or the game refuses."""
+        try:
+            self.searcher(0)
+            self.game()
+        except ValueError as exc:
+            raise OptionError(f"search settings: {exc}") from None
+
+
+HINT_SETTINGS = SearchSettings()
 
 
 @dataclass(frozen=True)
 class HintCandidate:
-    """A root move: its notation, how often the search tried it, and the mover's estimated win chance."""
+    """A root move: its notation, how often the search tried it, and the mover's estimated win chance.
+
+    ``error`` is the standard error of ``win``, ``about_equal`` says that the
+    search cannot tell it apart from the best move (``about_equal``), and
+    ``points`` is the mean final points of every color in the games that
+    began with it (by color name, in ``scores`` order).
+    """
 
     move: str
     visits: int
+    win: float
+    error: float = 0.0
+    about_equal: bool = False
+    points: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95% interval of ``win``: ``win`` +- ``INTERVAL_Z`` standard errors, clipped to [0, 1]."""
+        return interval(self.win, self.error)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What one color has: islands controlled (R2), points so far, and what its islands would score now (R11).
+
+    ``if_scored`` is the next scoring's worth: scoring 1 in round 1, the final
+    scoring (+1 an island) in round 2 and the final round, 0 once the game is
+    over.
+    """
+
+    islands: int
+    score: int
+    if_scored: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"islands": self.islands, "score": self.score, "if_scored": self.if_scored}
+
+
+@dataclass(frozen=True)
+class Gain:
+    """A color of the mover before (``now``) and after the plan (``after``)."""
+
+    now: Standing
+    after: Standing
+
+    def to_json(self) -> dict[str, Any]:
+        return {"now": self.now.to_json(), "after": self.after.to_json()}
+
+
+@dataclass(frozen=True)
+class HintProgress:
+    """A search under way: iterations so far (all workers), time, the most visited move and its win chance."""
+
+    iterations: int
+    seconds: float
+    move: str
     win: float
 
 
 @dataclass(frozen=True)
 class Hint:
-    """What ``hint`` returns; ``to_json`` gives the ``hint --json`` form (docs/commands.md, "hint --json")."""
+    """What ``hint`` returns; ``to_json`` gives the ``hint --json`` form (docs/commands.md, "hint --json").
+
+    ``candidates`` are the ``top`` most visited moves and every move about
+    equal to the best beyond them; ``about_equal`` names the moves about
+    equal to the best (the best first); ``gains`` maps each color of the
+    mover to its ``Gain``; ``expected_points`` the mean final points of
+    every color over the whole search.
+    """
 
     move: str
     plan: list[str]
@@ -59,19 +206,64 @@ class Hint:
     iterations: int
     seconds: float
     actions: tuple[int, ...] = field(default=(), compare=False, repr=False)  # the plan as action codes
+    about_equal: tuple[str, ...] = ()
+    expected_points: dict[str, float] = field(default_factory=dict)
+    gains: dict[str, Gain] = field(default_factory=dict)
+    workers: int = 1
+    interrupted: bool = False
+    nodes: int = field(default=0, compare=False)  # tree nodes the main search made, all workers together
 
     def to_json(self) -> dict[str, Any]:
         return {
             "move": self.move,
             "plan": list(self.plan),
-            "candidates": [{"move": c.move, "visits": c.visits, "win": round(c.win, 4)} for c in self.candidates],
+            "candidates": [{"move": c.move, "visits": c.visits, "win": round(c.win, 4),
+                            "interval": [round(x, 4) for x in c.interval], "error": round(c.error, 4),
+                            "about_equal": c.about_equal, "points": _rounded(c.points)}
+                           for c in self.candidates],
             "iterations": self.iterations,
             "seconds": round(self.seconds, 3),
+            "about_equal": list(self.about_equal),
+            "expected_points": _rounded(self.expected_points),
+            "gains": {color: gain.to_json() for color, gain in self.gains.items()},
+            "workers": self.workers,
+            "nodes": self.nodes,
+            "interrupted": self.interrupted,
         }
 
 
+def _rounded(points: dict[str, float]) -> dict[str, float]:
+    return {color: round(p, 2) for color, p in points.items()}
+
+
+def interval(win: float, error: float) -> tuple[float, float]:
+    """``win`` +- ``INTERVAL_Z`` x ``error``, clipped to [0, 1]."""
+    return max(0.0, win - INTERVAL_Z * error), min(1.0, win + INTERVAL_Z * error)
+
+
+def about_equal(best: Candidate | HintCandidate, other: Candidate | HintCandidate) -> bool:
+    """Whether the search cannot tell ``other`` apart from ``best`` (the most visited move).
+
+    True when ``other`` had at least ``ABOUT_EQUAL_MIN_SHARE`` of ``best``'s
+    visits and their win chances differ by at most ``ABOUT_EQUAL_Z`` standard
+    errors of the difference, ``sqrt(error_best² + error_other²)`` (a
+    two-sample z test at 95%).  ``best`` is about equal to itself.  Two moves
+    with the same win chance and no error at all (every game lost, say) are
+    about equal; different ones without error are not.
+    """
+    if other.visits < ABOUT_EQUAL_MIN_SHARE * best.visits:
+        return False
+    return abs(best.win - other.win) <= ABOUT_EQUAL_Z * math.sqrt(best.error ** 2 + other.error ** 2)
+
+
+def format_progress(p: HintProgress) -> str:
+    """The live line of a search under way: ``searching: 12,345 iterations, 1.5 s; best so far MOVE (win 41.2%)``."""
+    best = f"; best so far {p.move} (win {100 * p.win:.1f}%)" if p.move else ""
+    return f"searching: {p.iterations:,} iterations, {p.seconds:.1f} s{best}"
+
+
 def check_budget(iterations: int | None, seconds: float | None) -> tuple[int | None, float | None]:
-    """The budget to search with: the one given, or ``DEFAULT_ITERATIONS``.
+    """The budget to search with: the one given, or ``DEFAULT_SECONDS``.
 
     Raises ``OptionError`` for both budgets at once, a non-positive
     iteration count, or a time that is not a positive finite number.
@@ -87,22 +279,50 @@ def check_budget(iterations: int | None, seconds: float | None) -> tuple[int | N
                 or seconds <= 0:
             raise OptionError(f"--time {seconds!r}: must be a positive number of seconds")
         return None, float(seconds)
-    return DEFAULT_ITERATIONS, None
+    return None, DEFAULT_SECONDS
+
+
+def check_workers(workers: object) -> int:
+    """``workers`` as a count of worker processes: a whole number of at least 1, or a string of one
+    (the command's ``--workers``); else ``OptionError``."""
+    count = workers
+    if isinstance(workers, str):
+        try:
+            count = int(workers.strip())
+        except ValueError:
+            count = None
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        shown = count if isinstance(count, int) and not isinstance(count, bool) else brief(workers)
+        raise OptionError(f"--workers {shown}: must be a whole number of at least 1")
+    return count
+
+
+def default_workers() -> int:
+    """The cores this process may use: the command's default ``--workers``."""
+    from .simulate import default_workers as cores
+
+    return cores()
 
 
 def hint(position: Position, iterations: int | None = None, seconds: float | None = None, seed: int = 0,
-         top: int = DEFAULT_TOP, c: float = 0.7, margin: float = 0.0, policy: int = POLICY_HEURISTIC) -> Hint:
+         top: int = DEFAULT_TOP, c: float | None = None, margin: float | None = None, policy: int | None = None,
+         prior: float | None = None, *, workers: int = 1, settings: SearchSettings = HINT_SETTINGS,
+         progress: Callable[[HintProgress], None] | None = None, stop: Callable[[], bool] | None = None,
+         interruptible: bool = False) -> Hint:
     """The hint for the player to move in ``position`` (a ``kanaloa.position.Position``).
 
     The budget is ``iterations`` or ``seconds`` (default
-    ``DEFAULT_ITERATIONS``); ``seed`` fixes every random choice, so the same
-    position, budget in iterations and seed give the same hint.  Raises
-    ``PositionError`` when the game is over or the mover's hand is unknown to
-    the position, ``OptionError`` for a bad budget or ``top``.
+    ``DEFAULT_SECONDS``), on ``workers`` processes (1: this one).  ``seed``
+    fixes every random choice, so the same position, iterations, seed and
+    workers give the same hint.  ``c``, ``margin``, ``prior`` and ``policy``
+    override ``settings``.  ``progress``, ``stop`` and ``interruptible``: see
+    the module docstring.  Raises ``PositionError`` when the game is over or
+    the mover's hand is unknown to the position, ``OptionError`` for a bad
+    budget, ``top``, ``workers`` or setting.
     """
     iterations, seconds = check_budget(iterations, seconds)
-    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
-        raise OptionError(f"--top {top!r}: must be a whole number of at least 1")
+    check_top(top)
+    workers = check_workers(workers)
     if position.is_over:
         raise PositionError("round: the game is over; there is no move to suggest")
     mover = position.to_move
@@ -116,59 +336,154 @@ def hint(position: Position, iterations: int | None = None, seconds: float | Non
 
         raise WaitingError(position.waiting)
     return hint_state(_core_state(position), position.board, iterations=iterations, seconds=seconds, seed=seed,
-                      top=top, c=c, margin=margin, policy=policy, colors=position.colors)
+                      top=top, c=c, margin=margin, policy=policy, prior=prior, colors=position.colors,
+                      workers=workers, settings=settings, progress=progress, stop=stop, interruptible=interruptible)
+
+
+def check_top(top: object) -> None:
+    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
+        raise OptionError(f"--top {top!r}: must be a whole number of at least 1")
+
+
+class _Flag:
+    """Set by Ctrl-C (from a signal handler: plain attributes, no lock): ``raised`` by the first,
+    ``again`` by the second."""
+
+    def __init__(self) -> None:
+        self.raised = False
+        self.again = False
+
+
+@contextmanager
+def _ctrl_c_stops(flag: _Flag, enabled: bool) -> Iterator[None]:
+    """While inside, the first SIGINT sets ``flag.raised`` (the searches stop and return what they found) and
+    the second ``flag.again`` (the hint's own code then raises ``KeyboardInterrupt`` where it checks, never
+    inside a finaliser), and gives SIGINT back to the previous handler for any further one.  The previous
+    handler comes back afterwards.  Nothing changes when not ``enabled`` or off the main thread."""
+    if not enabled or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_sigint(signum: int, frame: Any) -> None:
+        if flag.raised:
+            flag.again = True
+            signal.signal(signal.SIGINT, previous)
+        flag.raised = True
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def hint_state(core: CoreState, board: Board, iterations: int | None = None, seconds: float | None = None,
-               seed: int = 0, top: int = DEFAULT_TOP, c: float = 0.7, margin: float = 0.0,
-               policy: int = POLICY_HEURISTIC, colors: Sequence[str] = COLORS) -> Hint:
+               seed: int = 0, top: int = DEFAULT_TOP, c: float | None = None, margin: float | None = None,
+               policy: int | None = None, prior: float | None = None, colors: Sequence[str] = COLORS, *,
+               workers: int = 1, settings: SearchSettings = HINT_SETTINGS,
+               progress: Callable[[HintProgress], None] | None = None, stop: Callable[[], bool] | None = None,
+               interruptible: bool = False) -> Hint:
     """The hint for the player to move in a ``kanaloa_core.CoreState`` (not modified) on ``board``.
 
-    The budget must be valid (see ``check_budget``).  With a time budget,
+    The budget is checked as ``hint`` checks it (``check_budget``).  With a time budget,
     ``COMPLETION_SHARE`` of it is kept for completing the plan.  ``colors``
     names the colors by index (``Position.colors``), for the moves of a
-    2-player game, whose builds name their color (R15.3).
+    2-player game, whose builds name their color (R15.3), and for the
+    points and gains.  The other options are ``hint``'s.
     """
     clock = time.perf_counter
     started = clock()
-    game = KanaloaGame(policy)
+    iterations, seconds = check_budget(iterations, seconds)
+    check_top(top)
+    workers = check_workers(workers)
+    overrides: dict[str, Any] = {k: v for k, v in (("c", c), ("margin", margin), ("policy", policy),
+                                                   ("prior", prior)) if v is not None}
+    if overrides:
+        settings = dataclasses.replace(settings, **overrides)
+    settings.check()
     rng = random.Random(seed)
+    shares = parallel.split_iterations(iterations, workers) if iterations is not None else None
+    seeds = [rng.getrandbits(63) for _ in range(workers)][:len(shares) if shares is not None else workers]
     main_seconds = seconds * (1.0 - COMPLETION_SHARE) if seconds is not None else None
-    result = ISMCTS(c=c, margin=margin, seed=rng.getrandbits(63)).search(game.wrap(core), iterations, main_seconds)
-    line = result.principal_line()
-    spent = result.iterations
-    # The tree may end before the turn does: search on from the end of the line until the turn is over,
-    # that is until the game is over or the engine gives the move to another player.
     mover = core.to_move
-    after = core.copy()
-    for action in line:
-        after.apply(action)
-    while not after.is_over and after.to_move == mover:
-        budget = COMPLETION_ITERATIONS
-        left = None
-        if seconds is not None:
-            left = max(seconds - (clock() - started), 1e-6)
-        more = ISMCTS(c=c, margin=margin, seed=rng.getrandbits(63)).search(game.wrap(after), budget, left)
-        spent += more.iterations
-        for action in more.principal_line():
-            line.append(action)
-            after.apply(action)
-            if after.is_over or after.to_move != mover:
-                break
-
     builders = seat_colors(colors, core.players, mover)
 
     def name(action: int) -> str:
         return str(Move.from_action(action, board, builders=builders))
 
+    flag = _Flag()
+
+    def stopped() -> bool:
+        if flag.again:  # a second Ctrl-C: abort
+            raise KeyboardInterrupt
+        return flag.raised or (stop is not None and stop())
+
+    report = None
+    if progress is not None:
+        show = progress
+
+        def report(s: parallel.Snapshot) -> None:
+            show(HintProgress(s.iterations, s.seconds, name(s.action) if s.action >= 0 else "", s.win))
+
+    game = settings.game()
+    with _ctrl_c_stops(flag, interruptible):
+        result = parallel.run(core, settings, seeds, shares, main_seconds, stop=stopped, progress=report,
+                              progress_every=PROGRESS_EVERY)
+        line = result.principal_line()
+        spent = result.iterations
+        interrupted = result.interrupted
+        # The tree may end before the turn does: search on from the end of the line until the turn is over,
+        # that is until the game is over or the engine gives the move to another player.  (After Ctrl-C
+        # these searches stop at once, after their first few iterations.)
+        after = core.copy()
+        for action in line:
+            after.apply(action)
+        while not after.is_over and after.to_move == mover:
+            left = None
+            if seconds is not None:
+                left = max(seconds - (clock() - started), 1e-6)
+            more = settings.searcher(rng.getrandbits(63)).search(game.wrap(after), COMPLETION_ITERATIONS, left,
+                                                                 stop=stopped)
+            spent += more.iterations
+            interrupted = interrupted or more.interrupted
+            for action in more.principal_line():
+                line.append(action)
+                after.apply(action)
+                if after.is_over or after.to_move != mover:
+                    break
+        interrupted = interrupted or flag.raised  # Ctrl-C, even after the last search ended
+
+    def by_color(points: Sequence[float]) -> dict[str, float]:
+        return {colors[c]: points[c] for c in color_order(core.players)} if points else {}
+
+    ranked = result.candidates()
+    best = ranked[0]
+    equal = [about_equal(best, cand) for cand in ranked]
+    shown = [HintCandidate(name(cand.action), cand.visits, cand.win, cand.error, eq, by_color(cand.points))
+             for i, (cand, eq) in enumerate(zip(ranked, equal, strict=True)) if i < top or eq]
     return Hint(
         move=name(line[0]),
         plan=[name(a) for a in line],
-        candidates=[HintCandidate(name(cand.action), cand.visits, cand.win) for cand in result.candidates()[:top]],
+        candidates=shown,
         iterations=spent,
         seconds=clock() - started,
         actions=tuple(line),
+        about_equal=tuple(name(cand.action) for cand, eq in zip(ranked, equal, strict=True) if eq),
+        expected_points=by_color(result.points),
+        gains={colors[c]: Gain(standing(core, board, c), standing(after, board, c))
+               for c in colors_of_seat(mover, core.players)},
+        workers=len(seeds),
+        interrupted=interrupted,
+        nodes=result.nodes,
     )
+
+
+def standing(state: CoreState, board: Board, color: int) -> Standing:
+    """``color``'s islands (R2), score, and what its islands would add at the next scoring (R11): scoring 1
+    in round 1, the final scoring (+1 an island) in round 2 and the final round, nothing once the game is over."""
+    islands = sum(1 for i in range(board.n_islands) if state.controller_of(i) == color)
+    worth = 0 if state.is_over else state.points_if_scored(state.round not in (ROUND_SETUP, ROUND_1))[color]
+    return Standing(islands, state.scores[color], worth)
 
 
 def _core_state(position: Position) -> CoreState:

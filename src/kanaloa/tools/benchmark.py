@@ -293,11 +293,12 @@ def bench_positions(board: Board, players: tuple[int, ...] = PLAYERS, phases: tu
 
 
 def run_ismcts(board: Board, position: BenchPosition, iterations: int, seed: int = ISMCTS_SEED) -> SearchResult:
-    """One ISMCTS search, as hints run it, for the player to move at ``position``; its ``SearchResult``."""
-    from ..play.game import KanaloaGame
-    from ..search import ISMCTS
+    """One ISMCTS search, as hints run it (``HINT_SETTINGS``, one worker), for the player to move at
+    ``position``; its ``SearchResult``."""
+    from ..play.hint import HINT_SETTINGS
 
-    return ISMCTS(seed=seed).search(KanaloaGame().wrap(position.core_state(board)), iterations=iterations)
+    return HINT_SETTINGS.searcher(seed).search(HINT_SETTINGS.game().wrap(position.core_state(board)),
+                                               iterations=iterations)
 
 
 def bulk_determinisations(state: CoreState, viewer: int, n: int, seed: int) -> int:
