@@ -429,7 +429,7 @@ def test_candidates_show_intervals_and_every_move_about_equal_to_the_best():
     assert everyone.about_equal == found.about_equal
 
 
-@pytest.mark.parametrize("seed, players", [(1, 4), (6, 2)])
+@pytest.mark.parametrize("seed, players", [(8, 4), (11, 2)])
 def test_the_gains_say_what_the_plan_takes(seed, players):
     """On these positions the plan takes an island; the gains agree with the position after the plan."""
     pos = midgame(seed, players=players)

@@ -420,7 +420,7 @@ def hint(position: str, iterations: int | None, seconds: float | None, workers: 
     On a terminal a longer search shows its progress on standard error.
     Ctrl-C stops the search and prints the best hint found so far (exit
     status 130). Memory stays bounded whatever the budget: each worker's
-    tree stops growing at 1,000,000 nodes (about 350 MB).
+    tree stops growing at 500,000 nodes (about 175 MB).
     """
     from ..play.hint import check_budget, check_top, check_workers, default_workers
     from ..play.hint import hint as make_hint

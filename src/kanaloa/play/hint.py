@@ -60,13 +60,12 @@ from typing import TYPE_CHECKING, Any
 from ..errors import OptionError, PositionError, brief
 from ..position.notation import COLORS, Move, color_order, seat_colors
 from ..rules.board import Board
-from ..rules.core import POLICY_HEURISTIC, CoreState
+from ..rules.core import CoreState
 from ..rules.engine import load_engine
 from ..rules.state import ROUND_1, ROUND_SETUP, colors_of_seat
-from ..search import ISMCTS, Candidate
-from ..search.ismcts import DEFAULT_MAX_NODES
+from ..search import Candidate
 from . import parallel
-from .game import KanaloaGame
+from .settings import HINT_SETTINGS, SearchSettings
 
 if TYPE_CHECKING:
     from ..position.api import Position
@@ -91,41 +90,6 @@ ABOUT_EQUAL_MIN_SHARE = 0.05
 INTERVAL_Z = 1.96  # a candidate's 95% interval: win +- INTERVAL_Z standard errors, clipped to [0, 1]
 
 
-@dataclass(frozen=True)
-class SearchSettings:
-    """How hints search: ISMCTS's ``c``, ``margin``, ``prior``, ``expand_after``, ``max_nodes`` (per worker)
-    and the rollouts' playout ``policy`` (``kanaloa.play.game``).
-
-    ``HINT_SETTINGS`` is the one instance hints use; tuning the search's
-    strength changes its values there, and everything that searches as
-    hints do (the command, the benchmark) follows.
-    """
-
-    c: float = 0.7
-    margin: float = 0.0
-    prior: float = 0.0
-    expand_after: int = 1
-    policy: int = POLICY_HEURISTIC
-    max_nodes: int = DEFAULT_MAX_NODES
-
-    def searcher(self, seed: int) -> ISMCTS:
-        """An ISMCTS with these settings and ``seed`` that keeps the final points at the root."""
-        return ISMCTS(c=self.c, margin=self.margin, seed=seed, expand_after=self.expand_after, prior=self.prior,
-                      max_nodes=self.max_nodes, points=True)
-
-    def game(self) -> KanaloaGame:
-        return KanaloaGame(self.policy)
-
-    def check(self) -> None:
-        """Raise ``OptionError`` for a setting the search or the game refuses."""
-        try:
-            self.searcher(0)
-            self.game()
-        except ValueError as exc:
-            raise OptionError(f"search settings: {exc}") from None
-
-
-HINT_SETTINGS = SearchSettings()
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,7 @@ Packed = tuple[int, int, int, int, float, float, "tuple[float, ...] | None", "tu
 
 
 class Settings(Protocol):
-    """What ``run`` needs of the search settings (``kanaloa.play.hint.SearchSettings``)."""
+    """What ``run`` needs of the search settings (``kanaloa.play.settings.SearchSettings``)."""
 
     def searcher(self, seed: int) -> ISMCTS: ...
 

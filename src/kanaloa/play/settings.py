@@ -1,19 +1,22 @@
 """The settings of the search behind hints, in one place.
 
-``HINT_SETTINGS`` is what ``kanaloa hint`` searches with and what the bot
-spec ``hint`` plays with, so a match of the ``hint`` bot measures the hint
-engine itself.  Each value was chosen by a match recorded in
-``docs/strength.md``; the ``ismcts`` bot keeps the earlier settings as its
-defaults (``ISMCTS_SETTINGS``), so today's and the earlier engine can be
-matched against each other.
+``HINT_SETTINGS`` is what ``kanaloa hint`` searches with, what the benchmark
+times, and what the bot spec ``hint`` plays with, so a match of the ``hint``
+bot measures the hint engine itself.  Each value was chosen by a match
+recorded in ``docs/strength.md``.  The ``ismcts`` bot keeps the earlier
+settings (``ISMCTS_SETTINGS``) as its defaults, so today's and the earlier
+engine can be matched against each other.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import OptionError
 from ..rules.core import POLICY_HEURISTIC
+from ..search import ISMCTS
 from ..search.ismcts import DEFAULT_MAX_NODES
+from .game import KanaloaGame
 
 
 @dataclass(frozen=True)
@@ -24,8 +27,9 @@ class SearchSettings:
     heuristic move scores (0: not used); ``margin``: the weight of the point
     margin in the reward; ``expand_after``: visits before a node's moves
     are expanded; ``policy``: the core's playout policy; ``reuse``: a bot
-    keeps its tree through the atomic moves of its turn; ``max_nodes``: the
-    tree's size cap, which bounds memory.
+    keeps its tree through the atomic moves of its turn (a hint searches one
+    decision and has nothing to keep); ``max_nodes``: the tree's size cap
+    per search (per worker for a hint), which bounds memory.
     """
 
     c: float
@@ -35,6 +39,23 @@ class SearchSettings:
     policy: int = POLICY_HEURISTIC
     reuse: bool = False
     max_nodes: int = DEFAULT_MAX_NODES
+
+    def searcher(self, seed: int) -> ISMCTS:
+        """An ISMCTS with these settings and ``seed`` that keeps the final points at the root."""
+        return ISMCTS(c=self.c, margin=self.margin, seed=seed, expand_after=self.expand_after, prior=self.prior,
+                      max_nodes=self.max_nodes, points=True)
+
+    def game(self) -> KanaloaGame:
+        """The game adapter with these settings' playout policy."""
+        return KanaloaGame(self.policy)
+
+    def check(self) -> None:
+        """Raise ``OptionError`` for a setting the search or the game refuses."""
+        try:
+            self.searcher(0)
+            self.game()
+        except ValueError as exc:
+            raise OptionError(f"search settings: {exc}") from None
 
 
 # The engine behind hints (docs/strength.md, experiments 1 to 3).

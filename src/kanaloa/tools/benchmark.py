@@ -295,7 +295,7 @@ def bench_positions(board: Board, players: tuple[int, ...] = PLAYERS, phases: tu
 def run_ismcts(board: Board, position: BenchPosition, iterations: int, seed: int = ISMCTS_SEED) -> SearchResult:
     """One ISMCTS search, as hints run it (``HINT_SETTINGS``, one worker), for the player to move at
     ``position``; its ``SearchResult``."""
-    from ..play.hint import HINT_SETTINGS
+    from ..play.settings import HINT_SETTINGS
 
     return HINT_SETTINGS.searcher(seed).search(HINT_SETTINGS.game().wrap(position.core_state(board)),
                                                iterations=iterations)
