@@ -209,3 +209,11 @@ def test_commands_md_lists_the_keys_of_simulate_json_and_of_the_records(tmp_path
     record = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
     assert list(record) == documented_keys("Game records")
     assert documented_keys("moves --json") == []  # a list, no keys
+
+
+def test_commands_md_lists_the_keys_of_steadiness_json():
+    result = run("steadiness", "--positions", "1", "--seeds", "2", "--iterations", "300", "--workers", "1", "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert list(doc) == documented_keys("steadiness --json")
+    assert list(doc["positions"][0]) == documented_keys("A position")

@@ -686,6 +686,52 @@ def bench(quick: bool, as_json: bool) -> int:
 
 
 @cli.command()
+@click.option("--positions", "count", type=click.IntRange(0, 1000), default=20, show_default=True,
+              help="Reference positions from seeded games, besides the bundled examples.")
+@click.option("--seeds", type=click.IntRange(2, 100), default=5, show_default=True,
+              help="Runs per position, with seeds 1, 2, ...")
+@click.option("--iterations", type=int, default=None, help="Budget of every hint in iterations.")
+@click.option("--time", "seconds", type=float, default=None,
+              help="Budget of every hint in seconds [default: the hint's default, when no --iterations is given].")
+@click.option("--workers", "workers", default=None, metavar="N",
+              help="Worker processes of every hint [default: all cores].")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+def steadiness(count: int, seeds: int, iterations: int | None, seconds: float | None, workers: str | None,
+               as_json: bool) -> None:
+    """Check that hints agree from seed to seed, as far as each says it can tell.
+
+    Hints every position once per seed. For every ordered pair of runs on
+    a position, the pair agrees when the first run's move is about equal
+    to the best in the second run. Prints the share of agreeing pairs, each
+    position's moves, and how the errors the hints state compare with the
+    spread of their win estimates between the runs (error ratio: near 1,
+    the stated errors are the real ones). The positions are the bundled
+    examples and seeded random games of 4, 3 and 2 players, each seen by
+    its player to move; progress goes to stderr.
+    """
+    from ..play.hint import check_budget, check_workers, default_workers
+    from ..tools.steadiness import example_positions, measure, reference_positions
+
+    def stderr_progress(message: str) -> None:
+        click.echo(f"kanaloa steadiness: {message}", err=True)
+
+    iterations, seconds = check_budget(iterations, seconds)
+    procs = check_workers(workers) if workers is not None else default_workers()
+    positions = example_positions() + reference_positions(count)
+    report = measure(positions, tuple(range(1, seeds + 1)), iterations=iterations, seconds=seconds, workers=procs,
+                     progress=stderr_progress)
+    if as_json:
+        emit_json(report.to_json())
+        return
+    for p in report.positions:
+        click.echo(f"{p.name}: {p.agreeing}/{p.pairs} pairs agree; moves {', '.join(p.moves)}")
+    click.echo(f"steadiness: {report.agreeing}/{report.pairs} pairs agree ({100 * report.share:.1f}%) "
+               f"over {len(report.positions)} positions and {seeds} seeds")
+    click.echo(f"error ratio: {report.error_ratio:.2f} (spread of win estimates between runs over the errors stated, "
+               f"{report.moves_compared} moves)")
+
+
+@cli.command()
 @click.option("--games", type=click.IntRange(1), default=10_000, show_default=True,
               help="Games to play, through both engines side by side.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,

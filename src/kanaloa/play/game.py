@@ -60,6 +60,16 @@ def prior_of(value: float) -> float:
     return 1.0 if p > 1.0 else (0.0 if p < 0.0 else p)
 
 
+# ``prior_of`` for every integer score the core gives, looked up rather than computed in the search's loop.
+_TABLE_LOW, _TABLE_HIGH = -64, 192
+_PRIOR_TABLE = [prior_of(v) for v in range(_TABLE_LOW, _TABLE_HIGH)]
+
+
+def _priors(values: list[int]) -> list[float]:
+    table, low, high = _PRIOR_TABLE, _TABLE_LOW, _TABLE_HIGH
+    return [table[v - low] if low <= v < high else prior_of(v) for v in values]
+
+
 class KanaloaGame:
     """The Kanaloa rules core as a protocol game.
 
@@ -157,7 +167,7 @@ class KanaloaState:
     def priors(self, observer: int) -> list[float]:
         """``prior_of`` the core's score of every move of ``public_actions(observer)``, in that order."""
         core = self.core
-        values = [prior_of(v) for v in core.move_values()]
+        values = _priors(core.move_values())
         if core.to_move == observer:
             return values
         moves = core.legal_actions()

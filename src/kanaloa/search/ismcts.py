@@ -186,15 +186,23 @@ class ISMCTS:
                 # UCB1 with availability: every child legal in this determinisation was available.
                 best: Node | None = None
                 best_value = -1.0
-                for key in moves:
-                    child = children[key]
-                    child.avail += 1
-                    value = child.mean + c * sqrt(log(child.avail) / child.visits)
-                    if w:
-                        value += w * child.prior / (child.visits + 1)
-                    if value > best_value:
-                        best_value = value
-                        best = child
+                if w:
+                    for key in moves:
+                        child = children[key]
+                        avail = child.avail = child.avail + 1
+                        visits = child.visits
+                        value = child.mean + c * sqrt(log(avail) / visits) + w * child.prior / (visits + 1)
+                        if value > best_value:
+                            best_value = value
+                            best = child
+                else:
+                    for key in moves:
+                        child = children[key]
+                        avail = child.avail = child.avail + 1
+                        value = child.mean + c * sqrt(log(avail) / child.visits)
+                        if value > best_value:
+                            best_value = value
+                            best = child
                 assert best is not None  # every UCB value is above -1, and a running game has a move
                 if mine:
                     s.apply_action(best.action)
