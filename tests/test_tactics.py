@@ -390,3 +390,15 @@ def test_tactics_refuses_a_file_that_is_no_suite_and_a_kind_it_lacks(tmp_path):
     doc["puzzles"][0]["position"]["round"] = 7
     only.write_text(json.dumps(doc))
     user_error(run("tactics", "--suite", str(only)), "puzzle 0 ('eleven-01'): position: round")
+    user_error(run("tactics", "--suite", str(tmp_path)), "is a directory, not a tactical suite")
+    with pytest.raises(OptionError, match="no such file"):
+        T.load_suite(tmp_path / "missing.json")
+
+
+def test_tactics_reads_a_suite_from_standard_input():
+    doc = SUITE.to_json()
+    doc["puzzles"] = [p for p in doc["puzzles"] if p["kind"] == "last-turn"][:2]
+    result = run("tactics", "--suite", "-", "--iterations", "200", "--json", input=json.dumps(doc))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["suite"] == "-"
+    assert [r["id"] for r in json.loads(result.stdout)["results"]] == [p["id"] for p in doc["puzzles"]]

@@ -432,7 +432,8 @@ def hint(position: str, iterations: int | None, seconds: float | None, seed: int
               help="Run only the puzzles of KIND: eleven, last-turn or removal (repeat it for several). "
                    "[default: every kind]")
 @click.option("--suite", "suite_file", default=None, metavar="FILE",
-              help="Run the suite in FILE (one written by --generate) instead of the one shipped with kanaloa.")
+              help="Run the suite in FILE (one written by --generate; '-' reads standard input) instead of the "
+                   "one shipped with kanaloa.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--progress/--no-progress", "progress", default=True, show_default=True,
               help="Show progress on stderr while it is a terminal.")
@@ -479,6 +480,7 @@ def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tup
         PuzzleResult,
         check_kinds,
         load_suite,
+        parse_suite,
         run_suite,
     )
     from ..tools.tactics import generate as make_suite
@@ -523,7 +525,11 @@ def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tup
     if iterations is not None or seconds is not None:
         check_budget(iterations, seconds)
     chosen = check_kinds(kinds)
-    suite = load_suite(suite_file)
+    if suite_file is None:
+        suite = load_suite()
+    else:
+        suite = parse_suite(read_text(suite_file, "--suite", "a tactical suite (kanaloa-tactics/1 JSON)"),
+                            input_name(suite_file, "--suite"))
 
     def solved(done: int, total: int, result: PuzzleResult) -> None:
         if live:

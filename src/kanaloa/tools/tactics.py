@@ -77,6 +77,7 @@ The suite ships as ``src/kanaloa/examples/tactics.json`` (``load_suite``);
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -424,26 +425,37 @@ def _read_puzzle(item: Any, where: str) -> Puzzle:
     return Puzzle(pid, kind, players, position, tuple(best), legal, why, tuple(line), source)
 
 
+def parse_suite(text: str, where: str) -> Suite:
+    """A suite from its JSON text; ``where`` names the input in messages.
+
+    Raises ``OptionError`` for text that is not JSON or not a suite, and
+    ``PositionError`` for a puzzle whose position does not read.
+    """
+    try:
+        doc = json.loads(text)
+    except (RecursionError, ValueError) as exc:
+        raise OptionError(f"{where}: not valid JSON ({' '.join(str(exc).split())[:80]})") from None
+    return Suite.from_json(doc, where)
+
+
 def load_suite(path: str | Path | None = None) -> Suite:
     """The suite in the file ``path``, or the one shipped with the package (``SUITE_RESOURCE``).
 
     Raises ``OptionError`` for a file that cannot be read or is no suite.
     """
     if path is None:
-        text = resources.files("kanaloa").joinpath(SUITE_RESOURCE).read_text("utf-8")
-        return Suite.from_json(json.loads(text), "the bundled suite")
-    where = f"--suite {quote(str(path))}"
+        return parse_suite(resources.files("kanaloa").joinpath(SUITE_RESOURCE).read_text("utf-8"),
+                           "the bundled suite")
+    where = f"suite {quote(str(path))}"
     try:
         text = Path(path).read_text("utf-8")
     except FileNotFoundError:
         raise OptionError(f"{where}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise OptionError(f"{where}: cannot read it ({exc})") from None
-    try:
-        doc = json.loads(text)
-    except (RecursionError, ValueError) as exc:
-        raise OptionError(f"{where}: not valid JSON ({' '.join(str(exc).split())[:80]})") from None
-    return Suite.from_json(doc, where)
+    except UnicodeDecodeError as exc:
+        raise OptionError(f"{where}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise OptionError(f"{where}: cannot read it ({exc.strerror})") from None
+    return parse_suite(text, where)
 
 
 def check_kinds(kinds: Sequence[str]) -> tuple[str, ...]:
@@ -589,7 +601,7 @@ def _game_candidates(seed: int, game: int, counter: Iterator[int]) -> list[_Cand
         action = bots[state.to_move].choose(state)
         moves.append(str(position.move_of(action)))
         position.push(action)
-        if len(moves) > MAX_GAME_MOVES:  # pragma: no cover - every game ends (tests/test_properties.py)
+        if len(moves) > MAX_GAME_MOVES:  # pragma: no cover - a game ends long before
             raise RuntimeError(f"generator game {game} did not end within {MAX_GAME_MOVES} moves")
     return found
 
@@ -677,7 +689,7 @@ def generate(seed: int = DEFAULT_SEED, games: int = DEFAULT_GAMES, per_kind: int
             raise OptionError(f"{name} {brief(value)}: must be a whole number of at least {low}")
     if seed >= 2**64:
         raise OptionError(f"--seed {seed}: must be below 2**64")
-    counter = iter(range(1 << 62))
+    counter = itertools.count()
     candidates: list[_Candidate] = []
     for game in range(games):
         candidates += _game_candidates(seed, game, counter)
@@ -834,6 +846,7 @@ __all__ = [
     "generate",
     "kind_of",
     "load_suite",
+    "parse_suite",
     "run_suite",
     "solve_position",
     "solve_turn",
