@@ -140,7 +140,8 @@ class Outcome(IntEnum):
     WIN = 2  # some continuation ends the game this turn with the mover first
 
 
-# Moves after which the turn is over (or, after a discard, only a take or a draw can follow, R4).
+# Moves that end the mover's part of the game for now: a take or a draw ends the turn (R5), a pass hands
+# the final round on (R10), and after a face-down discard only a take or a draw can follow (R4).
 _TURN_ENDING = frozenset((A.TAKE, A.DRAW, A.DISCARD, A.PASS))
 
 
@@ -178,8 +179,9 @@ class TurnSolution:
     """The solved turn of the player to move: ``values`` gives each legal first move its ``Outcome``.
 
     ``line`` is one sequence of the mover's moves, starting with a best first
-    move, that makes the best outcome sure (to the end of the turn when the
-    outcome is ``WIN`` or ``LOSS``); ``nodes`` counts the states searched.
+    move, that makes the best outcome sure, to the end of the game when the
+    outcome is ``WIN`` or ``LOSS`` (empty when it is ``OPEN``); ``nodes``
+    counts the states searched (the table's size).
     """
 
     mover: int
