@@ -423,7 +423,7 @@ def hint(position: str, iterations: int | None, seconds: float | None, seed: int
 
 @cli.command()
 @click.option("--iterations", type=int, default=None,
-              help="Search budget of each hint in iterations. [default: the hint's own, 5000 iterations]")
+              help="Search budget of each hint in iterations. [default: the hint's own budget]")
 @click.option("--time", "seconds", type=float, default=None,
               help="Search budget of each hint in seconds of wall time, instead of iterations.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
