@@ -4,6 +4,11 @@
   the color to move (a viewer position: what red knows at the table).
 
 Read one with ``example_text(name)`` and ``Position.from_json``.
+
+The directory also holds ``tactics.json``, the tactical suite (not a
+position: a ``kanaloa-tactics/1`` document of positions with their exact best
+first moves), which ``kanaloa.tools.tactics.load_suite`` reads and
+``kanaloa tactics`` runs.
 """
 
 from __future__ import annotations

@@ -508,6 +508,133 @@ def hint_lines(found) -> list[str]:
     return lines
 
 
+@cli.command()
+@click.option("--iterations", type=int, default=None,
+              help="Search budget of each hint in iterations. [default: the hint's own budget]")
+@click.option("--time", "seconds", type=float, default=None,
+              help="Search budget of each hint in seconds of wall time, instead of iterations.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed of every hint; with --generate, the seed of the games searched for puzzles.")
+@click.option("--kind", "kinds", multiple=True, metavar="KIND",
+              help="Run only the puzzles of KIND: eleven, last-turn or removal (repeat it for several). "
+                   "[default: every kind]")
+@click.option("--suite", "suite_file", default=None, metavar="FILE",
+              help="Run the suite in FILE (one written by --generate; '-' reads standard input) instead of the "
+                   "one shipped with kanaloa.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--progress/--no-progress", "progress", default=True, show_default=True,
+              help="Show progress on stderr while it is a terminal.")
+@click.option("--generate", is_flag=True,
+              help="Build a new suite from seeded games instead of running one, and print it (or write --out).")
+@click.option("--out", "out", default=None, metavar="FILE", help="With --generate: write the suite to FILE.")
+@click.option("--games", type=click.IntRange(1), default=None,
+              help="With --generate: how many seeded games to search. [default: 3000]")
+@click.option("--per-kind", "per_kind", type=click.IntRange(1), default=None,
+              help="With --generate: the most puzzles of each kind to keep. [default: 15]")
+def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tuple[str, ...], suite_file: str | None,
+            as_json: bool, progress: bool, generate: bool, out: str | None, games: int | None,
+            per_kind: int | None) -> None:
+    """Check the hint on the tactical suite: positions whose best first move is known exactly.
+
+    Each puzzle is a position, seen by the player to move, where that player
+    can make sure of winning before the turn ends, but not with every move:
+
+    \b
+      eleven     eleven islands this turn win at once (R8)
+      last-turn  the last final turn of the game (R10), decided by the
+                 final scoring (R11, R12)
+      removal    a pending removal (R7) whose choice decides the win
+
+    The correct first moves were found by trying every sequence of the
+    mover's own moves to the end of the turn with the reference rules; no
+    hidden card plays a part. The hint is asked for each puzzle (with the
+    budget and seed given) and counts when its move is a correct one. The
+    report gives the share found per kind and lists the misses.
+
+    --generate builds a suite instead: it plays --games seeded games (2, 3
+    and 4 players, greedy and random bots), solves the turns where a win
+    may be certain, and keeps up to --per-kind puzzles of each kind, those
+    with the fewest correct moves first. The same --seed, --games and
+    --per-kind give the same suite. The shipped suite was made with
+    'kanaloa tactics --generate --seed 0'.
+    """
+    from ..play.hint import check_budget
+    from ..tools.tactics import (
+        DEFAULT_GAMES,
+        DEFAULT_PER_KIND,
+        KINDS,
+        GenerateProgress,
+        PuzzleResult,
+        check_kinds,
+        load_suite,
+        parse_suite,
+        run_suite,
+    )
+    from ..tools.tactics import generate as make_suite
+
+    live = progress and sys.stderr.isatty()
+    if generate:
+        for given, name in ((iterations, "--iterations"), (seconds, "--time"), (kinds or None, "--kind"),
+                            (suite_file, "--suite")):
+            if given is not None:
+                raise OptionError(f"{name}: only for running a suite; --generate builds one")
+        if as_json:
+            raise OptionError("--json: --generate always prints the suite as JSON")
+
+        def generated(step: GenerateProgress) -> None:
+            if live:
+                counts = ", ".join(f"{kind} {step.found[kind]}" for kind in KINDS)
+                click.echo(f"\rgames {step.games}/{step.planned}; candidates: {counts}\x1b[K", err=True, nl=False)
+
+        with contextlib.ExitStack() as stack:
+            target = None
+            if out is not None:  # opened first: a path that cannot be written fails before the games are played
+                try:
+                    target = stack.enter_context(open(out, "w", encoding="utf-8"))
+                except OSError as exc:
+                    raise OptionError(f"--out {quote(out, PATH_LIMIT)}: cannot write it ({exc.strerror})") from None
+            try:
+                suite = make_suite(seed=seed, games=games or DEFAULT_GAMES, per_kind=per_kind or DEFAULT_PER_KIND,
+                                   on_progress=generated)
+            finally:
+                if live:
+                    click.echo("", err=True)
+            if target is None:
+                click.echo(suite.dumps(), nl=False)
+                return
+            target.write(suite.dumps())
+        counts = ", ".join(f"{sum(p.kind == k for p in suite.puzzles)} {k}" for k in KINDS)
+        click.echo(f"kanaloa: wrote {len(suite.puzzles)} puzzles ({counts}) to {out}", err=True)
+        return
+    for given, name in ((out, "--out"), (games, "--games"), (per_kind, "--per-kind")):
+        if given is not None:
+            raise OptionError(f"{name}: only with --generate")
+    if iterations is not None or seconds is not None:
+        check_budget(iterations, seconds)
+    chosen = check_kinds(kinds)
+    if suite_file is None:
+        suite = load_suite()
+    else:
+        suite = parse_suite(read_text(suite_file, "--suite", "a tactical suite (kanaloa-tactics/1 JSON)"),
+                            input_name(suite_file, "--suite"))
+
+    def solved(done: int, total: int, result: PuzzleResult) -> None:
+        if live:
+            mark = "found" if result.found else "missed"
+            click.echo(f"\rpuzzle {done}/{total}: {result.id} {mark}\x1b[K", err=True, nl=False)
+
+    try:
+        report = run_suite(suite, iterations=iterations, seconds=seconds, seed=seed, kinds=chosen,
+                           name=suite_file or "bundled", on_result=solved)
+    finally:
+        if live:
+            click.echo("\r\x1b[K", err=True, nl=False)
+    if as_json:
+        emit_json(report.to_json())
+    else:
+        click.echo(report.summary())
+
+
 class _WithBotSpecs(click.Command):
     """A command whose help ends with the bot specs and every key they take (``bots.bot_specs_help``)."""
 

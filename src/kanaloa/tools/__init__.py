@@ -1,4 +1,4 @@
-"""Measurement and verification tools: ``benchmark`` (``kanaloa bench``), ``soak`` and ``fuzz``.
+"""Measurement and verification tools: ``benchmark`` (``kanaloa bench``), ``soak``, ``fuzz`` and ``tactics``.
 
 They may use every layer below the command line (``kanaloa.rules``,
 ``kanaloa.position``, ``kanaloa.search``, ``kanaloa.play``) but not the
