@@ -409,9 +409,9 @@ def test_about_equal_is_a_z_test_with_a_visit_floor():
 
 
 def test_candidates_show_intervals_and_every_move_about_equal_to_the_best():
-    from kanaloa.play.hint import about_equal
+    from kanaloa.play.hint import ERROR_SCALE, about_equal
 
-    found = hint_of(midgame(2), iterations=3000, top=1)
+    found = hint_of(midgame(2), iterations=6000, top=1)
     best = found.candidates[0]
     assert best.move == found.move and best.about_equal and found.about_equal[0] == best.move
     assert [c.move for c in found.candidates if c.about_equal] == list(found.about_equal)
@@ -421,17 +421,19 @@ def test_candidates_show_intervals_and_every_move_about_equal_to_the_best():
         lo, hi = c.interval
         assert lo == pytest.approx(max(0.0, c.win - 1.96 * c.error))
         assert hi == pytest.approx(min(1.0, c.win + 1.96 * c.error))
-        assert c.error == pytest.approx((c.win * (1 - c.win) / c.visits) ** 0.5)
+        assert c.error == pytest.approx(ERROR_SCALE * (c.win * (1 - c.win) / c.visits) ** 0.5)
         assert about_equal(best, c) == c.about_equal
-    everyone = hint_of(midgame(2), iterations=3000, top=1000)
+    everyone = hint_of(midgame(2), iterations=6000, top=1000)
     unequal = [c for c in everyone.candidates if not c.about_equal]
     assert unequal and all(not about_equal(best, c) for c in unequal)
     assert everyone.about_equal == found.about_equal
 
 
-@pytest.mark.parametrize("seed, players", [(8, 4), (11, 2)])
+@pytest.mark.parametrize("seed, players", [(8, 4), (13, 4), (6, 2), (8, 2)])
 def test_the_gains_say_what_the_plan_takes(seed, players):
-    """On these positions the plan takes an island; the gains agree with the position after the plan."""
+    """On these positions the plan takes an island; the gains agree with the position after the plan.
+
+    (Which positions those are depends on the search's settings: when they change, pick seeds again.)"""
     pos = midgame(seed, players=players)
     found = hint_of(pos, seed=1)
     mover = pos.to_move

@@ -537,3 +537,53 @@ def test_points_are_the_scores_of_every_color():
     two = kanaloa_state(3, 0, players=2)
     two.rollout(1)
     assert len(two.points()) == 4
+
+
+class Race(TakeAway):
+    """TakeAway where the player to move may also take 1 twice in a row (``AGAIN``) before passing on:
+    the root player's consecutive moves are a run, and taking the last ones wins at once."""
+
+    AGAIN = 9
+
+    def legal_actions(self):
+        moves = super().legal_actions()
+        return [*moves, self.AGAIN] if self.pile >= 2 else moves
+
+    def apply_action(self, action):
+        if action == self.AGAIN:  # take one and move again
+            self.pile -= 1
+            return
+        super().apply_action(action)
+
+    def clone(self):
+        twin = Race(self.pile, self.to_move)
+        twin.winner = self.winner
+        return twin
+
+    def rollout(self, seed):
+        # Rollouts that always win for the player to move: every move looks won.
+        mover = self.to_move
+        self.pile = 0
+        self.winner = mover
+
+
+def test_a_forced_win_is_proven_and_chosen_even_when_every_move_wins_its_rollouts():
+    """From 4, AGAIN then 3 wins at once (as does 1 x AGAIN, ...); with rollouts that always win, only
+    proof tells the moves apart: the proven first move is put first, and the line goes on to the win."""
+    result = ISMCTS(seed=1).search(Race(4), iterations=200)
+    first = result.candidates()[0]
+    assert first.proven and result.best_action == first.action
+    assert result.root.proven
+    state = Race(4)
+    for action in result.principal_line():
+        assert state.to_move == 0
+        state.apply_action(action)
+    assert state.winner == 0  # the line reaches the win within the root player's own moves
+
+
+def test_a_win_after_the_opponent_moves_is_not_proven():
+    """Only the player's own unbroken run of moves proves anything: 5 - 1 leaves the opponent to move."""
+    result = ISMCTS(seed=2).search(TakeAway(5), iterations=300)
+    for child in result.root.children.values():
+        assert not child.proven or child.action == 5  # no move takes 5 at once
+    assert not any(c.proven for c in result.candidates())

@@ -409,12 +409,14 @@ def hint(position: str, iterations: int | None, seconds: float | None, workers: 
 
     Prints the move, the plan to the end of the turn, and the candidates
     with their estimated chance of winning, its 95% interval and their
-    visits. Candidates marked ~ are about equal to the best: the search
-    cannot tell their win chances apart (a z test at 95%), and each had at
-    least 5% of the best's visits. Then what the plan gains for the mover:
-    islands controlled (R2), score, and what the islands would score now
-    (R11), before and after the plan; and the final points the search
-    expects for every color after the move.
+    visits. "wins for certain" marks a move that forces a win (eleven
+    islands) with the mover's own next moves; it comes first. Candidates
+    marked ~ are about equal to the best: the search cannot tell their win
+    chances apart (a z test at 95%, with errors widened to the spread
+    measured between runs), and each had at least 5% of the best's visits.
+    Then what the plan gains for the mover: islands controlled (R2), score,
+    and what the islands would score now (R11), before and after the plan;
+    and the final points the search expects for every color after the move.
 
     Without --iterations or --time the search takes 2 seconds on all cores.
     On a terminal a longer search shows its progress on standard error.
@@ -485,7 +487,8 @@ def hint_lines(found) -> list[str]:
     lines.append(f"{'candidates:':<{width + 4}}{'win':>6}  {'95% interval':>{room}}  {'visits':>8}")
     for cand, span in zip(found.candidates, spans, strict=True):
         mark = "~" if cand.about_equal else " "
-        lines.append(f"{mark} {cand.move:<{width}}  {100 * cand.win:5.1f}%  {span:>{room}}  {cand.visits:>8}")
+        certain = "  wins for certain" if cand.proven else ""
+        lines.append(f"{mark} {cand.move:<{width}}  {100 * cand.win:5.1f}%  {span:>{room}}  {cand.visits:>8}{certain}")
     n = len(found.about_equal)
     if n > 1:
         lines.append(f"{n} moves marked ~ are about equal: the search cannot tell them apart")

@@ -299,11 +299,13 @@ class ISMCTSBot(SearchBot):
 
     name = "ismcts"
 
-    def __init__(self, spec: str, expand: int = 1, prior: float = 0.0, reuse: int = 0, **options: Any) -> None:
+    def __init__(self, spec: str, expand: int = 1, prior: float = 0.0, reuse: int = 0, root_c: float | None = None,
+                 **options: Any) -> None:
         super().__init__(spec, **options)
         self.expand = expand
         self.prior = prior
         self.reuse = bool(reuse)
+        self.root_c = root_c
         self._kept: tuple[StateData, Node] | None = None  # (the state expected next, its subtree)
 
     def start(self, board: Board, seed: int) -> None:
@@ -322,7 +324,7 @@ class ISMCTSBot(SearchBot):
                 root = subtree
         self._kept = None
         search = ISMCTS(c=self.c, margin=self.margin, seed=self.rng.getrandbits(63), expand_after=self.expand,
-                        prior=self.prior)
+                        prior=self.prior, root_c=self.root_c)
         result = search.search(self.game.wrap(state), self.iterations, self.seconds, root=root)
         action = result.best_action
         if self.reuse:
@@ -341,9 +343,9 @@ class HintBot(ISMCTSBot):
     def __init__(self, spec: str, c: float = HINT_SETTINGS.c, margin: float = HINT_SETTINGS.margin,
                  expand: int = HINT_SETTINGS.expand_after, prior: float = HINT_SETTINGS.prior,
                  reuse: int = int(HINT_SETTINGS.reuse), policy: str = POLICY_NAMES[HINT_SETTINGS.policy],
-                 **options: Any) -> None:
+                 root_c: float | None = HINT_SETTINGS.root_c, **options: Any) -> None:
         super().__init__(spec, c=c, margin=margin, expand=expand, prior=prior, reuse=reuse, policy=policy,
-                         **options)
+                         root_c=root_c, **options)
 
 
 class PIMCBot(SearchBot):
@@ -391,7 +393,8 @@ _SEARCH = {
     "margin": _Option(float, 0.0),
     "policy": _Option(str, choices=tuple(POLICIES)),
 }
-_ISMCTS = {**_SEARCH, "expand": _Option(int, 1), "prior": _Option(float, 0.0), "reuse": _Option(int, 0)}
+_ISMCTS = {**_SEARCH, "expand": _Option(int, 1), "prior": _Option(float, 0.0), "reuse": _Option(int, 0),
+           "root_c": _Option(float, 0.0)}
 BOTS: dict[str, tuple[type, dict[str, _Option]]] = {
     "random": (RandomBot, {"seed": _SEED}),
     "greedy": (GreedyBot, {"seed": _SEED, "width": _Option(int, 1)}),
@@ -457,6 +460,7 @@ def _option_value(where: str, key: str, text: str, option: _Option) -> int | flo
 
 # -- specs for people: the help text, made from the table above ------------------------------
 
+_HINT_ROOT_C = HINT_SETTINGS.c if HINT_SETTINGS.root_c is None else HINT_SETTINGS.root_c
 _SPEC_HELP = {
     # bots
     "random": "a uniformly random legal move",
@@ -464,7 +468,8 @@ _SPEC_HELP = {
     "pimc": "perfect-information Monte Carlo: a tree search on each of several deals of the unseen cards",
     "ismcts": "information-set Monte Carlo tree search from what the player knows",
     "hint": ("the engine behind 'kanaloa hint': ismcts with the hint's settings as its defaults "
-             f"(c={HINT_SETTINGS.c:g}, prior={HINT_SETTINGS.prior:g}, reuse={int(HINT_SETTINGS.reuse)}, "
+             f"(c={HINT_SETTINGS.c:g}, root_c={_HINT_ROOT_C:g}, prior={HINT_SETTINGS.prior:g}, "
+             f"reuse={int(HINT_SETTINGS.reuse)}, "
              f"margin={HINT_SETTINGS.margin:g}, expand={HINT_SETTINGS.expand_after})"),
     # keys
     "seed": "mixed into the seed each game gives the bot",
@@ -477,6 +482,7 @@ _SPEC_HELP = {
     "expand": "visits a tree node needs before its moves are expanded",
     "prior": "weight of the heuristic move scores that order and bias the search; 0 ignores them",
     "reuse": "not 0: keep the search tree through the moves of the bot's turn",
+    "root_c": "exploration constant at the root of the tree search; c when not given",
     "dets": "deals of the unseen cards searched per move; the budget is shared among them",
 }
 

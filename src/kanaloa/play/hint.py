@@ -88,6 +88,12 @@ NODE_BYTES = 350
 ABOUT_EQUAL_Z = 1.96
 ABOUT_EQUAL_MIN_SHARE = 0.05
 INTERVAL_Z = 1.96  # a candidate's 95% interval: win +- INTERVAL_Z standard errors, clipped to [0, 1]
+# The standard error a hint states for a win chance is the binomial one, sqrt(win * (1 - win) / visits), times
+# ERROR_SCALE.  The search's iterations are not independent draws (each move's estimate also depends on how
+# well its subtree happened to be searched), so win estimates spread more from seed to seed than the binomial
+# error says; ``kanaloa steadiness`` measures by how much (its error ratio), and this is that measured ratio
+# (docs/hints.md "Steadiness").
+ERROR_SCALE = 1.6
 
 
 
@@ -96,10 +102,13 @@ INTERVAL_Z = 1.96  # a candidate's 95% interval: win +- INTERVAL_Z standard erro
 class HintCandidate:
     """A root move: its notation, how often the search tried it, and the mover's estimated win chance.
 
-    ``error`` is the standard error of ``win``, ``about_equal`` says that the
+    ``error`` is the standard error of ``win`` (the binomial error times
+    ``ERROR_SCALE``, see there), ``about_equal`` says that the
     search cannot tell it apart from the best move (``about_equal``), and
     ``points`` is the mean final points of every color in the games that
-    began with it (by color name, in ``scores`` order).
+    began with it (by color name, in ``scores`` order).  ``proven``: the
+    search proved that the move wins for certain (the mover can end the game
+    with its win in its own next moves, R8), whatever the hidden cards.
     """
 
     move: str
@@ -108,6 +117,7 @@ class HintCandidate:
     error: float = 0.0
     about_equal: bool = False
     points: dict[str, float] = field(default_factory=dict)
+    proven: bool = False  # the mover can force a win with this move and its own moves after it
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -183,7 +193,7 @@ class Hint:
             "plan": list(self.plan),
             "candidates": [{"move": c.move, "visits": c.visits, "win": round(c.win, 4),
                             "interval": [round(x, 4) for x in c.interval], "error": round(c.error, 4),
-                            "about_equal": c.about_equal, "points": _rounded(c.points)}
+                            "about_equal": c.about_equal, "points": _rounded(c.points), "proven": c.proven}
                            for c in self.candidates],
             "iterations": self.iterations,
             "seconds": round(self.seconds, 3),
@@ -206,15 +216,21 @@ def interval(win: float, error: float) -> tuple[float, float]:
 
 
 def about_equal(best: Candidate | HintCandidate, other: Candidate | HintCandidate) -> bool:
-    """Whether the search cannot tell ``other`` apart from ``best`` (the most visited move).
+    """Whether the search cannot tell ``other`` apart from ``best`` (the first candidate: a proven win, else
+    the most visited move).
 
-    True when ``other`` had at least ``ABOUT_EQUAL_MIN_SHARE`` of ``best``'s
-    visits and their win chances differ by at most ``ABOUT_EQUAL_Z`` standard
-    errors of the difference, ``sqrt(error_best² + error_other²)`` (a
-    two-sample z test at 95%).  ``best`` is about equal to itself.  Two moves
-    with the same win chance and no error at all (every game lost, say) are
-    about equal; different ones without error are not.
+    A proven win (``proven``) is about equal only to another proven win.
+    Otherwise, true when ``other`` had at least ``ABOUT_EQUAL_MIN_SHARE`` of
+    ``best``'s visits and their win chances differ by at most
+    ``ABOUT_EQUAL_Z`` standard errors of the difference,
+    ``sqrt(error_best² + error_other²)`` (a two-sample z test at 95%; the
+    errors are the hint's stated ones, ``ERROR_SCALE`` times the binomial).
+    ``best`` is about equal to itself.  Two moves with the same win chance
+    and no error at all (every game lost, say) are about equal; different
+    ones without error are not.
     """
+    if best.proven or other.proven:
+        return best.proven and other.proven
     if other.visits < ABOUT_EQUAL_MIN_SHARE * best.visits:
         return False
     return abs(best.win - other.win) <= ABOUT_EQUAL_Z * math.sqrt(best.error ** 2 + other.error ** 2)
@@ -420,10 +436,11 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
     def by_color(points: Sequence[float]) -> dict[str, float]:
         return {colors[c]: points[c] for c in color_order(core.players)} if points else {}
 
-    ranked = result.candidates()
+    ranked = [HintCandidate(name(cand.action), cand.visits, cand.win, ERROR_SCALE * cand.error, False,
+                            by_color(cand.points), cand.proven) for cand in result.candidates()]
     best = ranked[0]
     equal = [about_equal(best, cand) for cand in ranked]
-    shown = [HintCandidate(name(cand.action), cand.visits, cand.win, cand.error, eq, by_color(cand.points))
+    shown = [dataclasses.replace(cand, about_equal=eq)
              for i, (cand, eq) in enumerate(zip(ranked, equal, strict=True)) if i < top or eq]
     return Hint(
         move=name(line[0]),
@@ -432,7 +449,7 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
         iterations=spent,
         seconds=clock() - started,
         actions=tuple(line),
-        about_equal=tuple(name(cand.action) for cand, eq in zip(ranked, equal, strict=True) if eq),
+        about_equal=tuple(cand.move for cand, eq in zip(ranked, equal, strict=True) if eq),
         expected_points=by_color(result.points),
         gains={colors[c]: Gain(standing(core, board, c), standing(after, board, c))
                for c in colors_of_seat(mover, core.players)},

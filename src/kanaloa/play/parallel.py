@@ -9,8 +9,10 @@ sends back a compact summary of its tree (``pack``):
 * every root child (the mover's moves) with its visits, availability,
   reward, wins and point sums: what the candidates are read from;
 * below them, the mover's own consecutive moves (the rest of the plan), each
-  node kept only when it has at least ``KEEP_SHARE`` of the root's visits,
-  so a summary stays a few thousand nodes however long the search ran; a
+  node kept only when it has at least ``KEEP_SHARE`` of the root's visits
+  or is a proven win (``kanaloa.search.ismcts``; a win one worker proved
+  holds in the merged tree), so a summary stays a few thousand nodes
+  however long the search ran; a
   node of another player ends a branch (kept as a leaf, so that the plan
   stops where a single tree's line would).
 
@@ -54,8 +56,8 @@ if TYPE_CHECKING:
 KEEP_SHARE = 0.001
 POLL_SECONDS = 0.05  # how often the main process looks at its workers while it waits for them
 
-# A packed node: (action, player, visits, avail, reward, wins, points or None, children).
-Packed = tuple[int, int, int, int, float, float, "tuple[float, ...] | None", "tuple[Packed, ...]"]
+# A packed node: (action, player, visits, avail, reward, wins, points or None, children, proven).
+Packed = tuple[int, int, int, int, float, float, "tuple[float, ...] | None", "tuple[Packed, ...]", bool]
 
 
 class Settings(Protocol):
@@ -100,13 +102,14 @@ def _points(node: Node) -> tuple[float, ...] | None:
 
 
 def _leaf(node: Node) -> Packed:
-    return (node.action, node.player, node.visits, node.avail, node.reward, node.wins, _points(node), ())
+    return (node.action, node.player, node.visits, node.avail, node.reward, node.wins, _points(node), (), node.proven)
 
 
 def _own(node: Node, observer: int, floor: int) -> Packed:
     kids = tuple((_own(c, observer, floor) if c.player == observer else _leaf(c))
-                 for c in node.children.values() if c.visits >= floor)
-    return (node.action, node.player, node.visits, node.avail, node.reward, node.wins, _points(node), kids)
+                 for c in node.children.values() if c.visits >= floor or c.proven)
+    return (node.action, node.player, node.visits, node.avail, node.reward, node.wins, _points(node), kids,
+            node.proven)
 
 
 def pack(result: SearchResult, keep: float = KEEP_SHARE) -> Packed:
@@ -114,11 +117,13 @@ def pack(result: SearchResult, keep: float = KEEP_SHARE) -> Packed:
     root = result.root
     floor = max(1, math.ceil(root.visits * keep))
     kids = tuple(_own(c, result.player, floor) for c in root.children.values())
-    return (root.action, root.player, root.visits, root.avail, root.reward, root.wins, _points(root), kids)
+    return (root.action, root.player, root.visits, root.avail, root.reward, root.wins, _points(root), kids,
+            root.proven)
 
 
 def _add(into: Node, packed: Packed) -> None:
-    _, _, visits, avail, reward, wins, points, children = packed
+    _, _, visits, avail, reward, wins, points, children, proven = packed
+    into.proven = into.proven or proven  # a forced win in one worker's tree is one in every tree
     into.visits += visits
     into.avail += avail
     into.reward += reward

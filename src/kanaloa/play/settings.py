@@ -23,7 +23,8 @@ from .game import KanaloaGame
 class SearchSettings:
     """How an ISMCTS search is run (see ``kanaloa.search.ISMCTS`` for each field).
 
-    ``c``: the UCB exploration constant; ``prior``: the weight of the core's
+    ``c``: the UCB exploration constant; ``root_c``: the one at the root
+    (None: ``c``); ``prior``: the weight of the core's
     heuristic move scores (0: not used); ``margin``: the weight of the point
     margin in the reward; ``expand_after``: visits before a node's moves
     are expanded; ``policy``: the core's playout policy; ``reuse``: a bot
@@ -34,6 +35,7 @@ class SearchSettings:
 
     c: float
     prior: float
+    root_c: float | None = None
     margin: float = 0.0
     expand_after: int = 1
     policy: int = POLICY_HEURISTIC
@@ -43,7 +45,7 @@ class SearchSettings:
     def searcher(self, seed: int) -> ISMCTS:
         """An ISMCTS with these settings and ``seed`` that keeps the final points at the root."""
         return ISMCTS(c=self.c, margin=self.margin, seed=seed, expand_after=self.expand_after, prior=self.prior,
-                      max_nodes=self.max_nodes, points=True)
+                      max_nodes=self.max_nodes, points=True, root_c=self.root_c)
 
     def game(self) -> KanaloaGame:
         """The game adapter with these settings' playout policy."""
@@ -58,7 +60,7 @@ class SearchSettings:
             raise OptionError(f"search settings: {exc}") from None
 
 
-# The engine behind hints (docs/strength.md, experiments 1 to 3).
-HINT_SETTINGS = SearchSettings(c=0.3, prior=2.0, reuse=True)
+# The engine behind hints (docs/strength.md, experiments 1 to 5).
+HINT_SETTINGS = SearchSettings(c=0.3, prior=2.0, root_c=1.0, reuse=True)
 # The engine hints used before: plain ISMCTS with random expansion order and c = 0.7.
 ISMCTS_SETTINGS = SearchSettings(c=0.7, prior=0.0)

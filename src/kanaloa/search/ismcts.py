@@ -28,6 +28,14 @@ won 59 of 200 four-player games (29.5%, 95% interval 23.6-36.2%) against
 three otherwise identical searches at 1,000 iterations a move, where 25% is
 an even share: at most a small gain, so it stays an option.  The move chosen
 is the most visited at the root.
+Wins the observer can force with its own moves are proven as in MCTS-Solver:
+a move of the observer that ends the game with the observer's win at once
+is marked ``proven``, and so is every move before it in the same run of
+the observer's own moves (nothing hidden and no chance event lies between
+them).  Selection then takes a proven move whenever it is legal, and the
+result puts proven moves first, so a certain win is never passed over for
+a move that merely wins its rollouts.
+
 With ``prior`` > 0 the game's prior knowledge (``GameState.priors``) is used
 twice: a node expands its untried move with the highest prior first (ties at
 random), and UCB1 gets a progressive bias ``prior * p / (visits + 1)`` that
@@ -59,6 +67,22 @@ DEFAULT_MAX_NODES = 500_000
 STOP_CHECK = 16  # iterations between two calls of ``stop``
 
 
+def prove(path: list[Node], observer: int) -> None:
+    """The last node of ``path`` is a move of ``observer`` that won the game at once: mark it proven, and
+    every earlier move of the same unbroken run of ``observer``'s moves, which can force that win.
+
+    The observer's own consecutive moves depend on nothing hidden (its hand is known and no chance
+    event falls inside a run of one player's moves), so a win proven in one determinisation is a win in
+    all of them.
+    """
+    i = len(path) - 1
+    while i >= 1 and path[i].player == observer:
+        path[i].proven = True
+        i -= 1
+    if i == 0:
+        path[0].proven = True  # the root: the player to move can force a win with its own moves
+
+
 def count_nodes(root: Node) -> int:
     """The nodes below ``root`` (``root`` itself not counted)."""
     total = 0
@@ -80,11 +104,14 @@ class ISMCTS:
     (1: at its second visit, the classic rule), ``prior`` the weight of the
     game's priors (0: not used), ``max_nodes`` the size at which the tree
     stops growing, ``points``: keep the mean final ``points()`` at the root
-    and its children.
+    and its children, ``root_c`` the exploration constant at the root (by
+    default ``c``): a larger one spreads the root's visits, so that the
+    moves compared there are each searched well enough to be compared.
     """
 
     def __init__(self, c: float = 0.7, margin: float = 0.0, seed: int = 0, expand_after: int = 1,
-                 prior: float = 0.0, max_nodes: int = DEFAULT_MAX_NODES, points: bool = False) -> None:
+                 prior: float = 0.0, max_nodes: int = DEFAULT_MAX_NODES, points: bool = False,
+                 root_c: float | None = None) -> None:
         if not c >= 0:
             raise ValueError(f"c must be non-negative, not {c}")
         if not 0.0 <= margin <= 1.0:
@@ -95,7 +122,10 @@ class ISMCTS:
             raise ValueError(f"prior must be non-negative, not {prior}")
         if max_nodes < 1:
             raise ValueError(f"max_nodes must be at least 1, not {max_nodes}")
+        if root_c is not None and not root_c >= 0:
+            raise ValueError(f"root_c must be non-negative, not {root_c}")
         self.c = c
+        self.root_c = c if root_c is None else root_c
         self.margin = margin
         self.expand_after = expand_after
         self.prior = prior
@@ -134,7 +164,8 @@ class ISMCTS:
         rng = self.rng
         getrandbits = rng.getrandbits
         randrange = rng.randrange
-        c = self.c
+        c_below = self.c
+        c_root = self.root_c
         w = self.prior
         margin = self.margin
         keep_points = self.points
@@ -175,15 +206,25 @@ class ISMCTS:
                         child = Node(key, mover)
                     children[key] = child
                     nodes += 1
+                    path.append(child)
                     if mine:
                         s.apply_action(key)
+                        if s.is_terminal() and s.returns()[observer] >= 1.0:
+                            prove(path, observer)
                     else:
                         s.apply_public(key, observer, rng)
-                    path.append(child)
                     break
                 if untried:
                     break  # the tree is full: roll out from this node
+                if mine and node.proven:  # a move of this node wins for certain: take it
+                    won = next((children[key] for key in moves if children[key].proven), None)
+                    if won is not None:
+                        s.apply_action(won.action)
+                        path.append(won)
+                        node = won
+                        continue
                 # UCB1 with availability: every child legal in this determinisation was available.
+                c = c_root if node is root else c_below
                 best: Node | None = None
                 best_value = -1.0
                 if w:

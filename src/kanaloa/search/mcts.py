@@ -37,10 +37,12 @@ class Node:
     prior for the move (``GameState.priors``; 0 when not asked), and
     ``points`` the sum of the final ``points()`` of the games played through
     the node (kept for the root and its children only, else None).
+    ``proven``: ``player`` can force a win with its own moves from here
+    (ISMCTS; see ``kanaloa.search.ismcts``).
     """
 
-    __slots__ = ("action", "avail", "children", "mean", "player", "points", "prior", "reward", "untried", "visits",
-                 "wins")
+    __slots__ = ("action", "avail", "children", "mean", "player", "points", "prior", "proven", "reward", "untried",
+                 "visits", "wins")
 
     def __init__(self, action: Action, player: int, prior: float = 0.0) -> None:
         self.action = action
@@ -53,6 +55,7 @@ class Node:
         self.mean = 0.0
         self.prior = prior
         self.points: list[float] | None = None
+        self.proven = False
         self.untried: list[Action] | None = None
 
 
@@ -63,7 +66,9 @@ class Candidate:
     ``win`` is the estimated chance the mover wins, ``error`` its standard
     error (``sqrt(win * (1 - win) / visits)``), ``value`` the mean reward
     (equal to ``win`` when no margin is blended in), ``points`` the mean final
-    ``points()`` of the games played through the move (empty when not kept).
+    ``points()`` of the games played through the move (empty when not kept),
+    ``proven`` that the move wins for certain (its player can force the win
+    with its own moves; ISMCTS).
     """
 
     action: Action
@@ -72,15 +77,17 @@ class Candidate:
     value: float
     error: float = 0.0
     points: tuple[float, ...] = ()
+    proven: bool = False
 
 
 def candidate(n: Node) -> Candidate:
     """The ``Candidate`` of root child ``n``."""
     if not n.visits:
-        return Candidate(n.action, 0, 0.0, 0.0, 0.5)
+        return Candidate(n.action, 0, 0.0, 0.0, 0.5, proven=n.proven)
     win = n.wins / n.visits
     points = tuple(p / n.visits for p in n.points) if n.points else ()
-    return Candidate(n.action, n.visits, win, n.mean, math.sqrt(max(win * (1.0 - win), 0.0) / n.visits), points)
+    return Candidate(n.action, n.visits, win, n.mean, math.sqrt(max(win * (1.0 - win), 0.0) / n.visits), points,
+                     n.proven)
 
 
 @dataclass
@@ -95,8 +102,8 @@ class SearchResult:
     interrupted: bool = False  # True when ``stop`` ended the search before its budget
 
     def candidates(self) -> list[Candidate]:
-        """Root moves, most visited first (ties: higher value, then lower action code)."""
-        kids = sorted(self.root.children.values(), key=lambda n: (-n.visits, -n.mean, n.action))
+        """Root moves: proven wins first, then most visited first (ties: higher value, then lower action code)."""
+        kids = sorted(self.root.children.values(), key=lambda n: (not n.proven, -n.visits, -n.mean, n.action))
         return [candidate(n) for n in kids]
 
     @property
@@ -107,7 +114,7 @@ class SearchResult:
 
     @property
     def best_action(self) -> Action:
-        """The move chosen: the most visited at the root."""
+        """The move chosen: a proven win, else the most visited at the root."""
         return self.candidates()[0].action
 
     def principal_line(self) -> list[Action]:
@@ -115,7 +122,7 @@ class SearchResult:
         line = []
         node = self.root
         while node.children:
-            best = max(node.children.values(), key=lambda n: (n.visits, n.mean, -n.action))
+            best = max(node.children.values(), key=lambda n: (n.proven, n.visits, n.mean, -n.action))
             if best.player != self.player or best.visits == 0:
                 break
             line.append(best.action)
