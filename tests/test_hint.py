@@ -355,6 +355,12 @@ def test_pack_keeps_the_movers_line_and_prunes_rare_nodes():
     assert two.visits == 1000 and two.wins == 500
     assert set(two.children) == {7} and not two.children[7].children  # 9 had 1 visit of 1000: pruned
     assert SearchResult(tree, 0, 2000, 1.0).principal_line() == [1, 2]
+    # A proven win is kept however rarely it was visited, and one worker's proof holds in the sum.
+    deep.proven = deep.children[10].proven = True
+    proven = merge([pack(SearchResult(root, 0, 1000, 1.0), keep=0.01), packed])
+    won = proven.children[1].children[2].children[9]
+    assert won.proven and won.children[10].proven
+    assert SearchResult(proven, 0, 2000, 1.0).principal_line() == [1, 2, 9, 10]
 
 
 def test_a_spawned_worker_finds_what_a_forked_one_does(monkeypatch):
@@ -707,3 +713,25 @@ def test_the_readme_shows_what_the_command_prints():
     assert printed[:-1] == shown[:-1]
     timing = re.compile(r"(\d+) iterations in [\d.]+ s on (\d+) workers?")
     assert timing.fullmatch(printed[-1]).groups() == timing.fullmatch(shown[-1]).groups()
+
+
+@pytest.mark.parametrize("puzzle_id", ["eleven-01", "eleven-02", "eleven-03", "eleven-08"])
+def test_a_win_this_turn_is_proven_played_and_said(puzzle_id):
+    """R8: where eleven islands are within reach this turn, the hint proves the win, suggests a move of it
+    first, plays the whole winning line as its plan, and says "wins for certain"."""
+    from kanaloa.position import Position
+    from kanaloa.tools.tactics import load_suite
+
+    puzzle = next(p for p in load_suite().puzzles if p.id == puzzle_id)
+    pos = Position.from_json(puzzle.position)
+    mover = pos.to_move
+    found = hint_of(pos, iterations=5000, seed=1)
+    first = found.candidates[0]
+    assert first.proven and first.move == found.move and found.move in puzzle.best
+    assert found.about_equal == tuple(c.move for c in found.candidates if c.proven)
+    for move in found.plan:
+        pos.play(move)
+    assert pos.is_over and pos.outcome["reason"] == "eleven islands"
+    assert pos.outcome["winner"] == mover
+    text = run(["hint", "--iterations", "5000", "--workers", "1", "-"], stdin=json.dumps(puzzle.position)).stdout
+    assert f"{found.move}" in text and "wins for certain" in text.splitlines()[3]
