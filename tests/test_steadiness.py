@@ -77,7 +77,16 @@ def test_the_command_prints_the_share_and_each_position():
     assert doc["pairs"] == 2 and len(doc["positions"]) == 1
 
 
+def test_the_reference_positions_can_come_from_other_games():
+    args = ["steadiness", "--positions", "1", "--seeds", "2", "--iterations", "200", "--workers", "1", "--json"]
+    default = json.loads(run(*args).stdout)["positions"][1]["name"]
+    other = json.loads(run(*args, "--positions-seed", "7").stdout)["positions"][1]["name"]
+    assert default == reference_positions(1)[0][0]
+    assert other == reference_positions(1, seed=7)[0][0] != default
+
+
 @pytest.mark.parametrize("args, named", [
+    (["--positions-seed", "-1"], "--positions-seed"),
     (["--seeds", "1"], "--seeds"),
     (["--positions", "-1"], "--positions"),
     (["--time", "0"], "--time"),

@@ -818,6 +818,8 @@ def bench(quick: bool, as_json: bool) -> int:
 @cli.command()
 @click.option("--positions", "count", type=click.IntRange(0, 1000), default=20, show_default=True,
               help="Reference positions from seeded games, besides the bundled examples.")
+@click.option("--positions-seed", "positions_seed", type=click.IntRange(0, 2**64 - 1), default=None,
+              help="Seed of the games the reference positions come from. [default: 2026]")
 @click.option("--seeds", type=click.IntRange(2, 100), default=5, show_default=True,
               help="Runs per position, with seeds 1, 2, ...")
 @click.option("--iterations", type=int, default=None, help="Budget of every hint in iterations.")
@@ -826,8 +828,8 @@ def bench(quick: bool, as_json: bool) -> int:
 @click.option("--workers", "workers", default=None, metavar="N",
               help="Worker processes of every hint [default: all cores].")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-def steadiness(count: int, seeds: int, iterations: int | None, seconds: float | None, workers: str | None,
-               as_json: bool) -> None:
+def steadiness(count: int, positions_seed: int | None, seeds: int, iterations: int | None, seconds: float | None,
+               workers: str | None, as_json: bool) -> None:
     """Check that hints agree from seed to seed, as far as each says it can tell.
 
     Hints every position once per seed. For every ordered pair of runs on
@@ -840,14 +842,15 @@ def steadiness(count: int, seeds: int, iterations: int | None, seconds: float | 
     its player to move; progress goes to stderr.
     """
     from ..play.hint import check_budget, check_workers, default_workers
-    from ..tools.steadiness import example_positions, measure, reference_positions
+    from ..tools.steadiness import REFERENCE_SEED, example_positions, measure, reference_positions
 
     def stderr_progress(message: str) -> None:
         click.echo(f"kanaloa steadiness: {message}", err=True)
 
     iterations, seconds = check_budget(iterations, seconds)
     procs = check_workers(workers) if workers is not None else default_workers()
-    positions = example_positions() + reference_positions(count)
+    positions = example_positions() + reference_positions(count, REFERENCE_SEED if positions_seed is None
+                                                          else positions_seed)
     report = measure(positions, tuple(range(1, seeds + 1)), iterations=iterations, seconds=seconds, workers=procs,
                      progress=stderr_progress)
     if as_json:
