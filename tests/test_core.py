@@ -695,6 +695,52 @@ def test_rollout_scores_plays_on_a_copy(tables):
         assert (scores, winner) == (ended.scores, ended.winner)
 
 
+def heuristic_choice(legal: list[int], values: list[int], stream: SplitMix64) -> int:
+    """Policy 1 as documented, from Python: one move in 8 (and a lone move) uniform, else the best
+    ``move_values`` score, ties broken by a draw at each tie met along the list."""
+    n = len(legal)
+    if n == 1 or stream.below(8) == 0:
+        return legal[stream.below(n)]
+    best, pick, ties = values[0], 0, 1
+    for i in range(1, n):
+        if values[i] > best:
+            best, pick, ties = values[i], i, 1
+        elif values[i] == best:
+            ties += 1
+            if stream.below(ties) == 0:
+                pick = i
+    return legal[pick]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_heuristic_playouts_choose_by_move_values(players):
+    """The playouts list the legal moves and score them in one pass; move by move, their choices must
+    be the documented ones over ``legal_actions()`` and ``move_values()``, in every phase (removals,
+    the final round), with both presets, on two boards."""
+    probes = 0
+    for name in ("oro", "kahuna"):
+        board = core_board(load_board(name))
+        for g in range(4):
+            state = CoreState.deal(board, players, g % 2, 7000 + g)
+            step = 0
+            while not state.is_over:
+                data = state.to_data()
+                if step % 9 == 0 or data.remove_on or data.round == ROUND_FINAL:
+                    probes += 1
+                    legal, values = state.legal_actions(), state.move_values()
+                    for seed in range(4):
+                        assert state.pick_action(seed, kanaloa_core.POLICY_HEURISTIC) == heuristic_choice(
+                            legal, values, SplitMix64(seed))
+                    played, replayed, stream = state.copy(), state.copy(), SplitMix64(step)
+                    played.playout(step, kanaloa_core.POLICY_HEURISTIC)
+                    while not replayed.is_over:
+                        replayed.apply(heuristic_choice(replayed.legal_actions(), replayed.move_values(), stream))
+                    assert played.to_data() == replayed.to_data()
+                state.apply(state.pick_action(step, step % 2))  # both policies, to vary the states
+                step += 1
+    assert probes > 100
+
+
 def test_heuristic_policy_beats_uniform_play_with_mixed_seats(tables):
     """Seats alternate between the policies, shifted each game; the heuristic must win most games."""
     games, heuristic_wins = 120, 0
