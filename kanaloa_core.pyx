@@ -241,6 +241,11 @@ cdef inline uint32_t sm_below(uint64_t* state, uint32_t n) noexcept nogil:
     return <uint32_t>(sm_next(state) % n)
 
 
+cdef inline void sm_skip(uint64_t* state, uint64_t draws) noexcept nogil:
+    """Move the stream on by ``draws`` draws whose values are not needed (each adds the same constant)."""
+    state[0] += draws * 0x9E3779B97F4A7C15ULL
+
+
 cdef inline void shuffle_cards(uint8_t* items, int n, uint64_t* rng) noexcept nogil:
     """Fisher-Yates from the last index down, as SplitMix64.shuffle does."""
     cdef int i, j
@@ -1053,7 +1058,7 @@ cdef inline int owner_of(const GameState* s, int link) noexcept nogil:
     return -1
 
 
-cdef int build_value(const GameState* s, int kind, int link, int slot, uint64_t occupied) noexcept nogil:
+cdef inline int build_value(const GameState* s, int kind, int link, int slot, uint64_t occupied) noexcept nogil:
     """The score of a place (``kind`` PLACE) or swap (SWAP) on ``link`` by the mover's color ``slot``
     (0, or 1 for the second color with 2 players); ``occupied`` are the links holding a bridge.  The
     cards paid do not count: every place and every swap combo on a link scores the same."""
@@ -1124,30 +1129,78 @@ cdef void value_moves(const GameState* s, const int32_t* moves, int n, int* valu
         values[i] = move_value(s, moves[i])
 
 
-cdef int pick_move(const int* values, int n, int policy, uint64_t* rng) noexcept nogil:
-    """The index among ``n`` > 0 legal moves that ``policy`` plays, drawing from ``rng``; ``values``
-    holds their scores (``list_moves``), or is NULL with ``POLICY_RANDOM``."""
-    cdef int i, v, best, pick = 0, ties = 0
-    if policy == POLICY_RANDOM or n == 1 or sm_below(rng, HEURISTIC_EPSILON_IN) == 0:
-        return sm_below(rng, n)
-    best = values[0]
-    ties = 1
+cdef int best_move(const int* values, int n, uint64_t* rng) noexcept nogil:
+    """The heuristic choice among ``n`` > 1 scored moves: the best score, ties broken at random.
+
+    As documented, the list is walked keeping the best score so far, and at
+    each move that ties it (the t-th so far) a draw ``below(t) == 0`` makes it
+    the pick.  For up to 64 moves the same draws are made a quicker way: a
+    first pass without branches finds the first move with the best score of
+    all and marks the ties met along the way.  The draws at ties before that
+    move only move the stream on (the move replaces what they chose), so they
+    are skipped without computing them; the draws at ties with the best score
+    after it are made in order and decide the pick.
+    """
+    cdef int i, v, best = values[0], first = 0, pick = 0, ties = 1
+    cdef uint64_t tied = 0, later
+    if n > 64:
+        for i in range(1, n):
+            v = values[i]
+            if v > best:
+                best = v
+                pick = i
+                ties = 1
+            elif v == best:
+                ties += 1
+                if sm_below(rng, ties) == 0:  # a uniform choice among the best so far
+                    pick = i
+        return pick
     for i in range(1, n):
         v = values[i]
-        if v > best:
-            best = v
+        tied |= <uint64_t>(v == best) << i
+        first = i if v > best else first
+        best = v if v > best else best
+    sm_skip(rng, popcount(tied & ((1ULL << first) - 1)))
+    pick = first
+    later = tied & ~((2ULL << first) - 1)
+    while later:
+        i = lowest_bit(later)
+        later &= later - 1
+        ties += 1
+        if sm_below(rng, ties) == 0:
             pick = i
-            ties = 1
-        elif v == best:
-            ties += 1
-            if sm_below(rng, ties) == 0:  # a uniform choice among the best so far
-                pick = i
     return pick
 
 
-cdef inline int list_for_policy(const GameState* s, int32_t* moves, int* values, int policy) noexcept nogil:
-    """The legal moves, with their scores when ``policy`` needs them (see ``pick_move``)."""
-    return list_moves(s, moves, values if policy == POLICY_HEURISTIC else NULL)
+cdef int choose_move(const GameState* s, int policy, uint64_t* rng, int32_t* moves, int* values,
+                     int* n_moves) noexcept nogil:
+    """List the legal moves into ``moves`` (their number into ``n_moves``) and return the index of the
+    one ``policy`` plays, drawing from ``rng`` (0 when there is none).
+
+    ``POLICY_RANDOM`` plays ``moves[below(n)]``.  ``POLICY_HEURISTIC`` plays
+    a lone move with one draw ``below(1)``; otherwise a first draw
+    ``below(HEURISTIC_EPSILON_IN) == 0`` makes the move uniform
+    (``below(n)``), and else it is ``best_move`` over the scores
+    (``move_value``, written beside the moves by ``list_moves``).  That first
+    draw is made before listing, so that the uniform moves skip the scores,
+    and taken back when the list holds fewer than two moves.
+    """
+    cdef uint64_t before = rng[0]
+    cdef bint scored
+    cdef int n
+    if policy == POLICY_RANDOM:
+        n = legal_moves(s, moves)
+        n_moves[0] = n
+        return sm_below(rng, n) if n > 0 else 0
+    scored = sm_below(rng, HEURISTIC_EPSILON_IN) != 0
+    n = list_moves(s, moves, values if scored else NULL)
+    n_moves[0] = n
+    if n <= 1:
+        rng[0] = before
+        return sm_below(rng, n) if n > 0 else 0
+    if not scored:
+        return sm_below(rng, n)
+    return best_move(values, n, rng)
 
 
 cdef long long playout_state(GameState* s, uint64_t seed, int policy) noexcept nogil:
@@ -1155,19 +1208,19 @@ cdef long long playout_state(GameState* s, uint64_t seed, int policy) noexcept n
 
     The moves are drawn from their own stream SplitMix64(seed); chance events
     keep using the state's ``rng``.  Policy 0 plays ``legal[next() % n]`` of
-    the sorted legal list.  Stops early only on a state with no legal move,
-    which the rules never produce.
+    the sorted legal list; policy 1, see ``choose_move``.  Stops early only
+    on a state with no legal move, which the rules never produce.
     """
     cdef int32_t buf[MAX_ACTIONS]
     cdef int values[MAX_ACTIONS]
     cdef uint64_t rng = seed
     cdef long long moves = 0
-    cdef int n
+    cdef int i, n
     while s.round != ROUND_OVER:
-        n = list_for_policy(s, buf, values, policy)
+        i = choose_move(s, policy, &rng, buf, values, &n)
         if n == 0:
             break
-        apply_move(s, buf[pick_move(values, n, policy, &rng)])
+        apply_move(s, buf[i])
         moves += 1
     return moves
 
@@ -1668,10 +1721,10 @@ cdef class CoreState:
         cdef int values[MAX_ACTIONS]
         cdef uint64_t rng = _seed(seed)
         cdef int pol = _policy(policy)
-        cdef int n = list_for_policy(&self.st, buf, values, pol)
+        cdef int n, i = choose_move(&self.st, pol, &rng, buf, values, &n)
         if n == 0:
             raise ValueError("pick_action: no legal move, the game is over")
-        return buf[pick_move(values, n, pol, &rng)]
+        return buf[i]
 
     def move_values(self):
         """The heuristic playout policy's score of every legal action, in ``legal_actions()`` order.

@@ -954,10 +954,9 @@ def test_r15_round_trip_and_pickle_through_two_player_games(tables):
         assert len(state.scores) == 4 and sorted(state.ranking) == [0, 1]
 
 
-def test_r15_the_longest_move_list_fits(tables):
+def longest_list_state():
     """Both colors open, every link of a 64-link board held by the opponent and a hand naming every
-    island twice: 6 swaps per link and a discard per island, all listed; with the 4 takes and the draw
-    of a smaller hand the list would still fit."""
+    island twice."""
     n_islands = kanaloa_core.MAX_ISLANDS
     links = [(x, (x + step) % n_islands) for step in (1, 2) for x in range(n_islands)]  # a ring and its chords
     assert len(links) == kanaloa_core.MAX_LINKS
@@ -971,10 +970,26 @@ def test_r15_the_longest_move_list_fits(tables):
         rest.remove(x)
     data.deck = rest
     data.bridges = [1 if k % 2 else 3 for k in range(len(links))]
-    moves = CoreState.from_data(board, data).legal_actions()
-    assert len(moves) == 6 * len(links) + n_islands  # the hand is over the limit: no take or draw yet (R4)
+    return CoreState.from_data(board, data)
+
+
+def test_r15_the_longest_move_list_fits():
+    """6 swaps per link and a discard per island, all listed; with the 4 takes and the draw of a smaller
+    hand the list would still fit."""
+    moves = longest_list_state().legal_actions()
+    assert len(moves) == 6 * kanaloa_core.MAX_LINKS + kanaloa_core.MAX_ISLANDS  # over the hand limit (R4)
     assert moves == sorted(set(moves))
     assert 6 * kanaloa_core.MAX_LINKS + kanaloa_core.MAX_ISLANDS + 4 + 1 < kanaloa_core.MAX_ACTIONS
+
+
+def test_heuristic_choice_over_more_than_64_moves():
+    """The heuristic policy's choice over a list too long for its quick path is still the documented one."""
+    state = longest_list_state()
+    legal, values = state.legal_actions(), state.move_values()
+    assert len(legal) > 64 and values.count(max(values)) > 1
+    for seed in range(200):
+        assert state.pick_action(seed, kanaloa_core.POLICY_HEURISTIC) == heuristic_choice(legal, values,
+                                                                                           SplitMix64(seed))
 
 
 def test_r15_playouts_end_and_repeat_by_seed(tables):
