@@ -721,8 +721,7 @@ cdef inline void pay_card(GameState* s, int seat, int x) noexcept nogil:
         return  # only reachable through an illegal action; keep the card totals intact
     s.hands[seat][x] -= 1
     s.hand_size[seat] -= 1
-    if s.public_cards[seat][x]:
-        s.public_cards[seat][x] -= 1
+    s.public_cards[seat][x] -= s.public_cards[seat][x] != 0  # one known card fewer, if any was known
     s.discard_open[s.n_open] = x
     s.n_open += 1
     s.played += 1
@@ -853,7 +852,7 @@ cdef void end_turn(GameState* s) noexcept nogil:
                 start_final_round(s)  # nothing came back: the second run-out is immediate
         elif s.round == ROUND_2:
             start_final_round(s)  # R10
-    s.to_move = (s.to_move + 1) % s.n_players
+    s.to_move = 0 if s.to_move + 1 == s.n_players else s.to_move + 1  # the next seat (no division)
 
 
 cdef void end_final_turn(GameState* s) noexcept nogil:
@@ -933,8 +932,7 @@ cdef void apply_move(GameState* s, int32_t action) noexcept nogil:
         s.hand_size[seat] -= 1
         # Others do not see which card went: every known card becomes uncertain by one.
         for x in range(b.n_islands):
-            if s.public_cards[seat][x]:
-                s.public_cards[seat][x] -= 1
+            s.public_cards[seat][x] -= s.public_cards[seat][x] != 0
         s.hidden_by[seat][a] += 1
         s.discarded = True
     elif kind == TAKE:
@@ -1033,7 +1031,7 @@ cdef inline int bridge_value(const GameState* s, int c, int mate, int island, ui
     cdef bint single
     rivals = popcount(occupied & links) - n  # every other color's bridges on the island
     v = VALUE_PER_BRIDGE * n
-    if size >= 5 and size - n - rivals == 1:
+    if (size >= 5) & (size - n - rivals == 1):  # (one branch, not two)
         # The island's last free link (rare): R7 owes a removal if c then leads or ties.
         top = rival_counts(s, c, links, &rivals, &single)
         if n + 1 > top or (n + 1 == top and single):
