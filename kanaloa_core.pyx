@@ -889,6 +889,7 @@ cdef void apply_move(GameState* s, int32_t action) noexcept nogil:
     cdef int kind = action >> 16, a = (action >> 8) & 0xFF, arg = action & 0xFF
     cdef int seat = s.to_move, c, o, i, x
     cdef uint64_t bit
+    cdef uint32_t found
     if s.round == ROUND_OVER:
         return
     c = s.color_of_seat[seat]
@@ -936,9 +937,11 @@ cdef void apply_move(GameState* s, int32_t action) noexcept nogil:
         s.hidden_by[seat][a] += 1
         s.discarded = True
     elif kind == TAKE:
-        i = 0
-        while i < s.n_face_up and s.face_up[i] != a:
-            i += 1
+        # The first face-up card equal to a (the row holds at most FACE_UP), or n_face_up if none.
+        found = 1u << s.n_face_up
+        for i in range(FACE_UP):
+            found |= <uint32_t>((i < s.n_face_up) & (s.face_up[i] == a)) << i
+        i = lowest_bit(found)
         if i < s.n_face_up:
             s.hands[seat][a] += 1
             s.public_cards[seat][a] += 1
