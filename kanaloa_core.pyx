@@ -14,7 +14,8 @@ Invariants of a ``GameState`` (checked by ``from_data``, kept by ``apply``):
   face-down discard, the open discards, the face-up row or the deck
   ``deck[deck_top:deck_end]`` (top first).
 - ``public_cards[s][x] <= hands[s][x]`` and ``hand_size[s]`` is the sum of
-  ``hands[s]``.
+  ``hands[s]``; ``hands[s][x]`` is 0 for every ``x`` past the board's islands
+  (``islands_in_hand`` reads 8 islands at a time).
 
 Colors are kept apart from seats (``color_of_seat`` / ``seat_of_color``).
 With 3 or 4 players every seat plays one color and both tables are the
