@@ -14,7 +14,8 @@ Invariants of a ``GameState`` (checked by ``from_data``, kept by ``apply``):
   face-down discard, the open discards, the face-up row or the deck
   ``deck[deck_top:deck_end]`` (top first).
 - ``public_cards[s][x] <= hands[s][x]`` and ``hand_size[s]`` is the sum of
-  ``hands[s]``.
+  ``hands[s]``; ``hands[s][x]`` is 0 for every ``x`` past the board's islands
+  (``islands_in_hand`` reads 8 islands at a time).
 
 Colors are kept apart from seats (``color_of_seat`` / ``seat_of_color``).
 With 3 or 4 players every seat plays one color and both tables are the
@@ -27,7 +28,7 @@ its first place or swap chose (``turn_color``, R15.3).
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from kanaloa.rules import actions as _actions
 from kanaloa.rules import board as _board
@@ -241,6 +242,11 @@ cdef inline uint32_t sm_below(uint64_t* state, uint32_t n) noexcept nogil:
     return <uint32_t>(sm_next(state) % n)
 
 
+cdef inline void sm_skip(uint64_t* state, uint64_t draws) noexcept nogil:
+    """Move the stream on by ``draws`` draws whose values are not needed (each adds the same constant)."""
+    state[0] += draws * 0x9E3779B97F4A7C15ULL
+
+
 cdef inline void shuffle_cards(uint8_t* items, int n, uint64_t* rng) noexcept nogil:
     """Fisher-Yates from the last index down, as SplitMix64.shuffle does."""
     cdef int i, j
@@ -268,6 +274,44 @@ cdef inline uint64_t occupied_links(const GameState* s) noexcept nogil:
     for o in range(s.n_colors):
         occ |= s.bridges[o]
     return occ
+
+
+cdef inline uint64_t nonzero_bytes(uint64_t w) noexcept nogil:
+    """A bit per byte of ``w`` (lowest byte first) that is not 0."""
+    # Each byte's top bit set iff the byte is not 0, then the 8 top bits gathered into one byte.
+    w = (((w & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | w) & 0x8080808080808080ULL
+    return ((w >> 7) * 0x0102040810204080ULL) >> 56
+
+
+cdef inline uint32_t islands_in_hand(const GameState* s, int seat, uint32_t* pairs) noexcept nogil:
+    """A bit per island of which ``seat`` holds a card; ``pairs`` gets those it holds two or more of.
+
+    Reads the hand 8 islands at a time (``hands`` is 0 past the board's islands).
+    """
+    cdef uint64_t w, held = 0, two = 0
+    cdef int i
+    for i in range((s.board.n_islands + 7) >> 3):
+        memcpy(&w, &s.hands[seat][8 * i], 8)
+        held |= nonzero_bytes(w) << (8 * i)
+        two |= nonzero_bytes(w & 0xFEFEFEFEFEFEFEFEULL) << (8 * i)
+    pairs[0] = <uint32_t>two
+    return <uint32_t>held
+
+
+cdef inline uint64_t hand_reach(const BoardTables* b, uint32_t held, uint32_t pairs, uint64_t* payable) noexcept nogil:
+    """The links with an end named by a card of ``held`` (islands in hand), for R4 places; ``payable``
+    gets those a swap can pay for: both ends in hand, or an end held twice (``pairs``)."""
+    cdef uint64_t links, reach = 0, both = 0
+    while held:
+        links = b.island_links[lowest_bit(held)]
+        both |= reach & links  # a link touches two islands: both are in hand
+        reach |= links
+        held &= held - 1
+    while pairs:
+        both |= b.island_links[lowest_bit(pairs)]
+        pairs &= pairs - 1
+    payable[0] = both
+    return reach
 
 
 cdef inline int bridges_on(const GameState* s, int color, int island) noexcept nogil:
@@ -418,7 +462,24 @@ cdef inline void refill_face_up(GameState* s) noexcept nogil:
 # Legal moves (sorted by action code)
 # ---------------------------------------------------------------------------
 
-cdef int legal_builds_2p(const GameState* s, int32_t* out, int n) noexcept nogil:
+# The heuristic playouts want every legal move's score (``move_value``) beside it.  ``list_moves``
+# writes both in one pass when given a ``values`` array: the places on a link share one score, as do
+# its swap combos, and the other kinds score from what the pass already knows.  ``legal_moves`` is
+# the same pass without scores; ``value_moves`` is the specification the scores must match.
+
+
+cdef inline int emit(int32_t* out, int* values, int n, int32_t code, int value, bint keep) noexcept nogil:
+    """Write ``code`` (and ``value`` if ``values`` is not NULL) at index ``n``; return ``n + 1`` if
+    ``keep``, else ``n``, so that the next entry overwrites it: candidates cost no branch to mispredict
+    (``out`` has room for one entry past the last legal one)."""
+    out[n] = code
+    if values:
+        values[n] = value
+    return n + keep
+
+
+cdef int legal_builds_2p(const GameState* s, int32_t* out, int n, uint32_t held, uint32_t pairs,
+                         int* values) noexcept nogil:
     """R4 place and swap with 2 players (R15.3, R15.4), appended to ``out[:n]``; return the new count.
 
     Each build names its color slot (``SLOT_FLAG`` in b): before the turn's
@@ -426,20 +487,20 @@ cdef int legal_builds_2p(const GameState* s, int32_t* out, int n) noexcept nogil
     ``turn_color``; a color without stock builds nothing (R13).  A swap takes
     any link not of the building color, the mover's other color included.
     Per link the codes come out ascending: slot 0's before slot 1's.
+    ``held`` and ``pairs`` are the hand's islands (``islands_in_hand``).  With
+    ``values``, the scores go beside the codes (``list_moves``).
     """
     cdef const BoardTables* b = s.board
-    cdef int seat = s.to_move, x, k, lo, hi, c0 = seat, c1 = seat + TWO_PLAYERS
+    cdef int seat = s.to_move, k, lo, hi, c0 = seat, c1 = seat + TWO_PLAYERS, v0 = 0, v1 = 0
     cdef const uint8_t* hand = s.hands[seat]
-    cdef bint ok0, ok1
+    cdef bint ok0, ok1, aa, ab, bb
     cdef int32_t flag, code
-    cdef uint64_t occ, bits, reach, mine
+    cdef uint64_t occ, bits, reach, mine, payable
     ok0 = (s.turn_color == NO_COLOR or s.turn_color == c0) and has_stock(s, c0)
     ok1 = (s.turn_color == NO_COLOR or s.turn_color == c1) and has_stock(s, c1)
     if not ok0 and not ok1:
         return n
-    reach = 0
-    for x in range(b.n_islands):
-        reach |= b.island_links[x] & (0 - <uint64_t>(hand[x] != 0))
+    reach = hand_reach(b, held, pairs, &payable)
     occ = occupied_links(s)
     if ok0 and ok1:
         # Both colors open: per link, slot 0's codes then slot 1's.
@@ -450,35 +511,35 @@ cdef int legal_builds_2p(const GameState* s, int32_t* out, int n) noexcept nogil
             lo = b.link_lo[k]
             hi = b.link_hi[k]
             code = encode(PLACE, k, lo)
-            out[n] = code
-            n += hand[lo] != 0
-            out[n] = code + (hi - lo)
-            n += hand[hi] != 0
-            out[n] = code | SLOT_FLAG
-            n += hand[lo] != 0
-            out[n] = (code + (hi - lo)) | SLOT_FLAG
-            n += hand[hi] != 0
-        bits = reach & occ
+            if values:
+                v0 = build_value(s, PLACE, k, 0, occ)
+                v1 = build_value(s, PLACE, k, 1, occ)
+            n = emit(out, values, n, code, v0, hand[lo] != 0)
+            n = emit(out, values, n, code + (hi - lo), v0, hand[hi] != 0)
+            n = emit(out, values, n, code | SLOT_FLAG, v1, hand[lo] != 0)
+            n = emit(out, values, n, (code + (hi - lo)) | SLOT_FLAG, v1, hand[hi] != 0)
+        bits = payable & occ
         while bits:
             k = lowest_bit(bits)
             bits &= bits - 1
             lo = b.link_a[k]
             hi = b.link_b[k]
+            aa = hand[lo] >= 2
+            ab = (hand[lo] != 0) & (hand[hi] != 0)
+            bb = hand[hi] >= 2
             code = encode(SWAP, k, SWAP_AA)
             if not (s.bridges[c0] >> k) & 1:
-                out[n] = code
-                n += hand[lo] >= 2
-                out[n] = code + SWAP_AB
-                n += (hand[lo] != 0) & (hand[hi] != 0)
-                out[n] = code + SWAP_BB
-                n += hand[hi] >= 2
+                if values:
+                    v0 = build_value(s, SWAP, k, 0, occ)
+                n = emit(out, values, n, code, v0, aa)
+                n = emit(out, values, n, code + SWAP_AB, v0, ab)
+                n = emit(out, values, n, code + SWAP_BB, v0, bb)
             if not (s.bridges[c1] >> k) & 1:
-                out[n] = code | SLOT_FLAG
-                n += hand[lo] >= 2
-                out[n] = (code + SWAP_AB) | SLOT_FLAG
-                n += (hand[lo] != 0) & (hand[hi] != 0)
-                out[n] = (code + SWAP_BB) | SLOT_FLAG
-                n += hand[hi] >= 2
+                if values:
+                    v1 = build_value(s, SWAP, k, 1, occ)
+                n = emit(out, values, n, code | SLOT_FLAG, v1, aa)
+                n = emit(out, values, n, (code + SWAP_AB) | SLOT_FLAG, v1, ab)
+                n = emit(out, values, n, (code + SWAP_BB) | SLOT_FLAG, v1, bb)
         return n
     # One color open: as with 3 or 4 players, its slot flagged.
     flag = 0 if ok0 else SLOT_FLAG
@@ -489,22 +550,24 @@ cdef int legal_builds_2p(const GameState* s, int32_t* out, int n) noexcept nogil
         bits &= bits - 1
         lo = b.link_lo[k]
         hi = b.link_hi[k]
-        out[n] = encode(PLACE, k, lo) | flag
-        n += hand[lo] != 0
-        out[n] = encode(PLACE, k, hi) | flag
-        n += hand[hi] != 0
-    bits = reach & occ & ~mine
+        if values:
+            v0 = build_value(s, PLACE, k, flag >> SLOT_BIT, occ)
+        n = emit(out, values, n, encode(PLACE, k, lo) | flag, v0, hand[lo] != 0)
+        n = emit(out, values, n, encode(PLACE, k, hi) | flag, v0, hand[hi] != 0)
+    bits = payable & occ & ~mine
     while bits:
         k = lowest_bit(bits)
         bits &= bits - 1
         lo = b.link_a[k]
         hi = b.link_b[k]
-        out[n] = encode(SWAP, k, SWAP_AA) | flag
-        n += hand[lo] >= 2
-        out[n] = encode(SWAP, k, SWAP_AB) | flag
-        n += (hand[lo] != 0) & (hand[hi] != 0)
-        out[n] = encode(SWAP, k, SWAP_BB) | flag
-        n += hand[hi] >= 2
+        aa = hand[lo] >= 2
+        ab = (hand[lo] != 0) & (hand[hi] != 0)
+        bb = hand[hi] >= 2
+        if values:
+            v0 = build_value(s, SWAP, k, flag >> SLOT_BIT, occ)
+        n = emit(out, values, n, encode(SWAP, k, SWAP_AA) | flag, v0, aa)
+        n = emit(out, values, n, encode(SWAP, k, SWAP_AB) | flag, v0, ab)
+        n = emit(out, values, n, encode(SWAP, k, SWAP_BB) | flag, v0, bb)
     return n
 
 
@@ -516,22 +579,24 @@ cdef inline int building_color(const GameState* s) noexcept nogil:
     return s.color_of_seat[s.to_move]
 
 
-cdef int legal_moves(const GameState* s, int32_t* out) noexcept nogil:
-    """Write the legal actions of the player to move into ``out`` (ascending); return how many."""
+cdef int list_moves(const GameState* s, int32_t* out, int* values) noexcept nogil:
+    """Write the legal actions of the player to move into ``out`` (ascending); return how many.
+
+    ``values`` is NULL, or an array as large as ``out`` that receives each
+    action's heuristic score, equal to ``move_value`` of it.
+    """
     cdef const BoardTables* b = s.board
-    cdef int n = 0, seat = s.to_move, c, x, k, o, lo, hi, mine, top, rivals
-    cdef bint single
+    cdef int n = 0, seat = s.to_move, c, x, k, o, lo, hi, mine, top, rivals, v = 0
+    cdef bint single, aa, ab, bb
     cdef const uint8_t* hand = s.hands[seat]
-    cdef uint64_t occ, bits, eligible, island, reach
-    cdef uint32_t seen
+    cdef uint64_t occ, bits, eligible, island, reach, payable
+    cdef uint32_t seen, held, pairs
 
     if s.round == ROUND_OVER:
         return 0
     if s.round == ROUND_SETUP:
         for x in range(b.n_islands):
-            if hand[x]:
-                out[n] = encode(REVEAL, x, 0)
-                n += 1
+            n = emit(out, values, n, encode(REVEAL, x, 0), VALUE_END, hand[x] != 0)
         return n
     c = building_color(s)
 
@@ -546,21 +611,20 @@ cdef int legal_moves(const GameState* s, int32_t* out) noexcept nogil:
                 eligible |= s.bridges[o]
         bits = eligible & island
         while bits:
-            out[n] = encode(REMOVE, lowest_bit(bits), 0)
-            n += 1
+            k = lowest_bit(bits)
             bits &= bits - 1
+            if values:
+                v = remove_value(s, k)
+            n = emit(out, values, n, encode(REMOVE, k, 0), v, True)
         return n
 
+    occ = occupied_links(s)
     if s.round == ROUND_FINAL or not s.discarded:
+        held = islands_in_hand(s, seat, &pairs)
         if s.n_colors != s.n_players:
-            n = legal_builds_2p(s, out, n)
+            n = legal_builds_2p(s, out, n, held, pairs, values)
         elif has_stock(s, c):
-            # Candidates are written unconditionally and kept by advancing n: no branch to
-            # mispredict (out has room for one entry past the last legal one).
-            reach = 0  # the links with an end named by a card in hand
-            for x in range(b.n_islands):
-                reach |= b.island_links[x] & (0 - <uint64_t>(hand[x] != 0))
-            occ = occupied_links(s)
+            reach = hand_reach(b, held, pairs, &payable)
             # R4 place: a free link and a card naming one of its ends.
             bits = reach & b.all_links & ~occ
             while bits:
@@ -568,35 +632,35 @@ cdef int legal_moves(const GameState* s, int32_t* out) noexcept nogil:
                 bits &= bits - 1
                 lo = b.link_lo[k]
                 hi = b.link_hi[k]
-                out[n] = encode(PLACE, k, lo)
-                n += hand[lo] != 0
-                out[n] = encode(PLACE, k, hi)
-                n += hand[hi] != 0
+                if values:
+                    v = build_value(s, PLACE, k, 0, occ)
+                n = emit(out, values, n, encode(PLACE, k, lo), v, hand[lo] != 0)
+                n = emit(out, values, n, encode(PLACE, k, hi), v, hand[hi] != 0)
             # R4 swap: another color's link and two cards naming its ends.
-            bits = reach & occ & ~s.bridges[c]
+            bits = payable & occ & ~s.bridges[c]
             while bits:
                 k = lowest_bit(bits)
                 bits &= bits - 1
                 lo = b.link_a[k]
                 hi = b.link_b[k]
-                out[n] = encode(SWAP, k, SWAP_AA)
-                n += hand[lo] >= 2
-                out[n] = encode(SWAP, k, SWAP_AB)
-                n += (hand[lo] != 0) & (hand[hi] != 0)
-                out[n] = encode(SWAP, k, SWAP_BB)
-                n += hand[hi] >= 2
+                aa = hand[lo] >= 2
+                ab = (hand[lo] != 0) & (hand[hi] != 0)
+                bb = hand[hi] >= 2
+                if values:
+                    v = build_value(s, SWAP, k, 0, occ)
+                n = emit(out, values, n, encode(SWAP, k, SWAP_AA), v, aa)
+                n = emit(out, values, n, encode(SWAP, k, SWAP_AB), v, ab)
+                n = emit(out, values, n, encode(SWAP, k, SWAP_BB), v, bb)
         if s.round == ROUND_FINAL:
             # R10: no discard and no draw; the turn ends when the player says so, or is postponed.
-            out[n] = encode(END, 0, 0)
-            n += 1
+            n = emit(out, values, n, encode(END, 0, 0), VALUE_END, True)
             if may_pass(s):
-                out[n] = encode(PASS, 0, 0)
-                n += 1
+                n = emit(out, values, n, encode(PASS, 0, 0), VALUE_PASS, True)
             return n
         if s.played == 0:
-            for x in range(b.n_islands):
-                out[n] = encode(DISCARD, x, 0)
-                n += hand[x] != 0
+            while held:
+                n = emit(out, values, n, encode(DISCARD, lowest_bit(held), 0), VALUE_DISCARD, True)
+                held &= held - 1
         if s.hand_size[seat] > HAND_LIMIT:
             return n
 
@@ -607,12 +671,15 @@ cdef int legal_moves(const GameState* s, int32_t* out) noexcept nogil:
     while seen:
         x = lowest_bit(seen)
         seen &= seen - 1
-        out[n] = encode(TAKE, x, 0)
-        n += 1
+        n = emit(out, values, n, encode(TAKE, x, 0), take_value(s, x, occ), True)
     if s.deck_top < s.deck_end:
-        out[n] = encode(DRAW, 0, 0)
-        n += 1
+        n = emit(out, values, n, encode(DRAW, 0, 0), VALUE_DRAW, True)
     return n
+
+
+cdef int legal_moves(const GameState* s, int32_t* out) noexcept nogil:
+    """Write the legal actions of the player to move into ``out`` (ascending); return how many."""
+    return list_moves(s, out, NULL)
 
 
 cdef bint is_legal_action(const GameState* s, int32_t action) noexcept nogil:
@@ -655,8 +722,7 @@ cdef inline void pay_card(GameState* s, int seat, int x) noexcept nogil:
         return  # only reachable through an illegal action; keep the card totals intact
     s.hands[seat][x] -= 1
     s.hand_size[seat] -= 1
-    if s.public_cards[seat][x]:
-        s.public_cards[seat][x] -= 1
+    s.public_cards[seat][x] -= s.public_cards[seat][x] != 0  # one known card fewer, if any was known
     s.discard_open[s.n_open] = x
     s.n_open += 1
     s.played += 1
@@ -787,7 +853,7 @@ cdef void end_turn(GameState* s) noexcept nogil:
                 start_final_round(s)  # nothing came back: the second run-out is immediate
         elif s.round == ROUND_2:
             start_final_round(s)  # R10
-    s.to_move = (s.to_move + 1) % s.n_players
+    s.to_move = 0 if s.to_move + 1 == s.n_players else s.to_move + 1  # the next seat (no division)
 
 
 cdef void end_final_turn(GameState* s) noexcept nogil:
@@ -824,6 +890,7 @@ cdef void apply_move(GameState* s, int32_t action) noexcept nogil:
     cdef int kind = action >> 16, a = (action >> 8) & 0xFF, arg = action & 0xFF
     cdef int seat = s.to_move, c, o, i, x
     cdef uint64_t bit
+    cdef uint32_t found
     if s.round == ROUND_OVER:
         return
     c = s.color_of_seat[seat]
@@ -867,14 +934,15 @@ cdef void apply_move(GameState* s, int32_t action) noexcept nogil:
         s.hand_size[seat] -= 1
         # Others do not see which card went: every known card becomes uncertain by one.
         for x in range(b.n_islands):
-            if s.public_cards[seat][x]:
-                s.public_cards[seat][x] -= 1
+            s.public_cards[seat][x] -= s.public_cards[seat][x] != 0
         s.hidden_by[seat][a] += 1
         s.discarded = True
     elif kind == TAKE:
-        i = 0
-        while i < s.n_face_up and s.face_up[i] != a:
-            i += 1
+        # The first face-up card equal to a (the row holds at most FACE_UP), or n_face_up if none.
+        found = 1u << s.n_face_up
+        for i in range(FACE_UP):
+            found |= <uint32_t>((i < s.n_face_up) & (s.face_up[i] == a)) << i
+        i = lowest_bit(found)
         if i < s.n_face_up:
             s.hands[seat][a] += 1
             s.public_cards[seat][a] += 1
@@ -954,23 +1022,28 @@ cdef enum:
 # the mover's own: sweeping it (R6), swapping it or removing it (R7) is a loss, not a gain.
 
 
-cdef int bridge_value(const GameState* s, int c, int mate, int island) noexcept nogil:
+cdef inline int bridge_value(const GameState* s, int c, int mate, int island, uint64_t occupied) noexcept nogil:
     """What one more bridge of color ``c`` on ``island`` is worth to it (place or swap); ``mate`` is
-    the mover's other color (2 players) or -1."""
+    the mover's other color (2 players) or -1; ``occupied`` the links holding a bridge.
+
+    Written as selects rather than early returns: the cases follow the board,
+    not a pattern a branch predictor could learn.
+    """
     cdef uint64_t links = s.board.island_links[island]
     cdef int size = s.board.island_size[island]
-    cdef int n = popcount(s.bridges[c] & links), top, rivals
+    cdef int n = popcount(s.bridges[c] & links), top, rivals, v
     cdef bint single
-    if 2 * n > size:
-        return VALUE_OWN_ISLAND
-    top = rival_counts(s, c, links, &rivals, &single)
-    if 2 * (n + 1) > size:
-        if mate >= 0:  # the mover's other color is swept too (R15.4): a loss, not a gain
-            rivals -= 2 * popcount(s.bridges[mate] & links)
-        return VALUE_TAKEOVER + VALUE_SWEPT * rivals
-    if size >= 5 and size - n - rivals == 1 and (n + 1 > top or (n + 1 == top and single)):
-        return VALUE_PER_BRIDGE * n + VALUE_R7_REMOVAL
-    return VALUE_PER_BRIDGE * n
+    rivals = popcount(occupied & links) - n  # every other color's bridges on the island
+    v = VALUE_PER_BRIDGE * n
+    if (size >= 5) & (size - n - rivals == 1):  # (one branch, not two)
+        # The island's last free link (rare): R7 owes a removal if c then leads or ties.
+        top = rival_counts(s, c, links, &rivals, &single)
+        if n + 1 > top or (n + 1 == top and single):
+            v += VALUE_R7_REMOVAL
+    if mate >= 0:  # the mover's other color is swept too (R15.4): a loss, not a gain
+        rivals -= 2 * popcount(s.bridges[mate] & links)
+    v = VALUE_TAKEOVER + VALUE_SWEPT * rivals if 2 * (n + 1) > size else v
+    return VALUE_OWN_ISLAND if 2 * n > size else v
 
 
 cdef inline int control_lost(const GameState* s, int color, int island) noexcept nogil:
@@ -987,53 +1060,60 @@ cdef inline int owner_of(const GameState* s, int link) noexcept nogil:
     return -1
 
 
-cdef int move_value(const GameState* s, int32_t action, int* island_value, uint32_t* known) noexcept nogil:
-    """The heuristic score of a legal ``action`` for the player to move (see the VALUE_ constants).
-
-    ``island_value`` (MAX_ISLANDS entries per color slot) and ``known`` (a bit
-    per island, one word per slot) cache ``bridge_value`` across the moves of
-    one list.
-    """
+cdef inline int build_value(const GameState* s, int kind, int link, int slot, uint64_t occupied) noexcept nogil:
+    """The score of a place (``kind`` PLACE) or swap (SWAP) on ``link`` by the mover's color ``slot``
+    (0, or 1 for the second color with 2 players); ``occupied`` are the links holding a bridge.  The
+    cards paid do not count: every place and every swap combo on a link scores the same."""
     cdef const BoardTables* b = s.board
+    cdef int c = s.color_of_seat[s.to_move], mate = -1, v, o
+    if s.n_colors != s.n_players:
+        mate = c + TWO_PLAYERS
+        if slot:
+            c, mate = mate, c
+    v = bridge_value(s, c, mate, b.link_lo[link], occupied) + bridge_value(s, c, mate, b.link_hi[link], occupied)
+    if kind == SWAP:
+        o = owner_of(s, link)
+        if o >= 0 and o == mate:  # R15.4: the mover's own other color gives way
+            v += VALUE_SECOND_CARD - VALUE_RIVAL_LOSS
+            v -= control_lost(s, o, b.link_lo[link]) + control_lost(s, o, b.link_hi[link])
+        else:
+            v += VALUE_RIVAL_LOSS + VALUE_SECOND_CARD
+            if o >= 0:
+                v += control_lost(s, o, b.link_lo[link]) + control_lost(s, o, b.link_hi[link])
+    if mate >= 0 and s.scores[c] < s.scores[mate]:
+        v += VALUE_WEAK_COLOR
+    return v
+
+
+cdef int remove_value(const GameState* s, int link) noexcept nogil:
+    """The score of an R7 removal of the bridge on ``link``: hurt the strongest rival, best where it
+    also costs them an island."""
+    cdef const BoardTables* b = s.board
+    cdef int o = owner_of(s, link), island, other
+    if o < 0:
+        return 0
+    island = s.remove_on[0]
+    other = b.link_hi[link] if b.link_lo[link] == island else b.link_lo[link]
+    if s.seat_of_color[o] == s.to_move:  # R15.4: a bridge of the mover's other color
+        return -VALUE_RIVAL_LOSS - VALUE_PER_BRIDGE * bridges_on(s, o, island) - control_lost(s, o, other)
+    return s.scores[o] + VALUE_PER_BRIDGE * bridges_on(s, o, island) + control_lost(s, o, other)
+
+
+cdef inline int take_value(const GameState* s, int island, uint64_t occupied) noexcept nogil:
+    """The score of taking a face-up card of ``island`` (R5), ``occupied`` being the links with a bridge."""
+    return VALUE_TAKE_USEFUL if s.board.island_links[island] & ~occupied else VALUE_TAKE_OTHER
+
+
+cdef int move_value(const GameState* s, int32_t action) noexcept nogil:
+    """The heuristic score of a legal ``action`` for the player to move (see the VALUE_ constants)."""
     cdef int kind = action >> 16, a = (action >> 8) & 0xFF
-    cdef int c = s.color_of_seat[s.to_move], mate = -1, slot = 0, v, e, island, o, other
     if kind == PLACE or kind == SWAP:
-        if s.n_colors != s.n_players:
-            slot = (action >> SLOT_BIT) & 1
-            mate = c + TWO_PLAYERS
-            if slot:
-                c, mate = mate, c
-        v = 0
-        for e in range(2):
-            island = b.link_lo[a] if e == 0 else b.link_hi[a]
-            if not (known[slot] >> island) & 1:
-                island_value[slot * MAX_ISLANDS + island] = bridge_value(s, c, mate, island)
-                known[slot] |= 1u << island
-            v += island_value[slot * MAX_ISLANDS + island]
-        if kind == SWAP:
-            o = owner_of(s, a)
-            if o >= 0 and o == mate:  # R15.4: the mover's own other color gives way
-                v += VALUE_SECOND_CARD - VALUE_RIVAL_LOSS
-                v -= control_lost(s, o, b.link_lo[a]) + control_lost(s, o, b.link_hi[a])
-            else:
-                v += VALUE_RIVAL_LOSS + VALUE_SECOND_CARD
-                if o >= 0:
-                    v += control_lost(s, o, b.link_lo[a]) + control_lost(s, o, b.link_hi[a])
-        if mate >= 0 and s.scores[c] < s.scores[mate]:
-            v += VALUE_WEAK_COLOR
-        return v
+        return build_value(s, kind, a, (action >> SLOT_BIT) & 1 if s.n_colors != s.n_players else 0,
+                           occupied_links(s))
     if kind == REMOVE:
-        # R7: hurt the strongest rival, best where it also costs them an island.
-        o = owner_of(s, a)
-        if o < 0:
-            return 0
-        island = s.remove_on[0]
-        other = b.link_hi[a] if b.link_lo[a] == island else b.link_lo[a]
-        if s.seat_of_color[o] == s.to_move:  # R15.4: a bridge of the mover's other color
-            return -VALUE_RIVAL_LOSS - VALUE_PER_BRIDGE * bridges_on(s, o, island) - control_lost(s, o, other)
-        return s.scores[o] + VALUE_PER_BRIDGE * bridges_on(s, o, island) + control_lost(s, o, other)
+        return remove_value(s, a)
     if kind == TAKE:
-        return VALUE_TAKE_USEFUL if b.island_links[a] & ~occupied_links(s) else VALUE_TAKE_OTHER
+        return take_value(s, a, occupied_links(s))
     if kind == DRAW:
         return VALUE_DRAW
     if kind == DISCARD:
@@ -1043,28 +1123,86 @@ cdef int move_value(const GameState* s, int32_t action, int* island_value, uint3
     return VALUE_END  # END, and REVEAL: any card will do
 
 
-cdef int pick_move(const GameState* s, const int32_t* moves, int n, int policy, uint64_t* rng) noexcept nogil:
-    """The index in ``moves`` (n > 0) that ``policy`` plays, drawing from ``rng``."""
-    cdef int island_value[2 * MAX_ISLANDS]
-    cdef uint32_t known[2]
-    cdef int i, v, best, pick = 0, ties = 0
-    if policy == POLICY_RANDOM or n == 1 or sm_below(rng, HEURISTIC_EPSILON_IN) == 0:
-        return sm_below(rng, n)
-    known[0] = 0
-    known[1] = 0
-    best = move_value(s, moves[0], island_value, known)
-    ties = 1
-    for i in range(1, n):
-        v = move_value(s, moves[i], island_value, known)
-        if v > best:
-            best = v
-            pick = i
-            ties = 1
-        elif v == best:
-            ties += 1
-            if sm_below(rng, ties) == 0:  # a uniform choice among the best so far
+cdef void value_moves(const GameState* s, const int32_t* moves, int n, int* values) noexcept nogil:
+    """``values[i]`` = ``move_value`` of ``moves[i]``, one action at a time: the specification that
+    ``list_moves`` with scores must match (``CoreState.move_values``)."""
+    cdef int i
+    for i in range(n):
+        values[i] = move_value(s, moves[i])
+
+
+cdef int best_move(const int* values, int n, uint64_t* rng) noexcept nogil:
+    """The heuristic choice among ``n`` > 1 scored moves: the best score, ties broken at random.
+
+    As documented, the list is walked keeping the best score so far, and at
+    each move that ties it (the t-th so far) a draw ``below(t) == 0`` makes it
+    the pick.  For up to 64 moves the same draws are made a quicker way: a
+    first pass without branches finds the first move with the best score of
+    all and marks the ties met along the way.  The draws at ties before that
+    move only move the stream on (the move replaces what they chose), so they
+    are skipped without computing them; the draws at ties with the best score
+    after it are made in order and decide the pick.
+    """
+    cdef int i, v, best = values[0], first = 0, pick = 0, ties = 1
+    cdef uint64_t tied = 0, later
+    if n > 64:
+        for i in range(1, n):
+            v = values[i]
+            if v > best:
+                best = v
                 pick = i
+                ties = 1
+            elif v == best:
+                ties += 1
+                if sm_below(rng, ties) == 0:  # a uniform choice among the best so far
+                    pick = i
+        return pick
+    for i in range(1, n):
+        v = values[i]
+        tied |= <uint64_t>(v == best) << i
+        first = i if v > best else first
+        best = v if v > best else best
+    sm_skip(rng, popcount(tied & ((1ULL << first) - 1)))
+    pick = first
+    later = tied & ~((2ULL << first) - 1)
+    while later:
+        i = lowest_bit(later)
+        later &= later - 1
+        ties += 1
+        if sm_below(rng, ties) == 0:
+            pick = i
     return pick
+
+
+cdef int choose_move(const GameState* s, int policy, uint64_t* rng, int32_t* moves, int* values,
+                     int* n_moves) noexcept nogil:
+    """List the legal moves into ``moves`` (their number into ``n_moves``) and return the index of the
+    one ``policy`` plays, drawing from ``rng`` (0 when there is none).
+
+    ``POLICY_RANDOM`` plays ``moves[below(n)]``.  ``POLICY_HEURISTIC`` plays
+    a lone move with one draw ``below(1)``; otherwise a first draw
+    ``below(HEURISTIC_EPSILON_IN) == 0`` makes the move uniform
+    (``below(n)``), and else it is ``best_move`` over the scores
+    (``move_value``, written beside the moves by ``list_moves``).  That first
+    draw is made before listing, so that the uniform moves skip the scores,
+    and taken back when the list holds fewer than two moves.
+    """
+    cdef uint64_t before = rng[0]
+    cdef bint scored
+    cdef int n
+    if policy == POLICY_RANDOM:
+        n = legal_moves(s, moves)
+        n_moves[0] = n
+        return sm_below(rng, n) if n > 0 else 0
+    scored = sm_below(rng, HEURISTIC_EPSILON_IN) != 0
+    n = list_moves(s, moves, values if scored else NULL)
+    n_moves[0] = n
+    if n <= 1:
+        rng[0] = before
+        return sm_below(rng, n) if n > 0 else 0
+    if not scored:
+        return sm_below(rng, n)
+    return best_move(values, n, rng)
 
 
 cdef long long playout_state(GameState* s, uint64_t seed, int policy) noexcept nogil:
@@ -1072,18 +1210,19 @@ cdef long long playout_state(GameState* s, uint64_t seed, int policy) noexcept n
 
     The moves are drawn from their own stream SplitMix64(seed); chance events
     keep using the state's ``rng``.  Policy 0 plays ``legal[next() % n]`` of
-    the sorted legal list.  Stops early only on a state with no legal move,
-    which the rules never produce.
+    the sorted legal list; policy 1, see ``choose_move``.  Stops early only
+    on a state with no legal move, which the rules never produce.
     """
     cdef int32_t buf[MAX_ACTIONS]
+    cdef int values[MAX_ACTIONS]
     cdef uint64_t rng = seed
     cdef long long moves = 0
-    cdef int n
+    cdef int i, n
     while s.round != ROUND_OVER:
-        n = legal_moves(s, buf)
+        i = choose_move(s, policy, &rng, buf, values, &n)
         if n == 0:
             break
-        apply_move(s, buf[pick_move(s, buf, n, policy, &rng)])
+        apply_move(s, buf[i])
         moves += 1
     return moves
 
@@ -1581,12 +1720,13 @@ cdef class CoreState:
         Raises ValueError when there is no legal move (the game is over).
         """
         cdef int32_t buf[MAX_ACTIONS]
+        cdef int values[MAX_ACTIONS]
         cdef uint64_t rng = _seed(seed)
         cdef int pol = _policy(policy)
-        cdef int n = legal_moves(&self.st, buf)
+        cdef int n, i = choose_move(&self.st, pol, &rng, buf, values, &n)
         if n == 0:
             raise ValueError("pick_action: no legal move, the game is over")
-        return buf[pick_move(&self.st, buf, n, pol, &rng)]
+        return buf[i]
 
     def move_values(self):
         """The heuristic playout policy's score of every legal action, in ``legal_actions()`` order.
@@ -1596,12 +1736,10 @@ cdef class CoreState:
         as prior knowledge of which moves are worth trying first.
         """
         cdef int32_t buf[MAX_ACTIONS]
-        cdef int island_value[2 * MAX_ISLANDS]
-        cdef uint32_t known[2]
+        cdef int values[MAX_ACTIONS]
         cdef int i, n = legal_moves(&self.st, buf)
-        known[0] = 0
-        known[1] = 0
-        return [move_value(&self.st, buf[i], island_value, known) for i in range(n)]
+        value_moves(&self.st, buf, n, values)
+        return [values[i] for i in range(n)]
 
     def determinise(self, viewer, seed):
         """A state sampled uniformly among the card layouts ``viewer`` cannot tell from this one.

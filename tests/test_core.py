@@ -695,6 +695,52 @@ def test_rollout_scores_plays_on_a_copy(tables):
         assert (scores, winner) == (ended.scores, ended.winner)
 
 
+def heuristic_choice(legal: list[int], values: list[int], stream: SplitMix64) -> int:
+    """Policy 1 as documented, from Python: one move in 8 (and a lone move) uniform, else the best
+    ``move_values`` score, ties broken by a draw at each tie met along the list."""
+    n = len(legal)
+    if n == 1 or stream.below(8) == 0:
+        return legal[stream.below(n)]
+    best, pick, ties = values[0], 0, 1
+    for i in range(1, n):
+        if values[i] > best:
+            best, pick, ties = values[i], i, 1
+        elif values[i] == best:
+            ties += 1
+            if stream.below(ties) == 0:
+                pick = i
+    return legal[pick]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_heuristic_playouts_choose_by_move_values(players):
+    """The playouts list the legal moves and score them in one pass; move by move, their choices must
+    be the documented ones over ``legal_actions()`` and ``move_values()``, in every phase (removals,
+    the final round), with both presets, on two boards."""
+    probes = 0
+    for name in ("oro", "kahuna"):
+        board = core_board(load_board(name))
+        for g in range(4):
+            state = CoreState.deal(board, players, g % 2, 7000 + g)
+            step = 0
+            while not state.is_over:
+                data = state.to_data()
+                if step % 9 == 0 or data.remove_on or data.round == ROUND_FINAL:
+                    probes += 1
+                    legal, values = state.legal_actions(), state.move_values()
+                    for seed in range(4):
+                        assert state.pick_action(seed, kanaloa_core.POLICY_HEURISTIC) == heuristic_choice(
+                            legal, values, SplitMix64(seed))
+                    played, replayed, stream = state.copy(), state.copy(), SplitMix64(step)
+                    played.playout(step, kanaloa_core.POLICY_HEURISTIC)
+                    while not replayed.is_over:
+                        replayed.apply(heuristic_choice(replayed.legal_actions(), replayed.move_values(), stream))
+                    assert played.to_data() == replayed.to_data()
+                state.apply(state.pick_action(step, step % 2))  # both policies, to vary the states
+                step += 1
+    assert probes > 100
+
+
 def test_heuristic_policy_beats_uniform_play_with_mixed_seats(tables):
     """Seats alternate between the policies, shifted each game; the heuristic must win most games."""
     games, heuristic_wins = 120, 0
@@ -908,10 +954,9 @@ def test_r15_round_trip_and_pickle_through_two_player_games(tables):
         assert len(state.scores) == 4 and sorted(state.ranking) == [0, 1]
 
 
-def test_r15_the_longest_move_list_fits(tables):
+def longest_list_state():
     """Both colors open, every link of a 64-link board held by the opponent and a hand naming every
-    island twice: 6 swaps per link and a discard per island, all listed; with the 4 takes and the draw
-    of a smaller hand the list would still fit."""
+    island twice."""
     n_islands = kanaloa_core.MAX_ISLANDS
     links = [(x, (x + step) % n_islands) for step in (1, 2) for x in range(n_islands)]  # a ring and its chords
     assert len(links) == kanaloa_core.MAX_LINKS
@@ -925,10 +970,26 @@ def test_r15_the_longest_move_list_fits(tables):
         rest.remove(x)
     data.deck = rest
     data.bridges = [1 if k % 2 else 3 for k in range(len(links))]
-    moves = CoreState.from_data(board, data).legal_actions()
-    assert len(moves) == 6 * len(links) + n_islands  # the hand is over the limit: no take or draw yet (R4)
+    return CoreState.from_data(board, data)
+
+
+def test_r15_the_longest_move_list_fits():
+    """6 swaps per link and a discard per island, all listed; with the 4 takes and the draw of a smaller
+    hand the list would still fit."""
+    moves = longest_list_state().legal_actions()
+    assert len(moves) == 6 * kanaloa_core.MAX_LINKS + kanaloa_core.MAX_ISLANDS  # over the hand limit (R4)
     assert moves == sorted(set(moves))
     assert 6 * kanaloa_core.MAX_LINKS + kanaloa_core.MAX_ISLANDS + 4 + 1 < kanaloa_core.MAX_ACTIONS
+
+
+def test_heuristic_choice_over_more_than_64_moves():
+    """The heuristic policy's choice over a list too long for its quick path is still the documented one."""
+    state = longest_list_state()
+    legal, values = state.legal_actions(), state.move_values()
+    assert len(legal) > 64 and values.count(max(values)) > 1
+    for seed in range(200):
+        assert state.pick_action(seed, kanaloa_core.POLICY_HEURISTIC) == heuristic_choice(legal, values,
+                                                                                           SplitMix64(seed))
 
 
 def test_r15_playouts_end_and_repeat_by_seed(tables):
