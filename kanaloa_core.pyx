@@ -478,6 +478,49 @@ cdef inline int emit(int32_t* out, int* values, int n, int32_t code, int value, 
     return n + keep
 
 
+cdef inline int one_color_builds(const GameState* s, int32_t* out, int n, int* values, uint64_t reach,
+                                 uint64_t payable, uint64_t occ, uint64_t mine, int32_t flag) noexcept nogil:
+    """R4 place and swap for one building color, appended to ``out[:n]``; return the new count.
+
+    ``reach``/``payable`` are the hand's links (``hand_reach``), ``occ`` the
+    occupied links, ``mine`` the building color's bridges, ``flag`` its
+    color slot in b (0, or ``SLOT_FLAG`` for a 2-player second color, R15.3).
+    With ``values``, the scores go beside the codes (``list_moves``).
+    """
+    cdef const BoardTables* b = s.board
+    cdef const uint8_t* hand = s.hands[s.to_move]
+    cdef int k, lo, hi, v = 0, slot = flag >> SLOT_BIT
+    cdef bint aa, ab, bb
+    cdef uint64_t bits
+    # R4 place: a free link and a card naming one of its ends.
+    bits = reach & b.all_links & ~occ
+    while bits:
+        k = lowest_bit(bits)
+        bits &= bits - 1
+        lo = b.link_lo[k]
+        hi = b.link_hi[k]
+        if values:
+            v = build_value(s, PLACE, k, slot, occ)
+        n = emit(out, values, n, encode(PLACE, k, lo) | flag, v, hand[lo] != 0)
+        n = emit(out, values, n, encode(PLACE, k, hi) | flag, v, hand[hi] != 0)
+    # R4 swap: another color's link and two cards naming its ends.
+    bits = payable & occ & ~mine
+    while bits:
+        k = lowest_bit(bits)
+        bits &= bits - 1
+        lo = b.link_a[k]
+        hi = b.link_b[k]
+        aa = hand[lo] >= 2
+        ab = (hand[lo] != 0) & (hand[hi] != 0)
+        bb = hand[hi] >= 2
+        if values:
+            v = build_value(s, SWAP, k, slot, occ)
+        n = emit(out, values, n, encode(SWAP, k, SWAP_AA) | flag, v, aa)
+        n = emit(out, values, n, encode(SWAP, k, SWAP_AB) | flag, v, ab)
+        n = emit(out, values, n, encode(SWAP, k, SWAP_BB) | flag, v, bb)
+    return n
+
+
 cdef int legal_builds_2p(const GameState* s, int32_t* out, int n, uint32_t held, uint32_t pairs,
                          int* values) noexcept nogil:
     """R4 place and swap with 2 players (R15.3, R15.4), appended to ``out[:n]``; return the new count.
@@ -494,8 +537,8 @@ cdef int legal_builds_2p(const GameState* s, int32_t* out, int n, uint32_t held,
     cdef int seat = s.to_move, k, lo, hi, c0 = seat, c1 = seat + TWO_PLAYERS, v0 = 0, v1 = 0
     cdef const uint8_t* hand = s.hands[seat]
     cdef bint ok0, ok1, aa, ab, bb
-    cdef int32_t flag, code
-    cdef uint64_t occ, bits, reach, mine, payable
+    cdef int32_t code
+    cdef uint64_t occ, bits, reach, payable
     ok0 = (s.turn_color == NO_COLOR or s.turn_color == c0) and has_stock(s, c0)
     ok1 = (s.turn_color == NO_COLOR or s.turn_color == c1) and has_stock(s, c1)
     if not ok0 and not ok1:
@@ -542,33 +585,9 @@ cdef int legal_builds_2p(const GameState* s, int32_t* out, int n, uint32_t held,
                 n = emit(out, values, n, (code + SWAP_BB) | SLOT_FLAG, v1, bb)
         return n
     # One color open: as with 3 or 4 players, its slot flagged.
-    flag = 0 if ok0 else SLOT_FLAG
-    mine = s.bridges[c0] if ok0 else s.bridges[c1]
-    bits = reach & b.all_links & ~occ
-    while bits:
-        k = lowest_bit(bits)
-        bits &= bits - 1
-        lo = b.link_lo[k]
-        hi = b.link_hi[k]
-        if values:
-            v0 = build_value(s, PLACE, k, flag >> SLOT_BIT, occ)
-        n = emit(out, values, n, encode(PLACE, k, lo) | flag, v0, hand[lo] != 0)
-        n = emit(out, values, n, encode(PLACE, k, hi) | flag, v0, hand[hi] != 0)
-    bits = payable & occ & ~mine
-    while bits:
-        k = lowest_bit(bits)
-        bits &= bits - 1
-        lo = b.link_a[k]
-        hi = b.link_b[k]
-        aa = hand[lo] >= 2
-        ab = (hand[lo] != 0) & (hand[hi] != 0)
-        bb = hand[hi] >= 2
-        if values:
-            v0 = build_value(s, SWAP, k, flag >> SLOT_BIT, occ)
-        n = emit(out, values, n, encode(SWAP, k, SWAP_AA) | flag, v0, aa)
-        n = emit(out, values, n, encode(SWAP, k, SWAP_AB) | flag, v0, ab)
-        n = emit(out, values, n, encode(SWAP, k, SWAP_BB) | flag, v0, bb)
-    return n
+    if ok0:
+        return one_color_builds(s, out, n, values, reach, payable, occ, s.bridges[c0], 0)
+    return one_color_builds(s, out, n, values, reach, payable, occ, s.bridges[c1], SLOT_FLAG)
 
 
 cdef inline int building_color(const GameState* s) noexcept nogil:
@@ -586,8 +605,8 @@ cdef int list_moves(const GameState* s, int32_t* out, int* values) noexcept nogi
     action's heuristic score, equal to ``move_value`` of it.
     """
     cdef const BoardTables* b = s.board
-    cdef int n = 0, seat = s.to_move, c, x, k, o, lo, hi, mine, top, rivals, v = 0
-    cdef bint single, aa, ab, bb
+    cdef int n = 0, seat = s.to_move, c, x, k, o, mine, top, rivals, v = 0
+    cdef bint single
     cdef const uint8_t* hand = s.hands[seat]
     cdef uint64_t occ, bits, eligible, island, reach, payable
     cdef uint32_t seen, held, pairs
@@ -625,32 +644,7 @@ cdef int list_moves(const GameState* s, int32_t* out, int* values) noexcept nogi
             n = legal_builds_2p(s, out, n, held, pairs, values)
         elif has_stock(s, c):
             reach = hand_reach(b, held, pairs, &payable)
-            # R4 place: a free link and a card naming one of its ends.
-            bits = reach & b.all_links & ~occ
-            while bits:
-                k = lowest_bit(bits)
-                bits &= bits - 1
-                lo = b.link_lo[k]
-                hi = b.link_hi[k]
-                if values:
-                    v = build_value(s, PLACE, k, 0, occ)
-                n = emit(out, values, n, encode(PLACE, k, lo), v, hand[lo] != 0)
-                n = emit(out, values, n, encode(PLACE, k, hi), v, hand[hi] != 0)
-            # R4 swap: another color's link and two cards naming its ends.
-            bits = payable & occ & ~s.bridges[c]
-            while bits:
-                k = lowest_bit(bits)
-                bits &= bits - 1
-                lo = b.link_a[k]
-                hi = b.link_b[k]
-                aa = hand[lo] >= 2
-                ab = (hand[lo] != 0) & (hand[hi] != 0)
-                bb = hand[hi] >= 2
-                if values:
-                    v = build_value(s, SWAP, k, 0, occ)
-                n = emit(out, values, n, encode(SWAP, k, SWAP_AA), v, aa)
-                n = emit(out, values, n, encode(SWAP, k, SWAP_AB), v, ab)
-                n = emit(out, values, n, encode(SWAP, k, SWAP_BB), v, bb)
+            n = one_color_builds(s, out, n, values, reach, payable, occ, s.bridges[c], 0)
         if s.round == ROUND_FINAL:
             # R10: no discard and no draw; the turn ends when the player says so, or is postponed.
             n = emit(out, values, n, encode(END, 0, 0), VALUE_END, True)
