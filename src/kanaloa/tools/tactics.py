@@ -150,6 +150,13 @@ def is_last_final_turn(data: StateData) -> bool:
     return data.round == ROUND_FINAL and len(data.final_done) == data.players - 1
 
 
+def may_reach_eleven(state: ReferenceState, mover: int) -> bool:
+    """False when no color ``mover`` may still build with can control eleven islands this turn (R8): each
+    card left in hand takes at most two more islands."""
+    hand = state.data.hand_size(mover)
+    return any(state.islands_controlled(c) + 2 * hand >= WIN_ISLANDS for c in state.open_colors())
+
+
 def kind_of(data: StateData) -> str:
     """The puzzle kind a position would be, were a win certain in it: a pending removal (R7) makes it
     ``removal``, the last final turn (R10) ``last-turn``, anything else ``eleven``."""
@@ -274,9 +281,7 @@ class TurnSolver:
         return best
 
     def _may_reach_eleven(self, state: ReferenceState) -> bool:
-        """False when no color the mover may still build with can control eleven islands this turn (R8)."""
-        hand = state.data.hand_size(self.mover)
-        return any(state.islands_controlled(c) + 2 * hand >= WIN_ISLANDS for c in state.open_colors())
+        return may_reach_eleven(state, self.mover)
 
     def _line(self, state: ReferenceState, target: Outcome) -> tuple[int, ...]:
         """A sequence of the mover's moves from ``state`` that makes ``target`` sure."""
@@ -619,11 +624,8 @@ def _examine(position: Position, data: StateData, game: int, counter: Iterator[i
     turn_start = not (data.played or data.discarded or data.remove_on)
     if not (turn_start or data.remove_on):
         return []
-    if turn_start and not is_last_final_turn(data):
-        ref = ReferenceState(board, data)
-        hand = data.hand_size(data.to_move)
-        if all(ref.islands_controlled(c) + 2 * hand < WIN_ISLANDS for c in ref.open_colors()):
-            return []
+    if turn_start and not is_last_final_turn(data) and not may_reach_eleven(ReferenceState(board, data), data.to_move):
+        return []
     solution = solve_turn(board, data, collect_removals=True)
     found = []
     here = _candidate(position.copy(), solution, game, next(counter), {**game_source, "moves": list(moves)})
