@@ -185,24 +185,16 @@ class ISMCTS:
                 mine = mover == observer
                 moves = s.legal_actions() if mine else s.public_actions(observer)
                 children = node.children
-                untried = [a for a in moves if a not in children]
+                untried = [i for i, a in enumerate(moves) if a not in children]  # indices into moves
                 if untried and nodes < max_nodes:
                     if w:
                         priors = s.priors(observer)
-                        best_prior = -1.0
-                        ties: list[int] = []
-                        for i, a in enumerate(moves):
-                            if a not in children:
-                                p = priors[i]
-                                if p > best_prior:
-                                    best_prior = p
-                                    ties = [a]
-                                elif p == best_prior:
-                                    ties.append(a)
-                        key = ties[randrange(len(ties)) if len(ties) > 1 else 0]
+                        best_prior = max(priors[i] for i in untried)
+                        ties = [i for i in untried if priors[i] == best_prior]
+                        key = moves[ties[randrange(len(ties)) if len(ties) > 1 else 0]]
                         child = Node(key, mover, best_prior)
                     else:
-                        key = untried[randrange(len(untried)) if len(untried) > 1 else 0]
+                        key = moves[untried[randrange(len(untried)) if len(untried) > 1 else 0]]
                         child = Node(key, mover)
                     children[key] = child
                     nodes += 1
