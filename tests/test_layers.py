@@ -25,7 +25,8 @@ part            may import, of kanaloa
   ``kanaloa_core`` (the compiled core) in ``rules`` alone, where ``rules.core``
   re-exports it to the other layers; ``distributed`` (Dask, optional) in
   ``play``; ``click`` in ``interfaces`` and ``tools`` (the fuzzer runs the
-  command it is handed with click's test runner).  ``typing_extensions`` may
+  command it is handed with click's test runner); ``starlette`` and
+  ``uvicorn`` in ``interfaces`` (the web app of ``kanaloa serve``).  ``typing_extensions`` may
   be named for type checking only, inside ``if TYPE_CHECKING:``.
 - The compiled core (``kanaloa_core.pyx`` and its stub) belongs to ``rules``.
 
@@ -67,7 +68,7 @@ OUTSIDE: dict[str, set[str]] = {  # what a part may import beyond the standard l
     "rules": {"kanaloa_core"},
     "play": {"distributed"},
     "tools": {"click"},
-    "interfaces": {"click"},
+    "interfaces": {"click", "starlette", "uvicorn"},
 }
 TYPING_ONLY = {"typing_extensions"}
 STDLIB = set(sys.stdlib_module_names) | {"__future__"}

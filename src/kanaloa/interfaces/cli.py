@@ -1004,6 +1004,58 @@ def fuzz(target: str, runs: int | None, seconds: float | None, seed: int | None,
     return 1 if report.total_findings else 0
 
 
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on. The default serves this machine alone; another address lets other "
+                   "machines in, and nothing asks who they are.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="Port to listen on; 0 lets the system choose a free one.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the app in the default web browser.")
+@click.option("--hint-iterations", type=click.IntRange(1, 1_000_000), default=4000, show_default=True,
+              help="Search budget of a hint in the app, in iterations.")
+@click.option("--hint-workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Worker processes of a hint in the app.")
+def serve(host: str, port: int, open_browser: bool, hint_iterations: int, hint_workers: int) -> None:
+    """Run the web app: play against bots, follow a real table, edit boards, replay records.
+
+    Open the address it prints in a browser. Everything runs on this
+    machine; the page loads nothing from elsewhere. Stop it with Ctrl-C.
+    See docs/web.md for the modes and the HTTP API.
+    """
+    import socket
+
+    from .web.server import listen, run
+
+    try:
+        sock = listen(host, port)
+    except OSError as exc:
+        raise OptionError(f"--host {quote(host)} --port {port}: cannot listen there ({exc.strerror or exc})") from None
+    except UnicodeError:
+        raise OptionError(f"--host {quote(host)}: not a host name or address") from None
+    address = sock.getsockname()
+    shown = f"[{address[0]}]" if sock.family == socket.AF_INET6 else address[0]
+    url = f"http://{shown}:{address[1]}/"
+    click.echo(f"kanaloa: serving on {url} (Ctrl-C stops it)", err=True)
+    if not listen_is_local(address[0]):
+        click.echo(f"kanaloa: note: {address[0]} may be reached from other machines; anyone who reaches it can use "
+                   f"the app", err=True)
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(url)
+    run(sock, hint_iterations=hint_iterations, hint_workers=hint_workers)
+
+
+def listen_is_local(address: str) -> bool:
+    """True for a loopback address (127.0.0.0/8, ::1)."""
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``kanaloa`` console script."""
     cli.main(args=argv)

@@ -522,10 +522,13 @@ def play_game(tournament: Tournament, game: int) -> GameRecord:
     )
 
 
-def replay(record: GameRecord | dict | str, engine: Engine | None = None, at: int | None = None) -> Position:
+def replay(record: GameRecord | dict | str, engine: Engine | None = None, at: int | None = None,
+           board: Board | None = None) -> Position:
     """The ``Position`` of a recorded game: dealt again from its seed, its moves played (checked).
 
     Every move is played, or the first ``at`` of them (``at=0``: the deal).
+    ``board`` is the board to deal on; by default the one the record names
+    (``load_board``).
     Raises ``OptionError`` for an ``at`` beyond the game's length, and
     ``MoveError`` naming the move's number if a move does not fit (the record
     does not belong to this deal or these rules).
@@ -535,7 +538,8 @@ def replay(record: GameRecord | dict | str, engine: Engine | None = None, at: in
     rec = record if isinstance(record, GameRecord) else GameRecord.from_json(record)
     if at is not None and not 0 <= at <= rec.length:
         raise OptionError(f"--at {at}: game {rec.game} has {rec.length} moves; give 0 (the deal) to {rec.length}")
-    pos = Position.new(players=rec.players, seed=rec.seed, preset=rec.preset, board=rec.board, engine=engine)
+    pos = Position.new(players=rec.players, seed=rec.seed, preset=rec.preset,
+                       board=rec.board if board is None else board, engine=engine)
     for number, move in enumerate(rec.moves[:at], start=1):
         try:
             pos.play(move)

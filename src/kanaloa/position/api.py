@@ -149,14 +149,17 @@ class Position:
         return cls(bd, engine, names, None, state, players=players)
 
     @classmethod
-    def from_json(cls, obj: str | bytes | bytearray | dict[str, Any], engine: Engine | None = None) -> Position:
+    def from_json(cls, obj: str | bytes | bytearray | dict[str, Any], engine: Engine | None = None,
+                  boards: Callable[[str], Board] = load_board) -> Position:
         """Read a ``kanaloa-position/1`` document (text or parsed JSON).
 
-        Raises ``PositionError`` naming the first bad field and saying why
-        (``kanaloa.position.format``).
+        ``boards`` gives the board the ``board`` field names (by default a
+        built-in board or a board file, ``load_board``; a server passes one
+        that reads no file).  Raises ``PositionError`` naming the first bad
+        field and saying why (``kanaloa.position.format``).
         """
         doc = parse_json(obj) if isinstance(obj, (str, bytes, bytearray)) else obj
-        got = read(doc)
+        got = read(doc, boards)
         engine = engine or load_engine()
         players = got.data.players
         if got.wait is not None:

@@ -83,6 +83,7 @@ every color chosen (``to_move`` is then the first color), or round 2 with no
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -319,12 +320,15 @@ class ReadPosition:
     wait: WaitKind | None
 
 
-def read(doc: Any) -> ReadPosition:
+def read(doc: Any, boards: Callable[[str], Board] = load_board) -> ReadPosition:
     """Check a parsed ``kanaloa-position/1`` document and build its state.
 
-    Raises ``PositionError`` naming the first bad field and saying why.
+    ``boards`` turns the ``board`` field into a ``Board`` (by default a
+    built-in name or a file path, ``load_board``); it raises ``BoardError``
+    for a board it cannot give.  Raises ``PositionError`` naming the first
+    bad field and saying why.
     """
-    return _Reader().read(doc)
+    return _Reader(boards).read(doc)
 
 
 class _Reader:
@@ -335,6 +339,9 @@ class _Reader:
     players: tuple[str, ...]  # by seat: each player's first color
     viewer: int | None
     sizes: list[int]
+
+    def __init__(self, boards: Callable[[str], Board]) -> None:
+        self.boards = boards
 
     def read(self, doc: Any) -> ReadPosition:
         if not isinstance(doc, dict):
@@ -353,7 +360,7 @@ class _Reader:
         if not isinstance(board_name, str) or not board_name:
             raise _fail("board", f"must be a built-in board name or a file path, not {brief(board_name)}")
         try:
-            self.board = board = load_board(board_name)
+            self.board = board = self.boards(board_name)
         except BoardError as exc:
             raise PositionError(str(exc)) from None
         preset = self._preset(doc.get("rules", {}))

@@ -1,0 +1,320 @@
+"""The HTTP side of ``kanaloa serve``: a Starlette app over ``kanaloa.interfaces.web.games``.
+
+docs/web.md lists the endpoints, their bodies and their answers.  What holds
+for all of them:
+
+- Every answer is JSON, and every refusal is a 4xx status with
+  ``{"error": "one line"}``: 400 for a bad body, move, position, board or
+  option (every ``KanaloaError``), 404 for an unknown game or path, 405 for a
+  wrong method, 409 for a request that does not fit the game now (a bot to
+  move, nothing to undo), 413 for a body over ``MAX_BODY_BYTES``.  An error
+  of the program itself is a 500 with a one-line message and no traceback.
+- No request names a file: boards are built-in names or a board file's
+  content sent in the body.
+- Each game has a lock, so its requests happen one after the other; bot moves,
+  hints and replays run in a thread pool, so the event loop keeps serving
+  every other game meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, TypeVar
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ...errors import INPUT_LIMIT, MAX_INPUT_BYTES, KanaloaError
+from ...play.bots import BOTS
+from ...rules.board import BUILTIN_BOARDS, load_board
+from .games import (
+    Conflict,
+    HintBudget,
+    PlayGame,
+    Replay,
+    TableGame,
+    board_json,
+    new_game,
+    new_replay,
+    new_table,
+    resolve_board,
+)
+
+MAX_BODY_BYTES = MAX_INPUT_BYTES  # a request body, at most (an upload of a position, a board, records)
+MAX_SESSIONS = 200  # games, tables and replays kept at once; the least recently used goes first
+THREADS = 2  # bot moves, hints and replays computed at once
+
+log = logging.getLogger("kanaloa.web")
+T = TypeVar("T")
+Session = PlayGame | TableGame | Replay
+
+
+class BadRequest(Exception):
+    """A refusal with an HTTP status and a one-line message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass
+class Entry:
+    """A session and the lock its requests take turns with."""
+
+    session: Session
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class Sessions:
+    """The games, tables and replays of one server, by id; at most ``MAX_SESSIONS``, least recently used out."""
+
+    def __init__(self, limit: int = MAX_SESSIONS) -> None:
+        self.limit = limit
+        self.entries: OrderedDict[str, Entry] = OrderedDict()
+
+    def add(self, session: Session) -> str:
+        ident = secrets.token_hex(8)
+        self.entries[ident] = Entry(session)
+        while len(self.entries) > self.limit:
+            self.entries.popitem(last=False)
+        return ident
+
+    def get(self, ident: str, kind: type) -> Entry:
+        entry = self.entries.get(ident)
+        if entry is None or not isinstance(entry.session, kind):
+            raise BadRequest(404, f"no {_KIND_NAMES[kind]} {ident!r} on this server (it may have ended when the "
+                                  f"server restarted); start a new one")
+        self.entries.move_to_end(ident)
+        return entry
+
+
+_KIND_NAMES: dict[type, str] = {PlayGame: "game", TableGame: "table", Replay: "replay"}
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    """The request's body as a JSON object, read no further than ``MAX_BODY_BYTES``."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise BadRequest(413, f"request body: larger than the {INPUT_LIMIT} limit")
+    chunks = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise BadRequest(413, f"request body: larger than the {INPUT_LIMIT} limit")
+        chunks.append(chunk)
+    raw = b"".join(chunks)
+    if not raw.strip():
+        return {}
+    try:
+        body = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise BadRequest(400, f"request body: not UTF-8 text (byte {exc.start})") from None
+    except (ValueError, RecursionError) as exc:
+        raise BadRequest(400, f"request body: not valid JSON ({one_line(str(exc))[:80]})") from None
+    if not isinstance(body, dict):
+        raise BadRequest(400, "request body: must be a JSON object")
+    return body
+
+
+def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starlette:
+    """The web app: the page, its static files and the JSON API (module docstring)."""
+    budget = hints or HintBudget()
+    sessions = Sessions()
+    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="kanaloa-web")
+
+    async def in_thread(fn: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(pool, fn)
+
+    def answer(value: Any, status: int = 200) -> JSONResponse:
+        return JSONResponse(value, status_code=status)
+
+    # -- the page and what it reads once ------------------------------------------------
+
+    async def index(request: Request) -> Response:
+        page = resources.files("kanaloa.interfaces.web").joinpath("static/index.html").read_text("utf-8")
+        return Response(page, media_type="text/html; charset=utf-8")
+
+    async def boards(request: Request) -> Response:
+        return answer({"builtin": list(BUILTIN_BOARDS), "bots": list(BOTS), "hint_iterations": budget.iterations})
+
+    async def builtin_board(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in BUILTIN_BOARDS:
+            raise BadRequest(404, f"board {name!r}: no such built-in board ({', '.join(BUILTIN_BOARDS)})")
+        return answer(board_json(load_board(name)))
+
+    async def check_board(request: Request) -> Response:
+        body = await read_json(request)
+        board = resolve_board(body)
+        from ..svg import board_svg
+
+        return answer({"board": board_json(board), "islands": len(board.islands), "links": len(board.links),
+                       "cards": board.n_cards, "svg": board_svg(board)})
+
+    # -- games --------------------------------------------------------------------------
+
+    async def create(request: Request, make: Callable[[dict[str, Any]], Session]) -> Response:
+        body = await read_json(request)
+        session = await in_thread(lambda: make(body))
+        ident = sessions.add(session)
+        view = await in_thread(lambda: _view(session, 0))
+        return answer({"id": ident, **view}, 201)
+
+    def _view(session: Session, at: object) -> dict[str, Any]:
+        return session.view(at) if isinstance(session, Replay) else session.view()
+
+    async def with_session(request: Request, kind: type, act: Callable[[Any, dict[str, Any]], Any],
+                           slow: bool = False) -> Response:
+        ident = request.path_params["id"]
+        entry = sessions.get(ident, kind)
+        body = await read_json(request) if request.method == "POST" else {}
+        async with entry.lock:
+            session = entry.session
+            assert not isinstance(session, Replay)
+
+            def run() -> dict[str, Any]:
+                extra = act(session, body)
+                view = session.view()
+                return {"id": ident, **view, **(extra or {})}
+
+            result = await in_thread(run) if slow else run()
+        return answer(result)
+
+    async def game_create(request: Request) -> Response:
+        return await create(request, new_game)
+
+    async def game_get(request: Request) -> Response:
+        return await with_session(request, PlayGame, lambda g, b: None)
+
+    async def game_move(request: Request) -> Response:
+        return await with_session(request, PlayGame, lambda g, b: g.play(b.get("move")), slow=True)
+
+    async def game_bot(request: Request) -> Response:
+        return await with_session(request, PlayGame, lambda g, b: {"played": g.bot_move()}, slow=True)
+
+    async def game_undo(request: Request) -> Response:
+        return await with_session(request, PlayGame, lambda g, b: g.undo(), slow=True)
+
+    async def hint_for(request: Request, kind: type, seen: Callable[[Any], Any]) -> Response:
+        entry = sessions.get(request.path_params["id"], kind)
+        body = await read_json(request)
+        async with entry.lock:
+            pos = seen(entry.session).copy()
+        found = await in_thread(lambda: budget.ask(pos, body.get("iterations"), body.get("seed", 0)))
+        return answer(found.to_json())
+
+    async def game_hint(request: Request) -> Response:
+        return await hint_for(request, PlayGame, lambda g: g.hint_position())
+
+    async def game_position(request: Request) -> Response:
+        entry = sessions.get(request.path_params["id"], PlayGame)
+        game: PlayGame = entry.session  # type: ignore[assignment]
+        return answer(game.pos.to_json())
+
+    async def game_record(request: Request) -> Response:
+        entry = sessions.get(request.path_params["id"], PlayGame)
+        game: PlayGame = entry.session  # type: ignore[assignment]
+        return answer(game.record())
+
+    # -- tables -------------------------------------------------------------------------
+
+    async def table_create(request: Request) -> Response:
+        return await create(request, new_table)
+
+    async def table_get(request: Request) -> Response:
+        return await with_session(request, TableGame, lambda t, b: None)
+
+    async def table_move(request: Request) -> Response:
+        return await with_session(request, TableGame, lambda t, b: t.play(b.get("move")), slow=True)
+
+    async def table_undo(request: Request) -> Response:
+        return await with_session(request, TableGame, lambda t, b: t.undo(), slow=True)
+
+    async def table_hint(request: Request) -> Response:
+        return await hint_for(request, TableGame, lambda t: t.pos)
+
+    async def table_position(request: Request) -> Response:
+        entry = sessions.get(request.path_params["id"], TableGame)
+        table: TableGame = entry.session  # type: ignore[assignment]
+        return answer(table.pos.to_json())
+
+    # -- replays ------------------------------------------------------------------------
+
+    async def replay_create(request: Request) -> Response:
+        return await create(request, new_replay)
+
+    async def replay_get(request: Request) -> Response:
+        ident = request.path_params["id"]
+        entry = sessions.get(ident, Replay)
+        replay: Replay = entry.session  # type: ignore[assignment]
+        at = request.query_params.get("at", "0")
+        return answer({"id": ident, **await in_thread(lambda: replay.view(at))})
+
+    # -- errors -------------------------------------------------------------------------
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        if isinstance(exc, BadRequest):
+            return answer({"error": one_line(exc.message)}, exc.status)
+        if isinstance(exc, Conflict):
+            return answer({"error": one_line(str(exc))}, 409)
+        if isinstance(exc, KanaloaError):
+            return answer({"error": one_line(str(exc))}, 400)
+        if isinstance(exc, HTTPException):
+            message = {404: f"no such path {request.url.path!r}", 405: f"method {request.method} is not allowed on "
+                       f"{request.url.path!r}"}.get(exc.status_code, one_line(str(exc.detail)))
+            return answer({"error": message}, exc.status_code)
+        log.error("internal error on %s %s", request.method, request.url.path, exc_info=exc)
+        return answer({"error": f"internal error: {type(exc).__name__}; the game is unchanged"}, 500)
+
+    routes = [
+        Route("/", index),
+        Route("/api/boards", boards),
+        Route("/api/boards/check", check_board, methods=["POST"]),
+        Route("/api/boards/{name}", builtin_board),
+        Route("/api/games", game_create, methods=["POST"]),
+        Route("/api/games/{id}", game_get),
+        Route("/api/games/{id}/move", game_move, methods=["POST"]),
+        Route("/api/games/{id}/bot", game_bot, methods=["POST"]),
+        Route("/api/games/{id}/undo", game_undo, methods=["POST"]),
+        Route("/api/games/{id}/hint", game_hint, methods=["POST"]),
+        Route("/api/games/{id}/position", game_position),
+        Route("/api/games/{id}/record", game_record),
+        Route("/api/tables", table_create, methods=["POST"]),
+        Route("/api/tables/{id}", table_get),
+        Route("/api/tables/{id}/move", table_move, methods=["POST"]),
+        Route("/api/tables/{id}/undo", table_undo, methods=["POST"]),
+        Route("/api/tables/{id}/hint", table_hint, methods=["POST"]),
+        Route("/api/tables/{id}/position", table_position),
+        Route("/api/replays", replay_create, methods=["POST"]),
+        Route("/api/replays/{id}", replay_get),
+        Mount("/static", StaticFiles(packages=[("kanaloa.interfaces.web", "static")]), name="static"),
+    ]
+    handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
+        BadRequest: refused, KanaloaError: refused, HTTPException: refused, Exception: refused,
+    }
+    app = Starlette(routes=routes, exception_handlers=handlers)
+    app.state.sessions = sessions
+    app.state.started = time.time()
+    return app
+
+
+__all__ = ["MAX_BODY_BYTES", "BadRequest", "create_app"]

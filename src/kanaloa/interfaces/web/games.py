@@ -1,0 +1,550 @@
+"""What the web app keeps between requests: games in play, tables followed, replays.
+
+Everything here speaks the Python API (``kanaloa.position.Position``, the
+bots of ``kanaloa.play.bots``, ``kanaloa.play.hint``, the records of
+``kanaloa.play.simulate``); no rule is decided here.  The HTTP layer
+(``kanaloa.interfaces.web.app``) turns requests into calls of these classes
+and their ``KanaloaError``s into 4xx answers.
+
+- ``PlayGame``: a game dealt (or uploaded) with every seat a person or a bot.
+  It holds the full position; what a browser is shown is the view of the
+  person whose turn it is (``perspective``), so a bot's hand stays hidden.
+- ``TableGame``: a real game followed by one player: a viewer position to
+  which the moves of every player are told as they happen.
+- ``Replay``: a recorded game of ``kanaloa simulate --out``, every position
+  of it kept for stepping back and forth.
+
+Every change is all or nothing: a move that fails leaves the game as it was
+(``Position.play`` promises that), and a bot's move or an undo replaces the
+position only once it is made.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...errors import BoardError, KanaloaError, MoveError, OptionError, brief
+from ...play.bots import Bot, parse_bot_spec
+from ...play.hint import Hint, hint
+from ...play.simulate import RECORD_FORMAT, GameRecord, replay
+from ...position.api import Position, color_pairs
+from ...rules.board import BUILTIN_BOARDS, Board, board_from_dict, load_board
+from ...rules.core import CoreState
+from ...rules.engine import load_engine
+from ...rules.state import TWO_PLAYERS
+
+HUMAN = "human"
+SETUP_HAND = 4  # cards dealt to each hand at the setup (R3)
+MAX_RECORD_GAMES = 10_000  # records read from one upload, at most
+
+
+class Conflict(KanaloaError):
+    """A request that is well formed but does not fit the game's state now (HTTP 409)."""
+
+
+# -- boards ----------------------------------------------------------------------------
+
+
+def board_source(name: object) -> str:
+    """The ``board`` field positions on an uploaded board carry: the board's name as a file name."""
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", name if isinstance(name, str) else "").strip("-")[:40]
+    return f"{stem or 'board'}.json"
+
+
+def resolve_board(value: object) -> Board:
+    """A board named by a request: a built-in name, or the content of a board file (a JSON object).
+
+    No file is ever read for a request: any other string is refused.
+    Raises ``BoardError``.
+    """
+    if isinstance(value, dict):
+        return board_from_dict(value, board_source(value.get("name")))
+    if isinstance(value, str) and value in BUILTIN_BOARDS:
+        return load_board(value)
+    raise BoardError(f"board {brief(value)}: not a built-in board ({', '.join(BUILTIN_BOARDS)}); send the board "
+                     f"file's content (a JSON object) instead")
+
+
+def board_json(board: Board) -> dict[str, Any]:
+    """A board in the board-file schema (``kanaloa.rules.board``), ready to save and load with ``--board``."""
+    return {
+        "name": board.name,
+        "cards_per_island": board.cards_per_island,
+        "islands": [{"name": name, "links": board.sizes[i], "xy": list(board.xy[i])}
+                    for i, name in enumerate(board.islands)],
+        "links": [[board.islands[a], board.islands[b]] for a, b in board.links],
+    }
+
+
+def board_loader(uploaded: Board | None) -> Callable[[str], Board]:
+    """What a position's ``board`` field may name in a request: a built-in board, or the board sent with it."""
+
+    def load(name: str) -> Board:
+        if name in BUILTIN_BOARDS:
+            return load_board(name)
+        if uploaded is not None:
+            return uploaded
+        raise BoardError(f"board {brief(name)}: not a built-in board ({', '.join(BUILTIN_BOARDS)}); send the "
+                         f"board file's content with the position")
+
+    return load
+
+
+# -- what a browser is shown -------------------------------------------------------------
+
+
+def describe(pos: Position, mover_moves: bool) -> dict[str, Any]:
+    """A position for the browser: its JSON, the picture, control of the islands, and the legal moves.
+
+    ``mover_moves``: list the legal moves of the player to move (the
+    position knows that player's hand and the browser may play them).
+    """
+    from ..svg import position_svg
+
+    moves: list[str] = []
+    if mover_moves and not pos.is_over and pos.waiting is None:
+        moves = pos.move_strings()
+    return {
+        "position": pos.to_json(),
+        "svg": position_svg(pos, interactive=True),
+        "controllers": {name: pos.controller_of(name) for name in pos.board.islands},
+        "sizes": {name: pos.board.sizes[i] for i, name in enumerate(pos.board.islands)},
+        "cards_per_island": pos.board.cards_per_island,
+        "to_move": pos.to_move,
+        "waiting": pos.waiting,
+        "outcome": pos.outcome,
+        "moves": moves,
+    }
+
+
+@dataclass(frozen=True)
+class HintBudget:
+    """The budget of the hints the app gives: ``iterations`` on ``workers`` processes."""
+
+    iterations: int = 4000
+    workers: int = 1
+
+    def ask(self, pos: Position, iterations: object = None, seed: object = 0) -> Hint:
+        """The hint for ``pos``'s player to move; a request may lower or raise the iterations within 1 to 10**6."""
+        count = self.iterations if iterations is None else iterations
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 1_000_000:
+            raise OptionError(f"iterations {brief(count)}: must be a whole number from 1 to 1000000")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
+            raise OptionError(f"seed {brief(seed)}: must be a whole number from 0 to 2**64-1")
+        return hint(pos, iterations=count, seed=seed, workers=self.workers)
+
+
+# -- play --------------------------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    """One move made in a game: the position before it, the move, and who made it (a seat)."""
+
+    before: Position
+    move: str
+    seat: int
+
+
+def check_seats(seats: object, players: int) -> list[str]:
+    """Each seat ``"human"`` or a bot spec (``parse_bot_spec`` checks it), one per player."""
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        raise OptionError(f"seats {brief(seats)}: must be a list of 'human' or bot specs, one per player")
+    if len(seats) != players:
+        raise OptionError(f"seats: {len(seats)} given for {players} players; give one per player")
+    out = []
+    for spec in seats:
+        spec = spec.strip()
+        if spec.lower() == HUMAN:
+            out.append(HUMAN)
+        else:
+            parse_bot_spec(spec)  # raises OptionError naming the spec
+            out.append(spec)
+    return out
+
+
+@dataclass
+class Deal:
+    """How a dealt game was dealt: what a game record needs to deal it again."""
+
+    seed: int
+    players: int
+    preset: str
+    board: str
+
+
+@dataclass
+class PlayGame:
+    """A game with a person or a bot in every seat (module docstring)."""
+
+    pos: Position
+    seats: list[str]
+    deal: Deal | None = None
+    history: list[Step] = field(default_factory=list)
+    bots: dict[int, Bot] = field(default_factory=dict)
+    perspective: str | None = None
+
+    def __post_init__(self) -> None:
+        seed = self.deal.seed if self.deal is not None else 0
+        for seat, spec in enumerate(self.seats):
+            if spec != HUMAN:
+                bot = parse_bot_spec(spec)
+                bot.start(self.pos.board, seed + seat)
+                self.bots[seat] = bot
+        self._look()
+
+    @property
+    def humans(self) -> list[str]:
+        return [p for p, spec in zip(self.pos.players, self.seats, strict=True) if spec == HUMAN]
+
+    def seat_to_move(self) -> int | None:
+        mover = self.pos.to_move
+        return None if mover is None else self.pos.players.index(mover)
+
+    def bot_to_move(self) -> bool:
+        seat = self.seat_to_move()
+        return seat is not None and seat in self.bots
+
+    def _look(self) -> None:
+        """Whose eyes the browser sees through: the person to move, else the last one who moved."""
+        seat = self.seat_to_move()
+        if seat is not None and seat not in self.bots:
+            self.perspective = self.pos.players[seat]
+        elif self.perspective is None and self.humans:
+            self.perspective = self.humans[0]
+
+    def seen(self) -> Position:
+        """The position as the browser may see it: the perspective's view, or the full one when no person plays
+        or the game is over."""
+        if self.perspective is None or self.pos.is_over:
+            return self.pos
+        return self.pos.as_viewer(self.perspective)
+
+    def play(self, move: object) -> None:
+        """A person's move.  Raises ``Conflict`` when a bot is to move, ``MoveError`` for a bad move."""
+        if not isinstance(move, str):
+            raise MoveError(f"move {brief(move)}: must be a move in notation, such as 'ALOA-BAFI/ALOA'")
+        if self.pos.is_over:
+            raise Conflict("the game is over; undo to play on from an earlier move")
+        seat = self.seat_to_move()
+        assert seat is not None
+        if seat in self.bots:
+            raise Conflict(f"{self.pos.players[seat]} is a bot ({self.seats[seat]}); ask it to move")
+        self._step(move, seat)
+
+    def bot_move(self) -> str:
+        """The bot to move chooses and plays its move; returns it.  Raises ``Conflict`` when no bot is to move."""
+        seat = self.seat_to_move()
+        if seat is None or seat not in self.bots:
+            who = "nobody" if seat is None else f"{self.pos.players[seat]}, a person,"
+            raise Conflict(f"no bot is to move: {who} is")
+        state = self.pos.state_for(load_engine("core"))  # the bots play on the compiled core
+        assert isinstance(state, CoreState)
+        action = self.bots[seat].choose(state)
+        move = str(self.pos.move_of(action))
+        self._step(move, seat)
+        return move
+
+    def _step(self, move: str, seat: int) -> None:
+        before = self.pos.copy()
+        self.pos.play(move)  # unchanged when it raises
+        self.history.append(Step(before, str(self.pos_move(move, before)), seat))
+        self._look()
+
+    @staticmethod
+    def pos_move(move: str, before: Position) -> str:
+        """``move`` in canonical notation (as the position before it reads it)."""
+        from ...position.notation import parse_move
+
+        return str(parse_move(move, before.board))
+
+    def undo(self) -> None:
+        """Take back the last person's move and every bot move after it (all moves when no person plays)."""
+        if not self.history:
+            raise Conflict("nothing to undo: no move has been made")
+        keep = len(self.history) - 1
+        if self.humans:
+            while keep >= 0 and self.history[keep].seat in self.bots:
+                keep -= 1
+            if keep < 0:
+                raise Conflict("nothing to undo: no person has moved yet")
+        self.pos = self.history[keep].before
+        del self.history[keep:]
+        self.perspective = None
+        self._look()
+
+    def hint_position(self) -> Position:
+        """The position a hint is asked on: a person's turn.  Raises ``Conflict`` on a bot's turn (its hint
+        would show the bot's hand)."""
+        if self.bot_to_move():
+            raise Conflict(f"{self.pos.to_move} is a bot; hints are for a person's turn")
+        return self.pos
+
+    @property
+    def moves(self) -> list[str]:
+        return [step.move for step in self.history]
+
+    def view(self) -> dict[str, Any]:
+        seen = self.seen()
+        seat = self.seat_to_move()
+        person_to_move = seat is not None and seat not in self.bots
+        out = describe(seen, person_to_move)
+        out.update({
+            "kind": "game",
+            "seats": [{"player": p, "who": spec} for p, spec in zip(self.pos.players, self.seats, strict=True)],
+            "perspective": self.perspective if not self.pos.is_over else None,
+            "bot_to_move": self.bot_to_move(),
+            "history": [{"seat": self.pos.players[s.seat], "move": s.move} for s in self.history],
+            "can_undo": bool(self.history) and (not self.humans or any(s.seat not in self.bots for s in self.history)),
+            "has_record": self.deal is not None,
+            "scores": self.pos.scores,
+        })
+        return out
+
+    def record(self) -> dict[str, Any]:
+        """The game as a ``kanaloa-game/1`` record (``kanaloa replay`` and the Replay mode read it).
+
+        Raises ``Conflict`` for a game that was not dealt here (one that began
+        from an uploaded position) or is not over yet.
+        """
+        if self.deal is None:
+            raise Conflict("this game began from an uploaded position, so no record can deal it again; "
+                           "download the position instead")
+        if not self.pos.is_over:
+            raise Conflict("the record is written when the game is over; download the position to keep a game "
+                           "in progress")
+        d = self.pos.state.to_data()
+        players = self.deal.players
+        ranks = [0] * players
+        for place, seat in enumerate(d.ranking):
+            ranks[seat] = place + 1
+        from ...rules.reference import seat_standing
+
+        return GameRecord(
+            game=0, deal=0, rotation=0, board=self.deal.board, players=players, preset=self.deal.preset,
+            seed=self.deal.seed, lineup=tuple(self.seats),
+            bot_seeds=tuple(self.deal.seed + seat for seat in range(players)),
+            moves=tuple(self.moves),
+            scores=tuple(seat_standing(d.scores, seat, players)[0] for seat in range(players)),
+            ranks=tuple(ranks), winner=d.winner, reason=self.pos.outcome["reason"] if self.pos.outcome else "",
+            color_scores=tuple(d.scores) if players == TWO_PLAYERS else (),
+        ).to_json()
+
+
+def new_game(body: dict[str, Any]) -> PlayGame:
+    """A ``PlayGame`` from a request (docs/web.md "Play"): a deal, an uploaded position or an uploaded record."""
+    board = resolve_board(body["board"]) if "board" in body else None
+    if "position" in body:
+        pos = Position.from_json(_document(body["position"], "position"), boards=board_loader(board))
+        if pos.viewer is not None:
+            raise OptionError(f"position: it is {pos.viewer}'s view; a game needs a full position (every card "
+                              f"known), as the Play mode downloads it")
+        return PlayGame(pos, check_seats(body.get("seats"), len(pos.players)))
+    if "record" in body:
+        record = read_record(body["record"], body.get("game"))
+        bd = board if board is not None else resolve_board(record.board)
+        game = PlayGame(replay(record, at=0, board=bd), check_seats(body.get("seats"), record.players),
+                        Deal(record.seed, record.players, record.preset, bd.source))
+        for number, move in enumerate(record.moves, start=1):
+            seat = game.seat_to_move()
+            if seat is None:
+                raise MoveError(f"game {record.game}, move {number} of {record.length}: the game is already over")
+            try:
+                game._step(move, seat)
+            except MoveError as exc:
+                raise MoveError(f"game {record.game}, move {number} of {record.length}: {exc}") from None
+        return game
+    players = body.get("players", 4)
+    seed = body.get("seed")
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbits(32)
+    preset = body.get("preset", "yucata")
+    colors = body.get("colors")
+    if colors is not None and not isinstance(colors, str):
+        raise OptionError(f"colors {brief(colors)}: write each player's two colors as 'red+blue,green+yellow'")
+    bd = board if board is not None else load_board("oro")
+    pos = Position.new(players=players, seed=seed, preset=preset, board=bd,
+                       colors=None if colors is None else color_pairs(colors))
+    deal = Deal(seed, players, preset, bd.source) if colors is None else None
+    return PlayGame(pos, check_seats(body.get("seats"), players), deal)
+
+
+def _document(value: object, what: str) -> dict[str, Any]:
+    """A JSON document sent as an object or as the text of a file."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except (ValueError, RecursionError) as exc:
+            raise OptionError(f"{what}: not valid JSON ({' '.join(str(exc).split())[:80]})") from None
+    if not isinstance(value, dict):
+        raise OptionError(f"{what}: must be a JSON object")
+    return value
+
+
+def read_record(text: object, game: object = None) -> GameRecord:
+    """Game ``game`` of a ``simulate --out`` file's text (any one when it holds one game)."""
+    if isinstance(text, dict):
+        text = json.dumps(text)
+    if not isinstance(text, str):
+        raise OptionError("record: must be the text of a 'kanaloa simulate --out' file")
+    if game is not None and (isinstance(game, bool) or not isinstance(game, int) or game < 0):
+        raise OptionError(f"game {brief(game)}: must be a whole number of 0 or more")
+    records: list[GameRecord] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        if len(records) >= MAX_RECORD_GAMES:
+            raise OptionError(f"record: more than {MAX_RECORD_GAMES} games; upload fewer")
+        records.append(GameRecord.from_json(line, f"record line {number}"))
+    if not records:
+        raise OptionError(f"record: holds no game record ({RECORD_FORMAT}, one per line)")
+    if game is None:
+        if len(records) > 1:
+            raise OptionError(f"game: the record holds {len(records)} games ({records[0].game} to "
+                              f"{records[-1].game}); choose one")
+        return records[0]
+    for rec in records:
+        if rec.game == game:
+            return rec
+    raise OptionError(f"game {game}: the record holds no game {game} (games {records[0].game} to {records[-1].game})")
+
+
+# -- a real table ------------------------------------------------------------------------
+
+
+@dataclass
+class TableGame:
+    """A real game followed by one player (module docstring)."""
+
+    pos: Position
+    history: list[tuple[Position, str]] = field(default_factory=list)
+
+    def play(self, move: object) -> None:
+        if not isinstance(move, str):
+            raise MoveError(f"move {brief(move)}: must be a move in notation, such as 'green: take RASI refill KULU'")
+        before = self.pos.copy()
+        self.pos.play(move)
+        self.history.append((before, move.strip()))
+
+    def undo(self) -> None:
+        if not self.history:
+            raise Conflict("nothing to undo: no move has been told")
+        self.pos = self.history.pop()[0]
+
+    def view(self) -> dict[str, Any]:
+        viewer = self.pos.viewer
+        out = describe(self.pos, self.pos.to_move == viewer)
+        out.update({
+            "kind": "table",
+            "viewer": viewer,
+            "history": [{"move": move} for _, move in self.history],
+            "can_undo": bool(self.history),
+            "scores": self.pos.scores,
+        })
+        return out
+
+
+def new_table(body: dict[str, Any]) -> TableGame:
+    """A ``TableGame`` from a request (docs/web.md "Table"): the setup from the viewer's hand, or a viewer
+    position."""
+    board = resolve_board(body["board"]) if "board" in body else None
+    if "position" in body:
+        pos = Position.from_json(_document(body["position"], "position"), boards=board_loader(board))
+        if pos.viewer is None:
+            raise OptionError("position: a full position knows every card; a table needs a position seen by one "
+                              "player (its \"viewer\")")
+        return TableGame(pos)
+    bd = board if board is not None else load_board("oro")
+    players = body.get("players", 4)
+    colors = body.get("colors")
+    if isinstance(players, bool) or players not in (2, 3, 4):
+        raise OptionError(f"players {brief(players)}: the game is for 2, 3 or 4 players")
+    if colors is not None and not isinstance(colors, str):
+        raise OptionError(f"colors {brief(colors)}: write each player's two colors as 'red+blue,green+yellow'")
+    if players == TWO_PLAYERS:
+        pairs = color_pairs(colors or "red+blue,green+yellow")
+        names = [a for a, _ in pairs]
+    elif colors is not None:
+        raise OptionError("colors: only a 2-player game gives each player two colors (R15.1)")
+    else:
+        from ...position.notation import COLORS
+
+        names = list(COLORS[:players])
+    hand = body.get("hand")
+    if not isinstance(hand, list) or not all(isinstance(c, str) for c in hand):
+        raise OptionError(f"hand {brief(hand)}: must be the list of your {SETUP_HAND} dealt cards")
+    viewer = body.get("viewer", names[0])
+    if not isinstance(viewer, str) or viewer not in names:
+        raise OptionError(f"viewer {brief(viewer)}: must be one of the players, {', '.join(names)}")
+    doc: dict[str, Any] = {
+        "format": "kanaloa-position/1",
+        "board": bd.source,
+        "rules": {"preset": body.get("preset", "yucata")},
+        "players": names,
+        "viewer": viewer,
+        "to_move": names[0],
+        "round": 0,
+        "hands": {p: ({"cards": [c.upper() for c in hand]} if p == viewer else {"count": SETUP_HAND})
+                  for p in names},
+        "face_up": [],
+        "deck": {"count": max(0, bd.n_cards - SETUP_HAND * players)},
+        "setup": {"chosen": []},
+    }
+    if players == TWO_PLAYERS:
+        doc["colors"] = {a: [a, b] for a, b in pairs}
+    return TableGame(Position.from_json(doc, boards=board_loader(bd)))
+
+
+# -- replays -----------------------------------------------------------------------------
+
+
+@dataclass
+class Replay:
+    """A recorded game and every position of it (module docstring)."""
+
+    record: GameRecord
+    positions: list[Position]
+
+    def view(self, at: object) -> dict[str, Any]:
+        last = len(self.positions) - 1
+        if isinstance(at, str):
+            try:
+                at = int(at)
+            except ValueError:
+                raise OptionError(f"at {brief(at)}: must be a whole number from 0 to {last}") from None
+        if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= last:
+            raise OptionError(f"at {brief(at)}: must be a whole number from 0 to {last}")
+        out = describe(self.positions[at], False)
+        rec = self.record
+        out.update({
+            "kind": "replay",
+            "at": at,
+            "length": last,
+            "record": {"game": rec.game, "players": rec.players, "preset": rec.preset, "board": rec.board,
+                       "lineup": list(rec.lineup), "seed": rec.seed, "moves": list(rec.moves),
+                       "scores": list(rec.scores), "winner": rec.winner, "reason": rec.reason},
+            "scores": self.positions[at].scores,
+        })
+        return out
+
+
+def new_replay(body: dict[str, Any]) -> Replay:
+    """A ``Replay`` from a request: a record file's text, the game to take from it, and its board if not built in."""
+    rec = read_record(body.get("records"), body.get("game"))
+    bd = resolve_board(body["board"]) if "board" in body else resolve_board(rec.board)
+    pos = replay(rec, at=0, board=bd)
+    positions = [pos.copy()]
+    for number, move in enumerate(rec.moves, start=1):
+        try:
+            pos.play(move)
+        except MoveError as exc:
+            raise MoveError(f"game {rec.game}, move {number} of {rec.length}: {exc}") from None
+        positions.append(pos.copy())
+    return Replay(rec, positions)
+
