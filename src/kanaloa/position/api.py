@@ -191,7 +191,8 @@ class Position:
                     f"viewer: this position is {self.viewer}'s view; it cannot show what {color} knows"
                 )
             return self.copy()
-        return Position.from_json(render(self.board, self.colors, self._data(), seat), self.engine)
+        board = self.board
+        return Position.from_json(render(board, self.colors, self._data(), seat), self.engine, boards=lambda _: board)
 
     # -- what the position holds --------------------------------------------
 

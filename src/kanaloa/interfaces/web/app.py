@@ -55,7 +55,7 @@ from .games import (
 
 MAX_BODY_BYTES = MAX_INPUT_BYTES  # a request body, at most (an upload of a position, a board, records)
 MAX_SESSIONS = 200  # games, tables and replays kept at once; the least recently used goes first
-THREADS = 2  # bot moves, hints and replays computed at once
+THREADS = 2  # moves, bot moves and replays computed at once; as many hints again, in a pool of their own
 
 log = logging.getLogger("kanaloa.web")
 T = TypeVar("T")
@@ -140,9 +140,11 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
     budget = hints or HintBudget()
     sessions = Sessions()
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="kanaloa-web")
+    # Hints have their own threads, so a long one never holds up the moves of any game.
+    hint_pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="kanaloa-hint")
 
-    async def in_thread(fn: Callable[[], T]) -> T:
-        return await asyncio.get_running_loop().run_in_executor(pool, fn)
+    async def in_thread(fn: Callable[[], T], where: ThreadPoolExecutor = pool) -> T:
+        return await asyncio.get_running_loop().run_in_executor(where, fn)
 
     def answer(value: Any, status: int = 200) -> JSONResponse:
         return JSONResponse(value, status_code=status)
@@ -219,7 +221,7 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
         body = await read_json(request)
         async with entry.lock:
             pos = seen(entry.session).copy()
-        found = await in_thread(lambda: budget.ask(pos, body.get("iterations"), body.get("seed", 0)))
+        found = await in_thread(lambda: budget.ask(pos, body.get("iterations"), body.get("seed", 0)), hint_pool)
         return answer(found.to_json())
 
     async def game_hint(request: Request) -> Response:

@@ -479,6 +479,8 @@ def new_table(body: dict[str, Any]) -> TableGame:
     hand = body.get("hand")
     if not isinstance(hand, list) or not all(isinstance(c, str) for c in hand):
         raise OptionError(f"hand {brief(hand)}: must be the list of your {SETUP_HAND} dealt cards")
+    if len(hand) != SETUP_HAND:
+        raise OptionError(f"hand: {len(hand)} card(s) given; give the {SETUP_HAND} cards you were dealt (R3)")
     viewer = body.get("viewer", names[0])
     if not isinstance(viewer, str) or viewer not in names:
         raise OptionError(f"viewer {brief(viewer)}: must be one of the players, {', '.join(names)}")

@@ -1,0 +1,424 @@
+"""The HTTP API of ``kanaloa serve`` (docs/web.md), through Starlette's test client.
+
+Every mode over the API (Play against bots to the end, undo, hints, the
+downloads and uploads; a real table followed with others' records; boards
+checked; replays stepped), and the promises of the server: every refusal a
+4xx with a one-line JSON error, a body size limit, no file path taken from a
+request, games kept apart, and a bad request losing nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from starlette.testclient import TestClient
+
+from kanaloa.interfaces.web.app import MAX_BODY_BYTES, create_app
+from kanaloa.interfaces.web.games import HintBudget
+from kanaloa.play.simulate import make_tournament, play_game
+from kanaloa.position import Position
+from kanaloa.rules.board import load_board
+
+BOTS = ["random", "random", "random"]
+SMALL_BOARD = {
+    "name": "triangle",
+    "cards_per_island": 4,
+    "islands": [{"name": n, "xy": xy} for n, xy in
+                [("ALFA", [10, 10]), ("BETA", [50, 10]), ("GAMA", [30, 40]), ("DELT", [70, 40]), ("EPSI", [50, 70])]],
+    "links": [["ALFA", "BETA"], ["ALFA", "GAMA"], ["BETA", "GAMA"], ["BETA", "DELT"], ["GAMA", "DELT"],
+              ["GAMA", "EPSI"], ["DELT", "EPSI"]],
+}
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(HintBudget(iterations=200)), raise_server_exceptions=False) as c:
+        yield c
+
+
+def new_game(client, seats=("human", *BOTS), **extra):
+    r = client.post("/api/games", json={"seats": list(seats), "seed": 7, **extra})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def refused(response, status: int, *words: str) -> str:
+    """The response is a refusal with ``status`` and a one-line error naming ``words``."""
+    assert response.status_code == status, response.text
+    message = response.json()["error"]
+    assert "\n" not in message and "Traceback" not in message
+    for word in words:
+        assert word in message, message
+    return message
+
+
+def finish_bots(client, game_id: str, view: dict) -> dict:
+    while view["bot_to_move"]:
+        view = client.post(f"/api/games/{game_id}/bot").json()
+    return view
+
+
+def play_to_the_end(client, view: dict, rng: random.Random) -> dict:
+    gid = view["id"]
+    for _ in range(5000):
+        view = finish_bots(client, gid, view)
+        if view["outcome"]:
+            return view
+        r = client.post(f"/api/games/{gid}/move", json={"move": rng.choice(view["moves"])})
+        assert r.status_code == 200, r.text
+        view = r.json()
+    raise AssertionError("the game did not end")
+
+
+# -- Play ------------------------------------------------------------------------------------
+
+
+def test_a_new_game_shows_the_persons_view_and_the_legal_moves(client):
+    view = new_game(client)
+    assert view["kind"] == "game" and view["perspective"] == "red"
+    pos = view["position"]
+    assert pos["viewer"] == "red" and pos["round"] == 0
+    assert all("count" in pos["hands"][c] for c in ("green", "blue", "yellow"))  # the bots' hands stay hidden
+    assert view["moves"] == Position.from_json(pos).move_strings()
+    assert view["moves"] and all(m.startswith("reveal ") for m in view["moves"])
+    assert "<svg" in view["svg"] and 'data-link="ALOA-BAFI"' in view["svg"]
+    assert view["bot_to_move"] is False and view["can_undo"] is False
+
+
+def test_a_whole_game_against_bots_ends_with_a_summary_and_a_record_that_replays(client):
+    view = play_to_the_end(client, new_game(client), random.Random(1))
+    outcome = view["outcome"]
+    assert outcome["winner"] in outcome["ranking"] and view["moves"] == []
+    assert view["position"]["viewer"] is None  # once over, every card is shown
+    record = client.get(f"/api/games/{view['id']}/record").json()
+    assert record["format"] == "kanaloa-game/1" and record["lineup"] == ["human", *BOTS]
+    assert record["moves"] == [h["move"] for h in view["history"]]
+    replayed = client.post("/api/replays", json={"records": json.dumps(record)}).json()
+    assert replayed["length"] == len(record["moves"])
+    last = client.get(f"/api/replays/{replayed['id']}", params={"at": replayed["length"]}).json()
+    assert last["position"] == client.get(f"/api/games/{view['id']}/position").json()
+    # the record also starts a game again: the same end, and undo plays on from before it
+    again = client.post("/api/games", json={"record": json.dumps(record), "seats": ["human", *BOTS]}).json()
+    assert again["outcome"] == outcome
+    assert client.post(f"/api/games/{again['id']}/undo").json()["outcome"] is None
+
+
+def test_bots_move_one_at_a_time_and_only_on_their_turn(client):
+    view = new_game(client, seats=("random", "human", "random", "random"))
+    assert view["bot_to_move"] and view["moves"] == []
+    refused(client.post(f"/api/games/{view['id']}/move", json={"move": "reveal ORO"}), 409, "red is a bot")
+    after = client.post(f"/api/games/{view['id']}/bot").json()
+    assert after["played"].startswith("reveal ") and after["to_move"] == "green" and not after["bot_to_move"]
+    refused(client.post(f"/api/games/{view['id']}/bot"), 409, "no bot is to move")
+    assert after["history"] == [{"seat": "red", "move": after["played"]}]
+
+
+def test_undo_takes_back_the_persons_move_and_the_bot_moves_after_it(client):
+    view = new_game(client)
+    gid = view["id"]
+    before = view["position"]
+    view = finish_bots(client, gid, client.post(f"/api/games/{gid}/move", json={"move": view["moves"][0]}).json())
+    assert len(view["history"]) == 4
+    undone = client.post(f"/api/games/{gid}/undo").json()
+    assert undone["history"] == [] and undone["position"] == before
+    refused(client.post(f"/api/games/{gid}/undo"), 409, "nothing to undo")
+
+
+def test_a_hint_gives_the_move_the_plan_and_the_win_chances(client):
+    view = new_game(client)
+    gid = view["id"]
+    view = finish_bots(client, gid, client.post(f"/api/games/{gid}/move", json={"move": view["moves"][0]}).json())
+    hint = client.post(f"/api/games/{gid}/hint", json={}).json()
+    assert hint["move"] in view["moves"] and hint["plan"][0] == hint["move"]
+    assert hint["iterations"] == 200 and 0 <= hint["candidates"][0]["win"] <= 1
+    assert client.post(f"/api/games/{gid}/hint", json={"iterations": 50}).json()["iterations"] == 50
+    refused(client.post(f"/api/games/{gid}/hint", json={"iterations": 0}), 400, "iterations")
+
+
+def test_no_hint_on_a_bots_turn(client):
+    view = new_game(client, seats=("random", "human", "random", "random"))
+    refused(client.post(f"/api/games/{view['id']}/hint", json={}), 409, "bot")
+
+
+def test_a_downloaded_position_uploads_into_a_new_game_with_other_seats(client):
+    view = new_game(client)
+    gid = view["id"]
+    finish_bots(client, gid, client.post(f"/api/games/{gid}/move", json={"move": view["moves"][0]}).json())
+    full = client.get(f"/api/games/{gid}/position").json()
+    assert full["viewer"] is None and isinstance(full["deck"], list)
+    upload = client.post("/api/games", json={"position": json.dumps(full), "seats": ["human"] * 4}).json()
+    assert upload["position"]["bridges"] == full["bridges"] and upload["to_move"] == full["to_move"]
+    refused(client.get(f"/api/games/{upload['id']}/record"), 409, "uploaded position")
+    seen = Position.from_json(full).as_viewer("red").to_json()
+    refused(client.post("/api/games", json={"position": seen, "seats": ["human"] * 4}), 400, "full position")
+
+
+def test_two_humans_each_see_their_own_hand_in_turn(client):
+    view = new_game(client, seats=("human", "human", "random", "random"))
+    assert view["perspective"] == "red"
+    view = client.post(f"/api/games/{view['id']}/move", json={"move": view["moves"][0]}).json()
+    assert view["perspective"] == "green" and view["position"]["viewer"] == "green"
+
+
+def test_a_two_player_game_names_the_builders_color(client):
+    view = new_game(client, seats=("human", "random"), players=2)
+    assert view["position"]["colors"] == {"red": ["red", "blue"], "green": ["green", "yellow"]}
+    view = play_to_the_end(client, view, random.Random(3))
+    assert any(h["move"].startswith(("blue: ", "red: ")) for h in view["history"])
+
+
+# -- boards ----------------------------------------------------------------------------------
+
+
+def test_a_board_is_checked_and_normalised(client):
+    checked = client.post("/api/boards/check", json=SMALL_BOARD).json()
+    assert checked["islands"] == 5 and checked["links"] == 7 and checked["cards"] == 20
+    assert [i["links"] for i in checked["board"]["islands"]] == [2, 3, 4, 3, 2]
+    assert "<svg" in checked["svg"]
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda b: b["islands"].append({"name": "ALFA"}), ("appears twice",)),
+    (lambda b: b["islands"].append({"name": "ZETA"}), ("ZETA has no link",)),
+    (lambda b: b.update(cards_per_island=9), ("cards_per_island",)),
+    (lambda b: b["links"].append(["ALFA", "NOPE"]), ("unknown island",)),
+    (lambda b: b["islands"][0].update(name="AL FA"), ("letters and digits",)),
+])
+def test_a_bad_board_is_refused_naming_what_is_wrong(client, change, words):
+    board = json.loads(json.dumps(SMALL_BOARD))
+    change(board)
+    refused(client.post("/api/boards/check", json=board), 400, *words)
+
+
+def test_a_game_on_an_uploaded_board_and_its_position_back(client):
+    view = new_game(client, board=SMALL_BOARD, players=3, seats=("human", "random", "random"))
+    assert view["position"]["board"] == "triangle.json" and set(view["sizes"]) == {"ALFA", "BETA", "GAMA", "DELT", "EPSI"}
+    view = play_to_the_end(client, view, random.Random(5))
+    full = client.get(f"/api/games/{view['id']}/position").json()
+    refused(client.post("/api/games", json={"position": full, "seats": ["human"] * 3}), 400, "triangle.json",
+            "send the board")
+    again = client.post("/api/games", json={"position": full, "board": SMALL_BOARD, "seats": ["human"] * 3})
+    assert again.status_code == 201 and again.json()["outcome"] == view["outcome"]
+
+
+def test_no_file_path_is_ever_read_for_a_request(client, tmp_path):
+    board_file = tmp_path / "mine.json"
+    board_file.write_text(json.dumps(SMALL_BOARD))
+    refused(client.post("/api/games", json={"seats": ["human"] * 4, "board": str(board_file)}), 400,
+            "not a built-in board")
+    pos = Position.new(players=3, seed=1, board=load_board(str(board_file))).to_json()
+    assert pos["board"] == str(board_file)
+    refused(client.post("/api/games", json={"position": pos, "seats": ["human"] * 3}), 400, "not a built-in board")
+    refused(client.get("/api/boards/..%2f..%2fetc%2fpasswd"), 404)
+    refused(client.get("/static/../pyproject.toml"), 404)
+
+
+def test_builtin_boards_are_listed_and_served(client):
+    info = client.get("/api/boards").json()
+    assert "oro" in info["builtin"] and "random" in info["bots"]
+    oro = client.get("/api/boards/oro").json()
+    assert len(oro["islands"]) == 16 and len(oro["links"]) == 37
+    refused(client.get("/api/boards/nope"), 404, "no such built-in board")
+
+
+# -- Table -----------------------------------------------------------------------------------
+
+
+def test_a_table_followed_from_the_deal_with_others_face_down_discard(client):
+    r = client.post("/api/tables", json={"players": 3, "viewer": "green", "hand": ["ALOA", "ORO", "DALI", "DALI"]})
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+
+    def tell(move: str) -> dict:
+        answer = client.post(f"/api/tables/{tid}/move", json={"move": move})
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    tell("red: reveal")
+    assert tell("reveal ORO")["moves"] == []  # blue to move: its moves cannot be listed
+    view = tell("blue: reveal")
+    assert view["waiting"] and "faceup" in view["waiting"]
+    view = tell("faceup KULU ORO MOKU ELOI")
+    assert view["position"]["face_up"] == ["KULU", "ORO", "MOKU", "ELOI"] and view["to_move"] == "red"
+    view = tell("red: ALOA-BAFI/BAFI")
+    view = tell("red: take MOKU refill RASI")
+    assert view["position"]["hands"]["red"]["public"] == ["MOKU"]
+    hidden_before = view["position"]["discard"]["hidden"]
+    view = tell("discard DALI") if "discard DALI" in view["moves"] else view
+    view = tell("draw PAHU")
+    assert view["to_move"] == "blue"
+    view = tell("blue: discard")  # another player's face-down discard
+    assert view["position"]["discard"]["hidden"] == hidden_before + 2
+    view = tell("blue: draw")
+    hint = client.post(f"/api/tables/{tid}/hint", json={"iterations": 100})
+    refused(hint, 400, "red is to move")
+    assert [h["move"] for h in view["history"]][-2:] == ["blue: discard", "blue: draw"]
+    assert client.post(f"/api/tables/{tid}/undo").json()["to_move"] == "blue"
+    seen = client.get(f"/api/tables/{tid}/position").json()
+    assert seen["viewer"] == "green" and seen["deck"] == {"count": view["position"]["deck"]["count"] + 1}
+
+
+def test_a_table_refuses_what_the_viewer_cannot_have_seen(client):
+    tid = client.post("/api/tables", json={"players": 4, "hand": ["ALOA", "ALOA", "ALOA", "DALI"]}).json()["id"]
+    refused(client.post(f"/api/tables/{tid}/move", json={"move": "reveal ORO"}), 400, "reveal ORO")
+    refused(client.post(f"/api/tables/{tid}/move", json={"move": "green: reveal"}), 400, "red's turn")
+    assert client.get(f"/api/tables/{tid}").json()["history"] == []
+
+
+def test_a_table_starts_from_an_uploaded_viewer_position_and_gives_hints(client):
+    from kanaloa.examples import example_text
+
+    view = client.post("/api/tables", json={"position": example_text("midgame")}).json()
+    assert view["viewer"] == "red" and view["moves"]
+    hint = client.post(f"/api/tables/{view['id']}/hint", json={"iterations": 300}).json()
+    assert hint["move"] in view["moves"]
+    full = Position.new(seed=1).to_json()
+    refused(client.post("/api/tables", json={"position": full}), 400, "viewer")
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ({"hand": ["ALOA", "ORO", "DALI"]}, ("hand",)),
+    ({"hand": ["ALOA", "ORO", "DALI", "NOPE"]}, ("NOPE",)),
+    ({"hand": "ALOA"}, ("hand",)),
+    ({"hand": ["ALOA", "ORO", "DALI", "DALI"], "viewer": "purple"}, ("viewer",)),
+    ({"hand": ["ALOA", "ORO", "DALI", "DALI"], "players": 5}, ("players",)),
+])
+def test_a_bad_table_setup_is_refused(client, body, words):
+    refused(client.post("/api/tables", json=body), 400, *words)
+
+
+# -- Replay ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def records() -> str:
+    t = make_tournament(["random", "greedy", "random"], 3, 11)
+    return "\n".join(play_game(t, g).dumps() for g in range(3)) + "\n"
+
+
+def test_a_replay_steps_through_every_position(client, records):
+    view = client.post("/api/replays", json={"records": records, "game": 1}).json()
+    rec = json.loads(records.splitlines()[1])
+    assert view["length"] == len(rec["moves"]) and view["at"] == 0 and view["position"]["round"] == 0
+    middle = client.get(f"/api/replays/{view['id']}", params={"at": 10}).json()
+    assert middle["record"]["moves"][:10] == rec["moves"][:10] and middle["at"] == 10
+    refused(client.get(f"/api/replays/{view['id']}", params={"at": view["length"] + 1}), 400, "at")
+    refused(client.get(f"/api/replays/{view['id']}", params={"at": "x"}), 400, "at")
+    refused(client.post("/api/replays", json={"records": records}), 400, "3 games", "choose one")
+    refused(client.post("/api/replays", json={"records": records, "game": 9}), 400, "no game 9")
+    refused(client.post("/api/replays", json={"records": "not json"}), 400, "record line 1")
+
+
+# -- what the server promises ----------------------------------------------------------------
+
+
+def test_bad_moves_lose_nothing_of_the_game(client):
+    view = new_game(client)
+    gid = view["id"]
+    for bad in ["", "ALOA-ZZZZ/ALOA", "take", {"move": 1}, None, "reveal " + "X" * 5000]:
+        refused(client.post(f"/api/games/{gid}/move", json={"move": bad}), 400)
+    refused(client.post(f"/api/games/{gid}/move", content=b"{not json"), 400, "not valid JSON")
+    refused(client.post(f"/api/games/{gid}/move", content=b"[1, 2]"), 400, "JSON object")
+    refused(client.post(f"/api/games/{gid}/move", content=b"\xff\xfe"), 400, "UTF-8")
+    assert client.get(f"/api/games/{gid}").json()["position"] == view["position"]
+
+
+def test_several_games_at_once_stay_apart(client):
+    a, b = new_game(client), new_game(client, seed=8)
+    client.post(f"/api/games/{a['id']}/move", json={"move": a["moves"][0]})
+    assert client.get(f"/api/games/{b['id']}").json()["position"] == b["position"]
+    assert a["id"] != b["id"]
+
+
+def test_a_body_over_the_limit_is_refused_with_413(client):
+    big = b'{"x": "' + b"a" * MAX_BODY_BYTES + b'"}'
+    refused(client.post("/api/boards/check", content=big), 413, "limit")
+
+
+def test_unknown_games_paths_and_methods_are_json_errors(client):
+    refused(client.get("/api/games/nope"), 404, "no game")
+    refused(client.get("/api/nothing"), 404, "no such path")
+    refused(client.delete("/api/games"), 405, "DELETE")
+    table = client.post("/api/tables", json={"hand": ["ALOA", "ORO", "DALI", "DALI"]}).json()
+    refused(client.get(f"/api/games/{table['id']}"), 404, "no game")
+
+
+def test_the_page_and_its_files_are_served_from_the_package(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "/static/app.js" in page.text and "http" not in page.text.split("<body>")[1]
+    for name in ("app.js", "style.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+
+
+ENDPOINTS = [
+    ("POST", "/api/games"), ("POST", "/api/tables"), ("POST", "/api/replays"), ("POST", "/api/boards/check"),
+    ("POST", "/api/games/{game}/move"), ("POST", "/api/games/{game}/hint"), ("POST", "/api/games/{game}/bot"),
+    ("POST", "/api/games/{game}/undo"), ("POST", "/api/tables/{table}/move"), ("POST", "/api/tables/{table}/hint"),
+    ("GET", "/api/replays/{replay}"), ("GET", "/api/games/{game}/record"),
+]
+
+
+def fuzz_value(rng: random.Random, depth: int = 0):
+    """A random JSON value, often of the shapes the API reads."""
+    choices = [
+        lambda: rng.choice([None, True, False, 0, -1, 2**70, 1.5, float("inf")]),
+        lambda: rng.choice(["", "oro", "human", "random", "ALOA-BAFI/ALOA", "faceup ORO", "../../etc/passwd",
+                            "x" * rng.randrange(1, 300), "red: take RASI refill KULU", "ismcts:iterations=0"]),
+        lambda: [fuzz_value(rng, depth + 1) for _ in range(rng.randrange(0, 5))] if depth < 3 else [],
+        lambda: {k: fuzz_value(rng, depth + 1) for k in rng.sample(KEYS, rng.randrange(0, 4))} if depth < 3 else {},
+    ]
+    return rng.choice(choices)()
+
+
+KEYS = ["seats", "players", "seed", "preset", "board", "colors", "position", "record", "records", "game", "move",
+        "hand", "viewer", "iterations", "name", "cards_per_island", "islands", "links", "at"]
+
+
+def test_fuzzed_requests_get_4xx_json_errors_never_a_500(client, records):
+    """Random bodies on every endpoint: each answer is a success or a 4xx with a one-line error."""
+    game = new_game(client, seats=("human", "random", "random", "random"))["id"]
+    table = client.post("/api/tables", json={"hand": ["ALOA", "ORO", "DALI", "DALI"]}).json()["id"]
+    replay = client.post("/api/replays", json={"records": records, "game": 0}).json()["id"]
+    rng = random.Random(2026)
+    for _ in range(400):
+        method, path = rng.choice(ENDPOINTS)
+        path = path.format(game=rng.choice([game, "x"]), table=table, replay=replay)
+        if method == "GET":
+            r = client.get(path, params={"at": str(fuzz_value(rng))})
+        else:
+            payload = {k: fuzz_value(rng) for k in rng.sample(KEYS, rng.randrange(0, 6))}
+            if rng.random() < 0.1:
+                payload = fuzz_value(rng)
+            r = client.post(path, content=json.dumps(payload, allow_nan=True).encode())
+        assert r.status_code < 500, (method, path, r.text)
+        if r.status_code >= 400:
+            message = r.json()["error"]
+            assert message and "\n" not in message
+    assert client.get(f"/api/games/{game}").status_code == 200
+
+
+def test_a_long_hint_does_not_hold_up_another_game():
+    """Hints run in threads: while one searches, another game's requests are answered at once."""
+    import asyncio
+    import time
+
+    import httpx2
+
+    async def scenario() -> tuple[float, float]:
+        app = create_app(HintBudget(iterations=200))
+        async with httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url="http://test") as c:
+            first = (await c.post("/api/games", json={"seats": ["human"] * 4, "seed": 1})).json()
+            second = (await c.post("/api/games", json={"seats": ["human"] * 4, "seed": 2})).json()
+            start = time.perf_counter()
+            long_hint = asyncio.create_task(c.post(f"/api/games/{first['id']}/hint", json={"iterations": 60_000}))
+            await asyncio.sleep(0.2)
+            answered = await c.post(f"/api/games/{second['id']}/move", json={"move": second["moves"][0]})
+            assert answered.status_code == 200
+            quick = time.perf_counter() - start
+            assert (await long_hint).status_code == 200
+            return quick, time.perf_counter() - start
+
+    quick, slow = asyncio.run(scenario())
+    assert quick < slow / 2, (quick, slow)
