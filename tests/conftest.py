@@ -177,3 +177,12 @@ def link_of(board: Board, name: str) -> int:
     link = board.find_link(board.find_island(a), board.find_island(b))
     assert link is not None, f"no link {name}"
     return link
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the test item (``rep_setup``, ``rep_call``), so that a fixture can see
+    whether its test failed (the browser tests save a screenshot then)."""
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report

@@ -320,6 +320,9 @@ function showPlay(view) {
   if (view.outcome) showSummary(view);
   else $("#play-summary").hidden = true;
   if (!moves.length && !view.outcome && !view.bot_to_move) playPrompt(view.waiting || "");
+  // what the page is waiting for, for people who script it (and the browser tests)
+  document.body.dataset.play = view.outcome ? "over" : view.bot_to_move ? "bot" : moves.length ? "your-turn" : "waiting";
+  document.body.dataset.playMoves = String(view.history.length);
 }
 
 function showSummary(view) {
@@ -608,6 +611,7 @@ function showTable(view) {
   drawHistory($("#table-history"), view.history);
   $("#table-undo").disabled = !view.can_undo;
   $("#table-hint").disabled = !mine || Boolean(view.waiting || view.outcome);
+  document.body.dataset.tableMoves = String(view.history.length);
 }
 
 async function tellMove(move) {

@@ -1,0 +1,412 @@
+"""``kanaloa serve`` in a real browser: headless Chromium driven by Selenium.
+
+A real server (uvicorn on a free port of 127.0.0.1, in a thread) and
+Debian's ``chromium`` and ``chromium-driver``.  The tests click as a person
+would: a whole game against bots, a hint, a real table followed with another
+player's face-down discard, a board built in the editor and played on, and
+a replay.  A failing test leaves a screenshot in ``test-artifacts/``; every
+test also leaves one of its mode there (the pictures of docs/web.md come
+from them).
+
+Without chromium and its driver the tests are skipped, saying so; under CI
+(``CI`` set) they fail instead, since ``.ci/run`` installs both.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from kanaloa.play.simulate import make_tournament, play_game
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+WAIT = 30  # seconds any one thing may take to show
+
+
+def _missing() -> str | None:
+    if CHROMIUM and DRIVER:
+        return None
+    return ("headless Chromium is not installed (Debian packages chromium and chromium-driver: "
+            "apt-get install chromium chromium-driver)")
+
+
+if _missing() and not os.environ.get("CI"):
+    pytest.skip(_missing(), allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server():
+    """A real ``kanaloa serve``: uvicorn on a free port, in a thread; its base URL."""
+    import uvicorn
+
+    from kanaloa.interfaces.web.app import create_app
+    from kanaloa.interfaces.web.games import HintBudget
+    from kanaloa.interfaces.web.server import listen
+
+    if _missing():
+        pytest.fail(f"CI must run the browser tests, but {_missing()}")
+    sock = listen("127.0.0.1", 0)
+    config = uvicorn.Config(create_app(HintBudget(iterations=300)), log_level="warning", lifespan="off")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + WAIT
+    while not srv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                "--window-size=1500,1100", "--disable-extensions", "--no-first-run"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
+    driver.implicitly_wait(0)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def page(request, server, browser):
+    """The app freshly loaded; a screenshot in test-artifacts/ when the test fails."""
+    browser.get(server + "/")
+    wait_for(browser, lambda d: d.find_element("css selector", "body").get_attribute("data-ready") == "1")
+    yield browser
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        ARTIFACTS.mkdir(exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / f"failed-{request.node.name}.png"))
+
+
+def wait_for(driver, condition, timeout: float = WAIT):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition)
+
+
+def css(driver, selector: str):
+    return driver.find_element("css selector", selector)
+
+
+def all_css(driver, selector: str):
+    return driver.find_elements("css selector", selector)
+
+
+def shot(driver, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+
+def click(driver, selector: str) -> None:
+    element = wait_for(driver, lambda d: next((e for e in all_css(d, selector) if e.is_displayed()), False))
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", element)
+    element.click()
+
+
+# A point of a link's drawing where a click reaches the link (not a label or an island drawn over it), as an
+# offset from the centre of the link's box: a point along its line or path, tried from the middle outwards.
+_LINK_POINT = """
+const g = arguments[0];
+const shape = g.querySelector("line, path, polyline");
+const box = g.getBoundingClientRect();
+const centre = [box.left + box.width / 2, box.top + box.height / 2];
+if (!shape || !shape.getTotalLength) return [0, 0];
+const length = shape.getTotalLength();
+const ctm = shape.getScreenCTM();
+for (const t of [0.5, 0.4, 0.6, 0.3, 0.7, 0.45, 0.55, 0.35, 0.65, 0.25, 0.75, 0.2, 0.8]) {
+  const p = shape.getPointAtLength(t * length);
+  const x = ctm.a * p.x + ctm.c * p.y + ctm.e, y = ctm.b * p.x + ctm.d * p.y + ctm.f;
+  const hit = document.elementFromPoint(x, y);
+  if (hit && g.contains(hit)) return [Math.round(x - centre[0]), Math.round(y - centre[1])];
+}
+return [0, 0];
+"""
+
+
+def click_link(driver, selector: str) -> None:
+    """Click a link of the board picture where it shows."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    g = wait_for(driver, lambda d: next(iter(all_css(d, selector)), False))
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", g)
+    dx, dy = driver.execute_script(_LINK_POINT, g)
+    ActionChains(driver).move_to_element_with_offset(g, dx, dy).click().perform()
+
+
+def body_data(driver, key: str) -> str | None:
+    return css(driver, "body").get_attribute(f"data-{key}")
+
+
+def set_value(driver, selector: str, value: str) -> None:
+    element = css(driver, selector)
+    element.clear()
+    element.send_keys(value)
+
+
+# -- Play: clicking one legal move ------------------------------------------------------------
+
+
+def legal_moves(driver) -> list[str]:
+    return [b.get_attribute("data-move") for b in all_css(driver, "#play-moves button")]
+
+
+def bare(move: str) -> str:
+    return move.split(": ", 1)[1] if ": " in move else move
+
+
+def click_move(driver, move: str) -> None:
+    """Make ``move`` as a person does: a link then the cards, a face-up card, the deck, or a button."""
+    text = bare(move)
+    word, _, rest = text.partition(" ")
+    if "/" in text:  # a build: the link on the board, then the cards in the hand
+        link, cards = text.split("/")
+        click_link(driver, f'#play-board g.link[data-link="{link}"]')
+        for card in cards.split("+"):
+            click(driver, f'#play-hand button[data-hand-card="{card}"]')
+        if all_css(driver, "#play-actions button[class^=with-]"):  # two players: which color builds
+            click(driver, f"#play-actions button.with-{move.split(':')[0]}")
+    elif word == "remove":
+        click_link(driver, f'#play-board g.link[data-link="{rest}"]')
+    elif word == "reveal":
+        click(driver, f'#play-hand button[data-hand-card="{rest}"]')
+    elif word == "take":
+        click(driver, f'#play-faceup button[data-card="{rest}"]')
+    elif word == "draw":
+        click(driver, "#play-deck")
+    elif word == "discard":
+        click(driver, "#play-discard")
+        click(driver, f'#play-hand button[data-hand-card="{rest}"]')
+    else:
+        click(driver, f"#play-{word}")
+
+
+def choose(moves: list[str], rng: random.Random) -> str:
+    """A person in a hurry: removals when due, builds now and then, else ends the turn."""
+    for kind in ("remove ", "reveal "):
+        found = [m for m in moves if bare(m).startswith(kind)]
+        if found:
+            return rng.choice(found)
+    builds = [m for m in moves if "/" in m and "+" not in m]
+    ending = [m for m in moves if bare(m).split(" ")[0] in ("take", "draw", "end", "pass")]
+    if builds and (rng.random() < 0.5 or not ending):
+        return rng.choice(builds)
+    if ending:
+        return rng.choice(ending)
+    return rng.choice(moves)
+
+
+def wait_for_person(driver) -> str:
+    """Wait until a person may move or the game is over; the state."""
+    return wait_for(driver, lambda d: body_data(d, "play") in ("your-turn", "over") and body_data(d, "play"),
+                    timeout=120)
+
+
+def play_by_clicking(driver, rng: random.Random, most: int = 2000) -> int:
+    """Click moves until the game is over; how many the person made."""
+    made = 0
+    while wait_for_person(driver) != "over":
+        before = body_data(driver, "play-moves")
+        click_move(driver, choose(legal_moves(driver), rng))
+        wait_for(driver, lambda d, b=before: body_data(d, "play-moves") != b or css(d, "#play-error").text)
+        assert not css(driver, "#play-error").text, css(driver, "#play-error").text
+        made += 1
+        assert made < most, "the game did not end"
+    return made
+
+
+def start_play(driver, seats: list[str], players: int, seed: int, board: str = "oro") -> None:
+    from selenium.webdriver.support.ui import Select
+
+    Select(css(driver, "#play-setup [name=players]")).select_by_visible_text(str(players))
+    for i, spec in enumerate(seats):
+        set_value(driver, f"#play-seats [name=seat{i}]", spec)
+    Select(css(driver, "#play-setup [name=board]")).select_by_value(board)
+    set_value(driver, "#play-setup [name=seed]", str(seed))
+    set_value(driver, "#play-setup [name=pause]", "0")
+    click(driver, "#play-start")
+    wait_for(driver, lambda d: css(d, "#play-game").is_displayed())
+
+
+# -- the tests -----------------------------------------------------------------------------------
+
+
+def test_a_whole_game_against_three_bots_by_clicking_with_a_hint(page):
+    start_play(page, ["human", "random", "random", "random"], 4, seed=5)
+    wait_for_person(page)
+    click(page, "#play-hint")
+    hinted = wait_for(page, lambda d: css(d, "#play-hint-box .hint-move").text if css(d, "#play-hint-box").is_displayed()
+                      else False)
+    assert hinted in legal_moves(page)
+    assert "Plan:" in css(page, "#play-hint-box").text and "%" in css(page, "#play-hint-box").text
+    rng = random.Random(4)
+    made = 0
+    while wait_for_person(page) != "over" and made < 12:  # a screenshot of a game under way
+        before = body_data(page, "play-moves")
+        click_move(page, choose(legal_moves(page), rng))
+        wait_for(page, lambda d, b=before: body_data(d, "play-moves") != b)
+        made += 1
+    if body_data(page, "play") == "your-turn":
+        click(page, "#play-hint")
+        wait_for(page, lambda d: css(d, "#play-hint-box").is_displayed())
+        shot(page, "web-play")
+    made += play_by_clicking(page, rng)
+    summary = css(page, "#play-summary")
+    assert summary.is_displayed() and "wins on" in summary.text
+    assert len(all_css(page, "#play-summary li")) == 4
+    assert made > 10
+    assert not css(page, "#play-download-record").get_attribute("disabled")
+
+
+def test_undo_takes_a_move_back_in_the_browser(page):
+    start_play(page, ["human", "random", "random", "random"], 4, seed=9)
+    wait_for_person(page)
+    click_move(page, legal_moves(page)[0])
+    wait_for(page, lambda d: body_data(d, "play-moves") == "4" and body_data(d, "play") == "your-turn")
+    click(page, "#play-undo")
+    wait_for(page, lambda d: body_data(d, "play-moves") == "0")
+    assert all(bare(m).startswith("reveal ") for m in legal_moves(page))
+
+
+def test_following_a_table_with_another_players_face_down_discard(page):
+    from selenium.webdriver.support.ui import Select
+
+    click(page, '#modes button[data-mode="table"]')
+    Select(css(page, "#table-setup [name=players]")).select_by_visible_text("3")
+    Select(css(page, "#table-setup [name=viewer]")).select_by_value("green")
+    for card in ("ALOA", "ORO", "DALI", "DALI"):
+        click(page, f'#table-hand-picker button[data-pick="{card}"]')
+    click(page, "#table-start")
+    wait_for(page, lambda d: css(d, "#table-game").is_displayed())
+
+    def told(count: int) -> None:
+        wait_for(page, lambda d: body_data(d, "table-moves") == str(count) or css(d, "#table-error").text)
+        assert not css(page, "#table-error").text, css(page, "#table-error").text
+
+    click(page, "#table-reveal")  # red chose a card
+    told(1)
+    click(page, '#table-hand-cards button[data-hand-card="ORO"]')  # green, the viewer, reveals ORO
+    told(2)
+    click(page, "#table-reveal")  # blue
+    told(3)
+    click(page, "#table-faceup-record")
+    for card in ("KULU", "ORO", "MOKU", "ELOI"):
+        click(page, f'#table-picker button[data-pick="{card}"]')
+    told(4)
+    click_link(page, '#table-board g.link[data-link="ALOA-BAFI"]')  # red builds, paying BAFI
+    click(page, '#table-picker button[data-pick="red: ALOA-BAFI/BAFI"]')
+    told(5)
+    click(page, '#table-faceup button[data-card="MOKU"]')  # red takes MOKU; the deck turns up RASI
+    click(page, '#table-picker button[data-pick="RASI"]')
+    told(6)
+    click(page, "#table-deck")  # green draws, and sees the card
+    click(page, '#table-picker button[data-pick="PAHU"]')
+    told(7)
+    click(page, "#table-discard")  # blue discards face-down, unseen
+    told(8)
+    history = [li.text for li in all_css(page, "#table-history li")]
+    assert history[-4:] == ["red: take MOKU refill RASI", "draw PAHU", "blue: discard", ] + history[-1:] \
+        or history[-3:] == ["red: take MOKU refill RASI", "draw PAHU", "blue: discard"]
+    assert "blue: discard" in history
+    click(page, "#table-deck")  # blue draws
+    told(9)
+    assert "red's turn" in css(page, "#table-prompt").text
+    typed = css(page, "#table-typed input")
+    typed.send_keys("red: draw")
+    click(page, "#table-typed button")
+    told(10)
+    shot(page, "web-table-before-hint")
+    assert not css(page, "#table-hint").get_attribute("disabled")  # green to move: a hint
+    click(page, "#table-hint")
+    wait_for(page, lambda d: css(d, "#table-hint-box").is_displayed())
+    shot(page, "web-table")
+
+
+def add_island(driver, x: float, y: float) -> None:
+    """Click the editor's sea at (x, y) in board units (the canvas is 100 x 75)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    svg = css(driver, "#editor-svg")
+    box = svg.rect
+    ActionChains(driver).move_to_element_with_offset(
+        svg, int((x / 100 - 0.5) * box["width"]), int((y / 75 - 0.5) * box["height"])).click().perform()
+
+
+def test_a_board_built_in_the_editor_is_checked_downloaded_and_played_on(page):
+    click(page, '#modes button[data-mode="editor"]')
+    points = [(15, 15), (50, 12), (32, 40), (72, 38), (50, 62)]
+    for x, y in points:
+        add_island(page, x, y)
+    assert len(all_css(page, "#editor-svg circle")) == 5
+    click(page, '#editor-svg circle[data-island="ISLE1"]')
+    name = css(page, "#editor-island-name")
+    name.clear()
+    name.send_keys("ALFA")
+    click(page, "#editor-check")  # no links yet: the server says what is wrong
+    wait_for(page, lambda d: css(d, "#editor-error").text)
+    assert "links" in css(page, "#editor-error").text
+    click(page, '#editor-tools button[data-tool="link"]')
+    for a, b in [("ALFA", "ISLE2"), ("ALFA", "ISLE3"), ("ISLE2", "ISLE3"), ("ISLE2", "ISLE4"), ("ISLE3", "ISLE4"),
+                 ("ISLE3", "ISLE5"), ("ISLE4", "ISLE5")]:
+        click(page, f'#editor-svg circle[data-island="{a}"]')
+        click(page, f'#editor-svg circle[data-island="{b}"]')
+    assert len(all_css(page, "#editor-svg line")) == 7
+    set_value(page, "#editor-name", "pentagon")
+    set_value(page, "#editor-cpi", "4")
+    click(page, "#editor-check")
+    wait_for(page, lambda d: css(d, "#editor-ok").text or css(d, "#editor-error").text)
+    assert "5 islands, 7 links, 20 cards" in css(page, "#editor-ok").text, css(page, "#editor-error").text
+    shot(page, "web-editor")
+    click(page, "#editor-play")
+    wait_for(page, lambda d: css(d, "#play-setup").is_displayed())
+    start_play(page, ["human", "random", "random"], 3, seed=2, board="edited")
+    assert len(all_css(page, "#play-board g.island")) == 5
+    assert body_data(page, "play") in ("your-turn", "bot")
+    play_by_clicking(page, random.Random(7))
+    assert "wins on" in css(page, "#play-summary").text
+
+
+def test_a_recorded_game_replays_step_by_step(page, tmp_path):
+    t = make_tournament(["greedy", "random", "random", "random"], 4, 3)
+    records = tmp_path / "games.jsonl"
+    records.write_text("\n".join(play_game(t, g).dumps() for g in range(4)) + "\n")
+    click(page, '#modes button[data-mode="replay"]')
+    css(page, "#replay-file").send_keys(str(records))
+    set_value(page, "#replay-setup [name=game]", "2")
+    click(page, "#replay-start")
+    wait_for(page, lambda d: css(d, "#replay-game").is_displayed())
+    assert css(page, "#replay-at").text.startswith("Move 0 of")
+    for _ in range(3):
+        click(page, "#replay-next")
+    wait_for(page, lambda d: css(d, "#replay-at").text.startswith("Move 3 of"))
+    moves = json.loads(records.read_text().splitlines()[2])["moves"]
+    assert moves[2] in css(page, "#replay-at").text
+    click(page, "#replay-last")
+    wait_for(page, lambda d: css(d, "#replay-status").text.startswith("Game over"))
+    click(page, "#replay-first")
+    wait_for(page, lambda d: css(d, "#replay-at").text.startswith("Move 0 of"))
+    for _ in range(60):
+        click(page, "#replay-next")
+    wait_for(page, lambda d: css(d, "#replay-at").text.startswith("Move 60 of"))
+    shot(page, "web-replay")
