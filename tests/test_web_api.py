@@ -194,7 +194,8 @@ def test_a_bad_board_is_refused_naming_what_is_wrong(client, change, words):
 
 def test_a_game_on_an_uploaded_board_and_its_position_back(client):
     view = new_game(client, board=SMALL_BOARD, players=3, seats=("human", "random", "random"))
-    assert view["position"]["board"] == "triangle.json" and set(view["sizes"]) == {"ALFA", "BETA", "GAMA", "DELT", "EPSI"}
+    assert view["position"]["board"] == "triangle.json"
+    assert set(view["sizes"]) == {"ALFA", "BETA", "GAMA", "DELT", "EPSI"}
     view = play_to_the_end(client, view, random.Random(5))
     full = client.get(f"/api/games/{view['id']}/position").json()
     refused(client.post("/api/games", json={"position": full, "seats": ["human"] * 3}), 400, "triangle.json",

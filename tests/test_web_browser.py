@@ -256,8 +256,8 @@ def test_a_whole_game_against_three_bots_by_clicking_with_a_hint(page):
     start_play(page, ["human", "random", "random", "random"], 4, seed=5)
     wait_for_person(page)
     click(page, "#play-hint")
-    hinted = wait_for(page, lambda d: css(d, "#play-hint-box .hint-move").text if css(d, "#play-hint-box").is_displayed()
-                      else False)
+    box = "#play-hint-box"
+    hinted = wait_for(page, lambda d: css(d, f"{box} .hint-move").text if css(d, box).is_displayed() else False)
     assert hinted in legal_moves(page)
     assert "Plan:" in css(page, "#play-hint-box").text and "%" in css(page, "#play-hint-box").text
     rng = random.Random(4)
@@ -326,9 +326,7 @@ def test_following_a_table_with_another_players_face_down_discard(page):
     click(page, "#table-discard")  # blue discards face-down, unseen
     told(8)
     history = [li.text for li in all_css(page, "#table-history li")]
-    assert history[-4:] == ["red: take MOKU refill RASI", "draw PAHU", "blue: discard", ] + history[-1:] \
-        or history[-3:] == ["red: take MOKU refill RASI", "draw PAHU", "blue: discard"]
-    assert "blue: discard" in history
+    assert history[-3:] == ["red: take MOKU refill RASI", "draw PAHU", "blue: discard"]
     click(page, "#table-deck")  # blue draws
     told(9)
     assert "red's turn" in css(page, "#table-prompt").text
