@@ -45,10 +45,10 @@ def test_runs_repeat_from_the_seed(tmp_path):
 def test_a_planted_crash_is_a_finding_with_a_reproducer(monkeypatch, tmp_path):
     honest = Position.from_json.__func__
 
-    def planted(cls, obj, engine=None):
+    def planted(cls, obj, engine=None, **options):
         if isinstance(obj, bytes):  # only the fuzzer hands bytes in
             raise TypeError("planted")
-        return honest(cls, obj, engine)
+        return honest(cls, obj, engine, **options)
 
     monkeypatch.setattr(Position, "from_json", classmethod(planted))
     saved = tmp_path / "found"

@@ -37,7 +37,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ...errors import INPUT_LIMIT, MAX_INPUT_BYTES, KanaloaError
+from ...errors import INPUT_LIMIT, MAX_INPUT_BYTES, KanaloaError, brief
 from ...play.bots import BOTS
 from ...rules.board import BUILTIN_BOARDS, load_board
 from .games import (
@@ -96,7 +96,7 @@ class Sessions:
     def get(self, ident: str, kind: type) -> Entry:
         entry = self.entries.get(ident)
         if entry is None or not isinstance(entry.session, kind):
-            raise BadRequest(404, f"no {_KIND_NAMES[kind]} {ident!r} on this server (it may have ended when the "
+            raise BadRequest(404, f"no {_KIND_NAMES[kind]} {brief(ident)} on this server (it may have ended when the "
                                   f"server restarted); start a new one")
         self.entries.move_to_end(ident)
         return entry
@@ -161,7 +161,7 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
     async def builtin_board(request: Request) -> Response:
         name = request.path_params["name"]
         if name not in BUILTIN_BOARDS:
-            raise BadRequest(404, f"board {name!r}: no such built-in board ({', '.join(BUILTIN_BOARDS)})")
+            raise BadRequest(404, f"board {brief(name)}: no such built-in board ({', '.join(BUILTIN_BOARDS)})")
         return answer(board_json(load_board(name)))
 
     async def check_board(request: Request) -> Response:
@@ -281,8 +281,9 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
         if isinstance(exc, KanaloaError):
             return answer({"error": one_line(str(exc))}, 400)
         if isinstance(exc, HTTPException):
-            message = {404: f"no such path {request.url.path!r}", 405: f"method {request.method} is not allowed on "
-                       f"{request.url.path!r}"}.get(exc.status_code, one_line(str(exc.detail)))
+            path = brief(request.url.path)
+            message = {404: f"no such path {path}", 405: f"method {request.method} is not allowed on {path}"}.get(
+                exc.status_code, one_line(str(exc.detail)))
             return answer({"error": message}, exc.status_code)
         log.error("internal error on %s %s", request.method, request.url.path, exc_info=exc)
         return answer({"error": f"internal error: {type(exc).__name__}; the game is unchanged"}, 500)
