@@ -1290,11 +1290,12 @@ cdef void determinise_state(GameState* out, const GameState* s, int viewer, uint
 # Validation at the edge (Python objects in, trusted C structs out)
 # ---------------------------------------------------------------------------
 
-def _as_int(value, str field, lo, hi):
+cdef object _as_int(object value, str field, object lo, object hi):
     """``value`` as an int in [lo, hi]; ValueError naming ``field`` otherwise."""
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise ValueError(f"{field}: must be an integer, not {value!r}")
-    value = value.__index__()
+    if type(value) is not int:  # the common case, a plain int, skips the general checks
+        if isinstance(value, bool) or not hasattr(value, "__index__"):
+            raise ValueError(f"{field}: must be an integer, not {value!r}")
+        value = value.__index__()
     if not lo <= value <= hi:
         raise ValueError(f"{field}: must be from {lo} to {hi}, not {value}")
     return value
@@ -1310,14 +1311,16 @@ def _as_list(value, str field, min_len, max_len):
     return value
 
 
-def _seed(value):
+cdef object _seed(object value):
     """Any integer seed, reduced to 64 bits as kanaloa.rules.rng.SplitMix64 does."""
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise ValueError(f"seed: must be an integer, not {value!r}")
-    return value.__index__() & MASK64
+    if type(value) is not int:
+        if isinstance(value, bool) or not hasattr(value, "__index__"):
+            raise ValueError(f"seed: must be an integer, not {value!r}")
+        value = value.__index__()
+    return value & MASK64
 
 
-def _policy(value):
+cdef object _policy(object value):
     return _as_int(value, "policy", POLICY_RANDOM, POLICY_HEURISTIC)
 
 
@@ -1672,9 +1675,10 @@ cdef class CoreState:
         meaningless state (use ``is_legal`` first when in doubt) but never
         breaks memory or the card totals.
         """
-        if isinstance(action, bool) or not hasattr(action, "__index__"):
-            raise ValueError(f"action {action!r}: not an action code")
-        action = action.__index__()
+        if type(action) is not int:  # the common case, a plain int, skips the general checks
+            if isinstance(action, bool) or not hasattr(action, "__index__"):
+                raise ValueError(f"action {action!r}: not an action code")
+            action = action.__index__()
         if not 0 <= action < (1 << 24) or not well_formed(&self.st, <int32_t>action):
             raise ValueError(f"action {action}: not an action code for this board")
         apply_move(&self.st, <int32_t>action)

@@ -43,11 +43,16 @@ def compile_args() -> list[str]:
 
 
 core = Extension("kanaloa_core", ["kanaloa_core.pyx"], extra_compile_args=compile_args())
+# The search loops and the game adapter they call are plain Python with Cython's type annotations
+# (``import cython``): compiled here, the tree is walked as C structs.  The same files run uncompiled
+# where Cython is installed, and tests/test_compiled.py checks that both make the same choices.
+SEARCH = ["kanaloa.search.mcts", "kanaloa.search.ismcts", "kanaloa.play.game"]
+search = [Extension(name, [f"src/{name.replace('.', '/')}.py"], extra_compile_args=["-O3"]) for name in SEARCH]
 
 setup(
     cmdclass={"build_py": build_py_with_core_stub},
     ext_modules=cythonize(
-        [core],
+        [core, *search],
         compiler_directives={
             "language_level": 3,
             "boundscheck": False,

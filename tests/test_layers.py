@@ -25,7 +25,9 @@ part            may import, of kanaloa
   ``kanaloa_core`` (the compiled core) in ``rules`` alone, where ``rules.core``
   re-exports it to the other layers; ``distributed`` (Dask, optional) in
   ``play``; ``click`` in ``interfaces`` and ``tools`` (the fuzzer runs the
-  command it is handed with click's test runner); ``starlette`` and
+  command it is handed with click's test runner); ``cython`` in ``search``
+  and ``play``, whose hot loops are plain Python with Cython's type
+  annotations, compiled at install (``setup.py``); ``starlette`` and
   ``uvicorn`` in ``interfaces`` (the web app of ``kanaloa serve``).  ``typing_extensions`` may
   be named for type checking only, inside ``if TYPE_CHECKING:``.
 - The compiled core (``kanaloa_core.pyx`` and its stub) belongs to ``rules``.
@@ -66,7 +68,8 @@ MAY_IMPORT: dict[str, set[str]] = {
 }
 OUTSIDE: dict[str, set[str]] = {  # what a part may import beyond the standard library and kanaloa
     "rules": {"kanaloa_core"},
-    "play": {"distributed"},
+    "search": {"cython"},
+    "play": {"distributed", "cython"},
     "tools": {"click"},
     "interfaces": {"click", "starlette", "uvicorn"},
 }

@@ -29,6 +29,8 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 
+import cython
+
 from ..rules import actions as A
 from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM, CoreState
 from ..rules.reference import seat_standing
@@ -89,6 +91,7 @@ class KanaloaGame:
         return KanaloaState(self, core_state)
 
 
+@cython.cclass
 class KanaloaState:
     """A ``GameState`` over one ``kanaloa_core.CoreState``.
 
@@ -96,7 +99,8 @@ class KanaloaState:
     ``clone`` to keep an original.
     """
 
-    __slots__ = ("core", "game")
+    core = cython.declare(object, visibility="public")
+    game = cython.declare(object, visibility="public")
 
     def __init__(self, game: KanaloaGame, core: CoreState) -> None:
         self.game = game

@@ -58,6 +58,10 @@ import random
 import time
 from collections.abc import Callable
 
+import cython
+from cython.cimports.libc.math import log as _log  # C's when compiled; plain Python maps it to math's
+from cython.cimports.libc.math import sqrt as _sqrt
+
 from .mcts import Node, SearchResult, check_budget, simulate_and_backup
 from .protocol import GameState
 
@@ -164,16 +168,26 @@ class ISMCTS:
         rng = self.rng
         getrandbits = rng.getrandbits
         randrange = rng.randrange
-        c_below = self.c
-        c_root = self.root_c
-        w = self.prior
+        c_below: cython.double = self.c
+        c_root: cython.double = self.root_c
+        w: cython.double = self.prior
         margin = self.margin
         keep_points = self.points
-        expand_after = self.expand_after
-        max_nodes = self.max_nodes
-        log, sqrt = math.log, math.sqrt
+        expand_after: cython.longlong = self.expand_after
+        max_nodes: cython.longlong = self.max_nodes
         done = 0
         interrupted = False
+        node: Node
+        child: Node
+        best: Node | None
+        value: cython.double
+        best_value: cython.double
+        c: cython.double
+        visits: cython.longlong
+        i: cython.Py_ssize_t
+        moves: list
+        children: dict
+        path: list
         while done < limit:
             s = state.resample(observer, getrandbits(63))
             node = root
@@ -185,8 +199,32 @@ class ISMCTS:
                 mine = mover == observer
                 moves = s.legal_actions() if mine else s.public_actions(observer)
                 children = node.children
-                untried = [i for i, a in enumerate(moves) if a not in children]  # indices into moves
-                if untried and nodes < max_nodes:
+                # One pass over the moves: the untried ones (indices into moves), and else the UCB1 value of
+                # every child, with availability: every child legal in this determinisation was available.
+                c = c_root if node is root else c_below
+                untried: list[int] = []
+                kids: list[Node] = []
+                best = None
+                best_value = -1.0
+                for i in range(len(moves)):
+                    found = children.get(moves[i])
+                    if found is None:
+                        untried.append(i)
+                        continue
+                    if untried:
+                        continue
+                    child = found
+                    kids.append(child)
+                    visits = child.visits
+                    value = child.mean + c * _sqrt(_log(child.avail + 1) / visits)
+                    if w:
+                        value += w * child.prior / (visits + 1)
+                    if value > best_value:
+                        best_value = value
+                        best = child
+                if untried:
+                    if nodes >= max_nodes:
+                        break  # the tree is full: roll out from this node
                     if w:
                         priors = s.priors(observer)
                         best_prior = max(priors[i] for i in untried)
@@ -206,8 +244,6 @@ class ISMCTS:
                     else:
                         s.apply_public(key, observer, rng)
                     break
-                if untried:
-                    break  # the tree is full: roll out from this node
                 if mine and node.proven:  # a move of this node wins for certain: take it
                     won = next((children[key] for key in moves if children[key].proven), None)
                     if won is not None:
@@ -215,27 +251,8 @@ class ISMCTS:
                         path.append(won)
                         node = won
                         continue
-                # UCB1 with availability: every child legal in this determinisation was available.
-                c = c_root if node is root else c_below
-                best: Node | None = None
-                best_value = -1.0
-                if w:
-                    for key in moves:
-                        child = children[key]
-                        avail = child.avail = child.avail + 1
-                        visits = child.visits
-                        value = child.mean + c * sqrt(log(avail) / visits) + w * child.prior / (visits + 1)
-                        if value > best_value:
-                            best_value = value
-                            best = child
-                else:
-                    for key in moves:
-                        child = children[key]
-                        avail = child.avail = child.avail + 1
-                        value = child.mean + c * sqrt(log(avail) / child.visits)
-                        if value > best_value:
-                            best_value = value
-                            best = child
+                for child in kids:
+                    child.avail += 1
                 assert best is not None  # every UCB value is above -1, and a running game has a move
                 if mine:
                     s.apply_action(best.action)

@@ -22,9 +22,12 @@ import random
 import time
 from dataclasses import dataclass
 
+import cython
+
 from .protocol import Action, GameState
 
 
+@cython.cclass
 class Node:
     """One edge of the tree with the state it leads to.
 
@@ -39,24 +42,38 @@ class Node:
     the node (kept for the root and its children only, else None).
     ``proven``: ``player`` can force a win with its own moves from here
     (ISMCTS; see ``kanaloa.search.ismcts``).
+
+    Compiled, a node is a C struct with these fields (the search loops read
+    them without Python objects); run as plain Python it is an ordinary
+    class with the same fields.
     """
 
-    __slots__ = ("action", "avail", "children", "mean", "player", "points", "prior", "proven", "reward", "untried",
-                 "visits", "wins")
+    action = cython.declare(cython.longlong, visibility="public")
+    player = cython.declare(cython.int, visibility="public")
+    visits = cython.declare(cython.longlong, visibility="public")
+    avail = cython.declare(cython.longlong, visibility="public")
+    reward = cython.declare(cython.double, visibility="public")
+    wins = cython.declare(cython.double, visibility="public")
+    mean = cython.declare(cython.double, visibility="public")
+    prior = cython.declare(cython.double, visibility="public")
+    proven = cython.declare(cython.bint, visibility="public")
+    children = cython.declare(dict, visibility="public")
+    points = cython.declare(object, visibility="public")
+    untried = cython.declare(object, visibility="public")
 
     def __init__(self, action: Action, player: int, prior: float = 0.0) -> None:
         self.action = action
         self.player = player
-        self.children: dict[Action, Node] = {}
+        self.children = {}
         self.visits = 0
         self.avail = 1
         self.reward = 0.0
         self.wins = 0.0
         self.mean = 0.0
         self.prior = prior
-        self.points: list[float] | None = None
+        self.points = None
         self.proven = False
-        self.untried: list[Action] | None = None
+        self.untried = None
 
 
 @dataclass(frozen=True)
@@ -148,15 +165,19 @@ def simulate_and_backup(s: GameState, root: Node, path: list[Node], margin: floa
     """
     if not s.is_terminal():
         s.rollout(seed)
-    wins = s.returns()
-    rewards = blend(wins, s.margins(), margin) if margin else wins
+    wins: list = s.returns()
+    rewards: list = blend(wins, s.margins(), margin) if margin else wins
+    n: Node
+    j: cython.Py_ssize_t
     if points:
-        tally = s.points()
+        tally: list = s.points()
         for n in path[:2]:
             if n.points is None:
                 n.points = list(tally)
             else:
-                n.points = [a + b for a, b in zip(n.points, tally, strict=True)]
+                kept: list = n.points
+                for j in range(len(kept)):
+                    kept[j] += tally[j]
     root.visits += 1
     for n in path[1:]:
         n.visits += 1
