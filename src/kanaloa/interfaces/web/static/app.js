@@ -784,14 +784,16 @@ function drawEditor() {
   });
   editor.islands.forEach((isl, k) => {
     const size = editor.links.filter((l) => l.includes(k)).length;
-    const circle = svgEl("circle", { cx: isl.x, cy: isl.y, r: 2.6 + 0.35 * size, "data-island": isl.name,
+    const circle = svgEl("circle", { cx: isl.x, cy: isl.y, r: 4 + 0.3 * size, "data-island": isl.name,
       class: editor.selected === k ? "selected" : "" });
     circle.addEventListener("mousedown", (e) => { e.stopPropagation(); islandDown(k, e); });
     circle.addEventListener("click", (e) => e.stopPropagation());
     svg.append(circle);
-    const label = svgEl("text", { x: isl.x, y: isl.y + 0.9 });
-    label.textContent = `${isl.name} ${size}`;
-    svg.append(label);
+    const label = svgEl("text", { x: isl.x, y: isl.y + 0.4 });
+    label.textContent = isl.name;
+    const count = svgEl("text", { x: isl.x, y: isl.y + 2.6, class: "size" });
+    count.textContent = `${size} link${size === 1 ? "" : "s"}`;
+    svg.append(label, count);
   });
   const sizes = editor.islands.map((_, k) => editor.links.filter((l) => l.includes(k)).length);
   $("#editor-counts").textContent = `${editor.islands.length} islands, ${editor.links.length} links, ` +
@@ -914,6 +916,7 @@ async function loadReplay() {
     const records = await readFile($("#replay-file"));
     const request = { records };
     if (form.game.value !== "") request.game = Number(form.game.value);
+    if (form.board.value === "edited") request.board = editedBoard;
     const view = await api("POST", "/api/replays", request);
     replay.id = view.id;
     replay.length = view.length;
