@@ -133,6 +133,7 @@ def test_a_hint_gives_the_move_the_plan_and_the_win_chances(client):
     hint = client.post(f"/api/games/{gid}/hint", json={}).json()
     assert hint["move"] in view["moves"] and hint["plan"][0] == hint["move"]
     assert hint["iterations"] == 200 and 0 <= hint["candidates"][0]["win"] <= 1
+    assert f'data-move="{hint["move"]}"' in hint["svg"]  # the plan drawn on the picture
     assert client.post(f"/api/games/{gid}/hint", json={"iterations": 50}).json()["iterations"] == 50
     refused(client.post(f"/api/games/{gid}/hint", json={"iterations": 0}), 400, "iterations")
 

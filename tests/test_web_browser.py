@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from kanaloa.play.simulate import make_tournament, play_game
+from kanaloa.rules.board import load_board
 
 pytestmark = pytest.mark.browser
 
@@ -73,12 +74,19 @@ def server():
 
 
 @pytest.fixture(scope="module")
-def browser():
+def downloads(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("downloads")
+
+
+@pytest.fixture(scope="module")
+def browser(downloads):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                 "--window-size=1500,1100", "--disable-extensions", "--no-first-run"):
         options.add_argument(arg)
@@ -325,7 +333,7 @@ def test_following_a_table_with_another_players_face_down_discard(page):
     told(7)
     click(page, "#table-discard")  # blue discards face-down, unseen
     told(8)
-    history = [li.text for li in all_css(page, "#table-history li")]
+    history = [li.text.split(". ", 1)[1] for li in all_css(page, "#table-history li")]
     assert history[-3:] == ["red: take MOKU refill RASI", "draw PAHU", "blue: discard"]
     click(page, "#table-deck")  # blue draws
     told(9)
@@ -351,7 +359,7 @@ def add_island(driver, x: float, y: float) -> None:
         svg, int((x / 100 - 0.5) * box["width"]), int((y / 75 - 0.5) * box["height"])).click().perform()
 
 
-def test_a_board_built_in_the_editor_is_checked_downloaded_and_played_on(page):
+def test_a_board_built_in_the_editor_is_checked_downloaded_and_played_on(page, downloads):
     click(page, '#modes button[data-mode="editor"]')
     points = [(15, 15), (50, 12), (32, 40), (72, 38), (50, 62)]
     for x, y in points:
@@ -376,6 +384,11 @@ def test_a_board_built_in_the_editor_is_checked_downloaded_and_played_on(page):
     wait_for(page, lambda d: css(d, "#editor-ok").text or css(d, "#editor-error").text)
     assert "5 islands, 7 links, 20 cards" in css(page, "#editor-ok").text, css(page, "#editor-error").text
     shot(page, "web-editor")
+    click(page, "#editor-download")  # a board file that --board reads
+    saved = downloads / "pentagon.json"
+    wait_for(page, lambda d: saved.is_file() and saved.stat().st_size > 0)
+    board = load_board(str(saved))
+    assert board.islands == ("ALFA", "ISLE2", "ISLE3", "ISLE4", "ISLE5") and board.n_links == 7
     click(page, "#editor-play")
     wait_for(page, lambda d: css(d, "#play-setup").is_displayed())
     start_play(page, ["human", "random", "random"], 3, seed=2, board="edited")

@@ -39,14 +39,13 @@ from starlette.staticfiles import StaticFiles
 
 from ...errors import INPUT_LIMIT, MAX_INPUT_BYTES, KanaloaError, brief
 from ...play.bots import BOTS
-from ...rules.board import BUILTIN_BOARDS, load_board
+from ...rules.board import BUILTIN_BOARDS, board_to_dict, load_board
 from .games import (
     Conflict,
     HintBudget,
     PlayGame,
     Replay,
     TableGame,
-    board_json,
     new_game,
     new_replay,
     new_table,
@@ -162,14 +161,14 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
         name = request.path_params["name"]
         if name not in BUILTIN_BOARDS:
             raise BadRequest(404, f"board {brief(name)}: no such built-in board ({', '.join(BUILTIN_BOARDS)})")
-        return answer(board_json(load_board(name)))
+        return answer(board_to_dict(load_board(name)))
 
     async def check_board(request: Request) -> Response:
         body = await read_json(request)
         board = resolve_board(body)
         from ..svg import board_svg
 
-        return answer({"board": board_json(board), "islands": len(board.islands), "links": len(board.links),
+        return answer({"board": board_to_dict(board), "islands": len(board.islands), "links": len(board.links),
                        "cards": board.n_cards, "svg": board_svg(board)})
 
     # -- games --------------------------------------------------------------------------
@@ -221,8 +220,14 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
         body = await read_json(request)
         async with entry.lock:
             pos = seen(entry.session).copy()
-        found = await in_thread(lambda: budget.ask(pos, body.get("iterations"), body.get("seed", 0)), hint_pool)
-        return answer(found.to_json())
+
+        def ask() -> dict[str, Any]:
+            found = budget.ask(pos, body.get("iterations"), body.get("seed", 0))
+            from ..svg import position_svg
+
+            return {**found.to_json(), "svg": position_svg(pos, hint=found, interactive=True)}
+
+        return answer(await in_thread(ask, hint_pool))
 
     async def game_hint(request: Request) -> Response:
         return await hint_for(request, PlayGame, lambda g: g.hint_position())

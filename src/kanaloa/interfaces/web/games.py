@@ -69,17 +69,6 @@ def resolve_board(value: object) -> Board:
                      f"file's content (a JSON object) instead")
 
 
-def board_json(board: Board) -> dict[str, Any]:
-    """A board in the board-file schema (``kanaloa.rules.board``), ready to save and load with ``--board``."""
-    return {
-        "name": board.name,
-        "cards_per_island": board.cards_per_island,
-        "islands": [{"name": name, "links": board.sizes[i], "xy": list(board.xy[i])}
-                    for i, name in enumerate(board.islands)],
-        "links": [[board.islands[a], board.islands[b]] for a, b in board.links],
-    }
-
-
 def board_loader(uploaded: Board | None) -> Callable[[str], Board]:
     """What a position's ``board`` field may name in a request: a built-in board, or the board sent with it."""
 
@@ -278,11 +267,12 @@ class PlayGame:
         self._look()
 
     def hint_position(self) -> Position:
-        """The position a hint is asked on: a person's turn.  Raises ``Conflict`` on a bot's turn (its hint
-        would show the bot's hand)."""
+        """The position a hint is asked on: the person to move's view (a hint uses what the mover knows
+        and nothing else, so it is the full position's hint too).  Raises ``Conflict`` on a bot's turn
+        (its hint would show the bot's hand)."""
         if self.bot_to_move():
             raise Conflict(f"{self.pos.to_move} is a bot; hints are for a person's turn")
-        return self.pos
+        return self.seen()
 
     @property
     def moves(self) -> list[str]:

@@ -153,8 +153,9 @@ function drawHint(box, hint, boardTarget) {
 
 function drawHistory(target, items, current = null) {
   target.replaceChildren(...items.map((item, i) =>
-    el("li", { class: i === current ? "current" : "" }, item.seat ? `${item.seat}: ${item.move}` : item.move)));
-  target.scrollTop = target.scrollHeight;
+    el("li", { class: i === current ? "current" : "" }, `${i + 1}. ` + (item.seat ? `${item.seat}: ${item.move}` : item.move))));
+  const shown = current === null ? null : target.children[current];
+  target.scrollTop = shown ? shown.offsetTop - target.offsetTop - target.clientHeight / 2 : target.scrollHeight;
 }
 
 // -- mode switching -------------------------------------------------------------------------
@@ -450,7 +451,9 @@ $("#play-hint").addEventListener("click", async () => {
   button.disabled = true;
   playPrompt("Thinking about a hint...");
   try {
-    drawHint($("#play-hint-box"), await api("POST", `/api/games/${play.id}/hint`, {}), $("#play-board"));
+    const hint = await api("POST", `/api/games/${play.id}/hint`, {});
+    showPlay({ ...play.view, svg: hint.svg }); // the picture with the plan drawn on it
+    drawHint($("#play-hint-box"), hint, $("#play-board"));
     playPrompt("");
   } catch (err) {
     playError(err.message);
@@ -697,7 +700,9 @@ $("#table-hint").addEventListener("click", async () => {
   button.disabled = true;
   tablePrompt("Thinking about a hint...");
   try {
-    drawHint($("#table-hint-box"), await api("POST", `/api/tables/${table.id}/hint`, {}), $("#table-board"));
+    const hint = await api("POST", `/api/tables/${table.id}/hint`, {});
+    showTable({ ...table.view, svg: hint.svg });
+    drawHint($("#table-hint-box"), hint, $("#table-board"));
     tablePrompt("");
   } catch (err) {
     tableError(err.message);
@@ -922,6 +927,7 @@ async function loadReplay() {
     replay.length = view.length;
     $("#replay-slider").max = view.length;
     $("#replay-game").hidden = false;
+    $("#replay-setup").hidden = true;
     showReplay(view);
   } catch (err) {
     $("#replay-load-error").textContent = err.message;
@@ -940,10 +946,8 @@ function showReplay(view) {
   const rec = view.record;
   const last = view.at ? `; move ${view.at}: ${rec.moves[view.at - 1]}` : "";
   $("#replay-at").textContent = `Move ${view.at} of ${view.length}${last}`;
-  $("#replay-faceup").replaceChildren(...pos.face_up.map((c) => el("span", { class: "card", text: c })));
-  $("#replay-hands").replaceChildren(...Object.entries(pos.hands).map(([color, hand]) =>
-    el("p", {}, el("span", { class: `swatch ${color}` }), ` ${color} (${rec.lineup[pos.players.indexOf(color)]}): ` +
-      (hand.cards ? hand.cards.join(" ") : `${hand.count} cards`))));
+  $("#replay-lineup").textContent = `Game ${rec.game}: ` +
+    pos.players.map((color, seat) => `${color} ${rec.lineup[seat]}`).join(", ");
   drawHistory($("#replay-history"), rec.moves.map((m) => ({ move: m })), view.at - 1);
 }
 
@@ -957,6 +961,11 @@ async function replayTo(at) {
     $("#replay-error").textContent = err.message;
   }
 }
+$("#replay-another").addEventListener("click", () => {
+  replay.id = null;
+  $("#replay-game").hidden = true;
+  $("#replay-setup").hidden = false;
+});
 $("#replay-first").addEventListener("click", () => replayTo(0));
 $("#replay-prev").addEventListener("click", () => replayTo(replay.at - 1));
 $("#replay-next").addEventListener("click", () => replayTo(replay.at + 1));
