@@ -200,26 +200,12 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
             result = await in_thread(run) if slow else run()
         return answer(result)
 
-    async def game_create(request: Request) -> Response:
-        return await create(request, new_game)
-
-    async def game_get(request: Request) -> Response:
-        return await with_session(request, PlayGame, lambda g, b: None)
-
-    async def game_move(request: Request) -> Response:
-        return await with_session(request, PlayGame, lambda g, b: g.play(b.get("move")), slow=True)
-
-    async def game_bot(request: Request) -> Response:
-        return await with_session(request, PlayGame, lambda g, b: {"played": g.bot_move()}, slow=True)
-
-    async def game_undo(request: Request) -> Response:
-        return await with_session(request, PlayGame, lambda g, b: g.undo(), slow=True)
-
-    async def hint_for(request: Request, kind: type, seen: Callable[[Any], Any]) -> Response:
+    async def hint_for(request: Request, kind: type) -> Response:
         entry = sessions.get(request.path_params["id"], kind)
         body = await read_json(request)
         async with entry.lock:
-            pos = seen(entry.session).copy()
+            session: PlayGame | TableGame = entry.session  # type: ignore[assignment]
+            pos = session.hint_position().copy()
 
         def ask() -> dict[str, Any]:
             found = budget.ask(pos, body.get("iterations"), body.get("seed", 0))
@@ -229,40 +215,46 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
 
         return answer(await in_thread(ask, hint_pool))
 
-    async def game_hint(request: Request) -> Response:
-        return await hint_for(request, PlayGame, lambda g: g.hint_position())
+    def game_routes(path: str, kind: type, make: Callable[[dict[str, Any]], Session]) -> list[Route]:
+        """The endpoints games and tables share: create, look, move, undo, hint, download the position."""
 
-    async def game_position(request: Request) -> Response:
-        entry = sessions.get(request.path_params["id"], PlayGame)
-        game: PlayGame = entry.session  # type: ignore[assignment]
-        return answer(game.pos.to_json())
+        async def create_one(request: Request) -> Response:
+            return await create(request, make)
+
+        async def look(request: Request) -> Response:
+            return await with_session(request, kind, lambda s, b: None)
+
+        async def move(request: Request) -> Response:
+            return await with_session(request, kind, lambda s, b: s.play(b.get("move")), slow=True)
+
+        async def undo(request: Request) -> Response:
+            return await with_session(request, kind, lambda s, b: s.undo(), slow=True)
+
+        async def hint(request: Request) -> Response:
+            return await hint_for(request, kind)
+
+        async def position(request: Request) -> Response:
+            entry = sessions.get(request.path_params["id"], kind)
+            session: PlayGame | TableGame = entry.session  # type: ignore[assignment]
+            return answer(session.pos.to_json())
+
+        return [
+            Route(f"/api/{path}", create_one, methods=["POST"]),
+            Route(f"/api/{path}/{{id}}", look),
+            Route(f"/api/{path}/{{id}}/move", move, methods=["POST"]),
+            Route(f"/api/{path}/{{id}}/undo", undo, methods=["POST"]),
+            Route(f"/api/{path}/{{id}}/hint", hint, methods=["POST"]),
+            Route(f"/api/{path}/{{id}}/position", position),
+        ]
+
+    # -- what only games have: bots and records -------------------------------------------
+
+    async def game_bot(request: Request) -> Response:
+        return await with_session(request, PlayGame, lambda g, b: {"played": g.bot_move()}, slow=True)
 
     async def game_record(request: Request) -> Response:
-        entry = sessions.get(request.path_params["id"], PlayGame)
-        game: PlayGame = entry.session  # type: ignore[assignment]
+        game: PlayGame = sessions.get(request.path_params["id"], PlayGame).session  # type: ignore[assignment]
         return answer(game.record())
-
-    # -- tables -------------------------------------------------------------------------
-
-    async def table_create(request: Request) -> Response:
-        return await create(request, new_table)
-
-    async def table_get(request: Request) -> Response:
-        return await with_session(request, TableGame, lambda t, b: None)
-
-    async def table_move(request: Request) -> Response:
-        return await with_session(request, TableGame, lambda t, b: t.play(b.get("move")), slow=True)
-
-    async def table_undo(request: Request) -> Response:
-        return await with_session(request, TableGame, lambda t, b: t.undo(), slow=True)
-
-    async def table_hint(request: Request) -> Response:
-        return await hint_for(request, TableGame, lambda t: t.pos)
-
-    async def table_position(request: Request) -> Response:
-        entry = sessions.get(request.path_params["id"], TableGame)
-        table: TableGame = entry.session  # type: ignore[assignment]
-        return answer(table.pos.to_json())
 
     # -- replays ------------------------------------------------------------------------
 
@@ -298,20 +290,10 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
         Route("/api/boards", boards),
         Route("/api/boards/check", check_board, methods=["POST"]),
         Route("/api/boards/{name}", builtin_board),
-        Route("/api/games", game_create, methods=["POST"]),
-        Route("/api/games/{id}", game_get),
-        Route("/api/games/{id}/move", game_move, methods=["POST"]),
+        *game_routes("games", PlayGame, new_game),
         Route("/api/games/{id}/bot", game_bot, methods=["POST"]),
-        Route("/api/games/{id}/undo", game_undo, methods=["POST"]),
-        Route("/api/games/{id}/hint", game_hint, methods=["POST"]),
-        Route("/api/games/{id}/position", game_position),
         Route("/api/games/{id}/record", game_record),
-        Route("/api/tables", table_create, methods=["POST"]),
-        Route("/api/tables/{id}", table_get),
-        Route("/api/tables/{id}/move", table_move, methods=["POST"]),
-        Route("/api/tables/{id}/undo", table_undo, methods=["POST"]),
-        Route("/api/tables/{id}/hint", table_hint, methods=["POST"]),
-        Route("/api/tables/{id}/position", table_position),
+        *game_routes("tables", TableGame, new_table),
         Route("/api/replays", replay_create, methods=["POST"]),
         Route("/api/replays/{id}", replay_get),
         Mount("/static", StaticFiles(packages=[("kanaloa.interfaces.web", "static")]), name="static"),

@@ -427,6 +427,10 @@ class TableGame:
             raise Conflict("nothing to undo: no move has been told")
         self.pos = self.history.pop()[0]
 
+    def hint_position(self) -> Position:
+        """The position a hint is asked on: the viewer's (``hint`` refuses it when another player is to move)."""
+        return self.pos
+
     def view(self) -> dict[str, Any]:
         viewer = self.pos.viewer
         out = describe(self.pos, self.pos.to_move == viewer)

@@ -151,6 +151,25 @@ function drawHint(box, hint, boardTarget) {
   }
 }
 
+// Ask for a hint in mode `mode` ("play" or "table"): the answer's picture, with the plan drawn, replaces the
+// board, and the hint box lists the plan and the candidates.
+async function askHint(mode, path, view, show) {
+  const button = $(`#${mode}-hint`);
+  const prompt = $(`#${mode}-prompt`);
+  button.disabled = true;
+  prompt.textContent = "Thinking about a hint...";
+  try {
+    const hint = await api("POST", path, {});
+    show({ ...view, svg: hint.svg });
+    drawHint($(`#${mode}-hint-box`), hint, $(`#${mode}-board`));
+    prompt.textContent = "";
+  } catch (err) {
+    $(`#${mode}-error`).textContent = err.message;
+  } finally {
+    button.disabled = false;
+  }
+}
+
 function drawHistory(target, items, current = null) {
   target.replaceChildren(...items.map((item, i) =>
     el("li", { class: i === current ? "current" : "" }, `${i + 1}. ` + (item.seat ? `${item.seat}: ${item.move}` : item.move))));
@@ -446,21 +465,7 @@ async function runBots() {
   }
 }
 
-$("#play-hint").addEventListener("click", async () => {
-  const button = $("#play-hint");
-  button.disabled = true;
-  playPrompt("Thinking about a hint...");
-  try {
-    const hint = await api("POST", `/api/games/${play.id}/hint`, {});
-    showPlay({ ...play.view, svg: hint.svg }); // the picture with the plan drawn on it
-    drawHint($("#play-hint-box"), hint, $("#play-board"));
-    playPrompt("");
-  } catch (err) {
-    playError(err.message);
-  } finally {
-    button.disabled = false;
-  }
-});
+$("#play-hint").addEventListener("click", () => askHint("play", `/api/games/${play.id}/hint`, play.view, showPlay));
 
 $("#play-undo").addEventListener("click", async () => {
   if (play.busy) return;
@@ -695,21 +700,8 @@ $("#table-typed").addEventListener("submit", (e) => {
   if (move) tellMove(move).then(() => { if (!$("#table-error").textContent) e.target.move.value = ""; });
 });
 
-$("#table-hint").addEventListener("click", async () => {
-  const button = $("#table-hint");
-  button.disabled = true;
-  tablePrompt("Thinking about a hint...");
-  try {
-    const hint = await api("POST", `/api/tables/${table.id}/hint`, {});
-    showTable({ ...table.view, svg: hint.svg });
-    drawHint($("#table-hint-box"), hint, $("#table-board"));
-    tablePrompt("");
-  } catch (err) {
-    tableError(err.message);
-  } finally {
-    button.disabled = false;
-  }
-});
+$("#table-hint").addEventListener("click", () =>
+  askHint("table", `/api/tables/${table.id}/hint`, table.view, showTable));
 $("#table-undo").addEventListener("click", async () => {
   try { showTable(await api("POST", `/api/tables/${table.id}/undo`, {})); tableError(""); }
   catch (err) { tableError(err.message); }
