@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from kanaloa.play.simulate import make_tournament, play_game
+from kanaloa.position import Position
 from kanaloa.rules.board import load_board
 
 pytestmark = pytest.mark.browser
@@ -421,3 +422,33 @@ def test_a_recorded_game_replays_step_by_step(page, tmp_path):
         click(page, "#replay-next")
     wait_for(page, lambda d: css(d, "#replay-at").text.startswith("Move 60 of"))
     shot(page, "web-replay")
+
+
+def position_with_a_removal() -> Position:
+    """A full position of a seeded random game at its first pending removal (R7)."""
+    pos = Position.new(seed=0)
+    rng = random.Random(0)
+    while not any(str(m).startswith("remove ") for m in pos.legal_moves()):
+        pos.play(rng.choice(pos.legal_moves()))
+    return pos
+
+
+def test_an_uploaded_position_with_a_removal_due_is_played_by_clicking_the_bridge(page, tmp_path, downloads):
+    pos = position_with_a_removal()
+    upload = tmp_path / "removal.json"
+    upload.write_text(pos.dumps())
+    for i in range(4):
+        set_value(page, f"#play-seats [name=seat{i}]", "human")
+    css(page, "#play-upload-position").send_keys(str(upload))
+    wait_for(page, lambda d: css(d, "#play-game").is_displayed())
+    removals = [m for m in legal_moves(page) if m.startswith("remove ")]
+    assert removals == [str(m) for m in pos.legal_moves()]
+    assert "removal on" in css(page, "#play-status").text
+    click_link(page, f'#play-board g.link[data-link="{removals[1].split()[1]}"]')
+    wait_for(page, lambda d: body_data(d, "play-moves") == "1")
+    assert css(page, "#play-history li").get_attribute("textContent").endswith(removals[1])
+    click(page, "#play-download-position")  # the full position, which goes on from here
+    saved = downloads / "kanaloa-position.json"
+    wait_for(page, lambda d: saved.is_file() and saved.stat().st_size > 0)
+    pos.play(removals[1])
+    assert Position.from_json(saved.read_text()).to_json() == pos.to_json()

@@ -236,7 +236,7 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
         async def position(request: Request) -> Response:
             entry = sessions.get(request.path_params["id"], kind)
             session: PlayGame | TableGame = entry.session  # type: ignore[assignment]
-            return answer(session.pos.to_json())
+            return Response(session.pos.dumps() + "\n", media_type="application/json")  # indented, as the command
 
         return [
             Route(f"/api/{path}", create_one, methods=["POST"]),

@@ -42,6 +42,19 @@ async function api(method, path, body) {
   return data;
 }
 
+// A file to download, as the server wrote it: its text is kept as it is, since JSON.parse would round
+// the 64-bit seeds of positions and records to the nearest double.
+async function downloadFrom(path, name) {
+  const response = await fetch(path);
+  const text = await response.text();
+  if (!response.ok) {
+    let message = `HTTP ${response.status}`;
+    try { message = JSON.parse(text).error || message; } catch (err) { /* not JSON: keep the status */ }
+    throw new Error(message);
+  }
+  download(name, text.endsWith("\n") ? text : text + "\n");
+}
+
 function download(name, value) {
   const text = typeof value === "string" ? value : JSON.stringify(value, null, 2) + "\n";
   const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
@@ -481,14 +494,10 @@ $("#play-undo").addEventListener("click", async () => {
   runBots();
 });
 
-$("#play-download-position").addEventListener("click", async () => {
-  try { download("kanaloa-position.json", await api("GET", `/api/games/${play.id}/position`)); }
-  catch (err) { playError(err.message); }
-});
-$("#play-download-record").addEventListener("click", async () => {
-  try { download("kanaloa-game.jsonl", JSON.stringify(await api("GET", `/api/games/${play.id}/record`)) + "\n"); }
-  catch (err) { playError(err.message); }
-});
+$("#play-download-position").addEventListener("click", () =>
+  downloadFrom(`/api/games/${play.id}/position`, "kanaloa-position.json").catch((err) => playError(err.message)));
+$("#play-download-record").addEventListener("click", () =>
+  downloadFrom(`/api/games/${play.id}/record`, "kanaloa-game.jsonl").catch((err) => playError(err.message)));
 $("#play-new").addEventListener("click", () => {
   play.id = null;
   play.view = null;
@@ -706,10 +715,8 @@ $("#table-undo").addEventListener("click", async () => {
   try { showTable(await api("POST", `/api/tables/${table.id}/undo`, {})); tableError(""); }
   catch (err) { tableError(err.message); }
 });
-$("#table-download").addEventListener("click", async () => {
-  try { download("kanaloa-table.json", await api("GET", `/api/tables/${table.id}/position`)); }
-  catch (err) { tableError(err.message); }
-});
+$("#table-download").addEventListener("click", () =>
+  downloadFrom(`/api/tables/${table.id}/position`, "kanaloa-table.json").catch((err) => tableError(err.message)));
 $("#table-new").addEventListener("click", () => {
   table.id = null;
   table.hand = [];
