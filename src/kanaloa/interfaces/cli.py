@@ -204,7 +204,7 @@ def new(players: int, seed: int | None, preset: str, board: str, colors: str | N
               help="Color the output, also into a pipe or a file (default: only on a terminal, and not when "
                    "NO_COLOR is set).")
 def show(position: str, use_color: bool | None) -> None:
-    """Draw the board, the cards and the turn state of POSITION."""
+    """Show the islands, bridges, cards and turn state of POSITION as tables ('kanaloa svg' draws the board)."""
     from .display import render_position
 
     pos = read_position(position)

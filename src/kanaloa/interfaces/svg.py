@@ -26,7 +26,7 @@ player's pair (R15.5) come from the position and its engine.
   discard or reveal as a numbered mark on the card or the deck; and a legend
   in the panel with the plan and the move's estimated win chance.
 
-**Hooks for programs** (stable; docs/commands.md "kanaloa svg" lists them too):
+**Hooks for programs** (stable; docs/commands.md, "Hooks in the pictures", lists them too):
 
 - each link: ``<g class="link" data-link="A-B" data-owner="red|green|blue|yellow|">``,
   ``A-B`` in the board file's order (the move notation's), ``data-owner``
