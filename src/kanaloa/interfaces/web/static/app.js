@@ -315,7 +315,9 @@ function showPlay(view) {
     g.addEventListener("click", () => clickLink(g.dataset.link));
   }
   for (const g of $$("#play-board [data-card]")) g.addEventListener("click", () => clickFaceUp(g.dataset.card));
-  for (const g of $$("#play-board [data-hand-card]")) g.addEventListener("click", () => clickHand(g.dataset.handCard));
+  const own = `#play-board g.hand[data-player="${view.perspective}"] [data-hand-card]`;
+  for (const g of $$(own)) g.addEventListener("click", () => clickHand(g.dataset.handCard));
+  for (const g of $$("#play-board g.deck")) g.addEventListener("click", () => $("#play-deck").click());
   // face-up row and deck
   $("#play-faceup").replaceChildren(...pos.face_up.map((c) =>
     cardButton(c, { "data-card": c, class: moves.some((m) => body(m) === `take ${c}`) ? "card playable" : "card" },
