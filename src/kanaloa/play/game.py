@@ -68,8 +68,16 @@ _PRIOR_TABLE = [prior_of(v) for v in range(_TABLE_LOW, _TABLE_HIGH)]
 
 
 def _priors(values: list[int]) -> list[float]:
-    table, low, high = _PRIOR_TABLE, _TABLE_LOW, _TABLE_HIGH
+    table: list = _PRIOR_TABLE
+    low: cython.long = _TABLE_LOW
+    high: cython.long = _TABLE_HIGH
     return [table[v - low] if low <= v < high else prior_of(v) for v in values]
+
+
+def _discards(moves: list[int]) -> tuple[int, int]:
+    """Where the discards lie in a legal list (sorted by code, so they are one run): (start, end)."""
+    lo = bisect_left(moves, _FIRST_DISCARD)
+    return lo, bisect_left(moves, _AFTER_DISCARDS, lo)
 
 
 class KanaloaGame:
@@ -161,11 +169,9 @@ class KanaloaState:
         moves = self.core.legal_actions()
         if self.core.to_move == observer:
             return moves
-        # Legal lists are sorted by code, so the discards are one run: it becomes its one key.
-        lo = bisect_left(moves, _FIRST_DISCARD)
-        hi = bisect_left(moves, _AFTER_DISCARDS, lo)
+        lo, hi = _discards(moves)
         if hi > lo:
-            moves[lo:hi] = [HIDDEN_DISCARD]
+            moves[lo:hi] = [HIDDEN_DISCARD]  # the run of discards becomes its one key
         return moves
 
     def priors(self, observer: int) -> list[float]:
@@ -174,9 +180,7 @@ class KanaloaState:
         values = _priors(core.move_values())
         if core.to_move == observer:
             return values
-        moves = core.legal_actions()
-        lo = bisect_left(moves, _FIRST_DISCARD)
-        hi = bisect_left(moves, _AFTER_DISCARDS, lo)
+        lo, hi = _discards(core.legal_actions())
         if hi > lo:
             values[lo:hi] = [prior_of(DISCARD_VALUE)]
         return values
@@ -190,8 +194,7 @@ class KanaloaState:
         core = self.core
         if key == HIDDEN_DISCARD:
             moves = core.legal_actions()
-            lo = bisect_left(moves, _FIRST_DISCARD)
-            hi = bisect_left(moves, _AFTER_DISCARDS, lo)
+            lo, hi = _discards(moves)
             key = moves[lo + rng.randrange(hi - lo)]
         core.apply(key)
         return key
