@@ -515,7 +515,6 @@ def test_later_moves_of_the_plan_are_about_equal_and_marked():
     """Seeds split one plan's visits over the orders of its builds; a later move of the plan that may be
     played first is about equal to the best, whatever its statistics, and the command marks it =."""
     from kanaloa.play.hint import same_plan
-
     from kanaloa.position import Position
 
     pos = Position.from_json(json.loads(resources.files("kanaloa.examples").joinpath("midgame.json").read_text()))
