@@ -217,3 +217,33 @@ def test_commands_md_lists_the_keys_of_steadiness_json():
     doc = json.loads(result.stdout)
     assert list(doc) == documented_keys("steadiness --json")
     assert list(doc["positions"][0]) == documented_keys("A position")
+
+
+def test_commands_md_lists_the_keys_of_board_json():
+    result = run("board", "oro", "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert list(doc) == documented_keys("board --json")
+    assert list(doc["islands"][0]) == documented_keys("An island")
+
+
+def test_commands_md_lists_the_hooks_of_the_pictures():
+    """Every documented attribute is in a picture that has them all: a pending removal, a public card, a hint."""
+    from kanaloa.interfaces.svg import position_svg
+    from kanaloa.play.hint import Hint
+    from kanaloa.position import Position
+    from kanaloa.rules.engine import load_engine
+    from test_rules import table
+
+    pos = table(load_engine("core"), to_move="green",
+                bridges={"ALOA-BAFI": "blue", "BAFI-COCO": "green", "BAFI-GUMO": "yellow", "BAFI-ORO": "red"},
+                hands={"green": ["RASI", "ORO"]})
+    pos.play("RASI-BAFI/RASI")  # BAFI is full, green leads it: a removal is pending (R7)
+    doc = pos.to_json()
+    doc["hands"]["green"]["public"] = ["ORO"]
+    plan = ["remove BAFI-ORO", "BAFI-ORO/ORO"]
+    picture = position_svg(Position.from_json(doc), hint=Hint(move=plan[0], plan=plan, candidates=[], iterations=0,
+                                                              seconds=0.0))
+    documented = documented_keys("Hooks in the pictures")
+    assert documented
+    assert set(re.findall(r' (data-[a-z-]+)="', picture)) == set(documented)

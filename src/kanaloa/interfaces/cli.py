@@ -204,7 +204,7 @@ def new(players: int, seed: int | None, preset: str, board: str, colors: str | N
               help="Color the output, also into a pipe or a file (default: only on a terminal, and not when "
                    "NO_COLOR is set).")
 def show(position: str, use_color: bool | None) -> None:
-    """Draw the board, the cards and the turn state of POSITION."""
+    """Show the islands, bridges, cards and turn state of POSITION as tables ('kanaloa svg' draws the board)."""
     from .display import render_position
 
     pos = read_position(position)
@@ -212,6 +212,163 @@ def show(position: str, use_color: bool | None) -> None:
         use_color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     # color=: click would strip the codes again where the output is no terminal (a pipe, a file).
     click.echo(render_position(pos, use_color=use_color), color=use_color)
+
+
+def write_output(text: str, target: str | None, option: str) -> None:
+    """``text`` to standard output (``target`` None or ``-``) or to the file ``target``; a file that cannot be
+    written is an ``OptionError`` naming ``option``."""
+    if target is None or target == "-":
+        click.echo(text, nl=False)
+        return
+    try:
+        with open(target, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise OptionError(f"{option} {quote(target, PATH_LIMIT)}: cannot write it ({exc.strerror})") from None
+
+
+@cli.command()
+@click.argument("position", metavar="POSITION")
+@click.option("-o", "--output", "output", default=None, metavar="FILE",
+              help="Write the picture to FILE instead of standard output ('-': standard output).")
+@click.option("--hint", "with_hint", is_flag=True,
+              help="Ask for a hint for the player to move (as 'kanaloa hint' does) and draw its plan.")
+@click.option("--iterations", type=int, default=None, help="With --hint: the search budget in iterations.")
+@click.option("--time", "seconds", type=float, default=None,
+              help="With --hint: the search budget in seconds. [default: 2, when no --iterations is given]")
+@click.option("--workers", "workers", default=None, metavar="N",
+              help="With --hint: worker processes searching at once. [default: the CPU cores this process may use]")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
+              help="With --hint: the seed of the search; the same position, --iterations, --workers and seed give "
+                   "the same picture. [default: 0]")
+@click.option("--width", type=click.FloatRange(min=1, max=100_000), default=None,
+              help="The picture's width in pixels; the height follows. [default: 960]")
+def svg(position: str, output: str | None, with_hint: bool, iterations: int | None, seconds: float | None,
+        workers: str | None, seed: int | None, width: float | None) -> None:
+    """Draw POSITION as an SVG picture: the board, the cards and the turn.
+
+    Islands are circles sized by their link count, tinted and ringed in
+    their controller's color (R2); bridges are thick lines in their
+    owner's color (with two players each color its own, R15), free links
+    thin grey ones; an island with a pending removal (R7) has a dashed
+    ring. A panel beside the board shows whose turn it is, the scores,
+    the face-up cards, the deck and discard counts and the hands as far
+    as the position knows them: a position seen by a viewer shows what
+    that viewer knows, and nothing else.
+
+    With --hint the hint's plan is drawn on the board, its steps
+    numbered: builds as dashed lines in the color they build with,
+    removals as dashed lines with a cross, takes, draws and discards as
+    marks on the cards; the panel lists the plan and its win chance.
+
+    The picture holds no script; its elements carry data- attributes
+    (data-link, data-island, data-card, ...) for programs, listed in
+    docs/commands.md.
+    """
+    from ..play.hint import check_budget, check_workers, default_workers
+    from ..play.hint import hint as make_hint
+    from .svg import WIDTH, position_svg
+
+    if not with_hint:
+        for given, name in ((iterations, "--iterations"), (seconds, "--time"), (workers, "--workers"),
+                            (seed, "--seed")):
+            if given is not None:
+                raise OptionError(f"{name}: only with --hint, which it is a setting of")
+    else:
+        iterations, seconds = check_budget(iterations, seconds)
+        count = check_workers(workers) if workers is not None else default_workers()
+    pos = read_position(position)
+    found = None
+    if with_hint:
+        found = make_hint(pos, iterations=iterations, seconds=seconds, seed=seed or 0, workers=count)
+    write_output(position_svg(pos, hint=found, width=WIDTH if width is None else width), output, "-o")
+
+
+@cli.command("board")
+@click.argument("name", metavar="[BOARD]", default="oro")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the board as a board file (JSON): what --board reads, with every island's link count.")
+@click.option("--svg", "svg_file", default=None, metavar="FILE",
+              help="Write a picture of the board (SVG) to FILE; '-' prints it instead of the listing.")
+@click.option("--layout", is_flag=True,
+              help="Replace the islands' coordinates by a clean computed drawing (about 15 s): no crossing links, "
+                   "the island with the most links in the middle. The board's own drawing must not cross.")
+def board_command(name: str, as_json: bool, svg_file: str | None, layout: bool) -> None:
+    """List the islands and links of BOARD: a built-in board (oro, kahuna) or a board file.
+
+    BOARD is what --board takes elsewhere (default: oro). The listing
+    gives each island's link count (its size, R1), its cards, its
+    coordinates and the islands it is linked to, then every link in the
+    board's order (the move notation's, e.g. ALOA-BAFI), and says whether
+    the drawing's links cross. The format of a board file is in
+    docs/boards.md; --json prints one, so
+
+    \b
+        kanaloa board oro --json > my-board.json
+
+    starts a board of your own. --layout computes new coordinates (the
+    built-in boards' were made so); with --json it prints the board file
+    with them.
+    """
+    import dataclasses
+
+    from ..position.format import dumps
+    from ..rules.board import board_to_dict, load_board
+    from . import layout as L
+    from .svg import board_svg
+
+    if svg_file == "-" and as_json:
+        raise OptionError("--svg -: standard output already holds the --json board; write the picture to a file")
+    bd = load_board(name)
+    if layout:
+        try:
+            drawn = L.planar_layout(bd)
+        except ValueError as exc:
+            raise OptionError(f"--layout: board {quote(name, PATH_LIMIT)}: {exc}") from None
+        bd = dataclasses.replace(bd, xy=tuple(drawn))
+    if svg_file is not None:
+        write_output(board_svg(bd), svg_file, "--svg")
+        if svg_file == "-":
+            return
+    if as_json:
+        click.echo(dumps(board_to_dict(bd)), nl=False)
+        return
+    for line in board_lines(bd):
+        click.echo(line)
+
+
+def board_lines(bd) -> list[str]:
+    """The listing of ``kanaloa board``: the board, a table of its islands, its links, and its drawing."""
+    import textwrap
+
+    from . import layout as L
+
+    neighbours = L.neighbours(bd)
+    lines = [f"board {bd.name}: {bd.n_islands} islands, {bd.n_links} links, {bd.cards_per_island} cards per island "
+             f"({bd.n_cards} cards)"]
+    if bd.description:
+        lines += textwrap.wrap(bd.description, 100, break_on_hyphens=False)
+    width = max(6, *(len(n) for n in bd.islands))
+    lines += ["", f"  {'island':<{width}}  links  cards  {'x':>7}  {'y':>7}  linked to"]
+    for i, island in enumerate(bd.islands):
+        x, y = bd.xy[i]
+        linked = " ".join(bd.islands[j] for j in sorted(neighbours[i]))
+        lines.append(f"  {island:<{width}}  {bd.size(i):>5}  {bd.cards_per_island:>5}  {x:>7.1f}  {y:>7.1f}  {linked}")
+    lines += ["", f"links ({bd.n_links}, in the board's order)"]
+    lines += textwrap.wrap("  ".join(bd.link_name(k) for k in range(bd.n_links)), 100, initial_indent="  ",
+                           subsequent_indent="  ", break_on_hyphens=False)
+    lines.append("")
+    if len(set(bd.xy)) < bd.n_islands:
+        lines.append("drawing: some islands share a point (a board file without xy?); pictures put the islands on "
+                     "a circle instead")
+    else:
+        crossed = L.crossing_links(bd)
+        if crossed:
+            shown = ", ".join(f"{a} and {b}" for a, b in crossed[:3]) + (", ..." if len(crossed) > 3 else "")
+            lines.append(f"drawing: {len(crossed)} pair(s) of links cross: {shown}")
+        else:
+            lines.append("drawing: no two links cross")
+    return lines
 
 
 @cli.command()

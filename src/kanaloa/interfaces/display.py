@@ -1,4 +1,7 @@
-"""A terminal picture of a position: the board, the cards and the turn.
+"""A terminal picture of a position: the islands, the bridges, the cards and the turn, as tables.
+
+The board itself, with its links, is drawn by ``kanaloa svg``
+(``kanaloa.interfaces.svg``); a terminal has no room for a readable one.
 
 It draws a ``Position``: the cards from its public JSON form
 (``Position.to_json()``), so it shows exactly what the position knows (a
@@ -20,10 +23,6 @@ from ..rules.board import Board
 from ..rules.engine import EngineState
 
 ANSI = {"red": "31", "green": "32", "blue": "34", "yellow": "33"}
-SHORT = {"red": "R", "green": "G", "blue": "B", "yellow": "Y"}
-
-MAP_WIDTH = 64
-MAP_HEIGHT = 17
 
 
 def _paint(text: str, color: str | None, use_color: bool) -> str:
@@ -52,37 +51,6 @@ def island_table(board: Board, state: EngineState, colors: list[str]) -> list[Is
         rows.append({"island": name, "size": size, "counts": counts, "free": size - sum(counts.values()),
                      "controller": colors[owner] if owner >= 0 else None})
     return rows
-
-
-def _map(board: Board, rows: list[IslandRow], use_color: bool) -> list[str]:
-    """Island labels placed at the board's coordinates, each with its controller's initial."""
-    xs = [p[0] for p in board.xy]
-    ys = [p[1] for p in board.xy]
-    if max(xs) == min(xs) or max(ys) == min(ys):
-        return []
-    grid = [[" "] * MAP_WIDTH for _ in range(MAP_HEIGHT)]
-    marks: list[tuple[int, int, str, str | None]] = []
-    for row, (x, y) in zip(rows, board.xy, strict=True):
-        label = row["island"] + ("*" + SHORT.get(row["controller"], "?") if row["controller"] else "")
-        label = label[:MAP_WIDTH]  # a board may name an island at length; the table below has it whole
-        col = round((x - min(xs)) / (max(xs) - min(xs)) * (MAP_WIDTH - len(label)))
-        line = round((y - min(ys)) / (max(ys) - min(ys)) * (MAP_HEIGHT - 1))
-        span = range(max(0, col - 1), min(MAP_WIDTH, col + len(label) + 1))
-        for _ in range(MAP_HEIGHT):
-            if all(grid[line][c] == " " for c in span):
-                break
-            line = (line + 1) % MAP_HEIGHT  # nudge down when two labels would touch
-        else:
-            continue  # no free line at this column: the island stays off the map, not off the table
-        for j, ch in enumerate(label):
-            grid[line][col + j] = ch
-        marks.append((line, col, label, row["controller"]))
-    lines = ["".join(r).rstrip() for r in grid]
-    if use_color:
-        for line, col, label, controller in sorted(marks, key=lambda m: (m[0], -m[1])):
-            text = lines[line]
-            lines[line] = text[:col] + _paint(label, controller, True) + text[col + len(label):]
-    return ["  " + ln for ln in lines]
 
 
 def render_position(pos: Position, use_color: bool = False) -> str:
@@ -135,8 +103,6 @@ def render_position(pos: Position, use_color: bool = False) -> str:
         named = [f"{c} ({known[c]})" if c in known else c for c in chosen]
         out.append(f"Setup: chosen so far: {', '.join(named) or 'none'}")
     rows = island_table(board, pos.live, colors)
-    out.append("")
-    out.extend(_map(board, rows, use_color))
     out.append("")
     head = f"  {'island':<8}{'links':>5}  " + "".join(f"{c:>7}" for c in columns) + f"{'free':>6}  controller"
     out.append(head)

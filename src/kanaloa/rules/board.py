@@ -1,10 +1,13 @@
 """Boards: islands, the links between them, and the card supply (R1).
 
-A board is plain data, read from a JSON file of this schema::
+A board is plain data, read from a JSON file of this schema (docs/boards.md
+describes every key and its checks)::
 
-    {"name": "oro", "cards_per_island": 3,
-     "islands": [{"name": "ALOA", "links": 5, "xy": [95.0, 50.3]}, ...],
+    {"name": "oro", "description": "...", "cards_per_island": 3,
+     "islands": [{"name": "ALOA", "links": 5, "xy": [13.3, 21.1]}, ...],
      "links": [["ALOA", "BAFI"], ...]}
+
+``board_to_dict`` writes a board back in the same schema.
 
 Islands are numbered in file order (the *board's island order* of R6 and R7),
 links likewise.  The board keeps the tables of R1 that everything else reads
@@ -45,6 +48,7 @@ class Board:
     links: tuple[tuple[int, int], ...]  # link ends as island indices, in the file's order
     xy: tuple[tuple[float, float], ...]
     source: str = "oro"  # what the position's "board" field says: a built-in name or a path
+    description: str = field(default="", compare=False)  # for people: where the board comes from
     island_index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
     link_index: dict[frozenset[int], int] = field(default_factory=dict, compare=False, repr=False)
     # The tables of R1 (see the module docstring), derived from ``links`` by ``__post_init__``.
@@ -109,6 +113,9 @@ def board_from_dict(data: object, source: str) -> Board:
     name = data.get("name", source)
     if not isinstance(name, str) or not name:
         raise _fail(source, "'name' must be a non-empty string")
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise _fail(source, f"'description' must be a string, not {brief(description)}")
     cpi = data.get("cards_per_island")
     if not isinstance(cpi, int) or isinstance(cpi, bool) or not 1 <= cpi <= 6:
         raise _fail(source, f"'cards_per_island' must be an integer from 1 to 6, not {brief(cpi)}")
@@ -164,6 +171,7 @@ def board_from_dict(data: object, source: str) -> Board:
         links=tuple(links),
         xy=tuple(xy),
         source=source,
+        description=description,
         island_index=index,
         link_index=link_index,
     )
@@ -174,6 +182,20 @@ def board_from_dict(data: object, source: str) -> Board:
         if declared[i] is not None and declared[i] != size:
             raise _fail(source, f"island {nm} declares {brief(declared[i])} links but the link list gives it {size}")
     return board
+
+
+def board_to_dict(board: Board) -> dict[str, object]:
+    """``board`` in the board file's schema, which ``board_from_dict`` reads back as the same board:
+    ``name``, ``description`` (when there is one), ``cards_per_island``, the islands with their link
+    counts and points, and the links, all in the board's order."""
+    doc: dict[str, object] = {"name": board.name}
+    if board.description:
+        doc["description"] = board.description
+    doc["cards_per_island"] = board.cards_per_island
+    doc["islands"] = [{"name": name, "links": board.size(i), "xy": list(board.xy[i])}
+                      for i, name in enumerate(board.islands)]
+    doc["links"] = [[board.islands[a], board.islands[b]] for a, b in board.links]
+    return doc
 
 
 _CACHE: dict[str, Board] = {}
