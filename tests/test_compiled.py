@@ -21,7 +21,7 @@ import kanaloa.play.game as game_module
 import kanaloa.search.ismcts as ismcts_module
 import kanaloa.search.mcts as mcts_module
 from kanaloa.position.api import load_board
-from kanaloa.search.mcts import Node
+from kanaloa.search.ismcts import Node
 from kanaloa.tools.benchmark import bench_position
 
 COMPILED = (mcts_module, ismcts_module, game_module)
@@ -70,8 +70,8 @@ def load_plain(name: str, replace: dict[str, ModuleType]) -> ModuleType:
 @pytest.fixture(scope="module")
 def plain() -> dict[str, ModuleType]:
     pytest.importorskip("cython", reason="the plain-Python search needs Cython's annotations module")
-    mcts = load_plain("kanaloa.search.mcts", {})
-    ismcts = load_plain("kanaloa.search.ismcts", {"kanaloa.search.mcts": mcts})
+    ismcts = load_plain("kanaloa.search.ismcts", {})
+    mcts = load_plain("kanaloa.search.mcts", {"kanaloa.search.ismcts": ismcts})
     game = load_plain("kanaloa.play.game", {})
     assert not any(map(is_compiled, (mcts, ismcts, game)))
     return {"mcts": mcts, "ismcts": ismcts, "game": game}

@@ -414,6 +414,128 @@ def test_about_equal_is_a_z_test_with_a_visit_floor():
     assert not about_equal(lost, Candidate(5, 100, 0.01, 0.01, 0.0))
 
 
+def own_builds(state):
+    """The mover's legal places and swaps (R4), as action codes."""
+    from kanaloa.rules import actions as A
+
+    return [a for a in state.legal_actions() if A.kind_of(a) in (A.PLACE, A.SWAP)]
+
+
+def far_apart(board, a, b):
+    """Whether the islands of builds ``a`` and ``b`` are two or more links apart (no island or link shared)."""
+    from kanaloa.rules import actions as A
+
+    def near(action):
+        link = A.arg_a(action)
+        ends = set(board.links[link])
+        return ends | {x for x, y in board.links if y in ends} | {y for x, y in board.links if x in ends}
+
+    return not near(a) & set(board.links[A.arg_a(b)])
+
+
+def leaves_a_removal(state, action) -> bool:
+    """Whether ``action`` leaves an R7 removal to make, which comes before any other action."""
+    after = state.copy()
+    after.apply(action)
+    return bool(after.to_data().remove_on)
+
+
+def test_builds_on_far_apart_islands_may_be_played_in_either_order():
+    """R4 to R6 act on the islands of a build and their links only: two builds two links apart commute,
+    unless one leaves an R7 removal, which must come next."""
+    from kanaloa.play.hint import same_plan
+
+    found = removals = 0
+    for seed in range(40):
+        pos = midgame(seed, moves=24)
+        state = pos.state
+        for a in own_builds(state):
+            after = state.copy()
+            after.apply(a)
+            if after.to_move != state.to_move or after.is_over or leaves_a_removal(state, a):
+                continue
+            for b in own_builds(after):
+                if far_apart(pos.board, a, b) and state.is_legal(b):
+                    if leaves_a_removal(state, b):
+                        assert not same_plan(state, [a, b], b)  # b first: the removal must come next
+                        removals += 1
+                    else:
+                        assert same_plan(state, [a, b], b), (seed, a, b)
+                        found += 1
+    assert found > 20 and removals > 0
+
+
+def test_a_build_that_needs_the_first_one_is_not_the_same_plan_first():
+    """R6: a place that takes a small island sweeps a rival bridge off one of its links, and the next
+    place goes on that link: it is not legal first, so the two moves do not commute."""
+    from kanaloa.play.hint import same_plan
+    from kanaloa.rules import actions as A
+    from kanaloa.rules.core import CoreState, core_board
+
+    pos = midgame(5, moves=12)
+    board, d = pos.board, pos.state.to_data()
+    me, rival = d.to_move, (d.to_move + 1) % 4
+    dali = board.islands.index("DALI")  # 3 links: 2 bridges are a majority (R2)
+    mine, theirs, free = [k for k, ends in enumerate(board.links) if dali in ends]
+    bridges = list(d.bridges)
+    bridges[mine], bridges[theirs], bridges[free] = me, rival, -1
+    hands, deck = [list(h) for h in d.hands], list(d.deck)
+    for island, n in enumerate(hands[me]):  # the mover's cards go to the deck; two DALI cards come back
+        deck += [island] * n
+    deck.remove(dali)
+    deck.remove(dali)
+    hands[me] = [2 if island == dali else 0 for island in range(board.n_islands)]
+    public = [list(p) for p in d.public]
+    public[me] = [0] * board.n_islands
+    state = CoreState.from_data(core_board(board), dataclasses.replace(d, bridges=bridges, hands=hands, deck=deck,
+                                                                      public=public))
+    take = next(a for a in own_builds(state) if A.arg_a(a) == free)
+    after = state.copy()
+    after.apply(take)
+    assert after.to_data().bridges[theirs] == -1  # swept (R6)
+    follow = next(a for a in own_builds(after) if A.arg_a(a) == theirs)
+    assert not state.is_legal(follow)
+    assert not same_plan(state, [take, follow], follow)
+    assert not same_plan(state, [take, follow], take)  # the first move is not a later one
+
+
+def test_only_a_later_move_of_the_plan_is_the_same_plan():
+    from kanaloa.play.hint import same_plan
+
+    state = midgame(3).state
+    found = hint_of(midgame(3), iterations=2000)
+    line = list(found.actions)
+    assert not same_plan(state, line, line[0])
+    assert not same_plan(state, line, -1)
+    if len(line) > 1:
+        assert not same_plan(state, line, line[-1]) or len(line) == 1  # the turn-ending take or draw
+
+
+def test_later_moves_of_the_plan_are_about_equal_and_marked():
+    """Seeds split one plan's visits over the orders of its builds; a later move of the plan that may be
+    played first is about equal to the best, whatever its statistics, and the command marks it =."""
+    from kanaloa.play.hint import same_plan
+    from kanaloa.position import Position
+
+    pos = Position.from_json(json.loads(resources.files("kanaloa.examples").joinpath("midgame.json").read_text()))
+    found = hint_of(pos, iterations=6000, top=1000)
+    line = list(found.actions)
+    same = [c for c in found.candidates if c.same_plan]
+    assert same, "this position's plan has builds that commute"
+    state = pos.state
+    for c in found.candidates:
+        code = next(a for a, name in zip(line, found.plan, strict=True) if name == c.move) \
+            if c.move in found.plan else None
+        assert c.same_plan == (code is not None and same_plan(state, line, code))
+        if c.same_plan:
+            assert c.about_equal and c.move in found.about_equal and c.move in found.plan[1:]
+    result = run(["hint", "-", "--iterations", "6000", "--top", "1000", "--workers", "1"], stdin=pos.dumps())
+    assert result.exit_code == 0, result.output
+    for c in same:
+        assert re.search(rf"^= {re.escape(c.move)} ", result.stdout, re.M)
+    assert "= a later move of the plan: played first, the plan reaches the same position" in result.stdout
+
+
 def test_candidates_show_intervals_and_every_move_about_equal_to_the_best():
     from kanaloa.play.hint import ERROR_SCALE, about_equal
 
@@ -428,10 +550,10 @@ def test_candidates_show_intervals_and_every_move_about_equal_to_the_best():
         assert lo == pytest.approx(max(0.0, c.win - 1.96 * c.error))
         assert hi == pytest.approx(min(1.0, c.win + 1.96 * c.error))
         assert c.error == pytest.approx(ERROR_SCALE * (c.win * (1 - c.win) / c.visits) ** 0.5)
-        assert about_equal(best, c) == c.about_equal
+        assert (about_equal(best, c) or c.same_plan) == c.about_equal
     everyone = hint_of(midgame(2), iterations=6000, top=1000)
     unequal = [c for c in everyone.candidates if not c.about_equal]
-    assert unequal and all(not about_equal(best, c) for c in unequal)
+    assert unequal and all(not about_equal(best, c) and not c.same_plan for c in unequal)
     assert everyone.about_equal == found.about_equal
 
 

@@ -11,6 +11,7 @@ another player's face-down discard (R4).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 
@@ -20,8 +21,7 @@ import kanaloa_core
 from conftest import hide_swap
 from kanaloa.rules import actions as A
 from kanaloa.search import ISMCTS, MCTS
-from kanaloa.search.ismcts import count_nodes
-from kanaloa.search.mcts import blend
+from kanaloa.search.ismcts import blend, count_nodes
 
 
 class TakeAway:
@@ -587,3 +587,103 @@ def test_a_win_after_the_opponent_moves_is_not_proven():
     for child in result.root.children.values():
         assert not child.proven or child.action == 5  # no move takes 5 at once
     assert not any(c.proven for c in result.candidates())
+
+
+# -- one order of the builds that commute (KanaloaGame one_order) ---------------------------------
+
+
+def position_key(core):
+    """A state's data, the open discards as a multiset: their order only matters to a reshuffle (R9)."""
+    data = core.to_data()
+    return repr(dataclasses.replace(data, discard_open=sorted(data.discard_open)))
+
+
+def reachable(state, depth: int) -> tuple[set, int]:
+    """The positions the player to move reaches with up to ``depth`` of its own moves offered by
+    ``state.legal_actions()``, and how many move sequences lead there.
+
+    An R7 removal is part of the build that asks for it: it does not count
+    towards ``depth``, and a position with a removal to make is not counted
+    (the order of two builds decides where such a removal falls, not what
+    the two reach).
+    """
+    from kanaloa.rules import actions as A
+
+    mover = state.current_player()
+    seen, lines = set(), 0
+    stack = [(state, 0)]
+    while stack:
+        s, d = stack.pop()
+        pending = bool(s.core.to_data().remove_on)
+        if not pending:
+            seen.add(position_key(s.core))
+            lines += 1
+        if (d == depth and not pending) or s.is_terminal() or s.current_player() != mover:
+            continue
+        for a in s.legal_actions():
+            t = s.clone()
+            t.apply_action(a)
+            stack.append((t, d + (A.kind_of(a) != A.REMOVE)))
+    return seen, lines
+
+
+@pytest.mark.parametrize("players", [4, 3, 2])
+def test_one_order_of_commuting_builds_reaches_every_position_of_the_turn(players):
+    """Leaving out a build that commutes with the one just made and has a smaller code loses nothing:
+    every position the mover reaches within three moves is still reached, by fewer move sequences."""
+    from kanaloa.play.game import KanaloaGame
+
+    fewer = 0
+    for seed in range(30):
+        state = kanaloa_state(seed, 10 + 3 * seed, players)
+        if state.is_terminal():
+            continue
+        every = KanaloaGame().wrap(state.core.copy())
+        one = KanaloaGame(one_order=True).wrap(state.core.copy())
+        assert every.legal_actions() == one.legal_actions()  # nothing is left out before the first move
+        (all_positions, all_lines), (one_positions, one_lines) = reachable(every, 3), reachable(one, 3)
+        assert one_positions == all_positions, seed
+        assert one_lines <= all_lines
+        fewer += one_lines < all_lines
+    assert fewer >= 5
+
+
+def test_one_order_leaves_out_only_far_builds_with_a_smaller_code():
+    from kanaloa.play.game import KanaloaGame, near_links
+    from kanaloa.rules import actions as A
+
+    checked = 0
+    for seed in range(30):
+        state = KanaloaGame(one_order=True).wrap(kanaloa_state(seed, 20 + seed).core)
+        mover = state.current_player()
+        for p in state.legal_actions():
+            if A.kind_of(p) not in (A.PLACE, A.SWAP):
+                continue
+            after = state.clone()
+            after.apply_action(p)
+            if after.is_terminal() or after.current_player() != mover:
+                continue
+            near = near_links(after.core.board.links, after.core.board.n_islands)[A.arg_a(p)]
+            offered, legal = after.legal_actions(), after.core.legal_actions()
+            for m in legal:
+                far = not (near >> A.arg_a(m)) & 1
+                left_out = A.kind_of(m) in (A.PLACE, A.SWAP) and m < p and far
+                assert (m not in offered) == left_out
+            pri = after.priors(mover)
+            assert len(pri) == len(offered) and after.public_actions(mover) == offered
+            checked += 1
+            other = after.clone()
+            other.apply_action(offered[-1])  # a later move: offered in full again unless it is a build
+            if A.kind_of(offered[-1]) not in (A.PLACE, A.SWAP):
+                assert other.legal_actions() == other.core.legal_actions()
+    assert checked > 50
+
+
+def test_near_links_mark_the_links_within_one_island():
+    from kanaloa.play.game import near_links
+
+    # A path 0-1-2-3-4: link k joins k and k+1.
+    masks = near_links([(0, 1), (1, 2), (2, 3), (3, 4)], 5)
+    assert masks[0] == 0b0111  # links with an end in {0, 1} or their neighbour 2
+    assert masks[3] == 0b1110
+    assert masks[1] == 0b1111

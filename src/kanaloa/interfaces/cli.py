@@ -643,14 +643,18 @@ def hint_lines(found) -> list[str]:
     room = max(len("95% interval"), *(len(span) for span in spans))
     lines.append(f"{'candidates:':<{width + 4}}{'win':>6}  {'95% interval':>{room}}  {'visits':>8}")
     for cand, span in zip(found.candidates, spans, strict=True):
-        mark = "~" if cand.about_equal else " "
+        mark = "=" if cand.same_plan else ("~" if cand.about_equal else " ")
         certain = "  wins for certain" if cand.proven else ""
         lines.append(f"{mark} {cand.move:<{width}}  {100 * cand.win:5.1f}%  {span:>{room}}  {cand.visits:>8}{certain}")
     n = len(found.about_equal)
+    same = sum(1 for cand in found.candidates if cand.same_plan)
     if n > 1:
-        lines.append(f"{n} moves marked ~ are about equal: the search cannot tell them apart")
+        marks = "~ or =" if same else "~"
+        lines.append(f"{n} moves marked {marks} are about equal: the search cannot tell them apart")
     else:
         lines.append("no other move is about equal to the best (~)")
+    if same:
+        lines.append("= a later move of the plan: played first, the plan reaches the same position")
     for color, gain in found.gains.items():
         now, after = gain.now, gain.after
         lines.append(f"plan gains for {color}: islands {now.islands} -> {after.islands}, score {now.score} -> "

@@ -31,7 +31,9 @@ Options (``key=value`` after the name, separated by ``:``):
 * ``ismcts`` and ``hint``: ``expand`` (visits a tree node needs before its
   moves are expanded, default 1), ``prior`` (weight of the core's heuristic
   move scores as priors, default 0), ``reuse`` (1: keep the tree through the
-  turn, default 0); ``hint`` has the hint's defaults instead;
+  turn, default 0), ``root_c`` (exploration at the root, default ``c``),
+  ``one_order`` (1: search one order of builds that commute, default 0);
+  ``hint`` has the hint's defaults instead;
 * ``pimc``: ``dets`` (determinisations per move, default 10; the budget is
   shared between them).
 
@@ -300,8 +302,9 @@ class ISMCTSBot(SearchBot):
     name = "ismcts"
 
     def __init__(self, spec: str, expand: int = 1, prior: float = 0.0, reuse: int = 0, root_c: float | None = None,
-                 **options: Any) -> None:
+                 one_order: int = 0, **options: Any) -> None:
         super().__init__(spec, **options)
+        self.game = KanaloaGame(self.game.policy, bool(one_order))
         self.expand = expand
         self.prior = prior
         self.reuse = bool(reuse)
@@ -343,9 +346,10 @@ class HintBot(ISMCTSBot):
     def __init__(self, spec: str, c: float = HINT_SETTINGS.c, margin: float = HINT_SETTINGS.margin,
                  expand: int = HINT_SETTINGS.expand_after, prior: float = HINT_SETTINGS.prior,
                  reuse: int = int(HINT_SETTINGS.reuse), policy: str = POLICY_NAMES[HINT_SETTINGS.policy],
-                 root_c: float | None = HINT_SETTINGS.root_c, **options: Any) -> None:
+                 root_c: float | None = HINT_SETTINGS.root_c, one_order: int = int(HINT_SETTINGS.one_order),
+                 **options: Any) -> None:
         super().__init__(spec, c=c, margin=margin, expand=expand, prior=prior, reuse=reuse, policy=policy,
-                         root_c=root_c, **options)
+                         root_c=root_c, one_order=one_order, **options)
 
 
 class PIMCBot(SearchBot):
@@ -394,7 +398,7 @@ _SEARCH = {
     "policy": _Option(str, choices=tuple(POLICIES)),
 }
 _ISMCTS = {**_SEARCH, "expand": _Option(int, 1), "prior": _Option(float, 0.0), "reuse": _Option(int, 0),
-           "root_c": _Option(float, 0.0)}
+           "root_c": _Option(float, 0.0), "one_order": _Option(int, 0)}
 BOTS: dict[str, tuple[type, dict[str, _Option]]] = {
     "random": (RandomBot, {"seed": _SEED}),
     "greedy": (GreedyBot, {"seed": _SEED, "width": _Option(int, 1)}),
@@ -469,7 +473,7 @@ _SPEC_HELP = {
     "ismcts": "information-set Monte Carlo tree search from what the player knows",
     "hint": ("the engine behind 'kanaloa hint': ismcts with the hint's settings as its defaults "
              f"(c={HINT_SETTINGS.c:g}, root_c={_HINT_ROOT_C:g}, prior={HINT_SETTINGS.prior:g}, "
-             f"reuse={int(HINT_SETTINGS.reuse)}, "
+             f"reuse={int(HINT_SETTINGS.reuse)}, one_order={int(HINT_SETTINGS.one_order)}, "
              f"margin={HINT_SETTINGS.margin:g}, expand={HINT_SETTINGS.expand_after})"),
     # keys
     "seed": "mixed into the seed each game gives the bot",
@@ -483,6 +487,7 @@ _SPEC_HELP = {
     "prior": "weight of the heuristic move scores that order and bias the search; 0 ignores them",
     "reuse": "not 0: keep the search tree through the moves of the bot's turn",
     "root_c": "exploration constant at the root of the tree search; c when not given",
+    "one_order": "not 0: search one order of the builds of a turn that commute, not every order",
     "dets": "deals of the unseen cards searched per move; the budget is shared among them",
 }
 

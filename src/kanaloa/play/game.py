@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
+from collections.abc import Sequence
 
 import cython
 
@@ -45,6 +46,8 @@ __all__ = [
     "KanaloaState",
 ]
 
+_PLACE, _SWAP = A.PLACE, A.SWAP  # the builds (R4), adjacent codes
+assert _SWAP == _PLACE + 1
 # R4: every face-down discard of another player looks alike to the observer.
 HIDDEN_DISCARD: Action = A.encode(A.DISCARD, 0xFF)
 _FIRST_DISCARD, _AFTER_DISCARDS = A.encode(A.DISCARD), A.encode(A.DISCARD + 1)
@@ -68,8 +71,37 @@ _PRIOR_TABLE = [prior_of(v) for v in range(_TABLE_LOW, _TABLE_HIGH)]
 
 
 def _priors(values: list[int]) -> list[float]:
-    table, low, high = _PRIOR_TABLE, _TABLE_LOW, _TABLE_HIGH
+    table: list = _PRIOR_TABLE
+    low: cython.long = _TABLE_LOW
+    high: cython.long = _TABLE_HIGH
     return [table[v - low] if low <= v < high else prior_of(v) for v in values]
+
+
+def _discards(moves: list[int]) -> tuple[int, int]:
+    """Where the discards lie in a legal list (sorted by code, so they are one run): (start, end)."""
+    lo = bisect_left(moves, _FIRST_DISCARD)
+    return lo, bisect_left(moves, _AFTER_DISCARDS, lo)
+
+
+def near_links(links: Sequence[tuple[int, int]], n_islands: int) -> list[int]:
+    """For every link, the bitmask of the links whose builds may interact with a build on it.
+
+    A place or swap on link A-B acts on the links of A and B only: its bridge,
+    the sweeps of R6, the removal R7 may ask for.  A build on a link with no
+    end on A, B or a neighbour of theirs shares no link with those, reads no
+    count they change, and so commutes with it (docs/hints.md, "the same
+    plan").  The mask marks every other link: those with an end in A, B or
+    their neighbours.
+    """
+    neighbours: list[set[int]] = [set() for _ in range(n_islands)]
+    for a, b in links:
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+    masks = []
+    for a, b in links:
+        near = {a, b} | neighbours[a] | neighbours[b]
+        masks.append(sum(1 << k for k, (x, y) in enumerate(links) if x in near or y in near))
+    return masks
 
 
 class KanaloaGame:
@@ -77,18 +109,39 @@ class KanaloaGame:
 
     ``policy`` is the core's playout policy for rollouts
     (``POLICY_HEURISTIC`` by default, ``POLICY_RANDOM`` for uniform moves).
+
+    With ``one_order`` the states offer one order of builds that commute:
+    right after a build of the player to move, its legal moves leave out
+    the builds that commute with it (``near_links``) and have a smaller
+    action code.  The same positions are reached with those builds first,
+    so a search explores each set of such builds once instead of in every
+    order.  Before the first move of a search nothing is left out: moves
+    made before it cannot be reordered.
     """
 
-    __slots__ = ("policy",)
+    __slots__ = ("_near", "one_order", "policy")
 
-    def __init__(self, policy: int = POLICY_HEURISTIC) -> None:
+    def __init__(self, policy: int = POLICY_HEURISTIC, one_order: bool = False) -> None:
         if policy not in (POLICY_RANDOM, POLICY_HEURISTIC):
             raise ValueError(f"unknown playout policy {policy}")
         self.policy = policy
+        self.one_order = one_order
+        self._near: dict[tuple[tuple[int, int], ...], list[int]] = {}
 
     def wrap(self, core_state: CoreState) -> KanaloaState:
         """The protocol view of a ``kanaloa_core.CoreState`` (shared, not copied)."""
         return KanaloaState(self, core_state)
+
+    def near(self, core_state: CoreState) -> list[int] | None:
+        """``near_links`` of the state's board (kept per board), or None without ``one_order``."""
+        if not self.one_order:
+            return None
+        board = core_state.board
+        links = tuple(board.links)
+        masks = self._near.get(links)
+        if masks is None:
+            masks = self._near[links] = near_links(links, board.n_islands)
+        return masks
 
 
 @cython.cclass
@@ -96,15 +149,22 @@ class KanaloaState:
     """A ``GameState`` over one ``kanaloa_core.CoreState``.
 
     The wrapped ``core`` is mutated by ``apply_action`` and ``rollout``; use
-    ``clone`` to keep an original.
+    ``clone`` to keep an original.  ``last`` is the build just made by the
+    player to move, while it keeps the move (-1: none), and ``near`` the
+    game's ``near_links`` masks when it offers one order of commuting
+    builds (else None).
     """
 
     core = cython.declare(object, visibility="public")
     game = cython.declare(object, visibility="public")
+    near = cython.declare(object, visibility="public")
+    last = cython.declare(cython.longlong, visibility="public")
 
-    def __init__(self, game: KanaloaGame, core: CoreState) -> None:
+    def __init__(self, game: KanaloaGame, core: CoreState, near: list[int] | bool | None = True) -> None:
         self.game = game
         self.core = core
+        self.near = game.near(core) if near is True else near  # (True: look it up; states made here pass it)
+        self.last = -1
 
     def num_players(self) -> int:
         return self.core.players
@@ -113,13 +173,42 @@ class KanaloaState:
         return self.core.to_move
 
     def legal_actions(self) -> list[Action]:
-        return self.core.legal_actions()
+        moves: list = self.core.legal_actions()
+        if self.last < 0:
+            return moves
+        return [moves[i] for i in self._kept(moves)]
+
+    def _kept(self, moves: list) -> list[int]:
+        """The indices of ``moves`` offered after the build ``last``: all but the builds with a smaller code
+        on links far from its link (``KanaloaGame``, ``one_order``)."""
+        last: cython.longlong = self.last
+        near: cython.ulonglong = self.near[(last >> 8) & 0xFF]
+        kept: list = []
+        i: cython.Py_ssize_t
+        code: cython.longlong
+        kind: cython.longlong
+        for i in range(len(moves)):
+            code = moves[i]
+            kind = code >> 16
+            if code < last and _PLACE <= kind <= _SWAP and not (near >> ((code >> 8) & 0xFF)) & 1:
+                continue
+            kept.append(i)
+        return kept
 
     def apply_action(self, action: Action) -> None:
-        self.core.apply(action)
+        core = self.core
+        if self.near is None:
+            core.apply(action)
+            return
+        mover = core.to_move
+        core.apply(action)
+        kind = action >> 16
+        self.last = action if _PLACE <= kind <= _SWAP and core.to_move == mover else -1
 
     def clone(self) -> KanaloaState:
-        return KanaloaState(self.game, self.core.copy())
+        twin = KanaloaState(self.game, self.core.copy(), self.near)
+        twin.last = self.last
+        return twin
 
     def is_terminal(self) -> bool:
         return self.core.is_over
@@ -150,7 +239,7 @@ class KanaloaState:
 
     def resample(self, player: int, seed: int) -> KanaloaState:
         """A determinisation from ``player``'s knowledge (docs/engine.md "Knowledge")."""
-        return KanaloaState(self.game, self.core.determinise(player, seed))
+        return KanaloaState(self.game, self.core.determinise(player, seed), self.near)
 
     def rollout(self, seed: int) -> None:
         """Play to the end in the core with the game's playout policy (no Python per move)."""
@@ -158,14 +247,12 @@ class KanaloaState:
 
     def public_actions(self, observer: int) -> list[Action]:
         """Legal moves as ``observer`` tells them apart: another player's discards are one key (R4)."""
-        moves = self.core.legal_actions()
         if self.core.to_move == observer:
-            return moves
-        # Legal lists are sorted by code, so the discards are one run: it becomes its one key.
-        lo = bisect_left(moves, _FIRST_DISCARD)
-        hi = bisect_left(moves, _AFTER_DISCARDS, lo)
+            return self.legal_actions()
+        moves = self.core.legal_actions()
+        lo, hi = _discards(moves)
         if hi > lo:
-            moves[lo:hi] = [HIDDEN_DISCARD]
+            moves[lo:hi] = [HIDDEN_DISCARD]  # the run of discards becomes its one key
         return moves
 
     def priors(self, observer: int) -> list[float]:
@@ -173,10 +260,10 @@ class KanaloaState:
         core = self.core
         values = _priors(core.move_values())
         if core.to_move == observer:
+            if self.last >= 0:
+                return [values[i] for i in self._kept(core.legal_actions())]
             return values
-        moves = core.legal_actions()
-        lo = bisect_left(moves, _FIRST_DISCARD)
-        hi = bisect_left(moves, _AFTER_DISCARDS, lo)
+        lo, hi = _discards(core.legal_actions())
         if hi > lo:
             values[lo:hi] = [prior_of(DISCARD_VALUE)]
         return values
@@ -190,8 +277,8 @@ class KanaloaState:
         core = self.core
         if key == HIDDEN_DISCARD:
             moves = core.legal_actions()
-            lo = bisect_left(moves, _FIRST_DISCARD)
-            hi = bisect_left(moves, _AFTER_DISCARDS, lo)
+            lo, hi = _discards(moves)
             key = moves[lo + rng.randrange(hi - lo)]
         core.apply(key)
+        self.last = -1
         return key

@@ -85,6 +85,9 @@ NODE_BYTES = 350
 # ABOUT_EQUAL_Z standard errors of the difference.  A candidate the search tried less than
 # ABOUT_EQUAL_MIN_SHARE times as often as the best is never about equal: its interval is wide because it was
 # barely tried (the search judged it worse early), not because it might be as good.
+# A later move of the plan that may be played first, reaching the same position (``same_plan``), is about
+# equal too, whatever its statistics: the search splits one plan's visits over the orders of its moves, and
+# the order it happened to search most looks best.
 ABOUT_EQUAL_Z = 1.96
 ABOUT_EQUAL_MIN_SHARE = 0.05
 INTERVAL_Z = 1.96  # a candidate's 95% interval: win +- INTERVAL_Z standard errors, clipped to [0, 1]
@@ -104,11 +107,13 @@ class HintCandidate:
 
     ``error`` is the standard error of ``win`` (the binomial error times
     ``ERROR_SCALE``, see there), ``about_equal`` says that the
-    search cannot tell it apart from the best move (``about_equal``), and
-    ``points`` is the mean final points of every color in the games that
-    began with it (by color name, in ``scores`` order).  ``proven``: the
-    search proved that the move wins for certain (the mover can end the game
-    with its win in its own next moves, R8), whatever the hidden cards.
+    search cannot tell it apart from the best move (``about_equal``) or
+    that it is a later move of the plan that may as well be played first
+    (``same_plan``, which makes it about equal too), and ``points`` is the
+    mean final points of every color in the games that began with it (by
+    color name, in ``scores`` order).  ``proven``: the search proved that
+    the move wins for certain (the mover can end the game with its win in
+    its own next moves, R8), whatever the hidden cards.
     """
 
     move: str
@@ -118,6 +123,7 @@ class HintCandidate:
     about_equal: bool = False
     points: dict[str, float] = field(default_factory=dict)
     proven: bool = False  # the mover can force a win with this move and its own moves after it
+    same_plan: bool = False  # a later move of the plan: played first, the plan reaches the same position
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -193,7 +199,8 @@ class Hint:
             "plan": list(self.plan),
             "candidates": [{"move": c.move, "visits": c.visits, "win": round(c.win, 4),
                             "interval": [round(x, 4) for x in c.interval], "error": round(c.error, 4),
-                            "about_equal": c.about_equal, "points": _rounded(c.points), "proven": c.proven}
+                            "about_equal": c.about_equal, "same_plan": c.same_plan, "points": _rounded(c.points),
+                            "proven": c.proven}
                            for c in self.candidates],
             "iterations": self.iterations,
             "seconds": round(self.seconds, 3),
@@ -213,6 +220,33 @@ def _rounded(points: dict[str, float]) -> dict[str, float]:
 def interval(win: float, error: float) -> tuple[float, float]:
     """``win`` +- ``INTERVAL_Z`` x ``error``, clipped to [0, 1]."""
     return max(0.0, win - INTERVAL_Z * error), min(1.0, win + INTERVAL_Z * error)
+
+
+def same_plan(state: CoreState, line: Sequence[int], action: int) -> bool:
+    """Whether ``action``, a later move of the plan ``line`` from ``state``, may as well be played first.
+
+    True when moving it to the front (the other moves keeping their order)
+    is legal at every step, leaves the move with the same player throughout,
+    and ends in the position the line ends in, but for the order of the open
+    discards: that order is never used but by a reshuffle (R9), which
+    shuffles them.  Builds on far apart islands commute like this; builds
+    whose effects meet (an R6 sweep, an R7 removal) may not.
+    """
+    if action not in line[1:]:
+        return False
+    rest = list(line)
+    rest.remove(action)
+    mover = state.to_move
+    ends = []
+    for order in (line, [action, *rest]):
+        s = state.copy()
+        for a in order:
+            if s.is_over or s.to_move != mover or not s.is_legal(a):
+                return False
+            s.apply(a)
+        data = s.to_data()
+        ends.append(dataclasses.replace(data, discard_open=sorted(data.discard_open)))
+    return ends[0] == ends[1]
 
 
 def about_equal(best: Candidate | HintCandidate, other: Candidate | HintCandidate) -> bool:
@@ -436,10 +470,14 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
     def by_color(points: Sequence[float]) -> dict[str, float]:
         return {colors[c]: points[c] for c in color_order(core.players)} if points else {}
 
+    found = result.candidates()
+    same = [same_plan(core, line, cand.action) for cand in found]
+    # A proven best move's line ends in the win, so a move of it that may be played first wins for certain too.
     ranked = [HintCandidate(name(cand.action), cand.visits, cand.win, ERROR_SCALE * cand.error, False,
-                            by_color(cand.points), cand.proven) for cand in result.candidates()]
+                            by_color(cand.points), cand.proven or (found[0].proven and also), also)
+              for cand, also in zip(found, same, strict=True)]
     best = ranked[0]
-    equal = [about_equal(best, cand) for cand in ranked]
+    equal = [cand.same_plan or about_equal(best, cand) for cand in ranked]
     shown = [dataclasses.replace(cand, about_equal=eq)
              for i, (cand, eq) in enumerate(zip(ranked, equal, strict=True)) if i < top or eq]
     return Hint(

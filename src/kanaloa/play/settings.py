@@ -27,7 +27,9 @@ class SearchSettings:
     (None: ``c``); ``prior``: the weight of the core's
     heuristic move scores (0: not used); ``margin``: the weight of the point
     margin in the reward; ``expand_after``: visits before a node's moves
-    are expanded; ``policy``: the core's playout policy; ``reuse``: a bot
+    are expanded; ``policy``: the core's playout policy; ``one_order``: the
+    game offers one order of the builds of a turn that commute
+    (``KanaloaGame``); ``reuse``: a bot
     keeps its tree through the atomic moves of its turn (a hint searches one
     decision and has nothing to keep); ``max_nodes``: the tree's size cap
     per search (per worker for a hint), which bounds memory.
@@ -41,6 +43,7 @@ class SearchSettings:
     policy: int = POLICY_HEURISTIC
     reuse: bool = False
     max_nodes: int = DEFAULT_MAX_NODES
+    one_order: bool = False
 
     def searcher(self, seed: int) -> ISMCTS:
         """An ISMCTS with these settings and ``seed`` that keeps the final points at the root."""
@@ -49,7 +52,7 @@ class SearchSettings:
 
     def game(self) -> KanaloaGame:
         """The game adapter with these settings' playout policy."""
-        return KanaloaGame(self.policy)
+        return KanaloaGame(self.policy, self.one_order)
 
     def check(self) -> None:
         """Raise ``OptionError`` for a setting the search or the game refuses."""

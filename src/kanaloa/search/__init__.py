@@ -12,8 +12,8 @@ the game it searches: a game plugs in by implementing ``protocol.GameState``
 rest of the package.
 """
 
-from .ismcts import ISMCTS
-from .mcts import MCTS, Candidate, Node, SearchResult
+from .ismcts import ISMCTS, Candidate, Node, SearchResult
+from .mcts import MCTS
 from .protocol import Action, GameState
 
 __all__ = ["ISMCTS", "MCTS", "Action", "Candidate", "GameState", "Node", "SearchResult"]
