@@ -8,11 +8,12 @@ kind       a                     b
 =========  ====================  ==========================================
 PLACE  1   link                  island of the card paid (an end of link)
 SWAP   2   link                  SWAP_AA, SWAP_AB or SWAP_BB (ends in file order)
-REMOVE 3   link                  0
+REMOVE 3   link                  0 (R7); in Kahuna (R16.3) the combo paid,
+                                 SWAP_AA, SWAP_AB or SWAP_BB
 DISCARD 4  island                0
 TAKE   5   island (face-up card) 0
 DRAW   6   0                     0
-END    7   0                     0
+END    7   0                     0 (R10; in Kahuna also skipping the draw)
 PASS   8   0                     0
 REVEAL 9   island                0
 =========  ====================  ==========================================

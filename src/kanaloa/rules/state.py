@@ -20,15 +20,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 ROUND_SETUP, ROUND_1, ROUND_2, ROUND_FINAL, ROUND_OVER = 0, 1, 2, 3, 4
-ROUND_NAMES = {ROUND_SETUP: 0, ROUND_1: 1, ROUND_2: 2, ROUND_FINAL: "final", ROUND_OVER: "over"}
+ROUND_3 = 5  # Kahuna (R16.6): the third deck, after the second interim scoring
+ROUND_NAMES = {ROUND_SETUP: 0, ROUND_1: 1, ROUND_2: 2, ROUND_3: 3, ROUND_FINAL: "final", ROUND_OVER: "over"}
+
+GAME_KANALOA, GAME_KAHUNA = 0, 1
+GAMES = {"kanaloa": GAME_KANALOA, "kahuna": GAME_KAHUNA}
+GAME_NAMES = {v: k for k, v in GAMES.items()}
 
 PRESET_YUCATA, PRESET_TABLETOP = 0, 1
 PRESETS = {"yucata": PRESET_YUCATA, "tabletop": PRESET_TABLETOP}
 PRESET_NAMES = {v: k for k, v in PRESETS.items()}
 TABLETOP_BRIDGES = 20  # R13: bridges per color in the tabletop preset
 
-REASON_NONE, REASON_POINTS, REASON_ELEVEN = 0, 1, 2
-REASON_NAMES = {REASON_POINTS: "points", REASON_ELEVEN: "eleven islands"}
+REASON_NONE, REASON_POINTS, REASON_ELEVEN, REASON_NO_BRIDGES = 0, 1, 2, 3
+REASON_NAMES = {REASON_POINTS: "points", REASON_ELEVEN: "eleven islands", REASON_NO_BRIDGES: "no bridges"}
 
 TWO_PLAYERS = 2  # R15: each of the two players plays two colors
 COLORS_PER_SEAT_2P = 2
@@ -40,10 +45,20 @@ NO_CARD = -1
 NO_OWNER = -1
 NO_COLOR = -1
 
+# Kahuna (R16): 2 players with one color each, 3 cards dealt, 3 face-up, hands of at most 5,
+# 25 bridges per player, interim scorings worth 1 and 2 points.
+KAHUNA_PLAYERS = 2
+KAHUNA_DEAL = 3
+KAHUNA_FACE_UP = 3
+KAHUNA_HAND = 5
+KAHUNA_BRIDGES = 25
+KAHUNA_INTERIM_POINTS = (1, 2)  # the first and the second interim scoring (R16.6)
 
-def n_colors(players: int) -> int:
-    """How many colors a game of ``players`` plays: 4 with two players (R15.1), else one per seat."""
-    return 2 * players if players == TWO_PLAYERS else players
+
+def n_colors(players: int, game: int = GAME_KANALOA) -> int:
+    """How many colors a game of ``players`` plays: 4 with two players of Kanaloa (R15.1), else one per
+    seat (Kahuna's two players play one color each, R16.1)."""
+    return 2 * players if players == TWO_PLAYERS and game == GAME_KANALOA else players
 
 
 def seat_of_color(color: int, players: int) -> int:
@@ -51,9 +66,10 @@ def seat_of_color(color: int, players: int) -> int:
     return color % players
 
 
-def colors_of_seat(seat: int, players: int) -> tuple[int, ...]:
-    """The colors ``seat`` plays, its first color first: ``(s,)``, or ``(s, s + 2)`` with two players."""
-    return (seat, seat + players) if players == TWO_PLAYERS else (seat,)
+def colors_of_seat(seat: int, players: int, game: int = GAME_KANALOA) -> tuple[int, ...]:
+    """The colors ``seat`` plays, its first color first: ``(s,)``, or ``(s, s + 2)`` with two players
+    of Kanaloa (R15.1)."""
+    return (seat, seat + players) if players == TWO_PLAYERS and game == GAME_KANALOA else (seat,)
 
 
 @dataclass
@@ -74,6 +90,10 @@ class StateData:
     R3, or ``NO_CARD``.  ``rng`` is the SplitMix64 state for chance events.
     ``ranking`` (seats, best first), ``winner`` (a seat) and ``reason`` are
     set when the game is over.
+
+    ``game`` is ``GAME_KANALOA`` or ``GAME_KAHUNA`` (R16; docs/engine.md
+    "Kahuna"); ``skipped`` is Kahuna's record that the last turn ended
+    without a draw (R16.5), always False in Kanaloa.
     """
 
     n_islands: int
@@ -100,20 +120,24 @@ class StateData:
     winner: int = -1
     reason: int = REASON_NONE
     rng: int = 0
+    game: int = GAME_KANALOA
+    skipped: bool = False
 
     @classmethod
-    def empty(cls, n_islands: int, n_links: int, players: int, preset: int = PRESET_YUCATA) -> StateData:
+    def empty(cls, n_islands: int, n_links: int, players: int, preset: int = PRESET_YUCATA,
+              game: int = GAME_KANALOA) -> StateData:
         """A state with no bridge and no card anywhere (the caller fills it in)."""
         z = lambda: [0] * n_islands
         return cls(
             n_islands=n_islands,
             players=players,
             preset=preset,
+            game=game,
             bridges=[NO_OWNER] * n_links,
             hands=[z() for _ in range(players)],
             public=[z() for _ in range(players)],
             hidden_by=[z() for _ in range(players)],
-            scores=[0] * n_colors(players),
+            scores=[0] * n_colors(players, game),
             setup_chosen=[NO_CARD] * players,
         )
 
@@ -144,6 +168,8 @@ class StateData:
             winner=self.winner,
             reason=self.reason,
             rng=self.rng,
+            game=self.game,
+            skipped=self.skipped,
         )
 
     def hand_size(self, seat: int) -> int:
