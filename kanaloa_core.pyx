@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The compiled rules core of kanaloa (rules R1-R13 and R15, as docs/engine.md pins them down).
+"""The compiled rules core of kanaloa (rules R1-R13 and R15, and Kahuna's R16, as docs/engine.md pins them down).
 
 A complete game state is one C struct (``GameState``); the board's tables are
 another (``BoardTables``), owned by a ``CoreBoard`` that every state points to.
@@ -25,6 +25,14 @@ immediate win are per color, and a turn builds with one color only, the one
 its first place or swap chose (``turn_color``, R15.3).
 - ``turn_color`` is ``NO_COLOR`` with 3 or 4 players, and with 2 players
   whenever no card was played this turn.
+
+Kahuna (R16, ``game == GAME_KAHUNA``) is a second rule set over the same
+struct: two seats with one color each (so ``n_colors == n_players`` and the
+R15 paths never run), a face-up row of 3 (``face_up_cap``), hands of at most
+5, and ``skipped`` recording that the last turn ended without a draw.  Its
+move generation and application are the ``kahuna_`` functions; dealing,
+paying, discards, takes, draws, reshuffles, control by popcount and
+determinisation are shared.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
@@ -98,6 +106,10 @@ cdef enum:
     ROUND_2 = 2
     ROUND_FINAL = 3
     ROUND_OVER = 4
+    ROUND_3 = 5             # Kahuna's third deck (R16.6)
+
+    GAME_KANALOA = 0
+    GAME_KAHUNA = 1
 
     PRESET_YUCATA = 0
     PRESET_TABLETOP = 1
@@ -106,6 +118,7 @@ cdef enum:
     REASON_NONE = 0
     REASON_POINTS = 1
     REASON_ELEVEN = 2
+    REASON_NO_BRIDGES = 3   # Kahuna's early end (R16.8)
 
     HAND_LIMIT = 4          # R4
     FACE_UP = 4             # R3, R5, R9
@@ -118,6 +131,11 @@ cdef enum:
     SLOT_BIT = 7            # R15: bit of a place's or swap's b naming the color slot
     SLOT_FLAG = 128         # 1 << SLOT_BIT
     ARG_MASK = 127          # b without the slot
+
+    KAHUNA_DEAL = 3         # R16.2
+    KAHUNA_FACE_UP = 3      # R16.2, R16.5, R16.6
+    KAHUNA_HAND = 5         # R16.5
+    KAHUNA_BRIDGES = 25     # R16.1
 
 # The move stream of game g in random_games is SplitMix64((seed + g) ^ PLAYOUT_SALT), so that it
 # does not replay the dealing stream SplitMix64(seed + g).
@@ -136,7 +154,11 @@ def _check_constants():
         "SWAP_BB": (SWAP_BB, _actions.SWAP_BB),
         "ROUND_SETUP": (ROUND_SETUP, _state.ROUND_SETUP), "ROUND_1": (ROUND_1, _state.ROUND_1),
         "ROUND_2": (ROUND_2, _state.ROUND_2), "ROUND_FINAL": (ROUND_FINAL, _state.ROUND_FINAL),
-        "ROUND_OVER": (ROUND_OVER, _state.ROUND_OVER),
+        "ROUND_OVER": (ROUND_OVER, _state.ROUND_OVER), "ROUND_3": (ROUND_3, _state.ROUND_3),
+        "GAME_KANALOA": (GAME_KANALOA, _state.GAME_KANALOA), "GAME_KAHUNA": (GAME_KAHUNA, _state.GAME_KAHUNA),
+        "REASON_NO_BRIDGES": (REASON_NO_BRIDGES, _state.REASON_NO_BRIDGES),
+        "KAHUNA_DEAL": (KAHUNA_DEAL, _state.KAHUNA_DEAL), "KAHUNA_FACE_UP": (KAHUNA_FACE_UP, _state.KAHUNA_FACE_UP),
+        "KAHUNA_HAND": (KAHUNA_HAND, _state.KAHUNA_HAND), "KAHUNA_BRIDGES": (KAHUNA_BRIDGES, _state.KAHUNA_BRIDGES),
         "PRESET_YUCATA": (PRESET_YUCATA, _state.PRESET_YUCATA),
         "PRESET_TABLETOP": (PRESET_TABLETOP, _state.PRESET_TABLETOP),
         "TABLETOP_BRIDGES": (TABLETOP_BRIDGES, _state.TABLETOP_BRIDGES),
@@ -199,6 +221,9 @@ ctypedef struct GameState:
     int16_t played                      # cards played this turn
     int8_t face_up[FACE_UP]
     int8_t n_face_up
+    int8_t face_up_cap                  # the row's size: FACE_UP, or KAHUNA_FACE_UP
+    int8_t game                         # GAME_KANALOA or GAME_KAHUNA (R16)
+    int8_t skipped                      # Kahuna (R16.5): the last turn ended without a draw
     int8_t n_players
     int8_t n_colors
     int8_t preset
@@ -411,15 +436,17 @@ cdef inline bint may_pass(const GameState* s) noexcept nogil:
 # Dealing (R3)
 # ---------------------------------------------------------------------------
 
-cdef void reset_state(GameState* s, const BoardTables* b, int players, int preset) noexcept nogil:
-    """An empty table in setup: no card anywhere, no bridge; one color per seat (R1-R13), or two
-    with 2 players: seat ``s`` plays colors ``s`` and ``s + 2`` (R15.1)."""
+cdef void reset_state(GameState* s, const BoardTables* b, int players, int preset, int game) noexcept nogil:
+    """An empty table in setup: no card anywhere, no bridge; one color per seat (R1-R13, R16.1), or
+    two with 2 players of Kanaloa: seat ``s`` plays colors ``s`` and ``s + 2`` (R15.1)."""
     cdef int x, seat, c
     memset(s, 0, sizeof(GameState))
     s.board = b
     s.n_players = players
-    s.n_colors = 2 * players if players == TWO_PLAYERS else players
+    s.n_colors = 2 * players if players == TWO_PLAYERS and game == GAME_KANALOA else players
     s.preset = preset
+    s.game = game
+    s.face_up_cap = KAHUNA_FACE_UP if game == GAME_KAHUNA else FACE_UP
     s.round = ROUND_SETUP
     s.winner = -1
     s.turn_color = NO_COLOR
@@ -432,11 +459,20 @@ cdef void reset_state(GameState* s, const BoardTables* b, int players, int prese
         s.god_token[x] = NO_GOD
 
 
-cdef void deal_state(GameState* s, const BoardTables* b, int players, int preset, uint64_t seed) noexcept nogil:
+cdef inline void refill_face_up(GameState* s) noexcept nogil:
+    while s.n_face_up < s.face_up_cap and s.deck_top < s.deck_end:
+        s.face_up[s.n_face_up] = s.deck[s.deck_top]
+        s.n_face_up += 1
+        s.deck_top += 1
+
+
+cdef void deal_state(GameState* s, const BoardTables* b, int players, int preset, uint64_t seed,
+                     int game) noexcept nogil:
     """docs/engine.md "Dealing": shuffle the cards in island order, 4 to each seat from the top
-    (R3; the same with 2 players, R15.2)."""
-    cdef int x, i, n = 0, seat
-    reset_state(s, b, players, preset)
+    (R3; the same with 2 players, R15.2).  Kahuna (R16.2): 3 to each seat, then 3 face-up, and
+    play begins in round 1."""
+    cdef int x, i, n = 0, seat, deal = KAHUNA_DEAL if game == GAME_KAHUNA else DEAL
+    reset_state(s, b, players, preset, game)
     for x in range(b.n_islands):
         for i in range(b.cards_per_island):
             s.deck[n] = x
@@ -445,17 +481,13 @@ cdef void deal_state(GameState* s, const BoardTables* b, int players, int preset
     shuffle_cards(s.deck, n, &s.rng)
     s.deck_end = n
     for seat in range(players):
-        for i in range(DEAL):
+        for i in range(deal):
             s.hands[seat][s.deck[s.deck_top]] += 1
             s.deck_top += 1
-        s.hand_size[seat] = DEAL
-
-
-cdef inline void refill_face_up(GameState* s) noexcept nogil:
-    while s.n_face_up < FACE_UP and s.deck_top < s.deck_end:
-        s.face_up[s.n_face_up] = s.deck[s.deck_top]
-        s.n_face_up += 1
-        s.deck_top += 1
+        s.hand_size[seat] = deal
+    if game == GAME_KAHUNA:
+        refill_face_up(s)
+        s.round = ROUND_1
 
 
 # ---------------------------------------------------------------------------
@@ -613,6 +645,8 @@ cdef int list_moves(const GameState* s, int32_t* out, int* values) noexcept nogi
 
     if s.round == ROUND_OVER:
         return 0
+    if s.game == GAME_KAHUNA:
+        return kahuna_moves(s, out, values)
     if s.round == ROUND_SETUP:
         for x in range(b.n_islands):
             n = emit(out, values, n, encode(REVEAL, x, 0), VALUE_END, hand[x] != 0)
@@ -691,6 +725,15 @@ cdef bint well_formed(const GameState* s, int32_t action) noexcept nogil:
     cdef int kind = action >> 16, a = (action >> 8) & 0xFF, arg = action & 0xFF
     if action < 0 or kind > REVEAL:
         return False
+    if s.game == GAME_KAHUNA:
+        # R16.3, R16.9: places, removals paid with a combo of cards, discards, takes, draws and END.
+        if kind == PLACE:
+            return a < b.n_links and (arg == b.link_a[a] or arg == b.link_b[a])
+        if kind == REMOVE:
+            return a < b.n_links and arg <= SWAP_BB
+        if kind == DISCARD or kind == TAKE:
+            return a < b.n_islands and arg == 0
+        return (kind == DRAW or kind == END) and a == 0 and arg == 0
     if kind == PLACE or kind == SWAP:
         if arg & SLOT_FLAG:
             if s.n_colors == s.n_players:
@@ -720,6 +763,51 @@ cdef inline void pay_card(GameState* s, int seat, int x) noexcept nogil:
     s.discard_open[s.n_open] = x
     s.n_open += 1
     s.played += 1
+
+
+cdef void discard_card(GameState* s, int seat, int x) noexcept nogil:
+    """R4, R16.5: a card of ``x`` discarded face-down; others do not see which card went, so every
+    known card of the hand becomes uncertain by one."""
+    cdef int y
+    if s.hands[seat][x] == 0:
+        return
+    s.hands[seat][x] -= 1
+    s.hand_size[seat] -= 1
+    for y in range(s.board.n_islands):
+        s.public_cards[seat][y] -= s.public_cards[seat][y] != 0
+    s.hidden_by[seat][x] += 1
+    s.discarded = True
+
+
+cdef void take_card(GameState* s, int seat, int x) noexcept nogil:
+    """R5, R16.5: the first face-up card of ``x`` goes to the hand, seen by all; the deck's top fills
+    the gap at once, or the row shrinks when the deck is empty."""
+    cdef int i
+    # The first face-up card equal to x (the row holds at most FACE_UP), or n_face_up if none.
+    cdef uint32_t found = 1u << s.n_face_up
+    for i in range(FACE_UP):
+        found |= <uint32_t>((i < s.n_face_up) & (s.face_up[i] == x)) << i
+    i = lowest_bit(found)
+    if i < s.n_face_up:
+        s.hands[seat][x] += 1
+        s.public_cards[seat][x] += 1
+        s.hand_size[seat] += 1
+        if s.deck_top < s.deck_end:
+            s.face_up[i] = s.deck[s.deck_top]
+            s.deck_top += 1
+        else:
+            s.n_face_up -= 1
+            while i < s.n_face_up:
+                s.face_up[i] = s.face_up[i + 1]
+                i += 1
+
+
+cdef inline void draw_card(GameState* s, int seat) noexcept nogil:
+    """R5, R16.5: the deck's top card goes to the hand, unseen by the others."""
+    if s.deck_top < s.deck_end:
+        s.hands[seat][s.deck[s.deck_top]] += 1
+        s.hand_size[seat] += 1
+        s.deck_top += 1
 
 
 cdef void rank_by_points(GameState* s, const int8_t* order, int n, int first) noexcept nogil:
@@ -882,10 +970,12 @@ cdef void apply_move(GameState* s, int32_t action) noexcept nogil:
     """
     cdef const BoardTables* b = s.board
     cdef int kind = action >> 16, a = (action >> 8) & 0xFF, arg = action & 0xFF
-    cdef int seat = s.to_move, c, o, i, x
+    cdef int seat = s.to_move, c, o, i
     cdef uint64_t bit
-    cdef uint32_t found
     if s.round == ROUND_OVER:
+        return
+    if s.game == GAME_KAHUNA:
+        kahuna_apply(s, action)
         return
     c = s.color_of_seat[seat]
     if kind == PLACE or kind == SWAP:
@@ -922,39 +1012,12 @@ cdef void apply_move(GameState* s, int32_t action) noexcept nogil:
                 s.remove_on[i - 1] = s.remove_on[i]
             s.n_remove -= 1
     elif kind == DISCARD:
-        if s.hands[seat][a] == 0:
-            return
-        s.hands[seat][a] -= 1
-        s.hand_size[seat] -= 1
-        # Others do not see which card went: every known card becomes uncertain by one.
-        for x in range(b.n_islands):
-            s.public_cards[seat][x] -= s.public_cards[seat][x] != 0
-        s.hidden_by[seat][a] += 1
-        s.discarded = True
+        discard_card(s, seat, a)
     elif kind == TAKE:
-        # The first face-up card equal to a (the row holds at most FACE_UP), or n_face_up if none.
-        found = 1u << s.n_face_up
-        for i in range(FACE_UP):
-            found |= <uint32_t>((i < s.n_face_up) & (s.face_up[i] == a)) << i
-        i = lowest_bit(found)
-        if i < s.n_face_up:
-            s.hands[seat][a] += 1
-            s.public_cards[seat][a] += 1
-            s.hand_size[seat] += 1
-            if s.deck_top < s.deck_end:
-                s.face_up[i] = s.deck[s.deck_top]  # the gap is filled at once (R5)
-                s.deck_top += 1
-            else:
-                s.n_face_up -= 1
-                while i < s.n_face_up:
-                    s.face_up[i] = s.face_up[i + 1]
-                    i += 1
+        take_card(s, seat, a)
         end_turn(s)
     elif kind == DRAW:
-        if s.deck_top < s.deck_end:
-            s.hands[seat][s.deck[s.deck_top]] += 1
-            s.hand_size[seat] += 1
-            s.deck_top += 1
+        draw_card(s, seat)
         end_turn(s)
     elif kind == END:
         end_final_turn(s)
@@ -1101,6 +1164,8 @@ cdef inline int take_value(const GameState* s, int island, uint64_t occupied) no
 cdef int move_value(const GameState* s, int32_t action) noexcept nogil:
     """The heuristic score of a legal ``action`` for the player to move (see the VALUE_ constants)."""
     cdef int kind = action >> 16, a = (action >> 8) & 0xFF
+    if s.game == GAME_KAHUNA:
+        return kahuna_value(s, action)
     if kind == PLACE or kind == SWAP:
         return build_value(s, kind, a, (action >> SLOT_BIT) & 1 if s.n_colors != s.n_players else 0,
                            occupied_links(s))
@@ -1219,6 +1284,257 @@ cdef long long playout_state(GameState* s, uint64_t seed, int policy) noexcept n
         apply_move(s, buf[i])
         moves += 1
     return moves
+
+
+# ---------------------------------------------------------------------------
+# Kahuna (R16; docs/engine.md "Kahuna")
+# ---------------------------------------------------------------------------
+
+cdef inline bint kahuna_may_draw(const GameState* s, int seat) noexcept nogil:
+    """R16.5: a hand of 5 cannot draw."""
+    return s.hand_size[seat] < KAHUNA_HAND
+
+
+cdef int kahuna_moves(const GameState* s, int32_t* out, int* values) noexcept nogil:
+    """Kahuna's legal actions of the player to move into ``out`` (ascending); return how many.
+
+    Places (R16.3; only with a bridge in stock, R16.1), removals paid with two
+    cards naming the ends of an opponent's link, face-down discards (a turn
+    begun with 5 cards and nothing played, and after a discard), takes and
+    draws below 5 cards, and ``END`` (skipping the draw, refused right after
+    the opponent skipped, R16.5; in the final round, ending the last turn).
+    """
+    cdef const BoardTables* b = s.board
+    cdef int n = 0, seat = s.to_move, k, lo, hi, x
+    cdef const uint8_t* hand = s.hands[seat]
+    cdef uint64_t bits, reach = 0
+    cdef uint32_t held, pairs, seen
+    cdef bint discards
+    held = islands_in_hand(s, seat, &pairs)
+    if not s.discarded:
+        seen = held
+        while seen:
+            reach |= b.island_links[lowest_bit(seen)]
+            seen &= seen - 1
+        if popcount(s.bridges[seat]) < KAHUNA_BRIDGES:
+            bits = reach & b.all_links & ~occupied_links(s)
+            while bits:
+                k = lowest_bit(bits)
+                bits &= bits - 1
+                lo = b.link_lo[k]
+                hi = b.link_hi[k]
+                n = emit(out, NULL, n, encode(PLACE, k, lo), 0, hand[lo] != 0)
+                n = emit(out, NULL, n, encode(PLACE, k, hi), 0, hand[hi] != 0)
+        bits = reach & s.bridges[1 - seat]
+        while bits:
+            k = lowest_bit(bits)
+            bits &= bits - 1
+            lo = b.link_a[k]
+            hi = b.link_b[k]
+            n = emit(out, NULL, n, encode(REMOVE, k, SWAP_AA), 0, hand[lo] >= 2)
+            n = emit(out, NULL, n, encode(REMOVE, k, SWAP_AB), 0, (hand[lo] != 0) & (hand[hi] != 0))
+            n = emit(out, NULL, n, encode(REMOVE, k, SWAP_BB), 0, hand[hi] >= 2)
+        if s.round == ROUND_FINAL:
+            n = emit(out, NULL, n, encode(END, 0, 0), 0, True)
+            if values:
+                value_moves(s, out, n, values)
+            return n
+        discards = s.played == 0 and s.hand_size[seat] == KAHUNA_HAND
+    else:
+        discards = True
+    if discards:
+        seen = held
+        while seen:
+            n = emit(out, NULL, n, encode(DISCARD, lowest_bit(seen), 0), 0, True)
+            seen &= seen - 1
+    if kahuna_may_draw(s, seat):
+        seen = 0
+        for x in range(s.n_face_up):
+            seen |= 1u << s.face_up[x]
+        while seen:
+            n = emit(out, NULL, n, encode(TAKE, lowest_bit(seen), 0), 0, True)
+            seen &= seen - 1
+        if s.deck_top < s.deck_end:
+            n = emit(out, NULL, n, encode(DRAW, 0, 0), 0, True)
+    if not s.discarded and not s.skipped:
+        n = emit(out, NULL, n, encode(END, 0, 0), 0, True)
+    if values:
+        value_moves(s, out, n, values)
+    return n
+
+
+cdef void kahuna_check_bridges(GameState* s) noexcept nogil:
+    """R16.8: after the first scoring, a seat with no bridge on the board loses at once (both
+    without one: the game ends with no winner)."""
+    cdef bint none0, none1
+    if s.round != ROUND_2 and s.round != ROUND_3 and s.round != ROUND_FINAL:
+        return
+    none0 = s.bridges[0] == 0
+    none1 = s.bridges[1] == 0
+    if not (none0 or none1):
+        return
+    if none0 and none1:
+        s.winner = -1
+        s.ranking[0] = 0
+        s.ranking[1] = 1
+    else:
+        s.winner = 1 if none0 else 0
+        s.ranking[0] = s.winner
+        s.ranking[1] = 1 - s.winner
+    s.n_ranking = 2
+    s.reason = REASON_NO_BRIDGES
+    s.round = ROUND_OVER
+
+
+cdef void kahuna_interim_scoring(GameState* s, int points) noexcept nogil:
+    """R16.6: the seat controlling more islands scores ``points``; a tie scores nothing."""
+    cdef int a = islands_controlled(s, 0), b = islands_controlled(s, 1)
+    if a > b:
+        s.scores[0] += points
+    elif b > a:
+        s.scores[1] += points
+
+
+cdef void kahuna_end_turn(GameState* s, bint skipped) noexcept nogil:
+    """After a take, a draw or a skipped draw: a run-out scores and reshuffles (R16.6) or, the third
+    time, begins the final round (R16.7); then the other seat moves; then R16.8."""
+    s.played = 0
+    s.discarded = False
+    s.skipped = skipped
+    while s.deck_top == s.deck_end and s.n_face_up == 0:
+        if s.round == ROUND_1 or s.round == ROUND_2:
+            kahuna_interim_scoring(s, 1 if s.round == ROUND_1 else 2)
+            reshuffle(s)
+            s.round = ROUND_2 if s.round == ROUND_1 else ROUND_3
+        else:
+            s.round = ROUND_FINAL
+            s.n_done = 0
+            s.n_passed = 0
+            break
+    s.to_move = 1 - s.to_move
+    kahuna_check_bridges(s)
+
+
+cdef void kahuna_end_final_turn(GameState* s) noexcept nogil:
+    """R16.7: after both final turns, the seat controlling more islands scores the difference; most
+    points wins, then the final scoring's points, then, both at 0 points, more bridges."""
+    cdef int seat = s.to_move, c0, c1, f0, f1, w = -1
+    if not seat_done(s, seat):
+        s.final_done[s.n_done] = seat
+        s.n_done += 1
+    s.played = 0
+    if s.n_done < 2:
+        s.to_move = 1 - seat
+        return
+    c0 = islands_controlled(s, 0)
+    c1 = islands_controlled(s, 1)
+    f0 = c0 - c1 if c0 > c1 else 0
+    f1 = c1 - c0 if c1 > c0 else 0
+    s.scores[0] += f0
+    s.scores[1] += f1
+    if s.scores[0] != s.scores[1]:
+        w = 0 if s.scores[0] > s.scores[1] else 1
+    elif f0 != f1:
+        w = 0 if f0 > f1 else 1
+    elif s.scores[0] == 0 and popcount(s.bridges[0]) != popcount(s.bridges[1]):
+        w = 0 if popcount(s.bridges[0]) > popcount(s.bridges[1]) else 1
+    s.winner = w
+    s.ranking[0] = w if w >= 0 else 0
+    s.ranking[1] = 1 - s.ranking[0]
+    s.n_ranking = 2
+    s.reason = REASON_POINTS
+    s.round = ROUND_OVER
+
+
+cdef void kahuna_apply(GameState* s, int32_t action) noexcept nogil:
+    """Apply a legal Kahuna action (docs/engine.md "Kahuna"); unchecked, as ``apply_move``."""
+    cdef const BoardTables* b = s.board
+    cdef int kind = action >> 16, a = (action >> 8) & 0xFF, arg = action & 0xFF
+    cdef int seat = s.to_move, e, island, n
+    cdef uint64_t links
+    if kind == PLACE:
+        pay_card(s, seat, arg)
+        s.bridges[seat] |= 1ULL << a
+        for e in range(2):
+            island = b.link_lo[a] if e == 0 else b.link_hi[a]
+            links = b.island_links[island]
+            n = popcount(s.bridges[seat] & links)
+            if 2 * n > b.island_size[island] and 2 * (n - 1) <= b.island_size[island]:
+                s.bridges[1 - seat] &= ~links  # R16.4: control gained sweeps the opponent's bridges
+        kahuna_check_bridges(s)
+    elif kind == REMOVE:
+        # R16.3: two cards naming the link's ends, in combo order, remove the opponent's bridge.
+        pay_card(s, seat, b.link_a[a] if arg != SWAP_BB else b.link_b[a])
+        pay_card(s, seat, b.link_b[a] if arg != SWAP_AA else b.link_a[a])
+        s.bridges[1 - seat] &= ~(1ULL << a)
+        kahuna_check_bridges(s)
+    elif kind == DISCARD:
+        discard_card(s, seat, a)
+    elif kind == TAKE:
+        take_card(s, seat, a)
+        kahuna_end_turn(s, False)
+    elif kind == DRAW:
+        draw_card(s, seat)
+        kahuna_end_turn(s, False)
+    elif kind == END:
+        if s.round == ROUND_FINAL:
+            kahuna_end_final_turn(s)
+        else:
+            kahuna_end_turn(s, True)
+
+
+# Kahuna's heuristic scores (the playout policy and the search's priors): control counts, not links.
+cdef enum:
+    KAHUNA_VALUE_WIN = 100      # R16.8: the move leaves the opponent without a bridge
+    KAHUNA_VALUE_SKIP = -1      # drawing is usually worth more than skipping
+
+
+cdef int kahuna_island_gain(const GameState* s, int seat, int island, uint64_t occupied) noexcept nogil:
+    """What one more bridge of ``seat`` on ``island`` is worth: control gained (plus the sweep), a
+    step towards it, or a spare bridge on an island already held (a removal then costs no control)."""
+    cdef uint64_t links = s.board.island_links[island]
+    cdef int size = s.board.island_size[island]
+    cdef int n = popcount(s.bridges[seat] & links), rivals = popcount(s.bridges[1 - seat] & links)
+    if 2 * n > size:
+        return 1 if 2 * (n - 1) <= size else VALUE_OWN_ISLAND
+    if 2 * (n + 1) > size:
+        return VALUE_TAKEOVER + VALUE_SWEPT * rivals
+    return VALUE_PER_BRIDGE * n - (VALUE_PER_BRIDGE * rivals if 2 * rivals > size - 2 else 0)
+
+
+cdef int kahuna_value(const GameState* s, int32_t action) noexcept nogil:
+    """The heuristic score of a legal Kahuna ``action`` for the player to move."""
+    cdef const BoardTables* b = s.board
+    cdef int kind = action >> 16, a = (action >> 8) & 0xFF, seat = s.to_move, v, e, island, cnt
+    cdef uint64_t occupied, swept = 0, links, opp = s.bridges[1 - seat]
+    if kind == PLACE:
+        occupied = occupied_links(s)
+        v = 0
+        for e in range(2):
+            island = b.link_lo[a] if e == 0 else b.link_hi[a]
+            links = b.island_links[island]
+            v += kahuna_island_gain(s, seat, island, occupied)
+            cnt = popcount(s.bridges[seat] & links) + 1
+            if 2 * cnt > b.island_size[island] and 2 * (cnt - 1) <= b.island_size[island]:
+                swept |= opp & links
+        if s.round != ROUND_1 and opp and swept == opp:
+            v += KAHUNA_VALUE_WIN
+        return v
+    if kind == REMOVE:
+        v = VALUE_RIVAL_LOSS + VALUE_SECOND_CARD
+        for e in range(2):
+            island = b.link_lo[a] if e == 0 else b.link_hi[a]
+            v += control_lost(s, 1 - seat, island)
+        if s.round != ROUND_1 and popcount(opp) == 1:
+            v += KAHUNA_VALUE_WIN
+        return v
+    if kind == TAKE:
+        return take_value(s, a, occupied_links(s))
+    if kind == DRAW:
+        return VALUE_DRAW
+    if kind == DISCARD:
+        return VALUE_DISCARD
+    return KAHUNA_VALUE_SKIP if s.round != ROUND_FINAL else VALUE_END
 
 
 # ---------------------------------------------------------------------------
@@ -1436,12 +1752,22 @@ cdef class CoreBoard:
                 f"n_links={self.tables.n_links})")
 
 
-def _check_game_shape(CoreBoard board, players, preset):
+def _check_game_shape(CoreBoard board, players, preset, game=GAME_KANALOA):
+    game = _as_int(game, "game", GAME_KANALOA, GAME_KAHUNA)
     players = _as_int(players, "players", 2, MAX_SEATS)
+    preset = _as_int(preset, "preset", PRESET_YUCATA, PRESET_TABLETOP)
+    if game == GAME_KAHUNA:
+        if players != TWO_PLAYERS:
+            raise ValueError(f"players: Kahuna is a game for 2 players (R16.1), not {players}")
+        if preset != PRESET_YUCATA:
+            raise ValueError("preset: Kahuna has no tabletop preset (R16.9)")
+        if players * KAHUNA_DEAL + KAHUNA_FACE_UP > board.tables.n_cards:
+            raise ValueError(f"players: 2 hands of {KAHUNA_DEAL} and {KAHUNA_FACE_UP} face-up cards need more than "
+                             f"the board's {board.tables.n_cards} cards")
+        return players, preset, game
     if players * DEAL > board.tables.n_cards:
         raise ValueError(f"players: {players} hands of {DEAL} need more than the board's {board.tables.n_cards} cards")
-    preset = _as_int(preset, "preset", PRESET_YUCATA, PRESET_TABLETOP)
-    return players, preset
+    return players, preset, game
 
 
 def _restore_state(CoreBoard board, data):
@@ -1468,12 +1794,13 @@ cdef class CoreState:
         return out
 
     @classmethod
-    def deal(cls, CoreBoard board not None, players, preset, seed):
-        """A new game in setup (R3, R15.2), dealt from SplitMix64(seed) (docs/engine.md "Dealing")."""
-        players, preset = _check_game_shape(board, players, preset)
+    def deal(cls, CoreBoard board not None, players, preset, seed, game=GAME_KANALOA):
+        """A new game in setup (R3, R15.2), dealt from SplitMix64(seed) (docs/engine.md "Dealing"); with
+        ``game`` GAME_KAHUNA a Kahuna game in round 1 (R16.2)."""
+        players, preset, game = _check_game_shape(board, players, preset, game)
         cdef uint64_t s0 = _seed(seed)
         cdef CoreState out = CoreState._blank(board)
-        deal_state(&out.st, &board.tables, players, preset, s0)
+        deal_state(&out.st, &board.tables, players, preset, s0, game)
         return out
 
     @classmethod
@@ -1485,11 +1812,26 @@ cdef class CoreState:
         cdef int n_isl = b.n_islands, n_cards = b.n_cards, seat, x, k, i
         if _as_int(data.n_islands, "n_islands", 0, MAX_ISLANDS) != n_isl:
             raise ValueError(f"n_islands: the board has {n_isl} islands, not {data.n_islands}")
+        game = _as_int(data.game, "game", GAME_KANALOA, GAME_KAHUNA)
         players = _as_int(data.players, "players", 2, MAX_SEATS)
         preset = _as_int(data.preset, "preset", PRESET_YUCATA, PRESET_TABLETOP)
-        round_ = _as_int(data.round, "round", ROUND_SETUP, ROUND_OVER)
+        round_ = _as_int(data.round, "round", ROUND_SETUP, ROUND_3)
         to_move = _as_int(data.to_move, "to_move", 0, players - 1)
-        colors = 2 * players if players == TWO_PLAYERS else players
+        kahuna = game == GAME_KAHUNA
+        if kahuna:
+            if players != TWO_PLAYERS:
+                raise ValueError(f"players: Kahuna is a game for 2 players (R16.1), not {players}")
+            if preset != PRESET_YUCATA:
+                raise ValueError("preset: Kahuna has no tabletop preset (R16.9)")
+            if round_ == ROUND_SETUP:
+                raise ValueError("round: Kahuna has no setup round (R16.2)")
+        elif round_ == ROUND_3:
+            raise ValueError("round: only Kahuna has a third round (R16.6)")
+        if not isinstance(data.skipped, (bool, int)) or data.skipped not in (0, 1):
+            raise ValueError(f"skipped: must be True or False, not {data.skipped!r}")
+        if data.skipped and not kahuna:
+            raise ValueError("skipped: only Kahuna lets a player skip the draw (R16.5)")
+        colors = 2 * players if players == TWO_PLAYERS and not kahuna else players
         bridges = _int_list(data.bridges, "bridges", b.n_links, b.n_links, -1, colors - 1)
         hands = _count_rows(data.hands, "hands", players, n_isl, n_cards)
         public = _count_rows(data.public, "public", players, n_isl, n_cards)
@@ -1500,7 +1842,7 @@ cdef class CoreState:
                     raise ValueError(f"public[{seat}][{x}]: {public[seat][x]} known cards but only "
                                      f"{hands[seat][x]} in the hand")
         deck = _int_list(data.deck, "deck", 0, n_cards, 0, n_isl - 1)
-        face_up = _int_list(data.face_up, "face_up", 0, FACE_UP, 0, n_isl - 1)
+        face_up = _int_list(data.face_up, "face_up", 0, KAHUNA_FACE_UP if kahuna else FACE_UP, 0, n_isl - 1)
         discard_open = _int_list(data.discard_open, "discard_open", 0, n_cards, 0, n_isl - 1)
         scores = _int_list(data.scores, "scores", colors, colors, -(1 << 30), 1 << 30)
         played = _as_int(data.played, "played", 0, n_cards)
@@ -1529,7 +1871,13 @@ cdef class CoreState:
         if ranking and len(ranking) != players:
             raise ValueError(f"ranking: must be empty or list all {players} seats, not {ranking}")
         winner = _as_int(data.winner, "winner", -1, players - 1)
-        reason = _as_int(data.reason, "reason", REASON_NONE, REASON_ELEVEN)
+        reason = _as_int(data.reason, "reason", REASON_NONE, REASON_NO_BRIDGES)
+        if kahuna:
+            if remove_on or final_passed or any(c != NO_CARD for c in setup_chosen) or reason == REASON_ELEVEN:
+                raise ValueError("remove_on, final_passed, setup_chosen, reason: Kahuna has no R7 removal, "
+                                 "no pass, no setup and no eleven-island win (R16.9)")
+        elif reason == REASON_NO_BRIDGES:
+            raise ValueError("reason: only Kahuna ends when a player has no bridge left (R16.8)")
         rng = _as_int(data.rng, "rng", 0, MASK64)
 
         # Every card of the board is somewhere, exactly once (R1, R3).
@@ -1548,7 +1896,8 @@ cdef class CoreState:
 
         out = CoreState._blank(board)
         s = &out.st
-        reset_state(s, b, players, preset)
+        reset_state(s, b, players, preset, game)
+        s.skipped = bool(data.skipped)
         s.round = round_
         s.to_move = to_move
         for k in range(b.n_links):
@@ -1635,6 +1984,8 @@ cdef class CoreState:
             winner=s.winner,
             reason=s.reason,
             rng=s.rng,
+            game=s.game,
+            skipped=bool(s.skipped),
         )
 
     def copy(self):
@@ -1772,15 +2123,26 @@ cdef class CoreState:
         return controller_of(s, island)
 
     def points_if_scored(self, final=False):
-        """Per color, the points a scoring of the islands now would add (R11).
+        """Per color, the points a scoring of the islands now would add (R11; Kahuna: R16.6, R16.7).
 
         With ``final`` each controlled island also gives the final scoring's
         +1; without, it is the scoring at the end of round 1 (R9).  The
         scores themselves are unchanged.
         """
         cdef int32_t points[MAX_COLORS]
-        cdef int o
+        cdef int o, a, b
         memset(points, 0, sizeof(points))
+        if self.st.game == GAME_KAHUNA:
+            # R16.6, R16.7: the interim scoring of this round (1 or 2 points to the seat with more
+            # islands), or with ``final`` (and from round 3 on) the difference of the counts.
+            a = islands_controlled(&self.st, 0)
+            b = islands_controlled(&self.st, 1)
+            if final or not (self.st.round == ROUND_1 or self.st.round == ROUND_2):
+                points[0] = a - b if a > b else 0
+                points[1] = b - a if b > a else 0
+            elif a != b:
+                points[0 if a > b else 1] = 1 if self.st.round == ROUND_1 else 2
+            return [points[0], points[1]]
         island_points(&self.st, 1 if final else 0, points)
         return [points[o] for o in range(self.st.n_colors)]
 
@@ -1789,6 +2151,16 @@ cdef class CoreState:
     @property
     def players(self) -> int:
         return self.st.n_players
+
+    @property
+    def game(self) -> int:
+        """GAME_KANALOA or GAME_KAHUNA (R16)."""
+        return self.st.game
+
+    @property
+    def skipped(self) -> bool:
+        """Kahuna (R16.5): whether the last turn ended without a draw."""
+        return bool(self.st.skipped)
 
     @property
     def preset(self) -> int:
@@ -1848,23 +2220,23 @@ def determinisations(CoreState state not None, viewer, n, seed):
     return count
 
 
-def random_games(CoreBoard board not None, players, preset, games, seed):
+def random_games(CoreBoard board not None, players, preset, games, seed, game=GAME_KANALOA):
     """Deal ``games`` games and play each to the end with uniform random legal moves, all in C
-    (any number of players the core takes: 2 (R15), 3 or 4).
+    (any number of players the core takes: 2 (R15), 3 or 4; or Kahuna with ``game`` GAME_KAHUNA).
 
-    Game ``g`` is ``CoreState.deal(board, players, preset, seed + g)`` followed
+    Game ``g`` is ``CoreState.deal(board, players, preset, seed + g, game)`` followed
     by ``playout((seed + g) ^ PLAYOUT_SALT)``.  Returns (games, total moves).
     """
-    players, preset = _check_game_shape(board, players, preset)
+    players, preset, game = _check_game_shape(board, players, preset, game)
     cdef long long n_games = _as_int(games, "games", 0, 1 << 62)
     cdef uint64_t s0 = _seed(seed)
-    cdef int n_players = players, pre = preset
+    cdef int n_players = players, pre = preset, kind = game
     cdef long long g, moves = 0
     cdef uint64_t game_seed
     cdef GameState st
     with nogil:
         for g in range(n_games):
             game_seed = s0 + <uint64_t>g
-            deal_state(&st, &board.tables, n_players, pre, game_seed)
+            deal_state(&st, &board.tables, n_players, pre, game_seed, kind)
             moves += playout_state(&st, game_seed ^ C_PLAYOUT_SALT, POLICY_RANDOM)
     return n_games, moves
