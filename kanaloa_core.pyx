@@ -1850,13 +1850,16 @@ cdef class CoreState:
             raise ValueError(f"discarded: must be True or False, not {data.discarded!r}")
         turn_color = _as_int(data.turn_color, "turn_color", NO_COLOR, colors - 1)
         if turn_color != NO_COLOR:
+            if kahuna:
+                raise ValueError(f"turn_color: Kahuna's players play one color each (R16.1), so no turn chooses "
+                                 f"one, not {turn_color}")
             if players != TWO_PLAYERS:
                 raise ValueError(f"turn_color: only a 2-player game chooses a color per turn (R15.3), "
                                  f"not {turn_color} with {players} players")
             if turn_color % players != to_move:
                 raise ValueError(f"turn_color: color {turn_color} is not a color of seat {to_move}, the player "
                                  f"to move (R15.1)")
-        if players == TWO_PLAYERS and round_ in (ROUND_1, ROUND_2, ROUND_FINAL):
+        if players == TWO_PLAYERS and not kahuna and round_ in (ROUND_1, ROUND_2, ROUND_FINAL):
             if turn_color != NO_COLOR and played == 0:
                 raise ValueError(f"turn_color: color {turn_color} is chosen, but no card was played this turn; "
                                  f"the turn's first place or swap chooses it (R15.3)")

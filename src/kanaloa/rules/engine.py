@@ -9,6 +9,7 @@ the core wants its own ``kanaloa_core.CoreBoard`` tables, the reference the
     from kanaloa.rules.engine import load_engine
     engine = load_engine("reference")          # or "core", the default
     state = engine.deal(board, players=4, preset=0, seed=1)
+    kahuna = engine.deal(board, players=2, preset=0, seed=1, game=GAME_KAHUNA)  # R16
 
 - ``CORE`` (``"core"``): ``kanaloa_core.CoreState``, fast; what search and
   simulation use;
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import OptionError
 from .board import Board
-from .state import StateData
+from .state import GAME_KANALOA, StateData
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -81,9 +82,16 @@ class Engine:
     state_cls: Any
     board_for: Callable[[Board], Any]
 
-    def deal(self, board: Board, players: int, preset: int, seed: int) -> EngineState:
-        """A new game in the setup (R3), dealt from ``seed``."""
-        state: EngineState = self.state_cls.deal(self.board_for(board), players, preset, seed)
+    def deal(self, board: Board, players: int, preset: int, seed: int, game: int = GAME_KANALOA) -> EngineState:
+        """A new game dealt from ``seed``: Kanaloa in the setup (R3), or with ``game=GAME_KAHUNA``
+        Kahuna in round 1 (R16.2).
+
+        ``game`` is passed on only for Kahuna, so that a state class that plays Kanaloa alone still deals it.
+        """
+        if game == GAME_KANALOA:
+            state: EngineState = self.state_cls.deal(self.board_for(board), players, preset, seed)
+        else:
+            state = self.state_cls.deal(self.board_for(board), players, preset, seed, game=game)
         return state
 
     def from_data(self, board: Board, data: StateData) -> EngineState:

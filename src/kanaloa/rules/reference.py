@@ -1,4 +1,4 @@
-"""The readable reference implementation of the rules (R1-R13, and R15 for two players).
+"""The readable reference implementation of the rules (R1-R13, R15 for two players, and R16 Kahuna).
 
 ``ReferenceState`` plays the game over a plain ``StateData`` exactly as
 ``docs/engine.md`` describes it, one small function per rule.  It is written
@@ -17,6 +17,11 @@ plays colors ``s`` and ``s + 2``, building with one of them per turn
 (``StateData.turn_color``).  ``StateData.bridges`` and ``scores`` are per
 color; the board questions (``counts_on``, ``controller_of``,
 ``points_if_scored``) answer per color; ``winner`` and ``ranking`` are seats.
+
+Kahuna (R16, ``StateData.game == GAME_KAHUNA``) is a second rule set on the
+same state: its rules live in ``kanaloa.rules.kahuna``, one function per rule,
+and ``ReferenceState`` hands a Kahuna state's moves to them.  Its two seats
+play one color each.
 """
 
 from __future__ import annotations
@@ -25,20 +30,27 @@ from collections.abc import Sequence
 
 from ..errors import shorten
 from . import actions as A
+from . import kahuna
 from .board import Board
 from .rng import SplitMix64
 from .state import (
     DEAL,
     FACE_UP,
+    GAME_KAHUNA,
+    GAME_KANALOA,
+    GAMES,
     HAND_LIMIT,
+    KAHUNA_BRIDGES,
     NO_CARD,
     NO_COLOR,
     NO_OWNER,
     PRESET_TABLETOP,
     REASON_ELEVEN,
+    REASON_NO_BRIDGES,
     REASON_POINTS,
     ROUND_1,
     ROUND_2,
+    ROUND_3,
     ROUND_FINAL,
     ROUND_OVER,
     ROUND_SETUP,
@@ -73,14 +85,21 @@ class ReferenceState:
         return cls(board, data.copy())
 
     @classmethod
-    def deal(cls, board: Board, players: int, preset: int, seed: int) -> ReferenceState:
+    def deal(cls, board: Board, players: int, preset: int, seed: int, game: int = GAME_KANALOA) -> ReferenceState:
         """A new game in setup (round 0), dealt from ``seed`` (R3, docs/engine.md "Dealing").
 
         Two players are dealt as three or four (R15.2): 4 cards each, one revealed by each, and
-        the deck fills the face-up row to 4 when the setup ends (``finish_setup``).
+        the deck fills the face-up row to 4 when the setup ends (``finish_setup``).  With
+        ``game=GAME_KAHUNA`` the game is Kahuna, dealt straight into round 1 (R16.2,
+        ``kanaloa.rules.kahuna.deal``).
 
-        Raises ``ValueError`` when the board has too few cards to deal every hand (as the core does).
+        Raises ``ValueError`` when the board has too few cards to deal every hand (as the core does),
+        and for a Kahuna game that is not for 2 players in the yucata preset.
         """
+        if game == GAME_KAHUNA:
+            return cls(board, kahuna.deal(board, players, preset, seed))
+        if game != GAME_KANALOA:
+            raise ValueError(f"game: {game} is not one of {', '.join(f'{v} ({k})' for k, v in GAMES.items())}")
         if players * DEAL > board.n_cards:
             raise ValueError(f"players: {players} hands of {DEAL} need more than the board's {board.n_cards} cards")
         data = StateData.empty(board.n_islands, board.n_links, players, preset)
@@ -132,14 +151,19 @@ class ReferenceState:
 
     @property
     def n_colors(self) -> int:
-        """How many colors are in play: one per seat, or four with two players (R15.1)."""
-        return n_colors(self.data.players)
+        """How many colors are in play: one per seat, or four with two players of Kanaloa (R15.1, R16.1)."""
+        return n_colors(self.data.players, self.data.game)
+
+    @property
+    def is_kahuna(self) -> bool:
+        """True when the state plays Kahuna's rules (R16)."""
+        return self.data.game == GAME_KAHUNA
 
     # -- colors (R15) -------------------------------------------------------
 
-    def colors_of(self, seat: int) -> tuple[int, ...]:  # R15.1
-        """The colors ``seat`` builds with, its first color first: one, or two with two players."""
-        return colors_of_seat(seat, self.data.players)
+    def colors_of(self, seat: int) -> tuple[int, ...]:  # R15.1, R16.1
+        """The colors ``seat`` builds with, its first color first: one, or two with two players of Kanaloa."""
+        return colors_of_seat(seat, self.data.players, self.data.game)
 
     def open_colors(self) -> tuple[int, ...]:  # R15.3
         """The colors the mover may build with now.
@@ -159,10 +183,11 @@ class ReferenceState:
         d = self.data
         return d.turn_color if d.turn_color != NO_COLOR else d.to_move
 
-    def standing(self, seat: int) -> tuple[int, ...]:  # R12, R15.5
-        """What ranks ``seat`` (more is better): ``(points,)``, or with two players the pair
-        (points of its weaker color, points of its stronger color)."""
-        return seat_standing(self.data.scores, seat, self.data.players)
+    def standing(self, seat: int) -> tuple[int, ...]:  # R12, R15.5, R16.7
+        """What ranks ``seat`` (more is better): ``(points,)``, or with two players of Kanaloa the pair
+        (points of its weaker color, points of its stronger color).  In Kahuna it is ``(points,)``;
+        the final ranking's tie-breaks (R16.7) are ``kanaloa.rules.kahuna.result_keys``."""
+        return seat_standing(self.data.scores, seat, self.data.players, self.data.game)
 
     # -- board questions (R1, R2) -------------------------------------------
 
@@ -173,7 +198,7 @@ class ReferenceState:
 
     def counts_on(self, island: int) -> list[int]:
         """Bridges per color on the links of ``island`` (one entry per color, R15.1)."""
-        counts = [0] * n_colors(self.data.players)
+        counts = [0] * self.n_colors
         bridges = self.data.bridges
         for k in self.board.links_of[island]:
             if bridges[k] != NO_OWNER:
@@ -201,7 +226,10 @@ class ReferenceState:
         )
 
     def bridges_in_stock(self, color: int) -> int | None:
-        """Bridges ``color`` may still build in the tabletop preset; None when unlimited (R13)."""
+        """Bridges ``color`` may still build in the tabletop preset; None when unlimited (R13).
+        In Kahuna every player has 25 (R16.1)."""
+        if self.is_kahuna:
+            return KAHUNA_BRIDGES - self.data.bridges.count(color)
         if self.data.preset != PRESET_TABLETOP:
             return None
         return TABLETOP_BRIDGES - self.data.bridges.count(color)
@@ -210,9 +238,13 @@ class ReferenceState:
         """Per color, what a scoring of the islands now would add; ``final`` adds the final +1 per island.
 
         Without ``final`` it is the scoring at the end of round 1 (R9).  With two players each
-        color scores on its own (R15.1).
+        color scores on its own (R15.1).  In Kahuna it is ``kanaloa.rules.kahuna.points_if_scored``:
+        the scoring that ends the current round, the interim one in rounds 1 and 2 (R16.6), the
+        final one (R16.7) from round 3 on or with ``final``.
         """
-        points = [0] * n_colors(self.data.players)
+        if self.is_kahuna:
+            return kahuna.points_if_scored(self, final)
+        points = [0] * self.n_colors
         for island, size in enumerate(self.board.sizes):
             owner = self.controller_of(island)
             if owner != NO_OWNER:
@@ -226,6 +258,8 @@ class ReferenceState:
         d = self.data
         if d.round == ROUND_OVER:
             return []
+        if d.game == GAME_KAHUNA:
+            return kahuna.legal_actions(self)
         if d.round == ROUND_SETUP:
             moves = self._reveal_moves()
         elif d.remove_on:
@@ -312,6 +346,9 @@ class ReferenceState:
 
     def apply(self, action: int) -> None:
         """Play ``action`` for the player to move.  Unchecked: it must be legal."""
+        if self.data.game == GAME_KAHUNA:
+            kahuna.apply(self, action)
+            return
         kind, a = A.kind_of(action), A.arg_a(action)
         if kind == A.PLACE:
             self.place(a, A.build_arg(action), self.colors_of(self.data.to_move)[A.build_slot(action)])
@@ -457,6 +494,15 @@ class ReferenceState:
         d.discarded = True
 
     def take(self, island: int) -> None:  # R5 face-up card
+        self.take_card(island)
+        self.end_turn()
+
+    def draw(self) -> None:  # R5 blind draw
+        self.draw_card()
+        self.end_turn()
+
+    def take_card(self, island: int) -> None:  # R5, R16.5
+        """The mover takes the first face-up ``island``, known to all; the deck's top card takes its place."""
         d = self.data
         me = d.to_move
         d.hands[me][island] += 1
@@ -466,12 +512,11 @@ class ReferenceState:
             d.face_up[slot] = d.deck.pop(0)
         else:
             del d.face_up[slot]
-        self.end_turn()
 
-    def draw(self) -> None:  # R5 blind draw
+    def draw_card(self) -> None:  # R5, R16.5
+        """The mover draws the deck's top card, unseen by the others."""
         d = self.data
         d.hands[d.to_move][d.deck.pop(0)] += 1
-        self.end_turn()
 
     def end_turn(self) -> None:
         """After the draw: reset the turn, end the round if the cards ran out (R9, R10), next seat."""
@@ -496,8 +541,9 @@ class ReferenceState:
             # Nothing came back: the second run-out has happened already.
             self.start_final_round()
 
-    def reshuffle_discards(self) -> None:  # R9
-        """Every discard, listed in island order, shuffled by the state's stream into the deck."""
+    def reshuffle_discards(self, face_up: int = FACE_UP) -> None:  # R9, R16.6
+        """Every discard, listed in island order, shuffled by the state's stream into the deck;
+        ``face_up`` cards (4, or 3 in Kahuna) are turned up from its top."""
         d = self.data
         counts = [0] * self.board.n_islands
         for island in d.discard_open:
@@ -511,8 +557,8 @@ class ReferenceState:
         d.rng = rng.state
         d.discard_open = []
         d.hidden_by = [[0] * self.board.n_islands for _ in range(d.players)]
-        d.face_up = deck[:FACE_UP]
-        d.deck = deck[FACE_UP:]
+        d.face_up = deck[:face_up]
+        d.deck = deck[face_up:]
 
     def start_final_round(self) -> None:  # R10
         d = self.data
@@ -576,10 +622,12 @@ def island_value(size: int, held: int, final: bool) -> int:  # R11
     return size - held + (1 if final else 0)
 
 
-def seat_standing(scores: list[int], seat: int, players: int) -> tuple[int, ...]:  # R12, R15.5
-    """What ranks ``seat``, greater is better: ``(points,)`` with 3 or 4 players; with two, the
-    pair (points of the seat's color with fewer points, points of its other color)."""
-    if players != TWO_PLAYERS:
+def seat_standing(scores: list[int], seat: int, players: int,
+                  game: int = GAME_KANALOA) -> tuple[int, ...]:  # R12, R15.5, R16.7
+    """What ranks ``seat``, greater is better: ``(points,)`` with 3 or 4 players and in Kahuna; with
+    two players of Kanaloa, the pair (points of the seat's color with fewer points, points of its
+    other color)."""
+    if players != TWO_PLAYERS or game != GAME_KANALOA:
         return (scores[seat],)
     weak, strong = sorted(scores[c] for c in colors_of_seat(seat, players))
     return (weak, strong)
@@ -614,16 +662,17 @@ def can_pay(hand: list[int], cards: tuple[int, int]) -> bool:  # R4 swap
 # code of the notation.
 
 
-def color_names(players: int, names: Sequence[str]) -> tuple[str, ...]:
+def color_names(players: int, names: Sequence[str], game: int = GAME_KANALOA) -> tuple[str, ...]:
     """The name of every color (R15.1), from ``names`` by color.
 
     Color ``c`` is numbered as in ``StateData``, so a seat's name, the name
     of its first color, is ``names[seat]`` in every game.  ``names`` may
-    also give the seats alone (two names in a 2-player game): each second
-    color is then called after its player ("red's second color").
+    also give the seats alone (two names in a 2-player game of Kanaloa): each
+    second color is then called after its player ("red's second color").
+    In Kahuna (R16.1) the colors are the seats'.
     """
     names = tuple(names)
-    missing = range(len(names), n_colors(players))
+    missing = range(len(names), n_colors(players, game))
     return names + tuple(f"{names[seat_of_color(c, players)]}'s second color" for c in missing)
 
 
@@ -640,7 +689,9 @@ def why_illegal(state: ReferenceState, action: int, names: Sequence[str], hand_k
     """
     d = state.data
     board = state.board
-    names = color_names(d.players, names)
+    names = color_names(d.players, names, d.game)
+    if d.game == GAME_KAHUNA:
+        return kahuna.why_illegal(state, action, names, hand_known)
     kind, a, arg = A.kind_of(action), A.arg_a(action), A.arg_b(action)
     slot = 0
     if kind in (A.PLACE, A.SWAP):
@@ -719,22 +770,24 @@ def why_illegal(state: ReferenceState, action: int, names: Sequence[str], hand_k
     return _why_unpaid(state, cards, names, hand_known)
 
 
-def why_not_mover_color(state: ReferenceState, color: int, names: Sequence[str]) -> str | None:  # R15.1
+def why_not_mover_color(state: ReferenceState, color: int, names: Sequence[str]) -> str | None:  # R15.1, R16.1
     """Why the player to move may not build with ``color`` (a color number), as a move that names
-    its color does (``blue: LINK/CARD``); None when ``color`` is one of the mover's colors.
+    its color does (``blue: LINK/CARD``); None when ``color`` is one of the mover's colors (in
+    Kahuna, the mover's one color).
 
     Which of the mover's colors the turn allows is ``why_illegal``'s question (R15.3).
     """
     d = state.data
-    names = color_names(d.players, names)
+    names = color_names(d.players, names, d.game)
     mine = state.colors_of(d.to_move)
     if color in mine:
         return None
     own = " and ".join(names[c] for c in mine)
-    if not 0 <= color < n_colors(d.players):
-        return f"this game has no color {color}; {names[d.to_move]} builds with {own} (R15.1)"
+    rule = "R16.1" if state.is_kahuna else "R15.1"
+    if not 0 <= color < state.n_colors:
+        return f"this game has no color {color}; {names[d.to_move]} builds with {own} ({rule})"
     return (f"{names[color]} is {names[seat_of_color(color, d.players)]}'s color; {names[d.to_move]} "
-            f"builds with {own} (R15.1)")
+            f"builds with {own} ({rule})")
 
 
 def _why_no_pass_2p(state: ReferenceState, names: tuple[str, ...]) -> str:  # R15.6
@@ -776,8 +829,11 @@ def _malformed(board: Board, kind: int, a: int, arg: int) -> str | None:
     return f"{kind} is no kind of action"
 
 
-def _why_unpaid(state: ReferenceState, cards: list[int], names: tuple[str, ...], hand_known: bool) -> str | None:
-    """Why the mover cannot give up ``cards`` (R3 reveal, R4 pay or discard); None when it can."""
+def _why_unpaid(state: ReferenceState, cards: list[int], names: tuple[str, ...], hand_known: bool,
+                pays_two: str = "a swap") -> str | None:
+    """Why the mover cannot give up ``cards`` (R3 reveal, R4 pay or discard, R16.3 removal); None when it can.
+
+    ``pays_two`` names the move that pays two cards, for the message seen from outside."""
     d = state.data
     me = d.to_move
     name = names[me]
@@ -786,7 +842,7 @@ def _why_unpaid(state: ReferenceState, cards: list[int], names: tuple[str, ...],
         if held == 0:
             return f"{name} holds no card"
         if held < len(cards):
-            return f"{name} holds {held} card; a swap pays two"
+            return f"{name} holds {held} card; {pays_two} pays two"
         return None
     hand = d.hands[me]
     for card in dict.fromkeys(cards):  # in the order the move names them
@@ -847,7 +903,12 @@ def why_unreachable(
     every color having chosen (R3), or right after the reshuffle (R9).
     """
     d = state.data
-    names = color_names(d.players, names)
+    names = color_names(d.players, names, d.game)
+    if d.game == GAME_KAHUNA:
+        return kahuna.why_unreachable(state, names, face_up_pending)
+    found = _unreachable_kahuna_fields(state)
+    if found is not None:
+        return found
     for check in (_unreachable_cards, _unreachable_turn, _unreachable_round):
         found = check(state, names, face_up_pending)
         if found is not None:
@@ -867,6 +928,20 @@ def why_unreachable(
 
 
 _Found = tuple[str, str] | None
+
+
+def _unreachable_kahuna_fields(state: ReferenceState) -> _Found:
+    """What only Kahuna has (R16): a third round, a skipped draw, the no-bridges ending."""
+    d = state.data
+    if d.game != GAME_KANALOA:
+        return "game", f"{d.game} is not one of {', '.join(f'{v} ({k})' for k, v in GAMES.items())}"
+    if d.round == ROUND_3:
+        return "round", "Kanaloa has rounds 1 and 2 before the final round; round 3 is Kahuna's (R9, R10, R16.6)"
+    if d.skipped:
+        return "turn.skipped_draw", "a Kanaloa turn always ends with a draw (R5); only Kahuna skips one (R16.5)"
+    if d.round == ROUND_OVER and d.reason == REASON_NO_BRIDGES:
+        return "result.reason", "'no bridges' ends only a game of Kahuna (R16.8)"
+    return None
 
 
 def _unreachable_cards(state: ReferenceState, names: tuple[str, ...], pending: bool) -> _Found:
