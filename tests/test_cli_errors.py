@@ -49,7 +49,8 @@ def write(tmp_path, content: str | bytes, name: str = "pos.json"):
          f"error: Invalid value for '--seed': {2 ** 64} is not in the range 0<=x<=18446744073709551615."),
         (["--preset", "fast"], "error: Invalid value for '--preset': 'fast' is not one of 'yucata', 'tabletop'."),
         (["--viewer", "pink"],
-         "error: Invalid value for '--viewer': 'pink' is not one of 'red', 'green', 'blue', 'yellow'."),
+         "error: Invalid value for '--viewer': 'pink' is not one of 'red', 'green', 'blue', 'yellow', 'white', "
+         "'black'."),
         (["--players", "3", "--viewer", "yellow"], "error: --viewer: 'yellow' is not playing (the colors are red, "
                                                    "green, blue)"),
         (["--seed", "1", "--board", "atlantis"], "error: board 'atlantis': no such built-in board (oro, kahuna) or "

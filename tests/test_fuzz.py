@@ -119,9 +119,9 @@ def test_a_position_that_does_not_read_back_is_a_finding(monkeypatch, corpus, tm
 def test_an_error_message_on_several_lines_is_a_finding(monkeypatch, corpus, tmp_path):
     honest = Move.parse.__func__
 
-    def two_lines(cls, text, board):
+    def two_lines(cls, text, board, *args):
         try:
-            return honest(cls, text, board)
+            return honest(cls, text, board, *args)
         except MoveError as exc:
             raise MoveError(f"{exc}\nsecond line") from None
 

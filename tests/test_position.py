@@ -329,9 +329,9 @@ def _give(color, *cards):
 FULL_ERRORS = [
     (_set("format", "kanaloa-position/2"), "format: 'kanaloa-position/2' is not 'kanaloa-position/1'"),
     (_set("format", _DELETE), 'format: missing; a position starts with "format": "kanaloa-position/1"'),
-    (_set("colour", "red"), "colour: unknown field (the fields are format, board, rules, players, colors, viewer, "
-                            "to_move, round, bridges, hands, face_up, deck, discard, scores, turn, final_round, "
-                            "setup, result, seed)"),
+    (_set("colour", "red"), "colour: unknown field (the fields are format, game, board, rules, players, colors, "
+                            "viewer, to_move, round, bridges, hands, face_up, deck, discard, scores, turn, "
+                            "final_round, setup, result, seed)"),
     (_set("hands", _DELETE), "hands: missing"),
     (_set("board", 7), "board: must be a built-in board name or a file path, not 7"),
     (_set("board", "atlantis"), "board 'atlantis': no such built-in board (oro, kahuna) or file"),
@@ -347,7 +347,8 @@ FULL_ERRORS = [
     (_set("players", ["red", "green", "red", "blue"]),
      "players: ['red', 'green', 'red', 'blue'] names a color twice"),
     (_set("viewer", "pink"), "viewer: 'pink' is not playing (the colors are red, green, blue, yellow)"),
-    (_set("round", 3), "round: 3 is not one of 0, 1, 2, \"final\", \"over\""),
+    (_set("round", 3), "round: 3 is not one of 0, 1, 2, \"final\", \"over\"; round 3 is Kahuna's (R16.6): a Kahuna "
+                       "position says \"game\": \"kahuna\""),
     (_set("round", True), "round: True is not one of 0, 1, 2, \"final\", \"over\""),
     (_set("to_move", "pink"), "to_move: 'pink' is not playing (the colors are red, green, blue, yellow)"),
     (_set("bridges", ["ALOA-BAFI"]), "bridges: must be an object mapping links ('ALOA-BAFI') to colors"),
@@ -856,7 +857,7 @@ def test_a_key_that_is_long_or_on_several_lines_is_quoted_cut_short():
     assert full_position_error(_set("bridges.ALOA\nBAFI", "red")) == (
         "bridges.'ALOA\\nBAFI': not a link of board oro (write two islands joined by '-')")
     assert full_position_error(_set("x" * 100_000, 1)) == (
-        "'" + "x" * 60 + "'... (100000 characters): unknown field (the fields are format, board, "
+        "'" + "x" * 60 + "'... (100000 characters): unknown field (the fields are format, game, board, "
         "rules, players, colors, viewer, to_move, round, bridges, hands, face_up, deck, discard, scores, turn, "
         "final_round, setup, result, seed)")
     assert full_position_error(_set("turn. ", 1)).startswith("turn.' ': unknown field (turn has ")

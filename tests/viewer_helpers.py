@@ -4,7 +4,6 @@ and records"), for the tests that follow whole games in full and in every player
 from __future__ import annotations
 
 from kanaloa.position import Position
-from kanaloa.position.notation import Move
 from kanaloa.rules import actions as A
 
 
@@ -24,8 +23,8 @@ def record(full: Position, action: int, viewer: str) -> str:
     elif kind == A.DRAW:
         body = f"draw {isl[d.deck[0]]}" if own else "draw"
     else:
-        move = full.move_of(action)
+        move = full.move_of(action)  # in the position's game: a Kahuna removal names its cards (R16.3)
         if move.color is not None:  # a 2-player build names the color it builds with (R15.3)
             return str(move)
-        body = str(Move.from_action(action, full.board))
+        body = str(move)
     return f"{mover}: {body}"

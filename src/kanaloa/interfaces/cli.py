@@ -27,7 +27,7 @@ from ..errors import (
     shorten,
     too_large,
 )
-from ..position.notation import COLORS
+from ..position.notation import COLORS, KAHUNA_COLORS
 
 EXIT_USAGE = 2
 
@@ -156,28 +156,45 @@ def cli() -> None:
 
 
 @cli.command()
-@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True,
-              help="Number of players (R3); with 2 each plays two colors (R15).")
+@click.option("--game", type=click.Choice(["kanaloa", "kahuna"]), default="kanaloa", show_default=True,
+              help="kanaloa, or kahuna: the 2-player predecessor game (R16), white against black.")
+@click.option("--players", type=click.IntRange(2, 4), default=None,
+              help="Number of players (R3); with 2 each plays two colors (R15). Kahuna is for 2. [default: 4, "
+                   "Kahuna 2]")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
               help="Seed for the deal; the same seed deals the same game. Random when omitted (then printed on "
                    "stderr).")
-@click.option("--preset", type=click.Choice(["yucata", "tabletop"]), default="yucata", show_default=True,
-              help="yucata: unlimited bridges; tabletop: 20 bridges per color (R13).")
-@click.option("--board", default="oro", show_default=True, help="Built-in board name or board file path.")
+@click.option("--preset", type=click.Choice(["yucata", "tabletop"]), default=None,
+              help="yucata: unlimited bridges; tabletop: 20 bridges per color (R13). Kahuna has no presets. "
+                   "[default: yucata]")
+@click.option("--board", default=None, help="Built-in board name or board file path. [default: oro, Kahuna kahuna]")
 @click.option("--colors", "colors", default=None, metavar="A+B,C+D",
               help="With --players 2: each player's two colors, first color first, the players in seat order "
                    "(R15.1). [default: red+blue,green+yellow]")
-@click.option("--viewer", type=click.Choice(COLORS), default=None,
+@click.option("--viewer", type=click.Choice(COLORS + KAHUNA_COLORS), default=None,
               help="Print the position as this color sees it instead of the full position (with 2 players: a "
-                   "player, named by its first color).")
-def new(players: int, seed: int | None, preset: str, board: str, colors: str | None, viewer: str | None) -> None:
+                   "player, named by its first color; in Kahuna white or black).")
+def new(game: str, players: int | None, seed: int | None, preset: str | None, board: str | None, colors: str | None,
+        viewer: str | None) -> None:
     """Deal a new game and print its position (JSON).
 
     With --players 2 each player plays two colors (R15): red and blue
     against green and yellow, or the colors of --colors.
+
+    With --game kahuna it deals Kahuna (R16) on its board: white against
+    black, 3 cards each and 3 face-up, straight into round 1.
     """
     from ..position.api import Position, color_pairs
 
+    if game == "kahuna":
+        if players is not None and players != 2:
+            raise OptionError(f"--players {players}: Kahuna is for 2 players, white and black (R16.1)")
+        if preset is not None:
+            raise OptionError(f"--preset {preset}: Kahuna has no presets (R13 does not apply, R16.9); each player "
+                              f"has 25 bridges (R16.1)")
+        if colors is not None:
+            raise OptionError(f"--colors {quote(colors)}: in Kahuna each player plays one color, white or black "
+                              f"(R16.1)")
     pairs = None
     if colors is not None:
         if players != 2:
@@ -187,7 +204,7 @@ def new(players: int, seed: int | None, preset: str, board: str, colors: str | N
     announce = seed is None
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    pos = Position.new(players=players, seed=seed, preset=preset, board=board, colors=pairs)
+    pos = Position.new(players=players, seed=seed, preset=preset or "yucata", board=board, colors=pairs, game=game)
     if viewer is not None:
         try:
             pos = pos.as_viewer(viewer)
@@ -413,11 +430,14 @@ def moves(position: str, as_json: bool) -> None:
 
 
 def game_over_line(outcome: dict | None) -> str:
-    """``the game is over: yellow wins on points; ranking yellow, red, blue, green`` (as ``show`` says it)."""
+    """``the game is over: yellow wins on points; ranking yellow, red, blue, green`` (as ``show`` says it);
+    ``nobody wins (points, R16.7)`` when a game of Kahuna ends without a winner."""
     if outcome is None:
         return "the game is not over"
-    return (f"the game is over: {outcome['winner']} wins on {outcome['reason']}; "
-            f"ranking {', '.join(outcome['ranking'])}")
+    winner, reason = outcome["winner"], outcome["reason"]
+    rule = "R16.8" if reason == "no bridges" else "R16.7"  # a Kahuna game may end without a winner
+    wins = f"{winner} wins on {reason}" if winner is not None else f"nobody wins ({reason}, {rule})"
+    return f"the game is over: {wins}; ranking {', '.join(outcome['ranking'])}"
 
 
 @cli.command()
@@ -827,8 +847,11 @@ class _WithBotSpecs(click.Command):
               help="Number of players; the lineup must name as many bots (a check, nothing more). With 2, each "
                    "plays two colors (R15).")
 @click.option("--preset", type=click.Choice(["yucata", "tabletop"]), default="yucata", show_default=True,
-              help="yucata: unlimited bridges; tabletop: 20 bridges per color (R13).")
-@click.option("--board", default="oro", show_default=True, help="Built-in board name or board file path.")
+              help="yucata: unlimited bridges; tabletop: 20 bridges per color (R13). Kanaloa only.")
+@click.option("--board", default=None,
+              help="Built-in board name or board file path. [default: oro; Kahuna: kahuna]")
+@click.option("--game", "game", type=click.Choice(["kanaloa", "kahuna"]), default="kanaloa", show_default=True,
+              help="The rule set: Kanaloa, or Kahuna (R16: 2 bots, white against black).")
 @click.option("--workers", type=click.IntRange(0), default=1, show_default=True,
               help="Worker processes playing games in parallel; 0 means one per CPU core. The results do not "
                    "depend on it.")
@@ -841,8 +864,8 @@ class _WithBotSpecs(click.Command):
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", "progress", default=True, show_default=True,
               help="Show progress on stderr: a live bar on a terminal, otherwise a line every 30 s.")
-def simulate(bots: str, games: int | None, seed: int | None, players: int | None, preset: str, board: str,
-             workers: int, scheduler: str | None, out: str | None, as_json: bool, progress: bool) -> int:
+def simulate(bots: str, games: int | None, seed: int | None, players: int | None, preset: str, board: str | None,
+             game: str, workers: int, scheduler: str | None, out: str | None, as_json: bool, progress: bool) -> int:
     """Play bot against bot with rotated seats and summarise how each bot did.
 
     The lineup (--bots) has one spec per seat, so its length is the number
@@ -853,7 +876,9 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
     rotation of the lineup (in rotation r, bot i sits in seat (i + r) mod
     players), so every bot sits in every seat equally often and card luck
     cancels out. --games must therefore be a multiple of the number of
-    players. Game g is deal g // players, rotation g % players.
+    players. Game g is deal g // players, rotation g % players. With --game
+    kahuna the lineup has 2 bots, white against black on the kahuna board
+    (R16), and a game may end with no winner (R16.7).
 
     Deal d's seed is output d of the SplitMix64 stream seeded with --seed;
     the bot in seat s of game g starts with output 4g + s of the stream
@@ -877,7 +902,9 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
        "lineup" (spec by seat), "bot_seeds", "moves" (notation),
        "length", "scores", "ranks" (1 = best), "winner" (a seat),
        "reason" ("points" or "eleven islands"),
-       with 2 players also "color_scores" (points per color)}
+       with 2 players also "color_scores" (points per color);
+       Kahuna: "ruleset": "kahuna", "reason" "points" or "no bridges",
+       "winner" null when nobody won}
 
     Any game of the file replays exactly, to its end or to move K, with:
 
@@ -910,7 +937,7 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
     announce = seed is None
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    tournament = make_tournament(specs, games, seed, preset=preset, board=board, players=players)
+    tournament = make_tournament(specs, games, seed, preset=preset, board=board, players=players, game=game)
     if scheduler is not None:
         check_scheduler(scheduler)
     if workers == 0:

@@ -12,7 +12,11 @@ as the position and its engine state answer them (``Position.live``,
 
 With two players (R15) each player has two colors: the island table and the
 bridges have a column or a line per color, the hands one line per player,
-and the scores show each color's points and each player's pair (R15.5)."""
+and the scores show each color's points and each player's pair (R15.5).
+
+A game of Kahuna (R16) shows its 3 face-up cards, round 3, whether the
+player to move's opponent skipped its last draw (R16.5), and each player's
+bridges left in stock of its 25 (R16.1)."""
 
 from __future__ import annotations
 
@@ -21,8 +25,9 @@ from typing import TypedDict
 from ..position import Position
 from ..rules.board import Board
 from ..rules.engine import EngineState
+from ..rules.state import KAHUNA_BRIDGES
 
-ANSI = {"red": "31", "green": "32", "blue": "34", "yellow": "33"}
+ANSI = {"red": "31", "green": "32", "blue": "34", "yellow": "33", "white": "1;37", "black": "90"}
 
 
 def _paint(text: str, color: str | None, use_color: bool) -> str:
@@ -62,9 +67,13 @@ def render_position(pos: Position, use_color: bool = False) -> str:
     two = pos.pairs is not None
     columns = [c for p in players for c in pos.colors_of(p)]  # player by player, first color first
     rnd = doc["round"]
+    kahuna = pos.game == "kahuna"
     out: list[str] = []
     viewer = doc.get("viewer")
-    title = f"Kanaloa on {board.name} ({doc.get('rules', {}).get('preset', 'yucata')})"
+    if kahuna:
+        title = f"Kahuna on {board.name}"
+    else:
+        title = f"Kanaloa on {board.name} ({doc.get('rules', {}).get('preset', 'yucata')})"
     title += f", seen by {viewer}" if viewer else ", full position"
     out.append(title)
     if two:
@@ -74,17 +83,19 @@ def render_position(pos: Position, use_color: bool = False) -> str:
     turn = doc.get("turn", {})
     if rnd == "over":
         result = doc.get("result", {})
-        out.append(
-            f"Game over: {result.get('winner')} wins on {result.get('reason')}; "
-            f"ranking {', '.join(result.get('ranking', []))}"
-        )
+        winner = result.get("winner")
+        reason = result.get("reason")
+        rule = "R16.8" if reason == "no bridges" else "R16.7"  # a Kahuna game may end without a winner
+        wins = f"{winner} wins on {reason}" if winner else f"nobody wins ({reason}, {rule})"
+        out.append(f"Game over: {wins}; ranking {', '.join(result.get('ranking', []))}")
     elif pos.waiting is not None:
-        when = "at the end of the setup (R3)" if rnd == 0 else "after the reshuffle (R9)"
+        when = ("at the end of the setup (R3)" if rnd == 0 else
+                "after the reshuffle (R16.6)" if kahuna else "after the reshuffle (R9)")
         out.append(f"Waiting: the cards turned face-up {when} are not recorded yet; play 'faceup CARD ...'")
     else:
-        label = {0: "setup", 1: "round 1", 2: "round 2", "final": "final round"}[rnd]
+        label = {0: "setup", 1: "round 1", 2: "round 2", 3: "round 3", "final": "final round"}[rnd]
         status = f"{doc['to_move']} to move, {label}"
-        if rnd in (1, 2, "final"):
+        if rnd in (1, 2, 3, "final"):
             status += f"; cards played this turn: {turn.get('played', 0)}"
             if turn.get("color"):
                 status += f"; building with {turn['color']} (R15.3)"
@@ -92,11 +103,16 @@ def render_position(pos: Position, use_color: bool = False) -> str:
                 status += "; discarded (draw phase)"
             if turn.get("remove_on"):
                 status += f"; must remove a bridge on {', '.join(turn['remove_on'])} (R7)"
+            if turn.get("skipped_draw"):
+                other = next(p for p in players if p != doc["to_move"])
+                status += f"; {other} skipped its last draw, so {doc['to_move']} may not skip this one (R16.5)"
         out.append(status)
     if rnd == "final":
         fr = doc.get("final_round", {})
-        out.append(f"Final turns taken: {', '.join(fr.get('done', [])) or 'none'}"
-                   f"; passed: {', '.join(fr.get('passed', [])) or 'none'}")
+        line = f"Final turns taken: {', '.join(fr.get('done', [])) or 'none'}"
+        if not kahuna:
+            line += f"; passed: {', '.join(fr.get('passed', [])) or 'none'}"
+        out.append(line)
     if rnd == 0 and "setup" in doc:
         chosen = doc["setup"].get("chosen", [])
         known = doc["setup"].get("cards", {})
@@ -116,7 +132,8 @@ def render_position(pos: Position, use_color: bool = False) -> str:
     for name, color in doc.get("bridges", {}).items():
         by_color[color].append(name)
     for c in columns:
-        out.append(f"  {_paint(f'{c:<7}', c, use_color)} {len(by_color[c]):>2}  {' '.join(by_color[c]) or '-'}")
+        stock = f" ({KAHUNA_BRIDGES - len(by_color[c])} of {KAHUNA_BRIDGES} left in stock, R16.1)" if kahuna else ""
+        out.append(f"  {_paint(f'{c:<7}', c, use_color)} {len(by_color[c]):>2}{stock}  {' '.join(by_color[c]) or '-'}")
     out.append("")
     out.append("Hands")
     for c in players:

@@ -30,6 +30,15 @@ and ``draw`` stand for the choice, while ``play`` needs the record of what the
 deck turned up (``take X refill Y`` when the deck fills the gap, ``draw Y``).
 Only the viewer's own moves can be listed; another color's hand is not known.
 
+**Kahuna (R16).**  ``Position.new(game="kahuna")`` deals Kahuna, the
+2-player predecessor game, on its own board: white against black, one color
+each, straight into round 1.  ``game`` says which game a position plays.
+Moves are read and written in that game's notation
+(``kanaloa.position.notation``): ``remove LINK/CARD+CARD`` and ``end`` to
+skip the draw.  A viewer waits for the 3 cards turned face-up after each of
+Kahuna's two reshuffles (R16.6).  Kahuna's two players are not R15's: they
+have no pairs and no turn color.
+
 **Two players (R15).**  Each player plays two colors and is named by its
 first.  ``colors`` names the colors by index (``kanaloa.rules.state``: the
 players' first colors in seat order, then their second colors) and
@@ -50,7 +59,15 @@ from ..rules.engine import Engine, EngineState, load_engine
 from ..rules.reference import ReferenceState, seat_standing, why_illegal, why_not_mover_color
 from ..rules.state import (
     DEAL,
+    GAME_KAHUNA,
+    GAME_KANALOA,
+    GAME_NAMES,
+    GAMES,
+    KAHUNA_DEAL,
+    KAHUNA_FACE_UP,
+    KAHUNA_PLAYERS,
     NO_OWNER,
+    PRESET_YUCATA,
     PRESETS,
     REASON_NAMES,
     ROUND_NAMES,
@@ -61,7 +78,7 @@ from ..rules.state import (
 from . import notation as N
 from . import viewer as V
 from .format import DEFAULT_PAIRS, FORMAT, SEED_LIMIT, dumps, is_int, pair_colors, parse_json, read, render
-from .notation import COLORS, Move, color_order, parse_move, seat_colors
+from .notation import COLORS, KAHUNA_COLORS, Move, color_order, parse_move, seat_colors
 
 __all__ = ["FORMAT", "Position", "WaitingError"]
 
@@ -100,11 +117,12 @@ class Position:
     docstring for viewer positions and waiting.
     """
 
-    __slots__ = ("_players", "_state", "_viewer", "_wait", "_wait_kind", "board", "colors", "engine")
+    __slots__ = ("_game", "_players", "_state", "_viewer", "_wait", "_wait_kind", "board", "colors", "engine")
 
     def __init__(self, board: Board, engine: Engine, colors: tuple[str, ...], viewer: int | None,
                  state: EngineState | None = None, wait: StateData | None = None,
-                 wait_kind: V.WaitKind | None = None, players: int | None = None) -> None:
+                 wait_kind: V.WaitKind | None = None, players: int | None = None,
+                 game: int = GAME_KANALOA) -> None:
         self.board = board
         self.engine = engine
         self.colors = colors
@@ -113,19 +131,34 @@ class Position:
         self._state = state
         self._wait = wait
         self._wait_kind = wait_kind
+        self._game = game
 
     # -- construction -------------------------------------------------------
 
     @classmethod
-    def new(cls, players: int = 4, seed: int = 0, preset: str = "yucata", board: str | Board = "oro",
-            engine: Engine | None = None, colors: Sequence[Sequence[str]] | None = None) -> Position:
+    def new(cls, players: int | None = None, seed: int = 0, preset: str = "yucata", board: str | Board | None = None,
+            engine: Engine | None = None, colors: Sequence[Sequence[str]] | None = None,
+            game: str = "kanaloa") -> Position:
         """A freshly dealt full position in the setup (R3), dealt from ``seed``.
 
-        ``colors`` gives each player's two colors in a 2-player game (R15.1),
-        by seat, first color first: ``(("red", "blue"), ("green", "yellow"))``
-        by default.  Raises ``OptionError`` for a bad player count, seed,
-        preset or colors and ``BoardError`` for a bad board.
+        ``players`` is 4 by default.  ``colors`` gives each player's two
+        colors in a 2-player game (R15.1), by seat, first color first:
+        ``(("red", "blue"), ("green", "yellow"))`` by default.  ``board`` is
+        ``oro`` by default.
+
+        ``game="kahuna"`` deals Kahuna (R16.2) instead, in round 1: 2 players,
+        white and black, on board ``kahuna`` by default; it has no presets
+        (``preset`` stays ``"yucata"``, the default) and no ``colors``.
+
+        Raises ``OptionError`` for a bad game, player count, seed, preset or
+        colors and ``BoardError`` for a bad board.
         """
+        if not isinstance(game, str) or game not in GAMES:
+            raise OptionError(f"game {brief(game)}: unknown; choose one of {', '.join(GAMES)}")
+        if GAMES[game] == GAME_KAHUNA:
+            return cls._new_kahuna(players, seed, preset, board, engine, colors)
+        players = 4 if players is None else players
+        board = "oro" if board is None else board
         if not is_int(players) or players not in (2, 3, 4):
             raise OptionError(f"players {brief(players)}: the game is for 2, 3 or 4 players")
         if players == TWO_PLAYERS:
@@ -149,6 +182,30 @@ class Position:
         return cls(bd, engine, names, None, state, players=players)
 
     @classmethod
+    def _new_kahuna(cls, players: int | None, seed: int, preset: str, board: str | Board | None,
+                    engine: Engine | None, colors: Sequence[Sequence[str]] | None) -> Position:
+        """A freshly dealt full position of Kahuna (R16.2), in round 1; see ``new``."""
+        if players is not None and (not is_int(players) or players != KAHUNA_PLAYERS):
+            raise OptionError(f"players {brief(players)}: Kahuna is for 2 players, white and black (R16.1)")
+        if colors is not None:
+            raise OptionError("colors: in Kahuna each player plays one color, white or black (R16.1); only a 2-player "
+                              "game of Kanaloa gives each player two colors (R15.1)")
+        if not is_int(seed) or not 0 <= seed < SEED_LIMIT:
+            raise OptionError(f"seed {brief(seed)}: must be an integer from 0 to 2**64-1")
+        if preset != "yucata":
+            raise OptionError(f"preset {brief(preset)}: Kahuna has no presets (R13 does not apply, R16.9); each "
+                              f"player has 25 bridges (R16.1)")
+        bd = board if isinstance(board, Board) else load_board("kahuna" if board is None else board)
+        engine = engine or load_engine()
+        try:
+            state = engine.deal(bd, KAHUNA_PLAYERS, PRESET_YUCATA, seed, game=GAME_KAHUNA)
+        except ValueError:  # the engine's only refusal of checked options: too few cards (R16.2)
+            need = KAHUNA_PLAYERS * KAHUNA_DEAL + KAHUNA_FACE_UP
+            raise OptionError(f"board {bd.name}: Kahuna deals {KAHUNA_DEAL} cards to each of 2 players and turns "
+                              f"{KAHUNA_FACE_UP} face-up, {need} cards; the board has {bd.n_cards} (R16.2)") from None
+        return cls(bd, engine, KAHUNA_COLORS, None, state, players=KAHUNA_PLAYERS, game=GAME_KAHUNA)
+
+    @classmethod
     def from_json(cls, obj: str | bytes | bytearray | dict[str, Any], engine: Engine | None = None,
                   boards: Callable[[str], Board] = load_board) -> Position:
         """Read a ``kanaloa-position/1`` document (text or parsed JSON).
@@ -161,18 +218,19 @@ class Position:
         doc = parse_json(obj) if isinstance(obj, (str, bytes, bytearray)) else obj
         got = read(doc, boards)
         engine = engine or load_engine()
-        players = got.data.players
+        players, game = got.data.players, got.data.game
         if got.wait is not None:
-            return cls(got.board, engine, got.colors, got.viewer, None, got.data, got.wait, players=players)
+            return cls(got.board, engine, got.colors, got.viewer, None, got.data, got.wait, players=players,
+                       game=game)
         return cls(got.board, engine, got.colors, got.viewer, engine.from_data(got.board, got.data),
-                   players=players)
+                   players=players, game=game)
 
     def copy(self) -> Position:
         """An independent copy."""
         return Position(
             self.board, self.engine, self.colors, self._viewer,
             None if self._state is None else self._state.copy(),
-            None if self._wait is None else self._wait.copy(), self._wait_kind, self._players,
+            None if self._wait is None else self._wait.copy(), self._wait_kind, self._players, self._game,
         )
 
     def as_viewer(self, color: str) -> Position:
@@ -197,6 +255,11 @@ class Position:
     # -- what the position holds --------------------------------------------
 
     @property
+    def game(self) -> str:
+        """The rule set: ``"kanaloa"`` or ``"kahuna"`` (R16)."""
+        return GAME_NAMES[self._game]
+
+    @property
     def players(self) -> tuple[str, ...]:
         """The players in seat order, each named by its (first) color."""
         return self.colors[: self._players]
@@ -209,7 +272,7 @@ class Position:
         seat = self.seat_of("player", player)
         if seat is None:
             raise PositionError(f"player: {brief(player)} is not playing (the players are {', '.join(self.players)})")
-        return seat_colors(self.colors, self._players, seat)
+        return seat_colors(self.colors, self._players, seat, self._game)
 
     def seat_of(self, field: str, name: Any) -> int | None:
         """The seat of the player called ``name``, or None when it names nobody.
@@ -286,7 +349,8 @@ class Position:
 
     @property
     def round(self) -> int | str:
-        """``0``, ``1``, ``2``, ``"final"`` or ``"over"``, as in JSON."""
+        """``0``, ``1``, ``2``, ``"final"`` or ``"over"``, as in JSON (in Kahuna ``1``, ``2``, ``3``,
+        ``"final"`` or ``"over"``)."""
         return cast("int | str", ROUND_NAMES[self.live.round])
 
     @property
@@ -297,13 +361,13 @@ class Position:
     def scores(self) -> dict[str, int]:
         """Points per color (with two players, each player's first color and then its second)."""
         points = self.live.scores
-        return {self.colors[c]: points[c] for c in color_order(self._players)}
+        return {self.colors[c]: points[c] for c in color_order(self._players, self._game)}
 
     @property
     def pairs(self) -> dict[str, tuple[int, int]] | None:
         """In a 2-player game, each player's score (R15.5): the points of its weaker color, then of its
-        other color; None with 3 or 4 players."""
-        if self._players != TWO_PLAYERS:
+        other color; None with 3 or 4 players and in Kahuna (one color each, R16.1)."""
+        if self._players != TWO_PLAYERS or self._game != GAME_KANALOA:
             return None
         points = self.live.scores
         out = {}
@@ -314,13 +378,14 @@ class Position:
 
     @property
     def outcome(self) -> dict[str, Any] | None:
-        """None until the game is over; then ``{"ranking", "winner", "reason"}`` (R8, R12)."""
+        """None until the game is over; then ``{"ranking", "winner", "reason"}`` (R8, R12); the winner is
+        None when a game of Kahuna ends without one (R16.7)."""
         live = self.live
         if not live.is_over:
             return None
         return {
             "ranking": [self.colors[s] for s in live.ranking],
-            "winner": self.colors[live.winner],
+            "winner": self.colors[live.winner] if live.winner >= 0 else None,
             "reason": REASON_NAMES[live.to_data().reason],
         }
 
@@ -359,16 +424,20 @@ class Position:
             raise MoveError(f"moves: {mover}'s hand is not known to {self.viewer}'s position, so its moves "
                             f"cannot be listed; play its moves as they happen")
         builders = self._builders(st.to_move)
-        return [Move.from_action(a, self.board, builders=builders) for a in st.legal_actions()]
+        return [Move.from_action(a, self.board, builders=builders, game=self._game) for a in st.legal_actions()]
 
     def _builders(self, seat: int) -> tuple[str, ...]:
-        """The names of the colors ``seat`` builds with (two with two players)."""
-        return seat_colors(self.colors, self._players, seat)
+        """The names of the colors ``seat`` builds with (two with two players of Kanaloa)."""
+        return seat_colors(self.colors, self._players, seat, self._game)
 
     def move_of(self, action: int) -> Move:
         """The move of action code ``action`` by the player to move, in notation (a 2-player build with
         its color)."""
-        return Move.from_action(action, self.board, builders=self._builders(self.live.to_move))
+        return Move.from_action(action, self.board, builders=self._builders(self.live.to_move), game=self._game)
+
+    def parse(self, move: Move | str) -> Move:
+        """``move`` read in this position's game (its notation, R16.3 in Kahuna); raises ``MoveError``."""
+        return parse_move(move, self.board, self._game)
 
     def move_strings(self) -> list[str]:
         """``legal_moves()`` in notation."""
@@ -393,7 +462,7 @@ class Position:
         move and giving the reason; the position is then unchanged.
         """
         quoted = N.QuotedMove(move.strip() if isinstance(move, str) else str(move))
-        mv = parse_move(move, self.board)
+        mv = self.parse(move)
 
         def fail(why: str) -> MoveError:
             return MoveError(f"move {quoted!r}: {why}")
@@ -406,7 +475,7 @@ class Position:
         mover = self.state.to_move
         if mv.color is not None and mv.color not in self.colors:
             raise fail(f"{mv.color} is not playing (the colors are {', '.join(self.colors)})")
-        if self._players == TWO_PLAYERS:
+        if self._players == TWO_PLAYERS and self._game == GAME_KANALOA:
             self._check_two_player_color(mv, mover, fail)
         elif mv.color is not None and mv.color != self.colors[mover]:
             raise fail(f"it is {self.colors[mover]}'s turn, not {mv.color}'s")

@@ -45,6 +45,29 @@ both).  Inside, colors
 are numbered as ``kanaloa.rules.state`` numbers them: the players' first
 colors in seat order, then their second colors.
 
+**Kahuna (R16).**  ``"game": "kahuna"``; ``game`` absent (or ``"kanaloa"``)
+is Kanaloa, and ``game`` is written only for Kahuna, so a Kanaloa document
+is as it always was.  In Kahuna:
+
+- ``players`` is ``["white", "black"]`` (or ``["black", "white"]``, black
+  then moving first), one color per player; ``colors`` is refused;
+- there are no presets (R13 does not apply): ``rules`` is absent (or ``{}``)
+  and not written, each player having 25 bridges (R16.1);
+- ``round`` is ``1``, ``2``, ``3``, ``"final"`` or ``"over"``; there is no
+  setup (``round`` 0, ``setup``);
+- ``turn`` is ``{"played", "discarded", "skipped_draw"}``: ``skipped_draw``
+  (default false) is true when the player to move's opponent ended its last
+  turn without drawing (R16.5), so the player to move may not skip its own;
+  there is no ``remove_on`` (R7) and no ``turn.color`` (R15.3);
+- ``final_round`` is ``{"done": [...]}``: nobody passes (R16.7);
+- ``result.reason`` is ``"points"`` or ``"no bridges"`` (R16.7, R16.8), and
+  ``result.winner`` may be ``null`` when nobody wins (R16.7), the ranking
+  then listing the players in seat order.
+
+The other fields (``board``, any board, ``kahuna`` by default; hands, the
+face-up cards, three at most, the deck, the discards, the seed) are as in
+Kanaloa.
+
 Optional on input, with defaults: ``rules`` (yucata), ``viewer`` (null),
 ``bridges`` ({}), ``discard`` (empty), ``scores`` (0 each), ``turn`` (nothing
 played), ``final_round`` ({"done": [], "passed": []}), ``setup``
@@ -91,14 +114,24 @@ from ..errors import BoardError, KanaloaError, PositionError, brief
 from ..rules.board import Board, load_board
 from ..rules.reference import ReferenceState, why_unreachable
 from ..rules.state import (
+    GAME_KAHUNA,
+    GAME_KANALOA,
+    GAME_NAMES,
+    GAMES,
+    KAHUNA_PLAYERS,
     NO_CARD,
     NO_COLOR,
     NO_OWNER,
     PRESET_NAMES,
+    PRESET_YUCATA,
     PRESETS,
+    REASON_ELEVEN,
     REASON_NAMES,
+    REASON_NO_BRIDGES,
+    REASON_POINTS,
     ROUND_1,
     ROUND_2,
+    ROUND_3,
     ROUND_FINAL,
     ROUND_NAMES,
     ROUND_OVER,
@@ -108,17 +141,24 @@ from ..rules.state import (
     colors_of_seat,
     seat_of_color,
 )
-from .notation import COLORS, color_order
+from .notation import COLORS, KAHUNA_COLORS, color_order
 from .viewer import UNSEEN_CHOICE, WAIT_RESHUFFLE, WAIT_SETUP, WaitKind, card_names, fill_in
 
 FORMAT = "kanaloa-position/1"
 FIELDS = (
-    "format", "board", "rules", "players", "colors", "viewer", "to_move", "round", "bridges", "hands",
+    "format", "game", "board", "rules", "players", "colors", "viewer", "to_move", "round", "bridges", "hands",
     "face_up", "deck", "discard", "scores", "turn", "final_round", "setup", "result", "seed",
 )
 SEED_LIMIT = 1 << 64
 _ROUND_OF_NAME = {name: code for code, name in ROUND_NAMES.items()}
 _REASON_OF_NAME = {name: code for code, name in REASON_NAMES.items()}
+# The rounds and the game-end reasons of each game, as the format names them.
+_ROUNDS = {GAME_KANALOA: (ROUND_SETUP, ROUND_1, ROUND_2, ROUND_FINAL, ROUND_OVER),
+           GAME_KAHUNA: (ROUND_1, ROUND_2, ROUND_3, ROUND_FINAL, ROUND_OVER)}
+_REASONS = {GAME_KANALOA: (REASON_NAMES[REASON_POINTS], REASON_NAMES[REASON_ELEVEN]),
+            GAME_KAHUNA: (REASON_NAMES[REASON_POINTS], REASON_NAMES[REASON_NO_BRIDGES])}
+_TURN_KEYS = {GAME_KANALOA: ("played", "discarded", "remove_on"),
+              GAME_KAHUNA: ("played", "discarded", "skipped_draw")}
 
 
 _NO_LIMIT = -1  # a count the reader does not bound (see Reader._count)
@@ -252,14 +292,16 @@ def render(board: Board, colors: tuple[str, ...], d: StateData, viewer: int | No
     isl = board.islands
     full = viewer is None
     over = d.round == ROUND_OVER
+    kahuna = d.game == GAME_KAHUNA
     players = colors[: d.players]
-    doc: dict[str, Any] = {
-        "format": FORMAT,
-        "board": board.source,
-        "rules": {"preset": PRESET_NAMES[d.preset]},
-        "players": list(players),
-    }
-    if d.players == TWO_PLAYERS:
+    doc: dict[str, Any] = {"format": FORMAT}
+    if kahuna:  # written only for Kahuna: a Kanaloa position reads as before
+        doc["game"] = GAME_NAMES[d.game]
+    doc["board"] = board.source
+    if not kahuna:  # R16.9: Kahuna has no presets (R13); its bridges are 25 per player (R16.1)
+        doc["rules"] = {"preset": PRESET_NAMES[d.preset]}
+    doc["players"] = list(players)
+    if d.players == TWO_PLAYERS and not kahuna:
         doc["colors"] = {colors[s]: [colors[c] for c in colors_of_seat(s, d.players)] for s in range(d.players)}
     doc.update({
         "viewer": None if viewer is None else colors[viewer],
@@ -282,14 +324,17 @@ def render(board: Board, colors: tuple[str, ...], d: StateData, viewer: int | No
         "hidden": d.hidden_count(),
         "hidden_by": {colors[s]: card_names(board, d.hidden_by[s]) for s in seen},
     }
-    doc["scores"] = {colors[c]: d.scores[c] for c in color_order(d.players)}
-    if not over:
+    doc["scores"] = {colors[c]: d.scores[c] for c in color_order(d.players, d.game)}
+    if not over and kahuna:
+        doc["turn"] = {"played": d.played, "discarded": d.discarded, "skipped_draw": d.skipped}
+    elif not over:
         doc["turn"] = {"played": d.played, "discarded": d.discarded, "remove_on": [isl[x] for x in d.remove_on]}
         if d.turn_color != NO_COLOR:
             doc["turn"]["color"] = colors[d.turn_color]
     if d.round == ROUND_FINAL:
-        doc["final_round"] = {"done": [colors[s] for s in d.final_done],
-                              "passed": [colors[s] for s in d.final_passed]}
+        doc["final_round"] = {"done": [colors[s] for s in d.final_done]}
+        if not kahuna:  # R16.7: nobody passes in Kahuna
+            doc["final_round"]["passed"] = [colors[s] for s in d.final_passed]
     elif d.round == ROUND_SETUP:
         chosen = [s for s in range(d.players) if d.setup_chosen[s] != NO_CARD]
         doc["setup"] = {
@@ -297,8 +342,9 @@ def render(board: Board, colors: tuple[str, ...], d: StateData, viewer: int | No
             "cards": {colors[s]: isl[d.setup_chosen[s]] for s in chosen if full or s == viewer},
         }
     elif over:
-        doc["result"] = {"ranking": [colors[s] for s in d.ranking], "winner": colors[d.winner],
-                         "reason": REASON_NAMES[d.reason]}
+        # R16.7: a Kahuna game may end without a winner (null).
+        doc["result"] = {"ranking": [colors[s] for s in d.ranking],
+                         "winner": colors[d.winner] if d.winner >= 0 else None, "reason": REASON_NAMES[d.reason]}
     if full:
         doc["seed"] = d.rng
     return doc
@@ -353,6 +399,8 @@ class _Reader:
             raise _fail("format", f"missing; a position starts with \"format\": \"{FORMAT}\"")
         if doc["format"] != FORMAT:
             raise _fail("format", f"{brief(doc['format'])} is not {brief(FORMAT)}")
+        self.game = game = self._game(doc.get("game", GAME_NAMES[GAME_KANALOA]))
+        kahuna = game == GAME_KAHUNA
         for key in ("board", "players", "to_move", "round", "hands", "face_up", "deck"):
             if key not in doc:
                 raise _fail(key, "missing")
@@ -365,18 +413,14 @@ class _Reader:
             raise PositionError(str(exc)) from None
         preset = self._preset(doc.get("rules", {}))
         self.players = self._players(doc["players"])
+        self.pairs = len(self.players) == TWO_PLAYERS and not kahuna  # R15: each player has two colors
         self.colors = colors = self._color_map(doc)
         viewer = doc.get("viewer")
         if viewer is not None:
             viewer = self._seat("viewer", viewer)
         self.viewer = viewer
-        rnd = doc["round"]
-        # 1.0 or true would hash like 1: only the integers and the two names are rounds.
-        if not (isinstance(rnd, str) or is_int(rnd)) or rnd not in _ROUND_OF_NAME:
-            raise _fail("round", f"{brief(rnd)} is not one of 0, 1, 2, \"final\", \"over\"")
-        rnd = _ROUND_OF_NAME[rnd]
-
-        d = StateData.empty(board.n_islands, board.n_links, len(self.players), preset)
+        rnd = self._round(doc["round"])
+        d = StateData.empty(board.n_islands, board.n_links, len(self.players), preset, game)
         d.round = rnd
         d.to_move = self._to_move(doc["to_move"], rnd)
         self._bridges(d, doc.get("bridges", {}))
@@ -402,9 +446,40 @@ class _Reader:
 
     # fields
 
+    def _game(self, value: Any) -> int:
+        """The rule set: Kanaloa (the default when ``game`` is absent) or Kahuna (R16)."""
+        if not isinstance(value, str) or value not in GAMES:
+            raise _fail("game", f"{brief(value)} is not one of {', '.join(repr(g) for g in GAMES)}")
+        return GAMES[value]
+
+    def _round(self, value: Any) -> int:
+        """The round: Kanaloa's 0 (setup), 1, 2, final, over; Kahuna's 1, 2, 3, final, over (R16.6)."""
+        rounds = _ROUNDS[self.game]
+        names = ", ".join(json.dumps(ROUND_NAMES[r]) for r in rounds)
+        # 1.0 or true would hash like 1: only the integers and the names are rounds.
+        known = (isinstance(value, str) or is_int(value)) and value in _ROUND_OF_NAME
+        if known and _ROUND_OF_NAME[value] in rounds:
+            return _ROUND_OF_NAME[value]
+        if known and self.game == GAME_KAHUNA and _ROUND_OF_NAME[value] == ROUND_SETUP:
+            raise _fail("round", f"Kahuna has no setup round: the cards are dealt and play begins in round 1 "
+                                 f"(R16.2); the rounds are {names}")
+        if known and _ROUND_OF_NAME[value] == ROUND_3:
+            raise _fail("round", f"3 is not one of {names}; round 3 is Kahuna's (R16.6): a Kahuna position says "
+                                 f"\"game\": \"kahuna\"")
+        raise _fail("round", f"{brief(value)} is not one of {names}")
+
     def _preset(self, rules: Any) -> int:
         if not isinstance(rules, dict):
+            if self.game == GAME_KAHUNA:
+                raise _fail("rules", f"must be an object (empty: Kahuna has no rule options), not {brief(rules)}")
             raise _fail("rules", f"must be an object like {{\"preset\": \"yucata\"}}, not {brief(rules)}")
+        if self.game == GAME_KAHUNA:
+            for key in rules:
+                if key == "preset":
+                    raise _fail("rules.preset", "Kahuna has no presets (R13 does not apply, R16.9): each player has "
+                                                "25 bridges (R16.1)")
+                raise _fail(f"rules.{_key(key)}", "unknown field (Kahuna has no rule options)")
+            return PRESET_YUCATA
         for key in rules:
             if key != "preset":
                 raise _fail(f"rules.{_key(key)}", "unknown field (rules has only 'preset')")
@@ -416,12 +491,29 @@ class _Reader:
     def _players(self, players: Any) -> tuple[str, ...]:
         if not isinstance(players, list) or not all(isinstance(c, str) for c in players):
             raise _fail("players", "must be a list of colors in seat order")
+        if self.game == GAME_KAHUNA:
+            return self._kahuna_players(players)
         if len(players) not in (2, 3, 4):
             raise _fail("players", f"{len(players)} color{'' if len(players) == 1 else 's'}; the game is for 2, 3 "
                                    f"or 4 players")
         for c in players:
+            if c in KAHUNA_COLORS:
+                raise _fail("players", f"{brief(c)} is not a color of Kanaloa ({', '.join(COLORS)}); white and black "
+                                       f"are Kahuna's: a Kahuna position says \"game\": \"kahuna\" (R16.1)")
             if c not in COLORS:
                 raise _fail("players", f"{brief(c)} is not a color ({', '.join(COLORS)})")
+        if len(set(players)) != len(players):
+            raise _fail("players", f"{brief(players)} names a color twice")
+        return tuple(players)
+
+    def _kahuna_players(self, players: list[str]) -> tuple[str, ...]:
+        """R16.1: two players, white and black, in seat order (white first by default)."""
+        if len(players) != KAHUNA_PLAYERS:
+            raise _fail("players", f"{len(players)} color{'' if len(players) == 1 else 's'}; Kahuna is for 2 players, "
+                                   f"{' and '.join(KAHUNA_COLORS)} (R16.1)")
+        for c in players:
+            if c not in KAHUNA_COLORS:
+                raise _fail("players", f"{brief(c)} is not a color of Kahuna ({', '.join(KAHUNA_COLORS)}) (R16.1)")
         if len(set(players)) != len(players):
             raise _fail("players", f"{brief(players)} names a color twice")
         return tuple(players)
@@ -429,6 +521,11 @@ class _Reader:
     def _color_map(self, doc: dict[str, Any]) -> tuple[str, ...]:
         """The colors by index: the players' first colors, then (two players, R15.1) their second colors."""
         players = self.players
+        if self.game == GAME_KAHUNA:
+            if "colors" in doc:
+                raise _fail("colors", "in Kahuna each player plays one color, white or black (R16.1); 'colors' gives "
+                                      "the two colors of a player in Kanaloa's 2-player game (R15.1)")
+            return players
         if len(players) != TWO_PLAYERS:
             if "colors" in doc:
                 raise _fail("colors", f"only a 2-player game gives each player two colors (R15.1); this game has "
@@ -479,7 +576,7 @@ class _Reader:
             raise _fail(field, f"{value} is {owner}'s second color; a player is named by its first color, "
                                f"{owner} (R15.1)")
         if not isinstance(value, str) or value not in self.players:
-            what = "colors" if len(self.players) != TWO_PLAYERS else "players"
+            what = "players" if self.pairs else "colors"
             raise _fail(field, f"{brief(value)} is not playing (the {what} are {', '.join(self.players)})")
         return self.players.index(value)
 
@@ -632,21 +729,44 @@ class _Reader:
             if "turn" in doc:
                 raise _fail("turn", "the game is over; a finished game has no turn")
             return
-        two = d.players == TWO_PLAYERS
-        keys = ("played", "discarded", "remove_on", "color") if two else ("played", "discarded", "remove_on")
+        two = self.pairs
+        kahuna = self.game == GAME_KAHUNA
+        keys = _TURN_KEYS[self.game] + (("color",) if two else ())
         turn = doc.get("turn", {})
-        if isinstance(turn, dict) and "color" in turn and not two:
-            raise _fail("turn.color", f"only a 2-player game chooses a color each turn (R15.3); with "
-                                      f"{d.players} players each plays its one color")
+        if isinstance(turn, dict):
+            self._turn_of_another_game(turn, d.players)
         turn = self._object("turn", turn, keys)
         d.played = self._count("turn.played", turn.get("played", 0), most=_NO_LIMIT)
-        discarded = turn.get("discarded", False)
-        if not isinstance(discarded, bool):
-            raise _fail("turn.discarded", f"{brief(discarded)} must be true or false")
-        d.discarded = discarded
+        d.discarded = self._flag("turn.discarded", turn.get("discarded", False))
+        if kahuna:
+            d.skipped = self._flag("turn.skipped_draw", turn.get("skipped_draw", False))
+            return
         d.remove_on = self._cards("turn.remove_on", turn.get("remove_on", []))
         if two:
             self._turn_color(d, turn)
+
+    def _turn_of_another_game(self, turn: dict[str, Any], players: int) -> None:
+        """A ``turn`` field that only another game (or player count) has is an error saying whose it is."""
+        if self.game == GAME_KAHUNA:
+            if "remove_on" in turn:
+                raise _fail("turn.remove_on", "Kahuna owes no removal after a build: R7 does not apply (R16.9); a "
+                                              "removal there is a move paying two cards (R16.3)")
+            if "color" in turn:
+                raise _fail("turn.color", "in Kahuna each player builds with its one color (R16.1); 'turn.color' is "
+                                          "the color of a turn in Kanaloa's 2-player game (R15.3)")
+            return
+        if "skipped_draw" in turn:
+            raise _fail("turn.skipped_draw", "a Kanaloa turn always ends with a draw (R5); only Kahuna skips one "
+                                             "(R16.5): a Kahuna position says \"game\": \"kahuna\"")
+        if "color" in turn and not self.pairs:
+            raise _fail("turn.color", f"only a 2-player game chooses a color each turn (R15.3); with "
+                                      f"{players} players each plays its one color")
+
+    @staticmethod
+    def _flag(field: str, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise _fail(field, f"{brief(value)} must be true or false")
+        return value
 
     def _turn_color(self, d: StateData, turn: dict[str, Any]) -> None:
         """The color the turn builds with (R15.3), when given; whether it fits the turn is step 2's."""
@@ -656,20 +776,28 @@ class _Reader:
     def _round_fields(self, d: StateData, doc: dict[str, Any], deck_count: int) -> WaitKind | None:
         """Read final_round, setup and result; return the kind of wait, if any."""
         rnd = d.round
+        kahuna = self.game == GAME_KAHUNA
+        if kahuna and "setup" in doc:
+            raise _fail("setup", "Kahuna has no setup: 3 cards are dealt to each player and 3 turned face-up "
+                                 "(R16.2)")
         for key, wanted in (("final_round", ROUND_FINAL), ("setup", ROUND_SETUP), ("result", ROUND_OVER)):
             if key in doc and rnd != wanted:
                 raise _fail(key, f"only a position whose round is {ROUND_NAMES[wanted]!r} has it")
         if rnd == ROUND_FINAL:
-            fr = self._object("final_round", doc.get("final_round", {}), ("done", "passed"))
+            fr = doc.get("final_round", {})
+            if kahuna and isinstance(fr, dict) and "passed" in fr:
+                raise _fail("final_round.passed", "Kahuna has no pass: each player takes one final turn, in turn "
+                                                  "(R16.7)")
+            fr = self._object("final_round", fr, ("done",) if kahuna else ("done", "passed"))
             d.final_done = self._colors("final_round.done", fr.get("done", []))
             d.final_passed = self._colors("final_round.passed", fr.get("passed", []))
         elif rnd == ROUND_SETUP:
             return self._setup(d, doc)
         elif rnd == ROUND_OVER:
             self._result(d, doc)
-        elif self.viewer is not None and not d.face_up and deck_count > 0 and rnd in (ROUND_1, ROUND_2):
-            # Nothing face-up beside a deck: the viewer waits for the cards a reshuffle turned up (R9),
-            # if the rules agree that one just happened (step 2).
+        elif self.viewer is not None and not d.face_up and deck_count > 0 and rnd in (ROUND_1, ROUND_2, ROUND_3):
+            # Nothing face-up beside a deck: the viewer waits for the cards a reshuffle turned up (R9,
+            # R16.6), if the rules agree that one just happened (step 2).
             return WAIT_RESHUFFLE
         return None
 
@@ -706,14 +834,35 @@ class _Reader:
         d.ranking = self._colors("result.ranking", res["ranking"])
         if sorted(d.ranking) != list(range(len(self.players))):
             raise _fail("result.ranking", f"must list every color once, not {brief(res['ranking'])}")
-        d.winner = self._seat("result.winner", res["winner"])
-        if d.winner != d.ranking[0]:
-            raise _fail("result.winner", f"{res['winner']} is not first in the ranking")
-        if not isinstance(res["reason"], str) or res["reason"] not in _REASON_OF_NAME:
-            raise _fail("result.reason", f"{brief(res['reason'])} is not one of "
-                                         f"{', '.join(repr(r) for r in _REASON_OF_NAME)}")
-        d.reason = _REASON_OF_NAME[res["reason"]]
-        d.to_move = d.winner
+        kahuna = self.game == GAME_KAHUNA
+        if res["winner"] is None and kahuna:
+            # R16.7, R16.8: a Kahuna game may end without a winner; the ranking is then the seat order.
+            d.winner = -1
+            if d.ranking != sorted(d.ranking):
+                raise _fail("result.ranking", f"with no winner the ranking lists the players in seat order, "
+                                              f"{', '.join(self.players)}")
+        elif res["winner"] is None:
+            raise _fail("result.winner", "null, but a game of Kanaloa always has a winner (R12); only Kahuna may end "
+                                         "without one (R16.7)")
+        else:
+            d.winner = self._seat("result.winner", res["winner"])
+            if d.winner != d.ranking[0]:
+                raise _fail("result.winner", f"{res['winner']} is not first in the ranking")
+        d.reason = self._reason(res["reason"])
+        d.to_move = d.ranking[0]
+
+    def _reason(self, value: Any) -> int:
+        """Why the game ended: Kanaloa's points or eleven islands (R8, R12); Kahuna's points or no bridges
+        (R16.7, R16.8)."""
+        reasons = _REASONS[self.game]
+        if isinstance(value, str) and value in reasons:
+            return _REASON_OF_NAME[value]
+        why = {REASON_NAMES[REASON_ELEVEN]: "Kahuna has no immediate win (R8 does not apply, R16.9)",
+               REASON_NAMES[REASON_NO_BRIDGES]: "only a game of Kahuna ends when a player has no bridge left (R16.8)"}
+        if isinstance(value, str) and value in why:
+            raise _fail("result.reason", f"{value!r}: {why[value]}; the game ends on "
+                                         f"{' or '.join(repr(r) for r in reasons)}")
+        raise _fail("result.reason", f"{brief(value)} is not one of {', '.join(repr(r) for r in reasons)}")
 
     def _seed(self, d: StateData, doc: dict[str, Any]) -> None:
         if self.viewer is not None:

@@ -28,6 +28,18 @@ In a 2-player game (R15) every place and swap starts with the color it builds
 with, one of the mover's two (``blue: ALOA-BAFI/ALOA``); the player's other
 moves may start with its first color, the name of the player.
 
+**Kahuna (R16).**  The parser and the printer take the game
+(``kanaloa.rules.state.GAME_KAHUNA``).  Kahuna's colors are ``white`` and
+``black``; its removal pays two cards, one per end of the link, as a swap
+does in Kanaloa (R16.3), and skipping the draw is ``end`` (R16.5)::
+
+    remove BARI-DUDA/BARI+DUDA   remove the opponent's bridge on BARI-DUDA (R16.3)
+    end                          end the turn without drawing (R16.5), or a final turn (R16.7)
+
+Kahuna has no swap, no pass, no setup (``reveal``), no ``remove LINK``
+without cards, and a reshuffle turns up at most 3 cards (``faceup`` names 1
+to 3); each is refused with its reason.
+
 A parsed ``Move`` holds canonical names (islands upper-case, a link's ends in
 the board file's order, a swap's cards as A+A, A+B or B+B), so ``str(move)``
 is its canonical notation without needing the board again.  ``to_action`` and
@@ -43,9 +55,10 @@ from dataclasses import dataclass
 from ..errors import MoveError, brief, quote, shorten
 from ..rules import actions as A
 from ..rules.board import Board
-from ..rules.state import FACE_UP, colors_of_seat
+from ..rules.state import FACE_UP, GAME_KAHUNA, GAME_KANALOA, KAHUNA_FACE_UP, colors_of_seat
 
 COLORS = ("red", "green", "blue", "yellow")  # the colors, in default seat order
+KAHUNA_COLORS = ("white", "black")  # R16.1: Kahuna's two colors, in default seat order
 
 # Kinds of move.  The first nine map one-to-one onto action kinds; "faceup" is
 # a record only.
@@ -60,22 +73,39 @@ _ACTION_KIND = {
 }
 _KIND_OF_ACTION = {v: k for k, v in _ACTION_KIND.items()}
 _KEYWORDS = (REMOVE, DISCARD, TAKE, DRAW, END, PASS, REVEAL, FACEUP)
+_KAHUNA_KEYWORDS = (REMOVE, DISCARD, TAKE, DRAW, END, FACEUP)
+# Why Kahuna refuses a keyword of Kanaloa's.
+_NOT_IN_KAHUNA = {
+    PASS: "Kahuna has no pass: each player takes one final turn, in turn, and ends it with 'end' (R16.7)",
+    REVEAL: "Kahuna has no setup choice: 3 cards are dealt to each player and 3 turned face-up (R16.2)",
+}
 _PREFIX = re.compile(r"^\s*([A-Za-z]+)\s*:(.*)$", re.S)
 
 
-def seat_colors(colors: Sequence[str], players: int, seat: int) -> tuple[str, ...]:
-    """The names of the colors ``seat`` plays, its first color first (one, or two with two players, R15.1).
+def game_colors(game: int = GAME_KANALOA) -> tuple[str, ...]:
+    """The colors a game may name, in default seat order: Kanaloa's four, or Kahuna's white and black (R16.1)."""
+    return KAHUNA_COLORS if game == GAME_KAHUNA else COLORS
+
+
+def face_up_count(game: int = GAME_KANALOA) -> int:
+    """How many cards lie face-up beside the deck: 4 (R3, R9), or 3 in Kahuna (R16.2, R16.6)."""
+    return KAHUNA_FACE_UP if game == GAME_KAHUNA else FACE_UP
+
+
+def seat_colors(colors: Sequence[str], players: int, seat: int, game: int = GAME_KANALOA) -> tuple[str, ...]:
+    """The names of the colors ``seat`` plays, its first color first (one, or two with two players of
+    Kanaloa, R15.1).
 
     ``colors`` names the colors by their index (``kanaloa.rules.state``): with
-    3 or 4 players one per seat, with 2 players seat 0's and seat 1's first
-    colors, then their second colors.
+    3 or 4 players, and in Kahuna, one per seat; with 2 players of Kanaloa
+    seat 0's and seat 1's first colors, then their second colors.
     """
-    return tuple(colors[c] for c in colors_of_seat(seat, players))
+    return tuple(colors[c] for c in colors_of_seat(seat, players, game))
 
 
-def color_order(players: int) -> list[int]:
+def color_order(players: int, game: int = GAME_KANALOA) -> list[int]:
     """The color indexes player by player, each player's first color first (the order of ``scores``)."""
-    return [c for s in range(players) for c in colors_of_seat(s, players)]
+    return [c for s in range(players) for c in colors_of_seat(s, players, game)]
 
 
 class QuotedMove(str):
@@ -95,7 +125,8 @@ class Move:
 
     ``kind`` is one of ``KINDS``.  ``link`` is a link's two island names in
     the board file's order (place, swap, remove), ``cards`` the card islands
-    the move names (the card paid, the two swap cards, the discarded, taken,
+    the move names (the card paid, the two swap cards or the two cards of a
+    Kahuna removal, R16.3, the discarded, taken,
     drawn or revealed card, or the face-up record's cards), ``refill`` the
     card the deck turned up after a take (viewer positions), ``color`` the
     mover when the text named one.
@@ -110,10 +141,12 @@ class Move:
     # -- reading ------------------------------------------------------------
 
     @classmethod
-    def parse(cls, text: str, board: Board) -> Move:
-        """Read one move in notation on ``board``.
+    def parse(cls, text: str, board: Board, game: int = GAME_KANALOA) -> Move:
+        """Read one move in notation on ``board``, in ``game`` (Kanaloa or Kahuna, R16).
 
-        Raises ``MoveError`` quoting ``text`` and saying what is wrong.
+        Raises ``MoveError`` quoting ``text`` and saying what is wrong,
+        including a form the game does not have (a swap, ``pass`` or
+        ``reveal`` in Kahuna; a removal paying cards in Kanaloa).
         """
         if not isinstance(text, str):
             raise MoveError(f"move {brief(text)}: a move is written as text, e.g. 'ALOA-BAFI/ALOA'")
@@ -124,57 +157,70 @@ class Move:
 
         color = None
         body = text.strip()
+        kahuna = game == GAME_KAHUNA
         m = _PREFIX.match(quoted)
         if m:
             color = m.group(1).lower()
-            if color not in COLORS:
-                raise fail(f"unknown color {quote(m.group(1))} (the colors are {', '.join(COLORS)})")
+            names = game_colors(game)
+            if color not in names:
+                whose = "Kahuna's colors" if kahuna else "the colors"
+                raise fail(f"unknown color {quote(m.group(1))} ({whose} are {', '.join(names)})")
             body = m.group(2).strip()
         if not body:
             raise fail("empty move")
         words = body.split()
         head = words[0].lower()
-        if head in _KEYWORDS:
-            return cls._parse_keyword(head, words[1:], board, fail, color)
+        keywords = _KAHUNA_KEYWORDS if kahuna else _KEYWORDS
+        if kahuna and head in _NOT_IN_KAHUNA:
+            raise fail(_NOT_IN_KAHUNA[head])
+        if head in keywords:
+            return cls._parse_keyword(head, words[1:], board, fail, color, game)
+        builds = "'LINK/CARD'" if kahuna else "'LINK/CARD' or 'LINK/CARD+CARD'"
         if len(words) > 1:
-            raise fail(
-                "expected a build 'LINK/CARD' or 'LINK/CARD+CARD', or one of "
-                + ", ".join(repr(k) for k in _KEYWORDS)
-            )
+            raise fail(f"expected a build {builds}, or one of " + ", ".join(repr(k) for k in keywords))
         if "/" not in body:
             if "-" in body:
-                raise fail("a build names the card it pays after a '/': 'LINK/CARD' or 'LINK/CARD+CARD'")
-            raise fail(f"unknown move; expected 'LINK/CARD', 'LINK/CARD+CARD' or one of {', '.join(_KEYWORDS)}")
+                raise fail(f"a build names the card it pays after a '/': {builds}")
+            raise fail(f"unknown move; expected {builds.replace(' or ', ', ')} or one of {', '.join(keywords)}")
         link_text, _, card_text = body.partition("/")
         link = _parse_link(link_text, board, fail)
         if not card_text:
+            if kahuna:
+                raise fail("no card after '/': a place pays one card")
             raise fail("no card after '/': a place pays one card, a swap two ('CARD+CARD')")
-        names = card_text.split("+")
-        if len(names) > 2 or any(not n for n in names):
-            if len(names) > 2:
-                raise fail(f"a swap needs two cards, not {len(names)} ({quote(card_text)})")
-            raise fail(f"a swap needs two cards joined by '+', not {quote(card_text)}")
-        cards = [_parse_island(n, board, fail) for n in names]
-        ends = link
-        for card in cards:
-            if card not in ends:
-                what = "a place card" if len(cards) == 1 else "each swap card"
-                raise fail(f"{what} must name an end of the link ({ends[0]} or {ends[1]}), not {card}")
+        if kahuna and "+" in card_text:
+            raise fail(f"Kahuna has no swap (R16.3): remove the bridge with 'remove {link[0]}-{link[1]}/"
+                       f"{card_text.upper()}', then place on the free link")
+        cards = _parse_cards(card_text, link, board, fail, "swap")
         if len(cards) == 1:
-            return cls(PLACE, link, (cards[0],), color=color)
-        order = {ends[0]: 0, ends[1]: 1}
-        return cls(SWAP, link, tuple(sorted(cards, key=order.__getitem__)), color=color)
+            return cls(PLACE, link, cards, color=color)
+        return cls(SWAP, link, cards, color=color)
 
     @classmethod
-    def _parse_keyword(cls, head, args, board, fail, color) -> Move:
+    def _parse_keyword(cls, head, args, board, fail, color, game) -> Move:
+        kahuna = game == GAME_KAHUNA
         if head in (END, PASS):
             if args:
                 raise fail(f"'{head}' takes nothing after it")
             return cls(head, color=color)
         if head == REMOVE:
             if len(args) != 1:
+                if kahuna:
+                    raise fail("'remove' names one link and the two cards it pays: 'remove A-B/CARD+CARD' (R16.3)")
                 raise fail("'remove' names one link: 'remove A-B'")
-            return cls(REMOVE, _parse_link(args[0], board, fail), color=color)
+            link_text, slash, card_text = args[0].partition("/")
+            link = _parse_link(link_text, board, fail)
+            if not kahuna:
+                if slash:
+                    raise fail(f"a removal after a relative majority (R7) pays no card: write 'remove {link[0]}-"
+                               f"{link[1]}' (a removal paying two cards is Kahuna's, R16.3)")
+                return cls(REMOVE, link, color=color)
+            if not card_text:
+                raise fail(f"a removal in Kahuna pays two cards, each naming an end of the link: 'remove {link[0]}-"
+                           f"{link[1]}/CARD+CARD' (R16.3)")
+            if "+" not in card_text:
+                raise fail(f"a removal pays two cards, not one: 'remove {link[0]}-{link[1]}/CARD+CARD' (R16.3)")
+            return cls(REMOVE, link, _parse_cards(card_text, link, board, fail, "removal"), color=color)
         if head in (DISCARD, DRAW, REVEAL):
             if len(args) > 1:
                 raise fail(f"'{head}' names at most one card")
@@ -190,19 +236,22 @@ class Move:
                 raise fail("expected 'take CARD' or 'take CARD refill CARD'")
             return cls(TAKE, cards=(card,), refill=_parse_island(args[2], board, fail), color=color)
         # FACEUP
-        if not 1 <= len(args) <= FACE_UP:
-            raise fail(f"'faceup' names the 1 to {FACE_UP} cards turned face-up, not {len(args)}")
+        most = face_up_count(game)
+        if not 1 <= len(args) <= most:
+            why = " (a Kahuna reshuffle turns up 3, R16.6)" if kahuna and len(args) > most else ""
+            raise fail(f"'faceup' names the 1 to {most} cards turned face-up, not {len(args)}{why}")
         return cls(FACEUP, cards=tuple(_parse_island(n, board, fail) for n in args), color=color)
 
     @classmethod
     def from_action(cls, action: int, board: Board, color: str | None = None,
-                    builders: Sequence[str] | None = None) -> Move:
-        """The move of an integer action code (``kanaloa.rules.actions``) on ``board``.
+                    builders: Sequence[str] | None = None, game: int = GAME_KANALOA) -> Move:
+        """The move of an integer action code (``kanaloa.rules.actions``) on ``board``, in ``game``.
 
         ``color`` becomes the move's prefix.  ``builders`` names the mover's
         colors (``seat_colors``); with two of them (R15) a place or a swap
         gets the color it builds with as its prefix instead.  A build with a
-        second color's slot needs them.
+        second color's slot needs them.  In Kahuna a removal's code carries
+        the two cards it pays (R16.3), which the move names.
         """
         kind, a, b = A.kind_of(action), A.arg_a(action), A.arg_b(action)
         name = _KIND_OF_ACTION.get(kind)
@@ -222,7 +271,11 @@ class Move:
             ends = board.links[a]
             link = (isl[ends[0]], isl[ends[1]])
             if name == REMOVE:
-                return cls(REMOVE, link, color=color)
+                if game != GAME_KAHUNA:
+                    return cls(REMOVE, link, color=color)
+                if b not in (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB):
+                    raise MoveError(f"action {action}: unknown removal combination {b}")
+                return cls(REMOVE, link, tuple(isl[x] for x in A.swap_cards(ends, b)), color=color)
             if name == PLACE:
                 if b not in ends:
                     raise MoveError(f"action {action}: island {b} is not an end of {board.link_name(a)}")
@@ -246,14 +299,15 @@ class Move:
         k = self.kind
         if k in (PLACE, SWAP, REMOVE):
             link = self._link()
-            return f"remove {link[0]}-{link[1]}" if k == REMOVE else f"{link[0]}-{link[1]}/{'+'.join(self.cards)}"
+            paid = f"{link[0]}-{link[1]}/{'+'.join(self.cards)}" if self.cards else f"{link[0]}-{link[1]}"
+            return f"remove {paid}" if k == REMOVE else paid
         if k == TAKE and self.refill is not None:
             return f"take {self.cards[0]} refill {self.refill}"
         return " ".join((k, *self.cards))
 
-    def notation(self, board: Board) -> str:
-        """The canonical notation on ``board`` (the move is read back through it)."""
-        return str(Move.parse(str(self), board))
+    def notation(self, board: Board, game: int = GAME_KANALOA) -> str:
+        """The canonical notation on ``board`` in ``game`` (the move is read back through it)."""
+        return str(Move.parse(str(self), board, game))
 
     def without_color(self) -> Move:
         """The same move with no color prefix."""
@@ -293,7 +347,8 @@ class Move:
             link = None if a is None or b is None else board.find_link(a, b)
             if link is None:
                 raise self._fail(f"no link {shorten(f'{names[0]}-{names[1]}')} on board {board.name}")
-            if kind == A.REMOVE:
+            ends = board.links[link]
+            if kind == A.REMOVE and not self.cards:
                 return A.encode(A.REMOVE, link)
             slot = 0
             if builders is not None and len(builders) == 2:
@@ -303,15 +358,17 @@ class Move:
                 slot = list(builders).index(self.color)
             found = [board.find_island(n) for n in self.cards]
             cards = [c for c in found if c is not None]
-            ends = board.links[link]
             if not cards or len(cards) != len(found) or any(c not in ends for c in cards):
                 raise self._fail("the cards paid must name the ends of the link")
             if kind == A.PLACE:
                 return A.with_slot(A.encode(A.PLACE, link, cards[0]), slot)
             for combo in (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB):
                 if sorted(A.swap_cards(ends, combo)) == sorted(cards):
-                    return A.with_slot(A.encode(A.SWAP, link, combo), slot)
-            raise self._fail("the swap cards must name the ends of the link")
+                    # R16.3: a Kahuna removal carries the cards it pays as a swap does, without a color slot.
+                    return A.encode(A.REMOVE, link, combo) if kind == A.REMOVE else A.with_slot(
+                        A.encode(A.SWAP, link, combo), slot)
+            what = "removal" if kind == A.REMOVE else "swap"
+            raise self._fail(f"the {what} cards must name the ends of the link")
         if kind in (A.DISCARD, A.TAKE, A.REVEAL):
             if not self.cards:
                 raise self._fail("names no card, so it is no action")
@@ -321,6 +378,23 @@ class Move:
             return A.encode(kind, island)
         return A.encode(kind)
 
+
+
+def _parse_cards(text: str, link: tuple[str, str], board: Board, fail, what: str) -> tuple[str, ...]:
+    """The one or two cards after a build's (or a Kahuna removal's) ``/``, each an end of ``link``; two cards
+    in the link's order (A+A, A+B or B+B)."""
+    names = text.split("+")
+    if len(names) > 2 or any(not n for n in names):
+        if len(names) > 2:
+            raise fail(f"a {what} needs two cards, not {len(names)} ({quote(text)})")
+        raise fail(f"a {what} needs two cards joined by '+', not {quote(text)}")
+    cards = [_parse_island(n, board, fail) for n in names]
+    for card in cards:
+        if card not in link:
+            each = "a place card" if len(cards) == 1 else f"each {what} card"
+            raise fail(f"{each} must name an end of the link ({link[0]} or {link[1]}), not {card}")
+    order = {link[0]: 0, link[1]: 1}
+    return tuple(sorted(cards, key=order.__getitem__))
 
 
 def _parse_island(name: str, board: Board, fail) -> str:
@@ -346,6 +420,9 @@ def _parse_link(text: str, board: Board, fail) -> tuple[str, str]:
     return (board.islands[ends[0]], board.islands[ends[1]])
 
 
-def parse_move(text: str | Move, board: Board) -> Move:
-    """``text`` read as a move, or the ``Move`` itself."""
-    return text if isinstance(text, Move) else Move.parse(text, board)
+def parse_move(text: str | Move, board: Board, game: int = GAME_KANALOA) -> Move:
+    """``text`` read as a move in ``game``, or the ``Move`` itself (read again from its notation in Kahuna,
+    whose forms differ, R16.3)."""
+    if isinstance(text, Move):
+        return Move.parse(str(text), board, game) if game == GAME_KAHUNA else text
+    return Move.parse(text, board, game)

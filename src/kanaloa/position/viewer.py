@@ -19,7 +19,8 @@ impossible for what the viewer knows, and ``MoveError`` says why.
 
 **Waiting.**  A viewer does not see the cards the deck turns face-up at the
 end of the setup (R3: the other colors' chosen cards and the top-up) or
-after the reshuffle (R9).  The position then waits for a ``faceup`` record.
+after the reshuffle (R9; in Kahuna after each of its two reshuffles,
+R16.6).  The position then waits for a ``faceup`` record.
 While it waits, its state is the moment before those cards lie face-up, as
 the position format writes it: after the setup every chosen card still set
 aside and seat 0 to move in round 0; after the reshuffle no card face-up
@@ -41,7 +42,7 @@ from ..errors import MoveError
 from ..rules import actions as A
 from ..rules.board import Board
 from ..rules.reference import ReferenceState, turn_up_face_up
-from ..rules.state import ROUND_1, ROUND_2, ROUND_SETUP, StateData
+from ..rules.state import GAME_KAHUNA, ROUND_1, ROUND_2, ROUND_3, ROUND_SETUP, StateData
 from . import notation as N
 from .notation import Move
 
@@ -150,7 +151,7 @@ def record(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, mv:
         if not own:
             # The card stays unseen: any card of the filled-in hand stands for it.
             return False, A.encode(A.DISCARD if kind == N.DISCARD else A.REVEAL, stand_in(d, me))
-    elif kind in (N.PLACE, N.SWAP) and not own:
+    elif kind in (N.PLACE, N.SWAP, N.REMOVE) and mv.cards and not own:  # a Kahuna removal pays two (R16.3)
         changed = _bring_to_hand(board, colors, viewer, d, me, mv, fail)
     return changed, mv.to_action(board, builders)
 
@@ -234,8 +235,8 @@ def enter_wait(after: StateData, before_round: int) -> WaitKind | None:
         after.round = ROUND_SETUP
         after.to_move = 0
         return WAIT_SETUP
-    if before_round == ROUND_1 and after.round == ROUND_2:
-        # R9: the reshuffled deck turned cards face-up; unseen until recorded.
+    if before_round != after.round and after.round in (ROUND_2, ROUND_3) and after.face_up:
+        # R9, R16.6: the reshuffled deck turned cards face-up; unseen until recorded.
         after.deck = after.face_up + after.deck
         after.face_up = []
         return WAIT_RESHUFFLE
@@ -243,12 +244,12 @@ def enter_wait(after: StateData, before_round: int) -> WaitKind | None:
 
 
 def _turn_up(board: Board, d: StateData, kind: str) -> None:
-    """Lay the waiting cards face-up, as the rules do (the setup's end, R3, or the reshuffle's, R9)."""
+    """Lay the waiting cards face-up, as the rules do (the setup's end, R3, or the reshuffle's, R9, R16.6)."""
     state = ReferenceState(board, d)
     if kind == WAIT_SETUP:
         state.finish_setup()
     else:
-        turn_up_face_up(state)
+        turn_up_face_up(state)  # 4 cards, or Kahuna's 3 (R16.6)
 
 
 def faceup_count(board: Board, d: StateData, kind: str) -> int:
@@ -264,7 +265,8 @@ def waiting_message(board: Board, d: StateData, kind: str) -> str:
     template = "faceup " + " ".join(["CARD"] * k)
     if kind == WAIT_SETUP:
         return f"every player has chosen its card; record the {k} cards turned face-up with '{template}' (R3)"
-    return f"the deck turned up {k} unseen card(s); record them with '{template}' (R9)"
+    rule = "R16.6" if d.game == GAME_KAHUNA else "R9"
+    return f"the deck turned up {k} unseen card(s); record them with '{template}' ({rule})"
 
 
 def apply_faceup(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, kind: str, mv: Move,

@@ -41,6 +41,7 @@ from .state import (
     GAMES,
     HAND_LIMIT,
     KAHUNA_BRIDGES,
+    KAHUNA_FACE_UP,
     NO_CARD,
     NO_COLOR,
     NO_OWNER,
@@ -1157,8 +1158,10 @@ def _unreachable_result(state: ReferenceState, names: tuple[str, ...]) -> _Found
     return None
 
 
-def turn_up_face_up(state: ReferenceState) -> None:  # R3, R9
-    """Turn cards from the top of the deck face-up until ``FACE_UP`` lie there or the deck is empty."""
+def turn_up_face_up(state: ReferenceState) -> None:  # R3, R9, R16.6
+    """Turn cards from the top of the deck face-up until the row is full (``FACE_UP``, or Kahuna's
+    ``KAHUNA_FACE_UP``) or the deck is empty."""
     d = state.data
-    while len(d.face_up) < FACE_UP and d.deck:
+    size = KAHUNA_FACE_UP if d.game == GAME_KAHUNA else FACE_UP
+    while len(d.face_up) < size and d.deck:
         d.face_up.append(d.deck.pop(0))
