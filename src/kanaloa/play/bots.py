@@ -42,7 +42,9 @@ once, without search.
 
 Every bot plays 2-player games too (R15): a seat then builds with either of
 its two colors, and the greedy heuristic values a player's pair the way R15.5
-ranks it, the weaker color first.
+ranks it, the weaker color first.  Every bot plays Kahuna (R16) as well: the
+searches through the core's Kahuna rules and heuristic, and the greedy bot
+with a heuristic that counts islands controlled, as Kahuna's scorings do.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ from ..errors import OptionError, brief, quote
 from ..rules import actions as A
 from ..rules.board import Board
 from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM, CoreState
-from ..rules.state import TWO_PLAYERS, colors_of_seat
+from ..rules.state import GAME_KAHUNA, colors_of_seat
 from ..search import ISMCTS, MCTS, Node
 from .game import KanaloaGame
 from .settings import HINT_SETTINGS
@@ -108,6 +110,7 @@ PLAY_KINDS = (A.PLACE, A.SWAP, A.REMOVE)
 CARD_VALUE = 0.6  # a card in hand: roughly what one bridge toward a majority is worth
 PROGRESS = 0.5  # credit per bridge toward a majority not yet reached
 STRONGER_COLOR = 0.25  # R15.5: weight of a player's stronger color beside its weaker one (two players)
+KAHUNA_ISLAND = 1.5  # Kahuna (R16.6, R16.7): an island controlled counts towards every scoring left
 
 
 class BoardHeuristic:
@@ -121,6 +124,10 @@ class BoardHeuristic:
     ``STRONGER_COLOR`` times its stronger color's, since the weaker color
     decides the winner first.  The value for a seat is its standing minus the
     best other seat's, plus ``CARD_VALUE`` per card in hand.
+
+    In Kahuna (R16) a color's estimate is its points plus ``KAHUNA_ISLAND``
+    per island it controls (every scoring counts islands, R16.6 and R16.7),
+    with the same ``PROGRESS`` per bridge on islands it does not control.
     """
 
     def __init__(self, board: Board) -> None:
@@ -128,9 +135,16 @@ class BoardHeuristic:
 
     def estimates(self, state: CoreState) -> list[float]:
         """Points plus the board estimate, per color."""
-        est = [float(score + points) for score, points in zip(state.scores, state.points_if_scored(True), strict=True)]
+        kahuna = state.game == GAME_KAHUNA
+        if kahuna:
+            est = [float(score) for score in state.scores]
+        else:
+            est = [float(score + points) for score, points in zip(state.scores, state.points_if_scored(True),
+                                                                 strict=True)]
         for island in range(self.board.n_islands):
             owner = state.controller_of(island)
+            if kahuna and owner >= 0:
+                est[owner] += KAHUNA_ISLAND
             for color, n in enumerate(state.counts_on(island)):
                 if color != owner:
                     est[color] += PROGRESS * n
@@ -140,7 +154,7 @@ class BoardHeuristic:
         """Each seat's standing, from the colors' estimates (the class docstring)."""
         est = self.estimates(state)
         players = state.players
-        if players != TWO_PLAYERS:
+        if state.n_colors == players:
             return est
         out = []
         for seat in range(players):
@@ -159,7 +173,7 @@ class BoardHeuristic:
         free links there and its own bridges (of its color with more there, with two players)."""
         counts = state.counts_on(island)
         free = self.board.size(island) - sum(counts)
-        mine = max(counts[c] for c in colors_of_seat(seat, state.players))
+        mine = max(counts[c] for c in colors_of_seat(seat, state.players, state.game))
         return (free > held) * (1.0 + mine) + 0.1 * free
 
 
@@ -239,18 +253,19 @@ class GreedyBot(Bot):
         return any(a >> 16 in (A.TAKE, A.DRAW, A.END, A.DISCARD) for a in state.legal_actions())
 
     def _end_of_play(self, h: BoardHeuristic, state: CoreState, me: int, moves: list[int]) -> int:
-        """No card worth playing: end the final turn (R10), take the best face-up card or draw (R5),
-        discard the least useful card (R4), or set it aside at setup (R3)."""
+        """No card worth playing: end the final turn (R10), take the best face-up card or draw (R5,
+        R16.5), skip the draw where a full hand cannot draw (Kahuna, R16.5), discard the least useful
+        card (R4, R16.5), or set it aside at setup (R3)."""
         end = A.encode(A.END)
-        if end in moves:
+        draw = A.encode(A.DRAW)
+        takes = [a for a in moves if a >> 16 == A.TAKE]
+        if end in moves and not takes and draw not in moves:
             return end
         hand = state.to_data().hands[me]
 
         def usefulness(action: int) -> float:
             return h.card_value(state, me, A.arg_a(action), hand[A.arg_a(action)])
 
-        takes = [a for a in moves if a >> 16 == A.TAKE]
-        draw = A.encode(A.DRAW)
         if takes or draw in moves:
             # A blind draw is worth 0.9; the first face-up card worth more wins (ties: the earlier).
             best, best_value = (draw, 0.9) if draw in moves else (takes[0], usefulness(takes[0]))

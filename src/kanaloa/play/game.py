@@ -229,7 +229,10 @@ class KanaloaState:
         """
         points = self.core.scores
         players = self.core.players
-        scores = [seat_standing(points, seat, players)[0] for seat in range(players)]
+        if len(points) == players:  # one color per seat (3 or 4 players, Kahuna)
+            scores = list(points)
+        else:
+            scores = [seat_standing(points, seat, players)[0] for seat in range(players)]
         result = []
         for seat, own in enumerate(scores):
             best_other = max(s for other, s in enumerate(scores) if other != seat)

@@ -62,7 +62,7 @@ from ..position.notation import COLORS, Move, color_order, seat_colors
 from ..rules.board import Board
 from ..rules.core import CoreState
 from ..rules.engine import load_engine
-from ..rules.state import ROUND_1, ROUND_SETUP, colors_of_seat
+from ..rules.state import GAME_KANALOA, ROUND_1, ROUND_SETUP, colors_of_seat
 from ..search import Candidate
 from . import parallel
 from .settings import HINT_SETTINGS, SearchSettings
@@ -420,10 +420,11 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
     seeds = [rng.getrandbits(63) for _ in range(workers)][:len(shares) if shares is not None else workers]
     main_seconds = seconds * (1.0 - COMPLETION_SHARE) if seconds is not None else None
     mover = core.to_move
-    builders = seat_colors(colors, core.players, mover)
+    kind = core.game  # Kanaloa or Kahuna (R16)
+    builders = seat_colors(colors, core.players, mover, kind)
 
     def name(action: int) -> str:
-        return str(Move.from_action(action, board, builders=builders))
+        return str(Move.from_action(action, board, builders=builders, game=kind))
 
     flag = _Flag()
 
@@ -468,7 +469,7 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
         interrupted = interrupted or flag.raised  # Ctrl-C, even after the last search ended
 
     def by_color(points: Sequence[float]) -> dict[str, float]:
-        return {colors[c]: points[c] for c in color_order(core.players)} if points else {}
+        return {colors[c]: points[c] for c in color_order(core.players, kind)} if points else {}
 
     found = result.candidates()
     same = [same_plan(core, line, cand.action) for cand in found]
@@ -490,7 +491,7 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
         about_equal=tuple(cand.move for cand, eq in zip(ranked, equal, strict=True) if eq),
         expected_points=by_color(result.points),
         gains={colors[c]: Gain(standing(core, board, c), standing(after, board, c))
-               for c in colors_of_seat(mover, core.players)},
+               for c in colors_of_seat(mover, core.players, kind)},
         workers=len(seeds),
         interrupted=interrupted,
         nodes=result.nodes,
@@ -499,9 +500,12 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
 
 def standing(state: CoreState, board: Board, color: int) -> Standing:
     """``color``'s islands (R2), score, and what its islands would add at the next scoring (R11): scoring 1
-    in round 1, the final scoring (+1 an island) in round 2 and the final round, nothing once the game is over."""
+    in round 1, the final scoring (+1 an island) in round 2 and the final round, nothing once the game is over.
+    In Kahuna (R16.6, R16.7) the next scoring is the interim one of rounds 1 and 2 (1 or 2 points to the
+    player with more islands), then the final one (the difference)."""
     islands = sum(1 for i in range(board.n_islands) if state.controller_of(i) == color)
-    worth = 0 if state.is_over else state.points_if_scored(state.round not in (ROUND_SETUP, ROUND_1))[color]
+    final = state.game == GAME_KANALOA and state.round not in (ROUND_SETUP, ROUND_1)  # Kahuna: the core knows
+    worth = 0 if state.is_over else state.points_if_scored(final)[color]
     return Standing(islands, state.scores[color], worth)
 
 

@@ -64,8 +64,14 @@ of every color, player by player::
 
     "color_scores": {"red": 31, "blue": 3, "green": 0, "yellow": 5}
 
+A Kahuna game (R16, ``make_tournament(..., game="kahuna")``: two bots, the
+``kahuna`` board by default) is recorded with ``"ruleset": "kahuna"`` (the
+key is absent for Kanaloa), ``colors`` white and black, ``reason`` ``points``
+or ``no bridges`` (R16.8), and ``winner`` ``null`` when the final scoring's
+tie-breaks leave the game without a winner (R16.7).
+
 ``kanaloa new --seed SEED --players PLAYERS --preset PRESET --board BOARD``
-deals the game again, and playing ``moves`` on it
+(with ``--game kahuna`` for Kahuna) deals the game again, and playing ``moves`` on it
 (``kanaloa play - --moves-file RECORD``, ``kanaloa replay FILE --game N``,
 or ``replay`` here) reproduces the final position exactly;
 ``read_records`` reads such a file one line at a time, and refuses a line
@@ -101,12 +107,21 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import MAX_INPUT_BYTES, PATH_LIMIT, MoveError, OptionError, brief, quote, shorten, too_large
-from ..position.notation import COLORS, Move, color_order, seat_colors
+from ..position.notation import COLORS, Move, color_order, game_colors, seat_colors
 from ..rules.board import Board, load_board
 from ..rules.engine import Engine
 from ..rules.reference import seat_standing
 from ..rules.rng import MASK64, SplitMix64
-from ..rules.state import PRESETS, REASON_NAMES, TWO_PLAYERS, n_colors
+from ..rules.state import (
+    GAME_KAHUNA,
+    GAME_KANALOA,
+    GAMES,
+    PRESET_YUCATA,
+    PRESETS,
+    REASON_NAMES,
+    TWO_PLAYERS,
+    n_colors,
+)
 from .bots import parse_bot_spec
 from .stats import BotStats, BotTable, SeatOutcome, format_table
 
@@ -136,10 +151,18 @@ class _Seats:
         @property
         def players(self) -> int: ...
 
+        @property
+        def game_code(self) -> int: ...
+
     @property
     def colors(self) -> tuple[str, ...]:
-        """Each seat's color (with two players, its first color: the player's name)."""
-        return COLORS[: self.players]
+        """Each seat's color (with two players, its first color: the player's name; Kahuna: white, black)."""
+        return game_colors(self.game_code)[: self.players]
+
+    @property
+    def two_colors(self) -> bool:
+        """Whether every seat plays two colors (2 players of Kanaloa, R15)."""
+        return self.players == TWO_PLAYERS and self.game_code == GAME_KANALOA
 
 
 @dataclass(frozen=True)
@@ -155,10 +178,15 @@ class Tournament(_Seats):
     seed: int
     preset: str = "yucata"
     board: Board = field(default_factory=lambda: load_board("oro"))
+    game: str = "kanaloa"  # or "kahuna" (R16)
 
     @property
     def players(self) -> int:
         return len(self.lineup)
+
+    @property
+    def game_code(self) -> int:
+        return GAMES[self.game]
 
     @property
     def deals(self) -> int:
@@ -187,14 +215,19 @@ class Tournament(_Seats):
 
 
 def make_tournament(bots: Sequence[str], games: int, seed: int, preset: str = "yucata",
-                    board: str | Board = "oro", players: int | None = None) -> Tournament:
+                    board: str | Board | None = None, players: int | None = None,
+                    game: str = "kanaloa") -> Tournament:
     """A checked ``Tournament``.
 
     Raises ``OptionError`` naming the option (``--bots``, ``--games``, ...)
     for a bad spec, a lineup that is not 2, 3 or 4 bots long (or disagrees with
     ``players``), a number of games that is not a positive multiple of the
-    number of players, a bad seed or preset; ``BoardError`` for a bad board.
+    number of players, a bad seed or preset, a Kahuna lineup of other than two
+    bots or with the tabletop preset (R16); ``BoardError`` for a bad board.
+    ``board`` defaults to the game's own (``oro``, or ``kahuna``).
     """
+    if game not in GAMES:
+        raise OptionError(f"--game {brief(game)}: unknown; choose one of {', '.join(GAMES)}")
     specs = [s.strip() for s in bots]
     given = ",".join(bots)
     if not specs or any(not s for s in specs):
@@ -208,6 +241,9 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, preset: str = "y
         raise OptionError(f"--bots {quote(given)}: {len(specs)} bot(s); the game seats 2, 3 or 4 players, one bot per "
                           f"seat (repeat a spec to seat it more than once)")
     p = len(specs)
+    if game == "kahuna" and p != TWO_PLAYERS:
+        raise OptionError(f"--bots {quote(given)}: {p} bots; Kahuna is a game for 2 players (R16.1), so give "
+                          f"two specs")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise OptionError(f"--games {brief(games)}: must be a positive whole number")
     if games % p:
@@ -219,6 +255,11 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, preset: str = "y
         raise OptionError(f"--seed {brief(seed)}: must be an integer from 0 to 2**64-1")
     if preset not in PRESETS:
         raise OptionError(f"--preset {brief(preset)}: unknown; choose one of {', '.join(PRESETS)}")
+    if game == "kahuna" and PRESETS[preset] != PRESET_YUCATA:
+        raise OptionError(f"--preset {preset}: Kahuna has no presets; its 25 bridges per player are fixed (R16.1, "
+                          f"R16.9)")
+    if board is None:
+        board = game if game == "kahuna" else "oro"
     bd = board if isinstance(board, Board) else load_board(board)
     try:
         from ..rules.core import core_board
@@ -226,7 +267,14 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, preset: str = "y
         core_board(bd)
     except ValueError as exc:
         raise OptionError(f"--board {quote(bd.source, PATH_LIMIT)}: the compiled core cannot play it ({exc})") from None
-    return Tournament(tuple(specs), games, seed, preset, bd)
+    if game == "kahuna":
+        from ..rules.core import CoreState
+
+        try:
+            CoreState.deal(core_board(bd), TWO_PLAYERS, PRESET_YUCATA, 0, game=GAME_KAHUNA)
+        except ValueError as exc:
+            raise OptionError(f"--board {quote(bd.source, PATH_LIMIT)}: cannot deal Kahuna on it ({exc})") from None
+    return Tournament(tuple(specs), games, seed, preset, bd, game)
 
 
 def schedule(t: Tournament, first: int = 0) -> Iterator[int]:
@@ -266,6 +314,11 @@ class GameRecord(_Seats):
     winner: int
     reason: str
     color_scores: tuple[int, ...] = ()  # 2 players: the points of every color, by color index
+    ruleset: str = "kanaloa"  # or "kahuna" (R16)
+
+    @property
+    def game_code(self) -> int:
+        return GAMES[self.ruleset]
 
     @property
     def length(self) -> int:
@@ -295,11 +348,13 @@ class GameRecord(_Seats):
             "length": self.length,
             "scores": list(self.scores),
             "ranks": list(self.ranks),
-            "winner": self.winner,
+            "winner": self.winner if self.winner >= 0 else None,
             "reason": self.reason,
         }
-        if self.players == TWO_PLAYERS:
+        if self.two_colors:
             doc["color_scores"] = {COLORS[c]: self.color_scores[c] for c in color_order(self.players)}
+        if self.ruleset != "kanaloa":
+            doc["ruleset"] = self.ruleset
         return doc
 
     def dumps(self) -> str:
@@ -328,8 +383,14 @@ class GameRecord(_Seats):
         missing = [key for key in _RECORD_FIELDS if key not in obj]
         if missing:
             raise OptionError(f"{where}: missing field {missing[0]!r}")
+        ruleset = obj.get("ruleset", "kanaloa")
+        if ruleset not in GAMES:
+            raise OptionError(f"{where}: field 'ruleset' must be one of {', '.join(GAMES)}, not {_brief(ruleset)}")
+        kahuna = ruleset == "kahuna"
         for key, kind in _RECORD_FIELDS.items():
             value = obj[key]
+            if key == "winner" and value is None and kahuna:
+                continue  # R16.7: a Kahuna game may end without a winner
             if kind is list:
                 item = str if key in ("colors", "lineup", "moves") else int
                 good = isinstance(value, list) and all(_is(x, item) for x in value)
@@ -341,31 +402,43 @@ class GameRecord(_Seats):
         players = obj["players"]
         if players not in PLAYER_COUNTS:
             raise OptionError(f"{where}: field 'players' must be 2, 3 or 4, not {_brief(players)}")
+        if kahuna and players != TWO_PLAYERS:
+            raise OptionError(f"{where}: field 'players' must be 2 in a Kahuna game (R16.1), not {_brief(players)}")
         for key in ("lineup", "bot_seeds", "scores", "ranks"):
             if len(obj[key]) != players:
                 raise OptionError(f"{where}: field {key!r} must have one entry per seat ({players}), "
                                   f"not {len(obj[key])}")
-        _check_seats(obj, players, where)
-        if not 0 <= obj["winner"] < players:
-            raise OptionError(f"{where}: field 'winner' must be a seat from 0 to {players - 1}")
+        game = GAMES[ruleset]
+        _check_seats(obj, players, where, game)
+        winner = -1 if obj["winner"] is None else obj["winner"]
+        if obj["winner"] is not None and not 0 <= winner < players:
+            raise OptionError(f"{where}: field 'winner' must be a seat from 0 to {players - 1}"
+                              + (" or null (no winner, R16.7)" if kahuna else ""))
         if not 0 <= obj["seed"] <= MASK64:
             raise OptionError(f"{where}: field 'seed' must be from 0 to 2**64-1, not {_brief(obj['seed'])}")
         if obj["preset"] not in PRESETS:
             raise OptionError(f"{where}: field 'preset' must be one of {', '.join(PRESETS)}, "
                               f"not {_brief(obj['preset'])}")
-        if obj["reason"] not in REASON_NAMES.values():
-            raise OptionError(f"{where}: field 'reason' must be one of {', '.join(REASON_NAMES.values())}, "
+        reasons = _REASONS[game]
+        if obj["reason"] not in reasons:
+            raise OptionError(f"{where}: field 'reason' must be one of {', '.join(reasons)}, "
                               f"not {_brief(obj['reason'])}")
-        color_scores = _color_scores(obj, players, where)
+        if winner < 0 and obj["reason"] != "points":
+            raise OptionError(f"{where}: field 'winner' is null, which only a final scoring can leave (R16.7), "
+                              f"but 'reason' is {_brief(obj['reason'])}")
+        color_scores = _color_scores(obj, players, where, game)
         return cls(
             game=obj["game"], deal=obj["deal"], rotation=obj["rotation"], board=obj["board"],
             players=players, preset=obj["preset"], seed=obj["seed"], lineup=tuple(obj["lineup"]),
             bot_seeds=tuple(obj["bot_seeds"]), moves=tuple(obj["moves"]), scores=tuple(obj["scores"]),
-            ranks=tuple(obj["ranks"]), winner=obj["winner"], reason=obj["reason"], color_scores=color_scores,
+            ranks=tuple(obj["ranks"]), winner=winner, reason=obj["reason"], color_scores=color_scores,
+            ruleset=ruleset,
         )
 
     def new_command(self) -> str:
         """The ``kanaloa new`` command that deals this game again."""
+        if self.ruleset != "kanaloa":
+            return f"kanaloa new --game {self.ruleset} --seed {self.seed} --board {self.board}"
         return (f"kanaloa new --seed {self.seed} --players {self.players} --preset {self.preset} "
                 f"--board {self.board}")
 
@@ -373,7 +446,7 @@ class GameRecord(_Seats):
 _ONE_PER_LINE = "expected one game record per line, as 'kanaloa simulate --out' writes them"
 
 
-def _check_seats(obj: dict, players: int, where: str) -> None:
+def _check_seats(obj: dict, players: int, where: str, ruleset: int = GAME_KANALOA) -> None:
     """A record's ``game``, ``deal``, ``rotation`` and ``colors`` agree with each other and ``players``:
     game ``g`` is deal ``g // players`` in rotation ``g % players``, played with the default colors."""
     game = obj["game"]
@@ -383,18 +456,20 @@ def _check_seats(obj: dict, players: int, where: str) -> None:
         if obj[key] != value:
             raise OptionError(f"{where}: field {key!r} must be {shorten(str(value))} for game {shorten(str(game))} of "
                               f"{players} players (game {how} players), not {_brief(obj[key])}")
-    colors = list(COLORS[:players])
+    colors = list(game_colors(ruleset)[:players])
     if obj["colors"] != colors:
         raise OptionError(f"{where}: field 'colors' must be {_brief(colors)} (each seat's color in a {players}-player "
                           f"game), not {_brief(obj['colors'])}")
 
 
-def _color_scores(obj: dict, players: int, where: str) -> tuple[int, ...]:
-    """A 2-player record's ``color_scores`` by color index (R15); ``()`` for 3 or 4 players, which have none."""
-    if players != TWO_PLAYERS:
+def _color_scores(obj: dict, players: int, where: str, game: int = GAME_KANALOA) -> tuple[int, ...]:
+    """A 2-player record's ``color_scores`` by color index (R15); ``()`` for 3 or 4 players and for Kahuna,
+    which have none."""
+    if players != TWO_PLAYERS or game == GAME_KAHUNA:
         if "color_scores" in obj:
-            raise OptionError(f"{where}: field 'color_scores' belongs to 2-player games; this one has {players} "
-                              f"players")
+            which = ("Kahuna games have one color per player" if game == GAME_KAHUNA
+                     else f"this one has {players} players")
+            raise OptionError(f"{where}: field 'color_scores' belongs to 2-player games of Kanaloa; {which}")
         return ()
     value = obj.get("color_scores")
     colors = COLORS[: n_colors(players)]
@@ -412,6 +487,8 @@ _RECORD_FIELDS: dict[str, type] = {
     "colors": list, "lineup": list, "bot_seeds": list, "moves": list, "scores": list, "ranks": list, "winner": int,
     "reason": str,
 }
+# The reasons a game of each rule set may end for.
+_REASONS = {GAME_KANALOA: ("points", "eleven islands"), GAME_KAHUNA: ("points", "no bridges")}
 _RECORD_ITEMS = {"colors": "colors (text)", "lineup": "bot specs", "bot_seeds": "whole numbers",
                  "moves": "moves (text)", "scores": "whole numbers", "ranks": "whole numbers"}
 
@@ -460,11 +537,12 @@ def _shared_board(board: Board) -> Board:
 
 
 def play_seated_game(board: Board, preset: str, deal_seed: int, seating: Sequence[str],
-                     bot_seeds: Sequence[int], movers: list[int] | None = None):
+                     bot_seeds: Sequence[int], movers: list[int] | None = None, game: int = GAME_KANALOA):
     """Play one game on the compiled core; returns ``(actions, final_state)``.
 
     ``seating[s]`` is the spec of seat ``s``'s bot, started with
-    ``bot_seeds[s]``; ``len(seating)`` is the number of players.  Every
+    ``bot_seeds[s]``; ``len(seating)`` is the number of players; ``game``
+    is Kanaloa or Kahuna (R16).  Every
     move a bot chooses is checked against the legal moves (``apply`` itself
     trusts its input); an illegal choice raises ``RuntimeError`` naming the
     bot.  ``movers``, when given, receives the seat that made each move.
@@ -472,7 +550,7 @@ def play_seated_game(board: Board, preset: str, deal_seed: int, seating: Sequenc
     from ..rules.core import CoreState, core_board
 
     board = _shared_board(board)
-    state = CoreState.deal(core_board(board), len(seating), PRESETS[preset], deal_seed)
+    state = CoreState.deal(core_board(board), len(seating), PRESETS[preset], deal_seed, game=game)
     bots = [parse_bot_spec(spec) for spec in seating]
     for bot, seed in zip(bots, bot_seeds, strict=True):
         bot.start(board, seed)
@@ -502,23 +580,24 @@ def play_game(tournament: Tournament, game: int) -> GameRecord:
     bot_seeds = t.bot_seeds(game)
     deal_seed = t.deal_seed(game)
     movers: list[int] = []
-    actions, state = play_seated_game(t.board, t.preset, deal_seed, seating, bot_seeds, movers)
+    actions, state = play_seated_game(t.board, t.preset, deal_seed, seating, bot_seeds, movers, t.game_code)
     data = state.to_data()
     ranks = [0] * t.players
-    for place, seat in enumerate(data.ranking):  # R12 (or R8, R15.5): best first
+    for place, seat in enumerate(data.ranking):  # R12 (or R8, R15.5, R16.7): best first
         ranks[seat] = place + 1
-    names = COLORS[: n_colors(t.players)]
-    builders = [seat_colors(names, t.players, seat) for seat in range(t.players)]
-    two = t.players == TWO_PLAYERS
-    # a seat's points: its color's, or with two players its weaker color's (the first of its pair, R15.5)
-    scores = tuple(seat_standing(data.scores, seat, t.players)[0] for seat in range(t.players))
+    names = game_colors(t.game_code)[: n_colors(t.players, t.game_code)]
+    builders = [seat_colors(names, t.players, seat, t.game_code) for seat in range(t.players)]
+    two = t.two_colors
+    # a seat's points: its color's, or with two colors each its weaker color's (the first of its pair, R15.5)
+    scores = tuple(seat_standing(data.scores, seat, t.players)[0] if two else data.scores[seat]
+                   for seat in range(t.players))
     return GameRecord(
         game=game, deal=t.deal_of(game), rotation=t.rotation_of(game), board=t.board.source,
         players=t.players, preset=t.preset, seed=deal_seed, lineup=seating, bot_seeds=bot_seeds,
-        moves=tuple(str(Move.from_action(a, t.board, builders=builders[seat]))
+        moves=tuple(str(Move.from_action(a, t.board, builders=builders[seat], game=t.game_code))
                     for a, seat in zip(actions, movers, strict=True)),
         scores=scores, ranks=tuple(ranks), winner=data.winner, reason=REASON_NAMES[data.reason],
-        color_scores=tuple(data.scores) if two else (),
+        color_scores=tuple(data.scores) if two else (), ruleset=t.game,
     )
 
 
@@ -539,7 +618,7 @@ def replay(record: GameRecord | dict | str, engine: Engine | None = None, at: in
     if at is not None and not 0 <= at <= rec.length:
         raise OptionError(f"--at {at}: game {rec.game} has {rec.length} moves; give 0 (the deal) to {rec.length}")
     pos = Position.new(players=rec.players, seed=rec.seed, preset=rec.preset,
-                       board=rec.board if board is None else board, engine=engine)
+                       board=rec.board if board is None else board, engine=engine, game=rec.ruleset)
     for number, move in enumerate(rec.moves[:at], start=1):
         try:
             pos.play(move)
@@ -681,7 +760,8 @@ class Totals:
         self.table = BotTable(t.lineup, t.players)
         self.games = 0
         self.moves = 0
-        self.reasons = {name: 0 for name in REASON_NAMES.values()}
+        self.reasons = {name: 0 for name in _REASONS[t.game_code]}
+        self.no_winner = 0  # Kahuna (R16.7): games the final scoring's tie-breaks left without a winner
 
     def add(self, record: GameRecord) -> None:
         """Count one finished game."""
@@ -690,6 +770,7 @@ class Totals:
         self.games += 1
         self.moves += record.length
         self.reasons[record.reason] += 1
+        self.no_winner += record.winner < 0
 
 
 @dataclass
@@ -730,7 +811,8 @@ class TournamentRun:
         return self._totals.table.rows()
 
     def reasons(self) -> dict[str, int]:
-        """How many games ended by points (R12) and by eleven islands (R8)."""
+        """How many games ended by points (R12) and by eleven islands (R8); in Kahuna by points and by a
+        player left without bridges (R16.8)."""
         return dict(self._totals.reasons)
 
     def to_json(self) -> dict:
@@ -749,6 +831,8 @@ class TournamentRun:
             "colors": list(t.colors),
             "deals": t.deals,
             "reasons": self.reasons(),
+            "game": t.game,
+            "no_winner": self._totals.no_winner,
             "mean_moves": (self._totals.moves / self.games) if self.games else 0.0,
             "seconds": self.seconds,
             "workers": self.workers,
@@ -765,11 +849,18 @@ class TournamentRun:
         if self.interrupted:
             lines.append(f"interrupted: {self.games} of {t.games} games finished "
                          f"(the last deals may lack some seat rotations)")
-        lines.append(f"{t.games} games: {_count(t.deals, 'deal')} x {t.players} seat rotations, seed {t.seed}, "
-                     f"preset {t.preset}, board {t.board.source}")
-        lines.append(f"{where}, {self.seconds:.1f} s, {rate:.2f} games/s; won on points (R12) "
-                     f"{reasons['points']}, by eleven islands (R8) {reasons['eleven islands']}")
-        if t.players == TWO_PLAYERS:
+        if t.game == "kahuna":
+            lines.append(f"{t.games} Kahuna games: {_count(t.deals, 'deal')} x {t.players} seat rotations, "
+                         f"seed {t.seed}, board {t.board.source}")
+            lines.append(f"{where}, {self.seconds:.1f} s, {rate:.2f} games/s; ended by the final scoring (R16.7) "
+                         f"{reasons['points']} (no winner {self._totals.no_winner}), by a player left without "
+                         f"bridges (R16.8) {reasons['no bridges']}")
+        else:
+            lines.append(f"{t.games} games: {_count(t.deals, 'deal')} x {t.players} seat rotations, seed {t.seed}, "
+                         f"preset {t.preset}, board {t.board.source}")
+            lines.append(f"{where}, {self.seconds:.1f} s, {rate:.2f} games/s; won on points (R12) "
+                         f"{reasons['points']}, by eleven islands (R8) {reasons['eleven islands']}")
+        if t.two_colors:
             lines.append("two players, two colors each (R15): red plays red and blue, green plays green and yellow; "
                          "a player's points are its weaker color's (R15.5)")
         lines.append("")

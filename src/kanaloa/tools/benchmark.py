@@ -16,8 +16,10 @@ This module owns three things.
   of seeded random games (``SIGNATURE_SET``, 3 and 4 players).  It depends on
   nothing but the rules, so it changes exactly when behaviour changes, and
   every implementation must give the same number.  ``signature_2p`` does the
-  same for the 2-player game (R15, ``SIGNATURE_SET_2P``), kept apart so that
-  each number moves only with the rules it covers.
+  same for the 2-player game (R15, ``SIGNATURE_SET_2P``), and
+  ``signature_kahuna`` for Kahuna (R16, ``SIGNATURE_GAMES`` games on the
+  ``kahuna`` board), kept apart so that each number moves only with the rules
+  it covers.
 * **The measurements** (``run_bench``): random games in C, the same games
   driven one move at a time from Python and played by the reference,
   determinisations, one ISMCTS search, and single operations on the reference
@@ -28,7 +30,8 @@ This module owns three things.
   games (their equal move totals prove it).  The batch is not the small
   signature set: timing the core on a few games played over and over would
   let the processor learn their branches and flatter the core.  A smaller
-  batch of 2-player games (R15) is timed the same way in every engine.
+  batch of 2-player games (R15) is timed the same way in every engine, and
+  so is a batch of Kahuna games (R16) on its own board.
 
 Timings are the CPU time of this process (``time.process_time``), so other
 programs sharing the machine do not count: every figure is for one core.  Each
@@ -50,6 +53,9 @@ from ..rules.board import Board, load_board
 from ..rules.engine import Engine, EngineState, load_engine
 from ..rules.rng import MASK64, SplitMix64
 from ..rules.state import (
+    GAME_KAHUNA,
+    GAME_KANALOA,
+    GAME_NAMES,
     PRESET_NAMES,
     PRESET_TABLETOP,
     PRESET_YUCATA,
@@ -66,6 +72,7 @@ if TYPE_CHECKING:
     from ..search import SearchResult
 
 BOARD = "oro"
+KAHUNA_BOARD = "kahuna"
 PHASES = ("start", "mid-round-1", "round-2", "final")
 PLAYERS = (3, 4)
 POSITION_SEED = 1  # the first deal tried for every reference position
@@ -89,6 +96,7 @@ TARGETS = {
     "determinisations_per_s": 200_000,
     "reference_ratio": 100,
     "ismcts_iterations_per_s": 50_000,  # issue 9: the search behind hints, per core
+    "kahuna_playouts_per_s": 50_000,  # issue 13: random Kahuna games in C, per core
 }
 
 
@@ -117,25 +125,26 @@ def play_random(state: Any, seed: int) -> int:
 
 
 def play_games(board: Board, players: int, preset: int, games: int, seed: int,
-               engine: Engine | None = None) -> int:
+               engine: Engine | None = None, game: int = GAME_KANALOA) -> int:
     """Deal and play ``games`` random games move by move from Python; return the total moves.
 
     Game ``g`` is dealt from ``seed + g`` and played with the move stream
     ``(seed + g) ^ PLAYOUT_SALT``: the games of
-    ``kanaloa_core.random_games(board, players, preset, games, seed)``.
+    ``kanaloa_core.random_games(board, players, preset, games, seed, game)``.
     ``engine`` is the compiled core (driven through its Python methods; the
-    default) or the reference.
+    default) or the reference; ``game`` is Kanaloa or Kahuna (R16).
     """
     engine = engine or load_engine()
     salt = _salt()
     total = 0
     for g in range(games):
         game_seed = (seed + g) & MASK64
-        total += play_random(engine.deal(board, players, preset, game_seed), game_seed ^ salt)
+        total += play_random(engine.deal(board, players, preset, game_seed, game=game), game_seed ^ salt)
     return total
 
 
-def play_games_api(board: Board, players: int, preset: int, games: int, seed: int) -> int:
+def play_games_api(board: Board, players: int, preset: int, games: int, seed: int,
+                   game: int = GAME_KANALOA) -> int:
     """The same games as ``play_games``, through ``kanaloa.position.Position`` (legal actions, ``push``)."""
     from ..position.api import Position
 
@@ -143,7 +152,8 @@ def play_games_api(board: Board, players: int, preset: int, games: int, seed: in
     total = 0
     for g in range(games):
         game_seed = (seed + g) & MASK64
-        pos = Position.new(players=players, seed=game_seed, preset=PRESET_NAMES[preset], board=board)
+        pos = Position.new(players=players, seed=game_seed, preset=PRESET_NAMES[preset], board=board,
+                           game=GAME_NAMES[game])
         stream = SplitMix64(game_seed ^ salt)
         state = pos.state
         while not state.is_over:
@@ -153,11 +163,11 @@ def play_games_api(board: Board, players: int, preset: int, games: int, seed: in
     return total
 
 
-def core_games(board: Board, players: int, preset: int, games: int, seed: int) -> int:
+def core_games(board: Board, players: int, preset: int, games: int, seed: int, game: int = GAME_KANALOA) -> int:
     """The total moves of ``kanaloa_core.random_games`` (the whole games in C)."""
     from ..rules.core import core_board, random_games
 
-    return random_games(core_board(board), players, preset, games, seed)[1]
+    return random_games(core_board(board), players, preset, games, seed, game)[1]
 
 
 # -- the signature ----------------------------------------------------------------
@@ -178,18 +188,26 @@ def signature_2p(board: Board | None = None, impl: str = "core") -> int:
     return _signature(SIGNATURE_SET_2P, board, impl)
 
 
-def _signature(games: tuple[tuple[int, int], ...], board: Board | None, impl: str) -> int:
+def signature_kahuna(board: Board | None = None, impl: str = "core") -> int:
+    """``signature`` for Kahuna (R16): the moves of ``SIGNATURE_GAMES`` seeded games on ``board`` (default
+    ``kahuna``)."""
+    board = board if board is not None else load_board(KAHUNA_BOARD)
+    return _signature(((2, PRESET_YUCATA),), board, impl, GAME_KAHUNA)
+
+
+def _signature(games: tuple[tuple[int, int], ...], board: Board | None, impl: str,
+               game: int = GAME_KANALOA) -> int:
     board = board if board is not None else load_board(BOARD)
     if impl == "core":
         play = core_games
     elif impl == "api":
         play = play_games_api
     elif impl == "reference":
-        def play(b, p, pre, n, s):
-            return play_games(b, p, pre, n, s, load_engine("reference"))
+        def play(b, p, pre, n, s, game):
+            return play_games(b, p, pre, n, s, load_engine("reference"), game)
     else:
         raise ValueError(f"impl {impl!r}: choose core, api or reference")
-    return sum(play(board, players, preset, SIGNATURE_GAMES, SIGNATURE_SEED) for players, preset in games)
+    return sum(play(board, players, preset, SIGNATURE_GAMES, SIGNATURE_SEED, game) for players, preset in games)
 
 
 def signature_games() -> int:
@@ -200,6 +218,11 @@ def signature_games() -> int:
 def signature_2p_games() -> int:
     """How many games the 2-player signature plays."""
     return SIGNATURE_GAMES * len(SIGNATURE_SET_2P)
+
+
+def signature_kahuna_games() -> int:
+    """How many games the Kahuna signature plays."""
+    return SIGNATURE_GAMES
 
 
 # -- reference positions ----------------------------------------------------------
@@ -364,6 +387,11 @@ class Budget:
     def games_2p(self) -> int:
         return self.ratio_games_2p if self.ratio_games_2p is not None else max(1, self.ratio_games // 4)
 
+    @property
+    def games_kahuna(self) -> int:
+        """Kahuna games every engine plays (R16): as many as the 2-player batch."""
+        return self.games_2p
+
 
 QUICK = Budget(batch_games=500, ratio_games=100, runs=3, seconds=0.1, reference_runs=1, ismcts_iterations=1000,
                ismcts_runs=1, positions=((4, "mid-round-1"),), op_calls=500)
@@ -383,7 +411,8 @@ class BenchReport:
     recorded line); ``signature`` the move total of the signature
     games in C and ``signature_by_engine`` the same total from every engine;
     ``ratio_moves`` the move total of the ratio games per engine; the
-    ``_2p`` fields the same for the 2-player game (R15).
+    ``_2p`` fields the same for the 2-player game (R15) and the ``_kahuna``
+    fields for Kahuna (R16).
     """
 
     board: str
@@ -399,12 +428,17 @@ class BenchReport:
     signature_2p_by_engine: dict[str, int] = field(default_factory=dict)
     ratio_games_2p: int = 0
     ratio_moves_2p: dict[str, int] = field(default_factory=dict)
+    signature_kahuna: int = 0
+    signature_kahuna_by_engine: dict[str, int] = field(default_factory=dict)
+    ratio_games_kahuna: int = 0
+    ratio_moves_kahuna: dict[str, int] = field(default_factory=dict)
 
     @property
     def agrees(self) -> bool:
         """Whether every engine played the same games: equal signatures and equal ratio-game moves."""
         return all(len(set(by.values())) <= 1 for by in (self.signature_by_engine, self.ratio_moves,
-                                                          self.signature_2p_by_engine, self.ratio_moves_2p))
+                                                          self.signature_2p_by_engine, self.ratio_moves_2p,
+                                                          self.signature_kahuna_by_engine, self.ratio_moves_kahuna))
 
     def targets(self) -> dict[str, dict[str, Any]]:
         """For each target of the issue: the target, the figure and whether it is met (None if not measured)."""
@@ -429,6 +463,11 @@ class BenchReport:
             signature_2p_by_engine=dict(self.signature_2p_by_engine),
             ratio_games_2p=self.ratio_games_2p,
             ratio_moves_2p=dict(self.ratio_moves_2p),
+            signature_kahuna=self.signature_kahuna,
+            signature_kahuna_games=signature_kahuna_games(),
+            signature_kahuna_by_engine=dict(self.signature_kahuna_by_engine),
+            ratio_games_kahuna=self.ratio_games_kahuna,
+            ratio_moves_kahuna=dict(self.ratio_moves_kahuna),
             engines_agree=self.agrees,
             positions={name: {k: _rounded(v) for k, v in ops.items()} for name, ops in self.positions.items()},
             targets=self.targets(),
@@ -456,6 +495,8 @@ class BenchReport:
         row("3 players", f.get("playouts_3p_per_s"), "games/s", f"{_human(f.get('moves_3p_per_s'))} moves/s")
         row("2 players, two colors each (R15)", f.get("playouts_2p_per_s"), "games/s",
             f"{_human(f.get('moves_2p_per_s'))} moves/s")
+        row("Kahuna (R16), on its board", f.get("kahuna_playouts_per_s"), "games/s",
+            f"{_human(f.get('kahuna_moves_per_s'))} moves/s", "kahuna_playouts_per_s")
         lines.append(f"The same {self.ratio_games} random games (4 players) in each engine")
         row("in C", f.get("ratio_playouts_per_s"), "games/s", f"{_human(f.get('ratio_moves_per_s'))} moves/s")
         row("the core driven from Python (Position)", f.get("api_playouts_per_s"), "games/s",
@@ -470,6 +511,14 @@ class BenchReport:
         row("the reference (plain Python)", f.get("reference_2p_playouts_per_s"), "games/s",
             f"{_human(f.get('reference_2p_moves_per_s'))} moves/s; C is "
             f"{_human(f.get('reference_ratio_2p'))}x faster")
+        lines.append(f"The same {self.ratio_games_kahuna} random Kahuna games (R16) in each engine")
+        row("in C", f.get("ratio_kahuna_playouts_per_s"), "games/s",
+            f"{_human(f.get('ratio_kahuna_moves_per_s'))} moves/s")
+        row("the core driven from Python (Position)", f.get("api_kahuna_playouts_per_s"), "games/s",
+            f"{_human(f.get('api_kahuna_moves_per_s'))} moves/s; C is {_human(f.get('api_ratio_kahuna'))}x faster")
+        row("the reference (plain Python)", f.get("reference_kahuna_playouts_per_s"), "games/s",
+            f"{_human(f.get('reference_kahuna_moves_per_s'))} moves/s; C is "
+            f"{_human(f.get('reference_ratio_kahuna'))}x faster")
         lines.append("Determinisations and search (4 players, mid-round-1, for the player to move)")
         row("determinisations in C (bulk)", f.get("determinisations_per_s"), "/s", "", "determinisations_per_s")
         row("CoreState.determinise() from Python", f.get("determinise_calls_per_s"), "/s")
@@ -491,14 +540,20 @@ class BenchReport:
                          f"reference agree)")
             lines.append(f"2-player signature (R15): {self.signature_2p} moves in {signature_2p_games()} seeded "
                          f"games (core, Python API and reference agree)")
+            lines.append(f"Kahuna signature (R16): {self.signature_kahuna} moves in {signature_kahuna_games()} "
+                         f"seeded games (core, Python API and reference agree)")
         else:
             by = ", ".join(f"{k} {v}" for k, v in self.signature_by_engine.items())
             moves = ", ".join(f"{k} {v}" for k, v in self.ratio_moves.items())
             by_2p = ", ".join(f"{k} {v}" for k, v in self.signature_2p_by_engine.items())
             moves_2p = ", ".join(f"{k} {v}" for k, v in self.ratio_moves_2p.items())
+            by_kahuna = ", ".join(f"{k} {v}" for k, v in self.signature_kahuna_by_engine.items())
+            moves_kahuna = ", ".join(f"{k} {v}" for k, v in self.ratio_moves_kahuna.items())
             lines.append(f"MISMATCH: the engines played different games: signature {by}; "
                          f"moves of the {self.ratio_games} ratio games {moves}; 2-player signature {by_2p}; "
-                         f"moves of the {self.ratio_games_2p} 2-player ratio games {moves_2p}")
+                         f"moves of the {self.ratio_games_2p} 2-player ratio games {moves_2p}; "
+                         f"Kahuna signature {by_kahuna}; moves of the {self.ratio_games_kahuna} Kahuna ratio "
+                         f"games {moves_kahuna}")
         lines.append(f"measured in {self.seconds:.1f} s of wall time")
         return "\n".join(lines)
 
@@ -521,7 +576,7 @@ def _human(value: float | None) -> str:
 
 
 def _same_games(board: Board, players: int, n: int, moves: dict[str, int], budget: Budget,
-                suffix: str) -> dict[str, float]:
+                suffix: str, game: int = GAME_KANALOA) -> dict[str, float]:
     """Time the same ``n`` seeded random games in C, through the Python API and in the reference.
 
     Fills ``moves`` with each engine's move total (they must agree) and
@@ -530,12 +585,15 @@ def _same_games(board: Board, players: int, n: int, moves: dict[str, int], budge
     ``reference_ratio`` (+ ``suffix``).
     """
     reference = load_engine("reference")
-    t_core = best_time(lambda: moves.__setitem__("core", core_games(board, players, PRESET_YUCATA, n, RATIO_SEED)),
-                       budget.runs, budget.seconds)
-    t_api = best_time(lambda: moves.__setitem__("api", play_games_api(board, players, PRESET_YUCATA, n, RATIO_SEED)),
-                      budget.runs, 0.0)
+    t_core = best_time(
+        lambda: moves.__setitem__("core", core_games(board, players, PRESET_YUCATA, n, RATIO_SEED, game)),
+        budget.runs, budget.seconds)
+    t_api = best_time(
+        lambda: moves.__setitem__("api", play_games_api(board, players, PRESET_YUCATA, n, RATIO_SEED, game)),
+        budget.runs, 0.0)
     t_ref = best_time(
-        lambda: moves.__setitem__("reference", play_games(board, players, PRESET_YUCATA, n, RATIO_SEED, reference)),
+        lambda: moves.__setitem__("reference",
+                                  play_games(board, players, PRESET_YUCATA, n, RATIO_SEED, reference, game)),
         budget.reference_runs, 0.0)
     fig: dict[str, float] = {}
     for engine, t in (("ratio", t_core), ("api", t_api), ("reference", t_ref)):
@@ -567,6 +625,14 @@ def run_bench(quick: bool = False, board_name: str = BOARD,
         t = best_time(batch, budget.runs, budget.seconds)
         fig[f"playouts{suffix}_per_s"] = budget.batch_games / t
         fig[f"moves{suffix}_per_s"] = batch_moves / t
+    say("random Kahuna games in C")
+    kahuna_board = load_board(KAHUNA_BOARD)
+    batch = functools.partial(random_games, core_board(kahuna_board), 2, PRESET_YUCATA, budget.batch_games,
+                              PLAYOUT_SEED, GAME_KAHUNA)
+    batch_moves = batch()[1]
+    t = best_time(batch, budget.runs, budget.seconds)
+    fig["kahuna_playouts_per_s"] = budget.batch_games / t
+    fig["kahuna_moves_per_s"] = batch_moves / t
 
     # The same games in every engine: the same deals and the same move stream, so the same work.
     report.ratio_games = budget.ratio_games
@@ -576,13 +642,19 @@ def run_bench(quick: bool = False, board_name: str = BOARD,
     report.ratio_games_2p = budget.games_2p
     say(f"the same {report.ratio_games_2p} 2-player games in C, through the Python API and in the reference")
     fig.update(_same_games(board, 2, report.ratio_games_2p, report.ratio_moves_2p, budget, "_2p"))
+    report.ratio_games_kahuna = budget.games_kahuna
+    say(f"the same {report.ratio_games_kahuna} Kahuna games in C, through the Python API and in the reference")
+    fig.update(_same_games(kahuna_board, 2, report.ratio_games_kahuna, report.ratio_moves_kahuna, budget, "_kahuna",
+                           GAME_KAHUNA))
 
     say(f"the signature ({signature_games()} games) in every engine")
     for engine in ("core", "api", "reference"):
         report.signature_by_engine[engine] = signature(board, engine)
         report.signature_2p_by_engine[engine] = signature_2p(board, engine)
+        report.signature_kahuna_by_engine[engine] = signature_kahuna(kahuna_board, engine)
     report.signature = report.signature_by_engine["core"]
     report.signature_2p = report.signature_2p_by_engine["core"]
+    report.signature_kahuna = report.signature_kahuna_by_engine["core"]
 
     mid = bench_position(board, *ISMCTS_POSITION)
     viewer = mid.data.to_move
@@ -651,4 +723,5 @@ __all__ = [
     "run_bench",
     "signature",
     "signature_2p",
+    "signature_kahuna",
 ]
