@@ -2,7 +2,9 @@
 
 Every mode over the API (Play against bots to the end, undo, hints, the
 downloads and uploads; a real table followed with others' records; boards
-checked; replays stepped), and the promises of the server: every refusal a
+checked; replays stepped), for Kanaloa and for Kahuna (R16: removals paid
+with two cards, skipped draws, full hands discarded, the early end, a game
+without a winner), and the promises of the server: every refusal a
 4xx with a one-line JSON error, a body size limit, no file path taken from a
 request, games kept apart, and a bad request losing nothing.
 """
@@ -313,6 +315,315 @@ def test_a_replay_steps_through_every_position(client, records):
     refused(client.post("/api/replays", json={"records": "not json"}), 400, "record line 1")
 
 
+# -- Kahuna (R16) -----------------------------------------------------------------------------
+
+KAHUNA = load_board("kahuna")
+
+
+def kahuna_game(client, seats=("human", "random"), **extra) -> dict:
+    r = client.post("/api/games", json={"ruleset": "kahuna", "seats": list(seats), "seed": 7, **extra})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def kahuna_position(to_move: str, hands: dict[str, list[str]], bridges: dict[str, str], **fields) -> dict:
+    """A full Kahuna position: the given hands and bridges; the deck holds every other card but the face-up ones
+    and the discards (``face_up``, ``discard``), and the interim scores are 0."""
+    doc = {"format": "kanaloa-position/1", "game": "kahuna", "board": "kahuna", "players": ["white", "black"],
+           "to_move": to_move, "round": 1, "bridges": bridges, "hands": {p: {"cards": c} for p, c in hands.items()},
+           "face_up": [], "discard": {"open": [], "hidden": 0}, "scores": {"white": 0, "black": 0},
+           "turn": {"played": 0, "discarded": False, "skipped_draw": False}, "seed": 1, **fields}
+    left = {name: KAHUNA.cards_per_island for name in KAHUNA.islands}
+    for card in [*doc["face_up"], *doc["discard"]["open"], *(c for cards in hands.values() for c in cards)]:
+        left[card] -= 1
+    doc.setdefault("deck", [name for name in KAHUNA.islands for _ in range(left[name])])
+    return doc
+
+
+def test_a_kahuna_game_is_dealt_for_white_and_black(client):
+    view = kahuna_game(client)
+    pos = view["position"]
+    assert view["ruleset"] == "kahuna" and pos["game"] == "kahuna" and pos["board"] == "kahuna"
+    assert pos["players"] == ["white", "black"] and pos["round"] == 1 and view["perspective"] == "white"
+    assert len(pos["face_up"]) == 3 and len(pos["hands"]["white"]["cards"]) == 3
+    assert pos["hands"]["black"] == {"count": 3, "public": []}  # the bot's hand stays hidden
+    assert view["bridges_left"] == {"white": 25, "black": 25} and view["scores"] == {"white": 0, "black": 0}
+    assert "end" in view["moves"] and not any(m.startswith(("reveal", "pass")) for m in view["moves"])
+    assert view["moves"] == Position.from_json(pos).move_strings()
+    again = client.post("/api/games", json={"ruleset": "kahuna", "seats": ["human", "random"], "seed": 7}).json()
+    assert again["position"] == pos  # the same seed deals the same game
+    assert new_game(client)["ruleset"] == "kanaloa"
+
+
+def test_a_kahuna_removal_pays_two_cards_naming_the_links_ends(client):
+    doc = kahuna_position("white", {"white": ["ALOA", "BARI", "COCO"], "black": ["ELAI", "FAAA", "GOLA"]},
+                          {"ALOA-BARI": "black", "ELAI-HUNA": "black", "COCO-GOLA": "white"},
+                          face_up=["IFFI", "JOJO", "KAHU"])
+    view = client.post("/api/games", json={"position": doc, "seats": ["human", "human"]}).json()
+    gid = view["id"]
+    assert "remove ALOA-BARI/ALOA+BARI" in view["moves"] and "remove ALOA-BARI" not in view["moves"]
+    assert not any(m.startswith("remove ELAI-HUNA") for m in view["moves"])  # no card of ELAI or HUNA
+    for bad, words in [("remove ALOA-BARI", ("pays",)), ("remove ALOA-BARI/ALOA", ()),
+                       ("remove ALOA-BARI/COCO+ALOA", ()), ("remove COCO-GOLA/COCO+COCO", ()),
+                       ("remove ELAI-HUNA/ALOA+BARI", ())]:
+        refused(client.post(f"/api/games/{gid}/move", json={"move": bad}), 400, bad.split("/")[0], *words)
+    view = client.post(f"/api/games/{gid}/move", json={"move": "remove aloa-bari/bari+aloa"}).json()
+    pos = view["position"]
+    assert "ALOA-BARI" not in pos["bridges"] and pos["hands"]["white"]["cards"] == ["COCO"]
+    assert sorted(pos["discard"]["open"]) == ["ALOA", "BARI"] and view["to_move"] == "white"
+    assert view["history"] == [{"seat": "white", "move": "remove ALOA-BARI/ALOA+BARI"}]  # written as the notation
+    assert view["bridges_left"] == {"white": 24, "black": 24}
+    assert "ALOA-BARI/COCO" not in view["moves"] and "take IFFI" in view["moves"]
+    undone = client.post(f"/api/games/{gid}/undo").json()
+    assert undone["position"]["bridges"]["ALOA-BARI"] == "black"
+
+
+def test_a_skipped_draw_is_end_and_the_next_player_must_draw(client):
+    view = kahuna_game(client, seats=("human", "human"))
+    gid = view["id"]
+    view = client.post(f"/api/games/{gid}/move", json={"move": "end"}).json()
+    assert view["to_move"] == "black" and view["perspective"] == "black"
+    assert view["position"]["turn"]["skipped_draw"] is True and "end" not in view["moves"]
+    assert len(view["position"]["hands"]["white"]["public"]) == 0
+    refused(client.post(f"/api/games/{gid}/move", json={"move": "end"}), 400, "end", "skipped")
+    view = client.post(f"/api/games/{gid}/move", json={"move": "draw"}).json()
+    assert view["to_move"] == "white" and "end" in view["moves"]
+    refused(client.post(f"/api/games/{gid}/move", json={"move": "pass"}), 400, "pass")
+
+
+def test_a_full_kahuna_hand_discards_face_down_and_then_draws(client):
+    doc = kahuna_position("white", {"white": ["ALOA", "ALOA", "DUDA", "DUDA", "HUNA"], "black": ["ELAI", "FAAA"]},
+                          {"ALOA-BARI": "black", "ELAI-HUNA": "white"}, face_up=["IFFI", "JOJO", "KAHU"])
+    view = client.post("/api/games", json={"position": doc, "seats": ["human", "random"]}).json()
+    gid = view["id"]
+    assert "discard ALOA" in view["moves"] and not any(m.startswith(("take", "draw")) for m in view["moves"])
+    view = client.post(f"/api/games/{gid}/move", json={"move": "discard DUDA"}).json()
+    assert view["position"]["turn"]["discarded"] is True and "end" not in view["moves"]
+    assert not any("/" in m for m in view["moves"])  # no build after a discard
+    view = client.post(f"/api/games/{gid}/move", json={"move": "take JOJO"}).json()
+    assert view["to_move"] == "black" and view["bot_to_move"]
+    assert view["position"]["discard"]["hidden"] == 1
+
+
+def test_a_whole_kahuna_game_against_a_bot_and_its_record(client):
+    view = kahuna_game(client, seats=("human", "greedy"))
+    rng = random.Random(2)
+    gid = view["id"]
+    for _ in range(3000):
+        view = finish_bots(client, gid, view)
+        if view["outcome"]:
+            break
+        moves = view["moves"]
+        removals = [m for m in moves if m.startswith("remove ")]
+        choice = rng.choice(removals) if removals else rng.choice(moves)
+        r = client.post(f"/api/games/{gid}/move", json={"move": choice})
+        assert r.status_code == 200, r.text
+        view = r.json()
+    outcome = view["outcome"]
+    assert outcome and outcome["reason"] in ("points", "no bridges") and view["moves"] == []
+    assert view["position"]["round"] == "over" and view["position"]["viewer"] is None
+    made = [h["move"] for h in view["history"]]
+    assert any(m.startswith("remove ") and "+" in m for m in made)
+    assert "end" in made
+    record = client.get(f"/api/games/{gid}/record").json()
+    assert record["ruleset"] == "kahuna" and record["colors"] == ["white", "black"]
+    assert record["lineup"] == ["human", "greedy"] and record["moves"] == made
+    assert record["winner"] == (None if outcome["winner"] is None else ["white", "black"].index(outcome["winner"]))
+    replayed = client.post("/api/replays", json={"records": json.dumps(record)}).json()
+    assert replayed["record"]["ruleset"] == "kahuna" and replayed["position"]["round"] == 1
+    last = client.get(f"/api/replays/{replayed['id']}", params={"at": replayed["length"]}).json()
+    assert last["position"] == client.get(f"/api/games/{gid}/position").json()
+    again = client.post("/api/games", json={"record": json.dumps(record), "seats": ["human", "human"]}).json()
+    assert again["outcome"] == outcome and again["ruleset"] == "kahuna"
+
+
+def test_a_kahuna_game_can_end_without_a_winner(client):
+    hands = {"white": ["ALOA", "COCO", "DUDA"], "black": ["ELAI", "FAAA", "GOLA", "HUNA"]}
+    left = kahuna_position("white", hands, {})["deck"]
+    doc = kahuna_position("black", hands, {"ALOA-BARI": "white", "ELAI-HUNA": "black"}, round="final",
+                          deck=[], discard={"open": left, "hidden": 0}, final_round={"done": ["white"]})
+    view = client.post("/api/games", json={"position": doc, "seats": ["random", "human"]}).json()
+    assert view["moves"][-1] == "end" and view["position"]["round"] == "final"
+    view = client.post(f"/api/games/{view['id']}/move", json={"move": "end"}).json()
+    assert view["outcome"] == {"ranking": ["white", "black"], "winner": None, "reason": "points"}
+    assert view["to_move"] is None and view["moves"] == []
+
+
+def test_a_kahuna_player_without_bridges_after_the_first_scoring_loses_at_once(client):
+    doc = kahuna_position("black", {"white": ["COCO", "DUDA"], "black": ["ALOA", "BARI", "GOLA"]},
+                          {"ALOA-BARI": "white", "ELAI-HUNA": "black"}, round=2, face_up=["IFFI", "JOJO", "KAHU"],
+                          scores={"white": 1, "black": 0})
+    view = client.post("/api/games", json={"position": doc, "seats": ["greedy", "human"]}).json()
+    view = client.post(f"/api/games/{view['id']}/move", json={"move": "remove ALOA-BARI/ALOA+BARI"}).json()
+    assert view["outcome"] == {"ranking": ["black", "white"], "winner": "black", "reason": "no bridges"}
+
+
+def test_kahuna_hints_come_from_what_the_person_knows(client):
+    view = kahuna_game(client, seats=("human", "random"))
+    hint = client.post(f"/api/games/{view['id']}/hint", json={"iterations": 100}).json()
+    assert hint["move"] in view["moves"] and hint["plan"][0] == hint["move"]
+    assert "<svg" in hint["svg"]
+
+
+def test_a_kahuna_position_downloads_and_uploads(client):
+    view = kahuna_game(client, seats=("human", "random"))
+    gid = view["id"]
+    finish_bots(client, gid, client.post(f"/api/games/{gid}/move", json={"move": "draw"}).json())
+    full = client.get(f"/api/games/{gid}/position").json()
+    assert full["game"] == "kahuna" and full["viewer"] is None and len(full["deck"]) == 24 - 9 - 2
+    upload = client.post("/api/games", json={"position": json.dumps(full), "seats": ["random", "human"]}).json()
+    assert upload["ruleset"] == "kahuna" and upload["position"]["hands"]["white"] == {"count": 4, "public": []}
+    refused(client.post("/api/games", json={"position": full, "seats": ["human"] * 4}), 400, "4 given for 2 players")
+
+
+def test_kahuna_on_a_board_of_the_editor(client):
+    view = kahuna_game(client, board=SMALL_BOARD, seats=("human", "random"))
+    assert view["position"]["board"] == "triangle.json" and len(view["position"]["face_up"]) == 3
+    assert view["position"]["deck"]["count"] == 20 - 9
+    view = client.post("/api/games", json={"ruleset": "kahuna", "seats": ["human", "random"], "board": "oro"}).json()
+    assert view["position"]["board"] == "oro"
+    tiny = {**SMALL_BOARD, "islands": SMALL_BOARD["islands"][:2], "links": [["ALFA", "BETA"]]}
+    refused(client.post("/api/games", json={"ruleset": "kahuna", "seats": ["human", "random"], "board": tiny}), 400,
+            "Kahuna")
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ({"ruleset": "chess"}, ("ruleset", "kanaloa", "kahuna")),
+    ({"ruleset": ["kahuna"]}, ("ruleset",)),
+    ({"ruleset": "kahuna", "players": 4, "seats": ["human"] * 4}, ("players", "2 players")),
+    ({"ruleset": "kahuna", "preset": "tabletop"}, ("preset", "Kahuna")),
+    ({"ruleset": "kahuna", "colors": "red+blue,green+yellow"}, ("colors",)),
+    ({"ruleset": "kahuna", "seats": ["human", "random", "random"]}, ("seats", "2 players")),
+    ({"ruleset": "kahuna", "seats": ["human", "alphazero"]}, ("alphazero",)),
+])
+def test_a_bad_kahuna_game_is_refused(client, body, words):
+    refused(client.post("/api/games", json={"seats": ["human", "random"], **body}), 400, *words)
+
+
+def test_kahuna_moves_in_kanaloa_notation_are_refused(client):
+    view = kahuna_game(client, seats=("human", "human"))
+    gid = view["id"]
+    for bad in ["reveal ALOA", "pass", "faceup ALOA BARI COCO", "red: ALOA-BARI/ALOA", "discard ALOA"]:
+        refused(client.post(f"/api/games/{gid}/move", json={"move": bad}), 400)
+    assert client.get(f"/api/games/{gid}").json()["position"] == view["position"]
+
+
+def test_a_kahuna_table_from_the_hand_and_the_face_up_cards(client):
+    r = client.post("/api/tables", json={"ruleset": "kahuna", "viewer": "black", "hand": ["aloa", "ALOA", "BARI"],
+                                         "face_up": ["COCO", "DUDA", "ELAI"]})
+    assert r.status_code == 201, r.text
+    view = r.json()
+    tid = view["id"]
+    pos = view["position"]
+    assert pos["viewer"] == "black" and pos["hands"]["black"]["cards"] == ["ALOA", "ALOA", "BARI"]
+    assert pos["face_up"] == ["COCO", "DUDA", "ELAI"] and pos["deck"] == {"count": 15} and pos["round"] == 1
+    assert view["moves"] == [] and view["to_move"] == "white"
+
+    def tell(move: str) -> dict:
+        answer = client.post(f"/api/tables/{tid}/move", json={"move": move})
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    tell("white: ALOA-BARI/BARI")  # the other player's place: its card is seen
+    view = tell("white: take COCO refill FAAA")
+    assert "remove ALOA-BARI/ALOA+BARI" in view["moves"] and "end" in view["moves"]
+    view = tell("remove ALOA-BARI/ALOA+BARI")  # the viewer removes white's bridge
+    assert view["position"]["bridges"] == {}
+    tell("ALOA-DUDA/ALOA")
+    view = tell("end")  # the viewer skips the draw
+    assert view["to_move"] == "white" and view["position"]["turn"]["skipped_draw"] is True
+    refused(client.post(f"/api/tables/{tid}/move", json={"move": "white: end"}), 400, "skipped")
+    view = tell("white: draw")
+    assert view["position"]["hands"]["white"]["count"] == 4
+    assert [h["move"] for h in view["history"]][-2:] == ["end", "white: draw"]
+    hint = client.post(f"/api/tables/{tid}/hint", json={"iterations": 100}).json()
+    assert hint["move"] in view["moves"]
+    assert client.post(f"/api/tables/{tid}/undo").json()["to_move"] == "white"
+
+
+def test_a_kahuna_table_told_of_the_others_face_down_discards_of_a_full_hand(client):
+    tid = client.post("/api/tables", json={"ruleset": "kahuna", "viewer": "black", "hand": ["ALOA", "ALOA", "BARI"],
+                                           "face_up": ["COCO", "DUDA", "ELAI"]}).json()["id"]
+
+    def tell(move: str) -> dict:
+        answer = client.post(f"/api/tables/{tid}/move", json={"move": move})
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    for move in ["white: draw", "draw KAHU", "white: draw", "draw LALE"]:
+        view = tell(move)
+    assert view["position"]["hands"]["white"]["count"] == 5
+    tell("white: discard")
+    view = tell("white: discard")
+    assert view["position"]["discard"]["hidden"] == 2 and view["position"]["hands"]["white"]["count"] == 3
+    refused(client.post(f"/api/tables/{tid}/move", json={"move": "white: end"}), 400, "discarded", "draw")
+    refused(client.post(f"/api/tables/{tid}/move", json={"move": "white: ALOA-DUDA/DUDA"}), 400)
+    view = tell("white: take COCO refill FAAA")
+    assert view["to_move"] == "black" and view["position"]["hands"]["white"] == {"count": 4, "public": ["COCO"]}
+
+
+def test_a_kahuna_table_followed_through_a_whole_game_with_its_reshuffles(client):
+    from viewer_helpers import record
+
+    full = Position.new(game="kahuna", seed=11)
+    dealt = full.to_json()
+    view = client.post("/api/tables", json={"ruleset": "kahuna", "viewer": "black", "face_up": dealt["face_up"],
+                                            "hand": dealt["hands"]["black"]["cards"]}).json()
+    tid = view["id"]
+    rng = random.Random(2)
+    reshuffles = 0
+    while not full.is_over:
+        if view["waiting"]:  # after an interim scoring: the cards the new deck turned face-up (R16.6)
+            turned = " ".join(full.to_json()["face_up"])
+            told = client.post(f"/api/tables/{tid}/move", json={"move": f"faceup {turned}"})
+            assert told.status_code == 200, told.text
+            view = told.json()
+            assert view["waiting"] is None and len(view["position"]["face_up"]) == 3
+            reshuffles += 1
+        action = rng.choice(full.state.legal_actions())
+        move = record(full, action, "black")
+        if full.to_move == "black":
+            move = move.split(": ", 1)[1]
+            assert move.split(" refill")[0] in view["moves"] or move.startswith("draw ")
+        full.push(action)
+        answer = client.post(f"/api/tables/{tid}/move", json={"move": move})
+        assert answer.status_code == 200, answer.text
+        view = answer.json()
+    assert reshuffles == 2 and view["outcome"] == full.outcome
+    assert view["position"]["bridges"] == full.to_json()["bridges"]
+
+
+def test_kahuna_records_of_simulate_replay_to_their_early_end(client):
+    t = make_tournament(["random", "random"], 400, 1, game="kahuna")
+    early = next(rec for rec in (play_game(t, g) for g in range(400)) if rec.reason == "no bridges")
+    text = early.dumps() + "\n"
+    view = client.post("/api/replays", json={"records": text}).json()
+    assert view["ruleset"] == "kahuna" and view["record"]["ruleset"] == "kahuna"
+    assert view["record"]["winner"] == early.winner and view["record"]["reason"] == "no bridges"
+    assert len(view["position"]["face_up"]) == 3 and view["length"] == len(early.moves)
+    last = client.get(f"/api/replays/{view['id']}", params={"at": view["length"]}).json()
+    assert last["outcome"]["reason"] == "no bridges"
+    assert last["outcome"]["winner"] == ["white", "black"][early.winner]
+    assert client.get(f"/api/replays/{view['id']}", params={"at": view["length"] - 1}).json()["outcome"] is None
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ({"hand": ["ALOA", "BARI"]}, ("hand", "3")),
+    ({"hand": ["ALOA", "BARI", "COCO", "DUDA"]}, ("hand", "3")),
+    ({"face_up": ["IFFI", "JOJO"]}, ("face_up", "3")),
+    ({"face_up": None}, ("face_up",)),
+    ({"hand": ["ALOA", "BARI", "NOPE"]}, ("NOPE",)),
+    ({"viewer": "red"}, ("viewer", "white", "black")),
+    ({"players": 3}, ("players", "2 players")),
+    ({"preset": "tabletop"}, ("preset",)),
+    ({"colors": "red+blue,green+yellow"}, ("colors",)),
+    ({"hand": ["ALOA", "ALOA", "BARI"], "face_up": ["ALOA", "JOJO", "KAHU"]}, ("ALOA",)),
+])
+def test_a_bad_kahuna_table_setup_is_refused(client, body, words):
+    setup = {"ruleset": "kahuna", "hand": ["ALOA", "BARI", "COCO"], "face_up": ["IFFI", "JOJO", "KAHU"], **body}
+    refused(client.post("/api/tables", json=setup), 400, *words)
+
+
 # -- what the server promises ----------------------------------------------------------------
 
 
@@ -367,7 +678,9 @@ def fuzz_value(rng: random.Random, depth: int = 0):
     choices = [
         lambda: rng.choice([None, True, False, 0, -1, 2**70, 1.5, float("inf")]),
         lambda: rng.choice(["", "oro", "human", "random", "ALOA-BAFI/ALOA", "faceup ORO", "../../etc/passwd",
-                            "x" * rng.randrange(1, 300), "red: take RASI refill KULU", "ismcts:iterations=0"]),
+                            "x" * rng.randrange(1, 300), "red: take RASI refill KULU", "ismcts:iterations=0",
+                            "kahuna", "kanaloa", "remove ALOA-BARI/ALOA+BARI", "end", "white: discard",
+                            "black: take IFFI refill JOJO", "faceup ALOA BARI COCO"]),
         lambda: [fuzz_value(rng, depth + 1) for _ in range(rng.randrange(0, 5))] if depth < 3 else [],
         lambda: {k: fuzz_value(rng, depth + 1) for k in rng.sample(KEYS, rng.randrange(0, 4))} if depth < 3 else {},
     ]
@@ -375,22 +688,30 @@ def fuzz_value(rng: random.Random, depth: int = 0):
 
 
 KEYS = ["seats", "players", "seed", "preset", "board", "colors", "position", "record", "records", "game", "move",
-        "hand", "viewer", "iterations", "name", "cards_per_island", "islands", "links", "at"]
+        "hand", "viewer", "iterations", "name", "cards_per_island", "islands", "links", "at", "ruleset", "face_up"]
 
 
 def test_fuzzed_requests_get_4xx_json_errors_never_a_500(client, records):
-    """Random bodies on every endpoint: each answer is a success or a 4xx with a one-line error."""
-    game = new_game(client, seats=("human", "random", "random", "random"))["id"]
-    table = client.post("/api/tables", json={"hand": ["ALOA", "ORO", "DALI", "DALI"]}).json()["id"]
-    replay = client.post("/api/replays", json={"records": records, "game": 0}).json()["id"]
+    """Random bodies on every endpoint, for both games: each answer is a success or a 4xx with a one-line error."""
+    games = [new_game(client, seats=("human", "random", "random", "random"))["id"],
+             kahuna_game(client, seats=("human", "random"))["id"], "x"]
+    tables = [client.post("/api/tables", json={"hand": ["ALOA", "ORO", "DALI", "DALI"]}).json()["id"],
+              client.post("/api/tables", json={"ruleset": "kahuna", "hand": ["ALOA", "BARI", "COCO"],
+                                               "face_up": ["IFFI", "JOJO", "KAHU"]}).json()["id"]]
+    t = make_tournament(["random", "random"], 2, 5, game="kahuna")
+    kahuna_records = "\n".join(play_game(t, g).dumps() for g in range(2))
+    replays = [client.post("/api/replays", json={"records": text, "game": 0}).json()["id"]
+               for text in (records, kahuna_records)]
     rng = random.Random(2026)
-    for _ in range(400):
+    for _ in range(600):
         method, path = rng.choice(ENDPOINTS)
-        path = path.format(game=rng.choice([game, "x"]), table=table, replay=replay)
+        path = path.format(game=rng.choice(games), table=rng.choice(tables), replay=rng.choice(replays))
         if method == "GET":
             r = client.get(path, params={"at": str(fuzz_value(rng))})
         else:
             payload = {k: fuzz_value(rng) for k in rng.sample(KEYS, rng.randrange(0, 6))}
+            if rng.random() < 0.3:
+                payload["ruleset"] = "kahuna"
             if rng.random() < 0.1:
                 payload = fuzz_value(rng)
             r = client.post(path, content=json.dumps(payload, allow_nan=True).encode())
@@ -398,7 +719,7 @@ def test_fuzzed_requests_get_4xx_json_errors_never_a_500(client, records):
         if r.status_code >= 400:
             message = r.json()["error"]
             assert message and "\n" not in message
-    assert client.get(f"/api/games/{game}").status_code == 200
+    assert all(client.get(f"/api/games/{game}").status_code == 200 for game in games[:2])
 
 
 def test_a_long_hint_does_not_hold_up_another_game():

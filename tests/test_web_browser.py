@@ -4,7 +4,8 @@ A real server (uvicorn on a free port of 127.0.0.1, in a thread) and
 Debian's ``chromium`` and ``chromium-driver``.  The tests click as a person
 would: a whole game against bots, a hint, a real table followed with another
 player's face-down discard, a board built in the editor and played on, and
-a replay.  A failing test leaves a screenshot in ``test-artifacts/``; every
+a replay; and a whole game of Kahuna (R16) against a bot, with removals paid
+with two cards and skipped draws, and a Kahuna table.  A failing test leaves a screenshot in ``test-artifacts/``; every
 test also leaves one of its mode there (the pictures of docs/web.md come
 from them).
 
@@ -161,7 +162,7 @@ def click_link(driver, selector: str) -> None:
     g = wait_for(driver, lambda d: next(iter(all_css(d, selector)), False))
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", g)
     dx, dy = driver.execute_script(_LINK_POINT, g)
-    ActionChains(driver).move_to_element_with_offset(g, dx, dy).click().perform()
+    ActionChains(driver, duration=0).move_to_element_with_offset(g, dx, dy).click().perform()
 
 
 def body_data(driver, key: str) -> str | None:
@@ -178,7 +179,9 @@ def set_value(driver, selector: str, value: str) -> None:
 
 
 def legal_moves(driver) -> list[str]:
-    return [b.get_attribute("data-move") for b in all_css(driver, "#play-moves button")]
+    """The moves of the page's *Legal moves* buttons (read in one call, not one per button)."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#play-moves button'), (b) => b.dataset.move);")
 
 
 def bare(move: str) -> str:
@@ -189,15 +192,18 @@ def click_move(driver, move: str) -> None:
     """Make ``move`` as a person does: a link then the cards, a face-up card, the deck, or a button."""
     text = bare(move)
     word, _, rest = text.partition(" ")
-    if "/" in text:  # a build: the link on the board, then the cards in the hand
+    if word == "remove":  # R7's removal: the bridge; Kahuna's (R16.3): the bridge, then the two cards
+        link, _, cards = rest.partition("/")
+        click_link(driver, f'#play-board g.link[data-link="{link}"]')
+        for card in cards.split("+") if cards else []:
+            click(driver, f'#play-hand button[data-hand-card="{card}"]')
+    elif "/" in text:  # a build: the link on the board, then the cards in the hand
         link, cards = text.split("/")
         click_link(driver, f'#play-board g.link[data-link="{link}"]')
         for card in cards.split("+"):
             click(driver, f'#play-hand button[data-hand-card="{card}"]')
         if all_css(driver, "#play-actions button[class^=with-]"):  # two players: which color builds
             click(driver, f"#play-actions button.with-{move.split(':')[0]}")
-    elif word == "remove":
-        click_link(driver, f'#play-board g.link[data-link="{rest}"]')
     elif word == "reveal":
         click(driver, f'#play-hand button[data-hand-card="{rest}"]')
     elif word == "take":
@@ -422,6 +428,159 @@ def test_a_recorded_game_replays_step_by_step(page, tmp_path):
         click(page, "#replay-next")
     wait_for(page, lambda d: css(d, "#replay-at").text.startswith("Move 60 of"))
     shot(page, "web-replay")
+
+
+def start_kahuna(driver, seats: list[str], seed: int) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    Select(css(driver, "#play-setup [name=ruleset]")).select_by_value("kahuna")
+    assert not css(driver, "#play-setup [name=players]").is_displayed()  # Kahuna is for two
+    assert Select(css(driver, "#play-setup [name=board]")).first_selected_option.get_attribute("value") == "kahuna"
+    assert [e.text for e in all_css(driver, "#play-seats .color")] == ["white", "black"]
+    for i, spec in enumerate(seats):
+        set_value(driver, f"#play-seats [name=seat{i}]", spec)
+    set_value(driver, "#play-setup [name=seed]", str(seed))
+    set_value(driver, "#play-setup [name=pause]", "0")
+    click(driver, "#play-start")
+    wait_for(driver, lambda d: css(d, "#play-game").is_displayed())
+
+
+def choose_kahuna(moves: list[str], rng: random.Random) -> str:
+    """A Kahuna player in a hurry: a removal whenever it can pay one, a skipped draw now and then."""
+    removals = [m for m in moves if m.startswith("remove ")]
+    if removals:
+        return rng.choice(removals)
+    if "end" in moves and rng.random() < 0.15:
+        return "end"
+    builds = [m for m in moves if "/" in m]
+    drawing = [m for m in moves if m.split(" ")[0] in ("take", "draw")]
+    if builds and (rng.random() < 0.5 or not drawing):
+        return rng.choice(builds)
+    return rng.choice(drawing or moves)
+
+
+def test_a_whole_kahuna_game_against_a_bot_by_clicking(page, downloads):
+    start_kahuna(page, ["human", "random"], seed=3)
+    assert len(all_css(page, "#play-faceup button")) == 3
+    assert "25 bridges left" in css(page, "#play-scores").text
+    rng = random.Random(5)
+    made: list[str] = []
+    disabled_skip = False
+    while wait_for_person(page) != "over":
+        moves = legal_moves(page)
+        round_, skip = page.execute_script(
+            "const b = document.getElementById('play-end');"
+            "return [play.view.position.round, b && [b.textContent, b.disabled]];")
+        if round_ != "final":  # the skip is on offer all through rounds 1 to 3, enabled only when legal
+            assert skip == ["End turn without drawing", "end" not in moves]
+            disabled_skip = disabled_skip or "end" not in moves
+        move = choose_kahuna(moves, rng)
+        before = body_data(page, "play-moves")
+        click_move(page, move)
+        wait_for(page, lambda d, b=before: body_data(d, "play-moves") != b or css(d, "#play-error").text)
+        assert not css(page, "#play-error").text, css(page, "#play-error").text
+        history = page.execute_script("return play.view.history.map((h) => `${h.seat}: ${h.move}`)")
+        assert f"white: {move}" in history
+        made.append(move)
+        if len(made) == 15:
+            shot(page, "web-kahuna")
+        assert len(made) < 1000, "the game did not end"
+    assert any(m.startswith("remove ") and "+" in m for m in made) and "end" in made
+    assert disabled_skip  # after a discard, or after black skipped its draw
+    summary = css(page, "#play-summary")
+    assert summary.is_displayed() and ("wins" in summary.text or "No winner" in summary.text)
+    assert len(all_css(page, "#play-summary li")) == 2
+    assert css(page, "#play-status").text.startswith("Game over")
+    click(page, "#play-download-record")  # a record of a Kahuna game, which Replay and simulate read
+    saved = downloads / "kanaloa-game.jsonl"
+    wait_for(page, lambda d: saved.is_file() and saved.stat().st_size > 0)
+    record = json.loads(saved.read_text())
+    saved.unlink()  # the downloads folder is shared by the tests of this module
+    assert record["ruleset"] == "kahuna" and record["lineup"] == ["human", "random"]
+    assert record["moves"] == page.execute_script("return play.view.history.map((h) => h.move)")
+
+
+def test_uploaded_kahuna_positions_a_removal_by_two_cards_and_a_game_without_a_winner(page, tmp_path, downloads):
+    from test_web_api import kahuna_position
+
+    doc = kahuna_position("white", {"white": ["ALOA", "BARI", "COCO"], "black": ["ELAI", "FAAA", "GOLA"]},
+                          {"ALOA-BARI": "black", "ELAI-HUNA": "black", "COCO-GOLA": "white"},
+                          face_up=["IFFI", "JOJO", "KAHU"])
+    upload = tmp_path / "removal.json"
+    upload.write_text(json.dumps(doc))
+    set_value(page, "#play-seats [name=seat1]", "human")  # the form is set for 4 players of Kanaloa
+    css(page, "#play-upload-position").send_keys(str(upload))
+    wait_for(page, lambda d: css(d, "#play-game").is_displayed())
+    assert page.execute_script("return play.view.seats.map((s) => s.who)") == ["human", "human"]
+    click_link(page, '#play-board g.link[data-link="ALOA-BARI"]')  # black's bridge: a removal, paid with two cards
+    assert "remove black's bridge on ALOA-BARI" in css(page, "#play-prompt").text
+    click(page, '#play-hand button[data-hand-card="BARI"]')
+    assert "one more card" in css(page, "#play-prompt").text
+    click(page, '#play-hand button[data-hand-card="ALOA"]')
+    wait_for(page, lambda d: body_data(d, "play-moves") == "1")
+    assert css(page, "#play-history li").get_attribute("textContent").endswith("white: remove ALOA-BARI/ALOA+BARI")
+    click(page, "#play-download-position")
+    saved = downloads / "kanaloa-position.json"
+    wait_for(page, lambda d: saved.is_file() and saved.stat().st_size > 0)
+    downloaded = json.loads(saved.read_text())
+    assert "ALOA-BARI" not in downloaded["bridges"] and downloaded["turn"]["played"] == 2
+    saved.unlink()  # the downloads folder is shared by the tests of this module
+    click(page, "#play-new")
+    # the last turn of a game that ends in a tie no rule breaks (R16.7): black ends it
+    hands = {"white": ["ALOA", "COCO", "DUDA"], "black": ["ELAI", "FAAA", "GOLA", "HUNA"]}
+    left = kahuna_position("white", hands, {})["deck"]
+    final = kahuna_position("black", hands, {"ALOA-BARI": "white", "ELAI-HUNA": "black"}, round="final", deck=[],
+                            discard={"open": left, "hidden": 0}, final_round={"done": ["white"]})
+    upload.write_text(json.dumps(final))
+    css(page, "#play-upload-position").send_keys(str(upload))
+    wait_for(page, lambda d: body_data(d, "play") == "your-turn")
+    assert "final round" in css(page, "#play-status").text
+    assert css(page, "#play-end").text == "End turn"  # no draw to skip in the final round
+    click(page, "#play-end")
+    wait_for(page, lambda d: body_data(d, "play") == "over")
+    assert css(page, "#play-summary h3").text.startswith("No winner")
+    assert css(page, "#play-status").text.startswith("Game over: No winner")
+
+
+def test_following_a_kahuna_table_with_a_removal_and_a_skipped_draw(page):
+    from selenium.webdriver.support.ui import Select
+
+    click(page, '#modes button[data-mode="table"]')
+    Select(css(page, "#table-setup [name=ruleset]")).select_by_value("kahuna")
+    Select(css(page, "#table-setup [name=viewer]")).select_by_value("black")
+    for card in ("ALOA", "ALOA", "BARI"):
+        click(page, f'#table-hand-picker button[data-pick="{card}"]')
+    for card in ("COCO", "DUDA", "ELAI"):
+        click(page, f'#table-faceup-picker button[data-pick-faceup="{card}"]')
+    click(page, "#table-start")
+    wait_for(page, lambda d: css(d, "#table-game").is_displayed())
+    assert len(all_css(page, "#table-faceup button")) == 3
+
+    def told(count: int) -> None:
+        wait_for(page, lambda d: body_data(d, "table-moves") == str(count) or css(d, "#table-error").text)
+        assert not css(page, "#table-error").text, css(page, "#table-error").text
+
+    click_link(page, '#table-board g.link[data-link="ALOA-BARI"]')  # white places, paying BARI
+    click(page, '#table-picker button[data-pick="white: ALOA-BARI/BARI"]')
+    told(1)
+    click(page, '#table-faceup button[data-card="COCO"]')  # white takes COCO; the deck turns up FAAA
+    click(page, '#table-picker button[data-pick="FAAA"]')
+    told(2)
+    click_link(page, '#table-board g.link[data-link="ALOA-BARI"]')  # black, the viewer, removes white's bridge
+    click(page, '#table-picker button[data-pick="remove ALOA-BARI/ALOA+BARI"]')
+    told(3)
+    click(page, "#table-end")  # and skips the draw
+    told(4)
+    assert css(page, "#table-end").text == "white ended the turn without drawing"
+    click(page, "#table-end")  # white cannot skip now: the server says why, and nothing changes
+    wait_for(page, lambda d: css(d, "#table-error").text)
+    assert "skipped" in css(page, "#table-error").text and body_data(page, "table-moves") == "4"
+    click(page, "#table-deck")  # white draws
+    told(5)
+    history = [li.text.split(". ", 1)[1] for li in all_css(page, "#table-history li")]
+    assert history == ["white: ALOA-BARI/BARI", "white: take COCO refill FAAA", "remove ALOA-BARI/ALOA+BARI", "end",
+                       "white: draw"]
+    shot(page, "web-kahuna-table")
 
 
 def position_with_a_removal() -> Position:

@@ -25,10 +25,13 @@ player's pair (R15.5) come from the position and its engine.
   builds with, a removal as a dashed black line with a cross, a take, draw,
   discard or reveal as a numbered mark on the card or the deck; and a legend
   in the panel with the plan and the move's estimated win chance.
+- A Kahuna position (R16) is drawn the same way in white and black, with
+  round 3, a skipped draw the mover must answer with a draw (R16.5), each
+  player's bridges left of its 25, and a game that ended without a winner.
 
 **Hooks for programs** (stable; docs/commands.md, "Hooks in the pictures", lists them too):
 
-- each link: ``<g class="link" data-link="A-B" data-owner="red|green|blue|yellow|">``,
+- each link: ``<g class="link" data-link="A-B" data-owner="red|green|blue|yellow|white|black|">``,
   ``A-B`` in the board file's order (the move notation's), ``data-owner``
   empty for a free link; ``data-removable="true"`` on the links a pending
   removal (R7) may take;
@@ -62,6 +65,7 @@ from ..errors import OptionError, brief
 from ..position import notation as N
 from ..position.api import Position
 from ..rules.board import Board
+from ..rules.state import KAHUNA_BRIDGES
 from . import layout
 
 if TYPE_CHECKING:
@@ -79,9 +83,14 @@ CARD_W, CARD_H, CARD_GAP = 48.0, 28.0, 6.0
 CARDS_PER_ROW = 6
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
-COLOR_FILL = {"red": "#d83a3a", "green": "#2f9e44", "blue": "#2f6fd6", "yellow": "#f0c419"}
-COLOR_TINT = {"red": "#f8d7d7", "green": "#d4efda", "blue": "#d6e3f8", "yellow": "#fcf1c2"}
-COLOR_DARK = {"red": "#8f1d1d", "green": "#1d6b2c", "blue": "#1b4690", "yellow": "#8a6d00"}
+COLOR_FILL = {"red": "#d83a3a", "green": "#2f9e44", "blue": "#2f6fd6", "yellow": "#f0c419",
+              "white": "#f7f5ef", "black": "#2b2b2b"}  # Kahuna's colors (R16.1)
+COLOR_TINT = {"red": "#f8d7d7", "green": "#d4efda", "blue": "#d6e3f8", "yellow": "#fcf1c2",
+              "white": "#ffffff", "black": "#c9c9c9"}
+COLOR_DARK = {"red": "#8f1d1d", "green": "#1d6b2c", "blue": "#1b4690", "yellow": "#8a6d00",
+              "white": "#5f5a50", "black": "#111111"}
+# The ring of a controlled island: the color itself, or its dark edge where the color is too light to see.
+COLOR_RING = {**COLOR_FILL, "white": COLOR_DARK["white"]}
 SEA = "#e6f1f6"
 SAND = "#f6efe0"
 FREE_LINK = "#9fb3bf"
@@ -251,7 +260,7 @@ def _islands(board: Board, geo: BoardGeometry, table: _Table, interactive: bool)
             out.append(_empty("circle", class_="pending-removal", cx=x, cy=y, r=r + 9.0, fill="none", stroke=ALERT,
                               stroke_width="3", stroke_dasharray="6 4"))
         fill = COLOR_TINT.get(controller, SAND) if controller else SAND
-        ring, ring_width = (COLOR_FILL.get(controller, INK), "5") if controller else (QUIET, "1.5")
+        ring, ring_width = (COLOR_RING.get(controller, INK), "5") if controller else (QUIET, "1.5")
         out.append(_empty("circle", cx=x, cy=y, r=r, fill=fill, stroke=ring, stroke_width=ring_width))
         size = min(13.0, 2 * r * 0.85 / max(1, 0.62 * len(name)))  # a long name gets smaller letters
         out.append(_text(x, y + 1, name, size=size, weight="bold", anchor="middle"))
@@ -302,7 +311,7 @@ class _Step:
 
 def _hint_steps(position: Position, hint: Hint) -> list[_Step]:
     """The hint's plan as parsed moves, numbered from 1."""
-    return [_Step(n, N.parse_move(text, position.board)) for n, text in enumerate(hint.plan, 1)]
+    return [_Step(n, position.parse(text)) for n, text in enumerate(hint.plan, 1)]
 
 
 def _badge(x: float, y: float, number: int, color: str) -> str:
@@ -408,26 +417,32 @@ class _Panel:
 def _status(panel: _Panel, doc: dict[str, Any], position: Position) -> None:
     """Whose turn it is and what the turn has done; or what the position waits for; or the result."""
     rnd = doc["round"]
+    kahuna = doc.get("game") == "kahuna"
     if rnd == "over":
         result = doc["result"]
-        panel.swatch(result["winner"])
-        panel.text(f"Game over: {result['winner']} wins on {result['reason']}", weight="bold", indent=18)
+        if result.get("winner") is None:  # Kahuna (R16.7): the tie-breaks found no winner
+            panel.text(f"Game over: no winner ({result['reason']})", weight="bold")
+        else:
+            panel.swatch(result["winner"])
+            panel.text(f"Game over: {result['winner']} wins on {result['reason']}", weight="bold", indent=18)
         panel.text(f"ranking {', '.join(result['ranking'])}", fill=QUIET)
         return
     if position.waiting is not None:
         panel.text(f"Waiting: {position.waiting}", fill=ALERT)
         return
-    label = {0: "setup", 1: "round 1", 2: "round 2", "final": "final round"}[rnd]
+    label = {0: "setup", 1: "round 1", 2: "round 2", 3: "round 3", "final": "final round"}[rnd]
     mover = doc["to_move"]
     panel.swatch(mover)
     panel.text(f"{mover} to move, {label}", weight="bold", indent=18)
     turn = doc.get("turn", {})
-    if rnd in (1, 2, "final"):
+    if rnd in (1, 2, 3, "final"):
         panel.text(f"cards played this turn: {turn.get('played', 0)}", fill=QUIET)
         if turn.get("color"):
             panel.text(f"building with {turn['color']} (R15.3)", fill=QUIET)
         if turn.get("discarded"):
             panel.text("discarded: the draw is next", fill=QUIET)
+        if kahuna and turn.get("skipped_draw") and rnd != "final":
+            panel.text("the opponent skipped its draw: this turn must draw (R16.5)", fill=QUIET)
     if turn.get("remove_on"):
         panel.text(f"must remove a bridge on {', '.join(turn['remove_on'])} (R7)", weight="bold", fill=ALERT)
     if rnd == "final":
@@ -442,12 +457,16 @@ def _status(panel: _Panel, doc: dict[str, Any], position: Position) -> None:
 
 
 def _scores(panel: _Panel, doc: dict[str, Any], position: Position, controllers: dict[str, str]) -> None:
-    panel.heading("Scores (R11)")
+    kahuna = doc.get("game") == "kahuna"
+    panel.heading("Scores (R16.6)" if kahuna else "Scores (R11)")
     held = {c: sum(1 for owner in controllers.values() if owner == c) for c in doc["scores"]}
     for color, points in doc["scores"].items():
         panel.swatch(color)
         islands = held[color]
-        panel.text(f"{color}: {points} points, {islands} island{'s' if islands != 1 else ''}", indent=18)
+        stock = ""
+        if kahuna:  # R16.1: 25 bridges a player; a removed bridge goes back to its owner
+            stock = f", {KAHUNA_BRIDGES - sum(1 for o in doc['bridges'].values() if o == color)} bridges left"
+        panel.text(f"{color}: {points} points, {islands} island{'s' if islands != 1 else ''}{stock}", indent=18)
     if position.pairs is not None:
         panel.text("pairs (R15.5), weaker color first:", fill=QUIET)
         for player, (low, high) in position.pairs.items():
@@ -530,7 +549,10 @@ def position_svg(position: Position, *, hint: Hint | None = None, width: float =
 
     panel = _Panel(interactive, steps)
     viewer = doc.get("viewer")
-    panel.text(f"Kanaloa on {board.name} ({doc['rules']['preset']})", size=18, weight="bold")
+    game_name = "Kahuna" if doc.get("game") == "kahuna" else "Kanaloa"
+    preset = doc.get("rules", {}).get("preset")
+    panel.text(f"{game_name} on {board.name}" + (f" ({preset})" if preset and game_name == "Kanaloa" else ""),
+               size=18, weight="bold")
     panel.text(f"seen by {viewer}" if viewer else "full position", fill=QUIET)
     _status(panel, doc, position)
     _scores(panel, doc, position, controllers)
@@ -559,7 +581,7 @@ def position_svg(position: Position, *, hint: Hint | None = None, width: float =
         _hint_legend(panel, hint, steps, mover)
     height = max(BOARD_SIDE, panel.y + 10)
 
-    title = f"Kanaloa on {board.name}: " + (f"{mover} to move" if mover else "game over")
+    title = f"{game_name} on {board.name}: " + (f"{mover} to move" if mover else "game over")
     out = _svg_open(TOTAL_WIDTH, height, pixels, title, interactive)
     out.append(f'<rect x="0" y="0" width="{_num(TOTAL_WIDTH)}" height="{_num(height)}" fill="#ffffff"/>')
     out.append(f'<rect x="0" y="0" width="{_num(BOARD_SIDE)}" height="{_num(height)}" fill="{SEA}"/>')

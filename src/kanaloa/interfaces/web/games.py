@@ -6,6 +6,10 @@ bots of ``kanaloa.play.bots``, ``kanaloa.play.hint``, the records of
 (``kanaloa.interfaces.web.app``) turns requests into calls of these classes
 and their ``KanaloaError``s into 4xx answers.
 
+Both games are served: Kanaloa and Kahuna (R16), which a request names by
+its ``ruleset`` (the key the game records use) and a position by its
+``game``; what differs between them is the engine's, not this module's.
+
 - ``PlayGame``: a game dealt (or uploaded) with every seat a person or a bot.
   It holds the full position; what a browser is shown is the view of the
   person whose turn it is (``perspective``), so a bot's hand stays hidden.
@@ -35,10 +39,19 @@ from ...position.api import Position, color_pairs
 from ...rules.board import BUILTIN_BOARDS, Board, board_from_dict, load_board
 from ...rules.core import CoreState
 from ...rules.engine import load_engine
-from ...rules.state import TWO_PLAYERS
+from ...rules.state import (
+    GAMES,
+    KAHUNA_BRIDGES,
+    KAHUNA_DEAL,
+    KAHUNA_FACE_UP,
+    KAHUNA_PLAYERS,
+    TABLETOP_BRIDGES,
+    TWO_PLAYERS,
+)
 
 HUMAN = "human"
 SETUP_HAND = 4  # cards dealt to each hand at the setup (R3)
+KAHUNA_COLORS = ("white", "black")  # Kahuna's seats (R16.1)
 MAX_RECORD_GAMES = 10_000  # records read from one upload, at most
 
 
@@ -97,8 +110,10 @@ def describe(pos: Position, mover_moves: bool) -> dict[str, Any]:
     moves: list[str] = []
     if mover_moves and not pos.is_over and pos.waiting is None:
         moves = pos.move_strings()
+    doc = pos.to_json()
     return {
-        "position": pos.to_json(),
+        "ruleset": pos.game,
+        "position": doc,
         "svg": position_svg(pos, interactive=True),
         "controllers": {name: pos.controller_of(name) for name in pos.board.islands},
         "sizes": {name: pos.board.sizes[i] for i, name in enumerate(pos.board.islands)},
@@ -107,7 +122,29 @@ def describe(pos: Position, mover_moves: bool) -> dict[str, Any]:
         "waiting": pos.waiting,
         "outcome": pos.outcome,
         "moves": moves,
+        "bridges_left": bridges_left(pos, doc),
     }
+
+
+def bridges_left(pos: Position, doc: dict[str, Any]) -> dict[str, int] | None:
+    """Each color's bridges still in stock where the rules limit them (Kahuna R16.1, tabletop R13); else None."""
+    if pos.game == "kahuna":
+        stock = KAHUNA_BRIDGES
+    elif doc.get("rules", {}).get("preset") == "tabletop":
+        stock = TABLETOP_BRIDGES
+    else:
+        return None
+    on_board = list(doc.get("bridges", {}).values())
+    return {color: stock - on_board.count(color) for color in pos.scores}
+
+
+def check_ruleset(value: object) -> str:
+    """The ``ruleset`` of a request: ``kanaloa`` (the default) or ``kahuna`` (R16)."""
+    if value is None:
+        return "kanaloa"
+    if not isinstance(value, str) or value not in GAMES:
+        raise OptionError(f"ruleset {brief(value)}: unknown; choose one of {', '.join(GAMES)}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -164,6 +201,7 @@ class Deal:
     players: int
     preset: str
     board: str
+    game: str = "kanaloa"  # the ruleset: "kanaloa" or "kahuna" (R16)
 
 
 @dataclass
@@ -246,10 +284,8 @@ class PlayGame:
 
     @staticmethod
     def pos_move(move: str, before: Position) -> str:
-        """``move`` in canonical notation (as the position before it reads it)."""
-        from ...position.notation import parse_move
-
-        return str(parse_move(move, before.board))
+        """``move`` in canonical notation (as the position before it reads it, in its game's notation)."""
+        return str(before.parse(move))
 
     def undo(self) -> None:
         """Take back the last person's move and every bot move after it (all moves when no person plays)."""
@@ -314,14 +350,16 @@ class PlayGame:
             ranks[seat] = place + 1
         from ...rules.reference import seat_standing
 
+        two = players == TWO_PLAYERS and self.deal.game == "kanaloa"  # R15: two colors each
         return GameRecord(
             game=0, deal=0, rotation=0, board=self.deal.board, players=players, preset=self.deal.preset,
             seed=self.deal.seed, lineup=tuple(self.seats),
             bot_seeds=tuple(self.deal.seed + seat for seat in range(players)),
             moves=tuple(self.moves),
-            scores=tuple(seat_standing(d.scores, seat, players)[0] for seat in range(players)),
+            scores=tuple(seat_standing(d.scores, seat, players)[0] if two else d.scores[seat]
+                         for seat in range(players)),
             ranks=tuple(ranks), winner=d.winner, reason=self.pos.outcome["reason"] if self.pos.outcome else "",
-            color_scores=tuple(d.scores) if players == TWO_PLAYERS else (),
+            color_scores=tuple(d.scores) if two else (), ruleset=self.deal.game,
         ).to_json()
 
 
@@ -338,7 +376,7 @@ def new_game(body: dict[str, Any]) -> PlayGame:
         record = read_record(body["record"], body.get("game"))
         bd = board if board is not None else resolve_board(record.board)
         game = PlayGame(replay(record, at=0, board=bd), check_seats(body.get("seats"), record.players),
-                        Deal(record.seed, record.players, record.preset, bd.source))
+                        Deal(record.seed, record.players, record.preset, bd.source, record.ruleset))
         for number, move in enumerate(record.moves, start=1):
             seat = game.seat_to_move()
             if seat is None:
@@ -348,7 +386,9 @@ def new_game(body: dict[str, Any]) -> PlayGame:
             except MoveError as exc:
                 raise MoveError(f"game {record.game}, move {number} of {record.length}: {exc}") from None
         return game
-    players = body.get("players", 4)
+    ruleset = check_ruleset(body.get("ruleset"))
+    kahuna = ruleset == "kahuna"
+    players = body.get("players", KAHUNA_PLAYERS if kahuna else 4)
     seed = body.get("seed")
     if seed is None:
         import secrets
@@ -358,10 +398,10 @@ def new_game(body: dict[str, Any]) -> PlayGame:
     colors = body.get("colors")
     if colors is not None and not isinstance(colors, str):
         raise OptionError(f"colors {brief(colors)}: write each player's two colors as 'red+blue,green+yellow'")
-    bd = board if board is not None else load_board("oro")
-    pos = Position.new(players=players, seed=seed, preset=preset, board=bd,
+    bd = board if board is not None else load_board(ruleset if kahuna else "oro")
+    pos = Position.new(players=players, seed=seed, preset=preset, board=bd, game=ruleset,
                        colors=None if colors is None else color_pairs(colors))
-    deal = Deal(seed, players, preset, bd.source) if colors is None else None
+    deal = Deal(seed, players, preset, bd.source, ruleset) if colors is None else None
     return PlayGame(pos, check_seats(body.get("seats"), players), deal)
 
 
@@ -454,6 +494,8 @@ def new_table(body: dict[str, Any]) -> TableGame:
             raise OptionError("position: a full position knows every card; a table needs a position seen by one "
                               "player (its \"viewer\")")
         return TableGame(pos)
+    if check_ruleset(body.get("ruleset")) == "kahuna":
+        return _new_kahuna_table(body, board)
     bd = board if board is not None else load_board("oro")
     players = body.get("players", 4)
     colors = body.get("colors")
@@ -497,6 +539,50 @@ def new_table(body: dict[str, Any]) -> TableGame:
     return TableGame(Position.from_json(doc, boards=board_loader(bd)))
 
 
+def _cards(body: dict[str, Any], key: str, count: int, what: str) -> list[str]:
+    """The ``count`` island names of ``body[key]``, upper-cased (the position checks that they are islands)."""
+    cards = body.get(key)
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise OptionError(f"{key} {brief(cards)}: must be the list of the {count} {what}")
+    if len(cards) != count:
+        raise OptionError(f"{key}: {len(cards)} card(s) given; give the {count} {what}")
+    return [c.strip().upper() for c in cards]
+
+
+def _new_kahuna_table(body: dict[str, Any], board: Board | None) -> TableGame:
+    """A Kahuna table (R16.2) from the viewer's 3 dealt cards and the 3 cards turned face-up."""
+    players = body.get("players", KAHUNA_PLAYERS)
+    if isinstance(players, bool) or players != KAHUNA_PLAYERS:
+        raise OptionError(f"players {brief(players)}: Kahuna is for 2 players, white and black (R16.1)")
+    if body.get("colors") is not None:
+        raise OptionError("colors: in Kahuna each player plays one color, white or black (R16.1)")
+    if body.get("preset", "yucata") != "yucata":
+        raise OptionError(f"preset {brief(body.get('preset'))}: Kahuna has no presets; its 25 bridges per player "
+                          f"are fixed (R16.1, R16.9)")
+    bd = board if board is not None else load_board("kahuna")
+    hand = _cards(body, "hand", KAHUNA_DEAL, "cards you were dealt (R16.2)")
+    face_up = _cards(body, "face_up", KAHUNA_FACE_UP, "cards turned face-up at the deal (R16.2)")
+    viewer = body.get("viewer", KAHUNA_COLORS[0])
+    if not isinstance(viewer, str) or viewer not in KAHUNA_COLORS:
+        raise OptionError(f"viewer {brief(viewer)}: must be one of the players, {', '.join(KAHUNA_COLORS)}")
+    dealt = KAHUNA_DEAL * KAHUNA_PLAYERS + KAHUNA_FACE_UP
+    if bd.n_cards < dealt:
+        raise OptionError(f"board {bd.name}: has {bd.n_cards} cards; Kahuna deals {dealt} (R16.2)")
+    doc: dict[str, Any] = {
+        "format": "kanaloa-position/1",
+        "game": "kahuna",
+        "board": bd.source,
+        "players": list(KAHUNA_COLORS),
+        "viewer": viewer,
+        "to_move": KAHUNA_COLORS[0],
+        "round": 1,
+        "hands": {p: ({"cards": hand} if p == viewer else {"count": KAHUNA_DEAL}) for p in KAHUNA_COLORS},
+        "face_up": face_up,
+        "deck": {"count": bd.n_cards - dealt},
+    }
+    return TableGame(Position.from_json(doc, boards=board_loader(bd)))
+
+
 # -- replays -----------------------------------------------------------------------------
 
 
@@ -524,7 +610,8 @@ class Replay:
             "length": last,
             "record": {"game": rec.game, "players": rec.players, "preset": rec.preset, "board": rec.board,
                        "lineup": list(rec.lineup), "seed": rec.seed, "moves": list(rec.moves),
-                       "scores": list(rec.scores), "winner": rec.winner, "reason": rec.reason},
+                       "scores": list(rec.scores), "winner": rec.winner if rec.winner >= 0 else None,
+                       "reason": rec.reason, "ruleset": rec.ruleset},
             "scores": self.positions[at].scores,
         })
         return out

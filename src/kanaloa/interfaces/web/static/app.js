@@ -5,6 +5,9 @@
 "use strict";
 
 const COLORS = ["red", "green", "blue", "yellow"];
+const KAHUNA_COLORS = ["white", "black"]; // Kahuna's two seats (R16.1)
+const KAHUNA_DEAL = 3; // cards dealt to each player and turned face-up in Kahuna (R16.2)
+const DEFAULT_BOARD = { kanaloa: "oro", kahuna: "kahuna" };
 const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 
@@ -93,24 +96,48 @@ function within(part, whole) {
   }
   return true;
 }
-// the legal builds on a link, with their cards: [{move, cards}]
-const buildsOn = (moves, link) =>
-  moves.filter((m) => body(m).startsWith(link + "/")).map((m) => ({ move: m, cards: body(m).split("/")[1].split("+") }));
-const linkOf = (move) => { const m = /^([A-Z0-9]+-[A-Z0-9]+)\//.exec(body(move)); return m ? m[1] : null; };
+// the legal moves on a link that pay with cards, with their cards: [{move, cards, removal}]: builds
+// ("LINK/CARD", "LINK/CARD+CARD") and Kahuna's removals of a rival bridge ("remove LINK/CARD+CARD", R16.3)
+const paymentsOn = (moves, link) => moves.map((m) => {
+  const whole = body(m);
+  const text = whole.startsWith("remove ") ? whole.slice(7) : whole;
+  if (!text.startsWith(link + "/")) return null;
+  return { move: m, cards: text.split("/")[1].split("+"), removal: text !== whole };
+}).filter(Boolean);
+// the link a move builds on or removes from, or null
+const linkOf = (move) => { const m = /^(?:remove )?([A-Z0-9]+-[A-Z0-9]+)(?:\/|$)/.exec(body(move)); return m ? m[1] : null; };
+const isKahuna = (view) => view.ruleset === "kahuna";
+const otherPlayer = (pos, player) => pos.players.find((p) => p !== player);
 
 // -- the shared picture and panels of a position --------------------------------------------
 
 const islandNames = (view) => Object.keys(view.sizes);
 
+// How a game ended, in one sentence: the winner and why, or that nobody won (Kahuna, R16.7, R16.8).
+function outcomeText(outcome) {
+  const { winner, reason, ranking } = outcome;
+  if (reason === "no bridges") {
+    return winner ? `${winner} wins: ${ranking.find((c) => c !== winner)} has no bridge left on the board (R16.8)`
+      : "No winner: neither player has a bridge left on the board (R16.8)";
+  }
+  if (!winner) return "No winner: a tie that the final scoring and the bridges on the board do not break (R16.7)";
+  return `${winner} wins on ${reason}`;
+}
+
 function drawStatus(target, view, extra = "") {
   const pos = view.position;
   let text;
-  if (view.outcome) text = `Game over: ${view.outcome.winner} wins on ${view.outcome.reason}`;
+  if (view.outcome) text = `Game over: ${outcomeText(view.outcome)}`;
   else if (view.waiting) text = `Waiting: ${view.waiting}`;
   else {
     const round = pos.round === 0 ? "setup" : pos.round === "final" ? "final round" : `round ${pos.round}`;
     text = `${round}; ${view.to_move} to move`;
     if (pos.turn && pos.turn.remove_on && pos.turn.remove_on.length) text += ` (removal on ${pos.turn.remove_on.join(", ")})`;
+    if (isKahuna(view) && pos.turn) {
+      if (pos.round === "final") text += " (a last turn without a draw)";
+      else if (pos.turn.discarded) text += " (discarded: discard more or draw)";
+      else if (pos.turn.skipped_draw) text += ` (${otherPlayer(pos, view.to_move)} skipped its draw, so this turn must draw)`;
+    }
   }
   target.textContent = text + extra;
 }
@@ -124,9 +151,10 @@ function drawScores(target, view) {
     const hand = hands[color];
     const size = hand ? (hand.cards ? hand.cards.length : hand.count) : null;
     const cards = size === null ? "" : `, ${size} card${size === 1 ? "" : "s"}`;
+    const left = view.bridges_left ? `, ${view.bridges_left[color]} bridges left` : "";
     target.append(el("span", { class: "score", "data-color": color },
       el("span", { class: `swatch ${color}` }),
-      `${color} ${points} pts, ${held[color] || 0} islands${cards}`));
+      `${color} ${points} pts, ${held[color] || 0} island${held[color] === 1 ? "" : "s"}${cards}${left}`));
   }
 }
 
@@ -225,9 +253,14 @@ const play = {
   busy: false,
 };
 
+// Choosing Kahuna shows its two seats and hides what only Kanaloa has (a player count, the presets).
 function drawSeatChoices() {
-  const count = Number($("#play-setup [name=players]").value);
-  const names = count === 2 ? ["red (+blue)", "green (+yellow)"] : COLORS.slice(0, count);
+  const form = $("#play-setup");
+  const kahuna = form.ruleset.value === "kahuna";
+  const count = kahuna ? 2 : Number(form.players.value);
+  const names = kahuna ? KAHUNA_COLORS : count === 2 ? ["red (+blue)", "green (+yellow)"] : COLORS.slice(0, count);
+  $("#play-players-row").hidden = kahuna;
+  $("#play-preset-row").hidden = kahuna;
   const box = $("#play-seats");
   const old = $$("input", box).map((i) => i.value);
   box.replaceChildren(...names.map((name, i) => {
@@ -241,6 +274,16 @@ function drawSeatChoices() {
 }
 $("#play-setup [name=players]").addEventListener("change", drawSeatChoices);
 
+// A change of game moves the board choice to the new game's own board, unless another one was chosen.
+function followGame(form) {
+  const game = form.ruleset.value;
+  const other = DEFAULT_BOARD[game === "kahuna" ? "kanaloa" : "kahuna"];
+  if (form.board.value === other && [...form.board.options].some((o) => o.value === DEFAULT_BOARD[game])) {
+    form.board.value = DEFAULT_BOARD[game];
+  }
+}
+$("#play-setup [name=ruleset]").addEventListener("change", () => { drawSeatChoices(); followGame($("#play-setup")); });
+
 function playError(message) { $("#play-error").textContent = message || ""; }
 function playPrompt(message) { $("#play-prompt").textContent = message || ""; }
 
@@ -248,12 +291,30 @@ function seatsFromForm() {
   return $$("#play-seats input").map((i) => i.value.trim() || "human");
 }
 
+// The form's seats for an uploaded position or record: as many as its players (the form's first ones, then
+// people), so that a Kahuna file or a 2-player one fits whatever the form was set to.
+function seatsForUpload(text) {
+  const seats = seatsFromForm();
+  let doc = null;
+  try { doc = JSON.parse(text); } catch (err) {
+    try { doc = JSON.parse(text.split("\n").find((line) => line.trim()) || ""); } catch (err2) { doc = null; }
+  }
+  const count = doc && (Array.isArray(doc.players) ? doc.players.length : doc.players);
+  if (!Number.isInteger(count) || count < 2 || count > 4) return seats;
+  return Array.from({ length: count }, (_, i) => seats[i] || "human");
+}
+
 async function startPlay(extra) {
   const form = $("#play-setup");
   play.pause = Math.max(0, Number(form.pause.value) || 0);
-  const request = { seats: seatsFromForm(), preset: form.preset.value, ...extra };
-  if (!request.position && !request.record) {
-    request.players = Number(form.players.value);
+  const upload = extra.position || extra.record;
+  const request = { seats: upload ? seatsForUpload(upload) : seatsFromForm(), ...extra };
+  if (!upload) {
+    request.ruleset = form.ruleset.value;
+    if (request.ruleset !== "kahuna") {
+      request.players = Number(form.players.value);
+      request.preset = form.preset.value;
+    }
     request.board = chosenBoard(form.board.value);
     if (form.seed.value !== "") request.seed = Number(form.seed.value);
   } else if (form.board.value === "edited") {
@@ -308,7 +369,6 @@ function showPlay(view) {
   drawBoard($("#play-board"), view);
   // the picture's links: mark those with a legal move
   const playable = new Set(moves.map(linkOf).filter(Boolean));
-  for (const m of moves) { const r = /^remove (\S+)/.exec(body(m)); if (r) playable.add(r[1]); }
   for (const g of $$("#play-board g.link")) {
     g.classList.toggle("playable", playable.has(g.dataset.link));
     g.classList.toggle("selected", g.dataset.link === play.link);
@@ -340,11 +400,20 @@ function showPlay(view) {
         playPrompt(play.discarding ? "Click the card to discard face-down" : ""); showPlay(play.view); } },
       "Discard face-down"));
   }
-  for (const word of ["end", "pass"]) {
-    const m = moves.find((x) => body(x) === word);
-    if (m) actions.push(el("button", { type: "button", id: `play-${word}`, onclick: () => sendMove(m) },
-      word === "end" ? "End turn" : "Pass"));
+  const end = moves.find((x) => body(x) === "end");
+  if (isKahuna(view) && moves.length && pos.round !== "final") {
+    // Kahuna's skipped draw (R16.5): offered on every turn of rounds 1 to 3, enabled only when it is legal
+    const why = end ? "End the turn without taking a card"
+      : pos.turn && pos.turn.discarded ? "After a discard you must draw"
+        : pos.turn && pos.turn.skipped_draw ? `${otherPlayer(pos, pos.to_move)} skipped its last draw, so you must draw`
+          : "You cannot skip the draw now";
+    actions.push(el("button", { type: "button", id: "play-end", disabled: !end, title: why,
+      onclick: () => end && sendMove(end) }, "End turn without drawing"));
+  } else if (end) {
+    actions.push(el("button", { type: "button", id: "play-end", onclick: () => sendMove(end) }, "End turn"));
   }
+  const pass = moves.find((x) => body(x) === "pass");
+  if (pass) actions.push(el("button", { type: "button", id: "play-pass", onclick: () => sendMove(pass) }, "Pass"));
   $("#play-actions").replaceChildren(...actions);
   $("#play-moves").replaceChildren(...moves.map((m) =>
     el("button", { type: "button", class: "move", "data-move": m, onclick: () => sendMove(m) }, m)));
@@ -365,7 +434,7 @@ function showSummary(view) {
   box.hidden = false;
   const o = view.outcome;
   box.replaceChildren(
-    el("h3", { text: `${o.winner} wins on ${o.reason === "points" ? "points" : "eleven islands"}` }),
+    el("h3", { text: outcomeText(o) }),
     el("ol", {}, ...o.ranking.map((c) => el("li", { "data-color": c, text: `${c}: ${view.scores[c]} points` }))),
     el("p", { text: `${view.history.length} moves.` }));
   playPrompt("");
@@ -376,7 +445,7 @@ function clickLink(link) {
   const moves = play.view.moves;
   const removal = moves.find((m) => body(m) === `remove ${link}`);
   if (removal) return sendMove(removal);
-  const builds = buildsOn(moves, link);
+  const builds = paymentsOn(moves, link);
   if (!builds.length) {
     playPrompt(moves.length ? `No legal move on ${link}` : "");
     return;
@@ -385,7 +454,8 @@ function clickLink(link) {
   play.cards = [];
   play.discarding = false;
   const payments = [...new Set(builds.map((b) => b.cards.join("+")))];
-  playPrompt(`${link}: now click the card${payments.some((p) => p.includes("+")) ? "s" : ""} to pay (${payments.join(" or ")})`);
+  const what = builds[0].removal ? `remove ${play.view.position.bridges[link]}'s bridge on ${link}` : link;
+  playPrompt(`${what}: now click the card${payments.some((p) => p.includes("+")) ? "s" : ""} to pay (${payments.join(" or ")})`);
   showPlay(play.view);
 }
 
@@ -404,7 +474,7 @@ function clickHand(card) {
     return;
   }
   const chosen = [...play.cards, card];
-  const builds = buildsOn(moves, play.link);
+  const builds = paymentsOn(moves, play.link);
   const exact = builds.filter((b) => sameCards(b.cards, chosen));
   if (exact.length === 1) { resetChoice(); return sendMove(exact[0].move); }
   if (exact.length > 1) { // two colors can build it (two players): ask which
@@ -509,7 +579,9 @@ $("#play-new").addEventListener("click", () => {
 
 // -- Table ------------------------------------------------------------------------------------
 
-const table = { id: null, view: null, hand: [], link: null, busy: false, islands: [] };
+const table = { id: null, view: null, hand: [], faceup: [], link: null, busy: false, islands: [] };
+const tableKahuna = () => $("#table-setup [name=ruleset]").value === "kahuna";
+const tableHandSize = () => (tableKahuna() ? KAHUNA_DEAL : 4);
 
 function tableError(message) { $("#table-error").textContent = message || ""; }
 function tablePrompt(message) { $("#table-prompt").textContent = message || ""; }
@@ -520,39 +592,63 @@ async function tableIslands() {
   return data.islands.map((i) => i.name.toUpperCase());
 }
 
+// The setup form: Kahuna has two seats, 3 dealt cards and the 3 cards turned face-up (R16.2), no presets.
 function drawTableViewers() {
+  const kahuna = tableKahuna();
   const count = Number($("#table-setup [name=players]").value);
-  const names = count === 2 ? ["red", "green"] : COLORS.slice(0, count);
+  const names = kahuna ? KAHUNA_COLORS : count === 2 ? ["red", "green"] : COLORS.slice(0, count);
   $("#table-setup [name=viewer]").replaceChildren(...names.map((c) => el("option", { value: c, text: c })));
+  $("#table-players-row").hidden = kahuna;
+  $("#table-preset-row").hidden = kahuna;
+  $("#table-faceup-setup").hidden = !kahuna;
+  $("#table-hand-help").textContent =
+    `Your ${kahuna ? "three" : "four"} dealt cards (click to add, click again in the list to remove):`;
 }
 
 async function drawHandPicker() {
   try { table.islands = await tableIslands(); } catch (err) { setupError("table", err.message); return; }
-  $("#table-hand-picker").replaceChildren(...table.islands.map((name) =>
-    el("button", { type: "button", class: "card", "data-pick": name, onclick: () => {
-      if (table.hand.length < 4) table.hand.push(name);
+  const pickerOf = (list, attr, size) => table.islands.map((name) =>
+    el("button", { type: "button", class: "card", [attr]: name, onclick: () => {
+      if (list().length < size()) list().push(name);
       drawHand();
-    } }, name)));
+    } }, name));
+  $("#table-hand-picker").replaceChildren(...pickerOf(() => table.hand, "data-pick", tableHandSize));
+  $("#table-faceup-picker").replaceChildren(...pickerOf(() => table.faceup, "data-pick-faceup", () => KAHUNA_DEAL));
   drawHand();
 }
 function drawHand() {
-  const span = $("#table-hand");
-  span.replaceChildren(...table.hand.map((c, i) =>
-    el("button", { type: "button", class: "card", "data-chosen": c, onclick: () => { table.hand.splice(i, 1); drawHand(); } }, c)));
-  if (!table.hand.length) span.textContent = "none";
+  for (const [id, list] of [["#table-hand", table.hand], ["#table-faceup-chosen", table.faceup]]) {
+    const span = $(id);
+    span.replaceChildren(...list.map((c, i) =>
+      el("button", { type: "button", class: "card", "data-chosen": c, onclick: () => { list.splice(i, 1); drawHand(); } }, c)));
+    if (!list.length) span.textContent = "none";
+  }
 }
 $("#table-setup [name=players]").addEventListener("change", drawTableViewers);
-$("#table-setup [name=board]").addEventListener("change", () => { table.hand = []; drawHandPicker(); });
+$("#table-setup [name=board]").addEventListener("change", () => { table.hand = []; table.faceup = []; drawHandPicker(); });
+$("#table-setup [name=ruleset]").addEventListener("change", () => {
+  const form = $("#table-setup");
+  const before = form.board.value;
+  followGame(form);
+  table.hand.splice(tableHandSize());
+  drawTableViewers();
+  if (form.board.value !== before) { table.hand = []; table.faceup = []; drawHandPicker(); } else drawHand();
+});
 
 async function startTable(extra) {
   const form = $("#table-setup");
   const request = { ...extra };
   if (!request.position) {
-    request.players = Number(form.players.value);
     request.viewer = form.viewer.value;
-    request.preset = form.preset.value;
     request.hand = table.hand;
     request.board = chosenBoard(form.board.value);
+    if (tableKahuna()) {
+      request.ruleset = "kahuna";
+      request.face_up = table.faceup;
+    } else {
+      request.players = Number(form.players.value);
+      request.preset = form.preset.value;
+    }
   } else if (form.board.value === "edited") {
     request.board = editedBoard;
   }
@@ -606,6 +702,13 @@ function showTable(view) {
   const add = (id, label, move) => actions.push(el("button", { type: "button", id, onclick: () => tellMove(move) }, label));
   if (view.waiting) {
     actions.push(el("button", { type: "button", id: "table-faceup-record", onclick: faceupRecord }, "Record the cards turned face-up"));
+  } else if (!view.outcome && !mine && isKahuna(view)) {
+    // Kahuna (R16.5): a face-down discard of a full hand, a turn ended without drawing; the final turns draw nothing
+    if (pos.round === "final") add("table-end", `${view.to_move} ended the turn`, tableMove("end"));
+    else {
+      add("table-discard", `${view.to_move} discarded face-down`, tableMove("discard"));
+      add("table-end", `${view.to_move} ended the turn without drawing`, tableMove("end"));
+    }
   } else if (!view.outcome && !mine) {
     if (pos.round === 0) add("table-reveal", `${view.to_move} chose a card`, tableMove("reveal"));
     else {
@@ -617,15 +720,18 @@ function showTable(view) {
     }
   } else if (mine) {
     for (const m of view.moves) {
-      if (body(m) === "end") add("table-end", "End turn", m);
+      if (body(m) === "end") add("table-end", isKahuna(view) && pos.round !== "final" ? "End turn without drawing" : "End turn", m);
       if (body(m) === "pass") add("table-pass", "Pass", m);
     }
   }
   $("#table-actions").replaceChildren(...actions);
+  $("#table-typed input").placeholder = isKahuna(view) ? "or type a move: black: remove ALOA-BARI/ALOA+BARI"
+    : "or type a move: green: take RASI refill KULU";
   clearPicker();
   if (!view.outcome && !view.waiting) {
     tablePrompt(mine ? "Your turn: click a link then your cards, a face-up card, or the deck"
-      : `${view.to_move}'s turn: click the link ${view.to_move} built on, the card taken, or the deck`);
+      : `${view.to_move}'s turn: click the link ${view.to_move} built on${isKahuna(view) ? " or removed from" : ""}, ` +
+        "the card taken, or the deck");
   }
   drawHistory($("#table-history"), view.history);
   $("#table-undo").disabled = !view.can_undo;
@@ -654,9 +760,17 @@ function tableLink(link) {
   if (v.to_move === v.viewer) {
     const removal = v.moves.find((m) => body(m) === `remove ${link}`);
     if (removal) return tellMove(removal);
-    const builds = buildsOn(v.moves, link);
+    const builds = paymentsOn(v.moves, link);
     if (!builds.length) return tablePrompt(`No legal move on ${link}`);
     return picker(`${link}: how do you pay?`, builds.map((x) => x.move), (m) => tellMove(m));
+  }
+  if (isKahuna(v)) {
+    // another player's place on a free link, or removal of your bridge paying two cards (R16.3)
+    const owner = v.position.bridges[link];
+    if (owner === v.to_move) return tablePrompt(`${link} holds ${owner}'s own bridge: no move of ${owner}'s there`);
+    const options = owner ? [`${a}+${a}`, `${a}+${b}`, `${b}+${b}`].map((pay) => `${v.to_move}: remove ${link}/${pay}`)
+      : [a, b].map((pay) => `${v.to_move}: ${link}/${pay}`);
+    return picker(`${v.to_move} on ${link}: which move?`, options, (m) => tellMove(m));
   }
   // another player's build or removal: every way it could be written; the server checks it
   const colors = v.position.colors ? v.position.colors[v.to_move] : [v.to_move];
@@ -722,6 +836,7 @@ $("#table-download").addEventListener("click", () =>
 $("#table-new").addEventListener("click", () => {
   table.id = null;
   table.hand = [];
+  table.faceup = [];
   drawHand();
   $("#table-game").hidden = true;
   $("#table-setup").hidden = false;
@@ -878,7 +993,8 @@ async function checkEditorBoard() {
   editorError("");
   try {
     const checked = await api("POST", "/api/boards/check", editorBoard());
-    $("#editor-ok").textContent = `The board is good: ${checked.islands} islands, ${checked.links} links, ${checked.cards} cards.`;
+    const kahuna = checked.cards >= 3 * KAHUNA_DEAL ? "" : ` Too few cards for Kahuna, which deals ${3 * KAHUNA_DEAL}.`;
+    $("#editor-ok").textContent = `The board is good: ${checked.islands} islands, ${checked.links} links, ${checked.cards} cards.${kahuna}`;
     editedBoard = checked.board;
     fillBoardSelects();
     return checked.board;
