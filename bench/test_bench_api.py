@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from kanaloa.rules.engine import load_engine
-from kanaloa.rules.state import PRESET_YUCATA
+from kanaloa.rules.state import GAME_KAHUNA, PRESET_YUCATA
 from kanaloa.tools.benchmark import RATIO_SEED, core_games, play_games, play_games_api
 
 GAMES = 100
@@ -57,3 +57,31 @@ def test_position_legal_moves(benchmark, oro, positions, name, rate):
     benchmark.group = "Position.legal_moves (notation objects)"
     rate(benchmark, 1, "calls")
     assert [m.to_action(oro) for m in benchmark(pos.legal_moves)] == state.legal_actions()
+
+
+@pytest.fixture(scope="module")
+def kahuna_board():
+    from kanaloa.rules.board import load_board
+
+    return load_board("kahuna")
+
+
+KAHUNA_ENGINES = {
+    "core-in-C": (lambda board: core_games(board, 2, PRESET_YUCATA, GAMES, RATIO_SEED, GAME_KAHUNA), 200),
+    "core-through-Position": (
+        lambda board: play_games_api(board, 2, PRESET_YUCATA, GAMES, RATIO_SEED, GAME_KAHUNA), 15),
+    "reference": (
+        lambda board: play_games(board, 2, PRESET_YUCATA, GAMES, RATIO_SEED, load_engine("reference"), GAME_KAHUNA),
+        3),
+}
+
+
+@pytest.mark.parametrize("engine", list(KAHUNA_ENGINES))
+def test_same_random_kahuna_games(benchmark, kahuna_board, engine, rate):
+    """``GAMES`` seeded random Kahuna games (R16) on the ``kahuna`` board, played to the end by ``engine``."""
+    play, rounds = KAHUNA_ENGINES[engine]
+    expected = core_games(kahuna_board, 2, PRESET_YUCATA, GAMES, RATIO_SEED, GAME_KAHUNA)
+    benchmark.group = f"the same {GAMES} random Kahuna games"
+    rate(benchmark, GAMES, "games")
+    rate(benchmark, expected, "moves")
+    assert benchmark.pedantic(play, args=(kahuna_board,), rounds=rounds, warmup_rounds=1) == expected

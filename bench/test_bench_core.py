@@ -84,3 +84,17 @@ def test_random_games_in_c(benchmark, tables, players, preset, rate):
     rate(benchmark, games, "games")
     rate(benchmark, moves, "moves")
     assert benchmark(random_games, tables, players, preset, GAMES, PLAYOUT_SEED) == (games, moves)
+
+
+def test_random_kahuna_games_in_c(benchmark, rate):
+    """Whole random Kahuna games (R16) dealt and played in C on the ``kahuna`` board."""
+    from kanaloa.rules.board import load_board
+    from kanaloa.rules.core import core_board
+    from kanaloa.rules.state import GAME_KAHUNA
+
+    tables = core_board(load_board("kahuna"))
+    benchmark.group = f"random games in C ({GAMES} per call)"
+    games, moves = random_games(tables, 2, PRESET_YUCATA, GAMES, PLAYOUT_SEED, GAME_KAHUNA)
+    rate(benchmark, games, "games")
+    rate(benchmark, moves, "moves")
+    assert benchmark(random_games, tables, 2, PRESET_YUCATA, GAMES, PLAYOUT_SEED, GAME_KAHUNA) == (games, moves)

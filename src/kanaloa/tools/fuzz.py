@@ -10,7 +10,8 @@ in and reports everything else as a *finding*.
 
 - ``positions``: documents of positions reached in seeded random games
   (full positions, the same positions as a player sees them, a viewer
-  position that waits for its ``faceup`` record, a finished game), damaged
+  position that waits for its ``faceup`` record, a finished game; games of
+  4, 3 and 2 players, and of Kahuna, R16), damaged
   as JSON trees or as text, read by ``Position.from_json`` (the parsed
   object, the text or its bytes);
 - ``moves``: move texts that fit those positions (their legal moves, with
@@ -87,10 +88,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import KanaloaError, MoveError, OptionError
 from ..play.simulate import stream_output
-from ..position.notation import COLORS, parse_move
+from ..position.notation import COLORS, KAHUNA_COLORS, parse_move
 from ..rules import board as board_module
 from ..rules.board import BUILTIN_BOARDS, Board, board_from_dict, load_board
 from ..rules.rng import MASK64
+from ..rules.state import GAMES
 
 if TYPE_CHECKING:
     import click
@@ -109,11 +111,13 @@ _FIELD_NAMES = (
     "deck", "discard", "scores", "turn", "final_round", "setup", "result", "seed", "cards", "public", "count",
     "open", "hidden", "hidden_by", "played", "discarded", "remove_on", "done", "passed", "chosen", "ranking",
     "winner", "reason", "preset", "name", "cards_per_island", "islands", "links", "xy", "colors", "color",
+    "game", "skipped_draw",
 )
 _WORDS = (
     "red", "green", "blue", "yellow", "purple", "RED", "yucata", "tabletop", "final", "over", "points",
     "eleven islands", "oro", "kahuna", "kanaloa-position/1", "take", "draw", "refill", "faceup", "pass", "end",
     "remove", "discard", "reveal", "", " ", "null", "-", "/", "+", "ALOA-BAFI", "ALOA-ALOA", "é", "\u0000",
+    "white", "black", "kahuna", "no bridges",
     "\n", "\u200b", "0", "-1", "1e9",
 )
 _HUGE = (10**9, 2**31, 2**63 - 1, 2**64, -(2**63), 10**30, -(10**30), 10**400, 1e308, -1e308, 1.5, -0.0,
@@ -514,6 +518,8 @@ def _move_texts(full: Any, shown: Any) -> list[str]:
             out.append(f"{mover}: {words[0]}")
         if words[0] == "draw" and deck:
             out.append(f"draw {deck[0]}")
+        if words[0] == "remove" and "/" in text:  # Kahuna (R16.3): the cards of a removal, and without them
+            out.append(text.split("/", 1)[0])
     if shown is not full and shown.waiting is not None:
         face = full.to_json().get("face_up") or ["ALOA"]
         out.append("faceup " + " ".join(face))
@@ -554,6 +560,16 @@ def build_corpus(seed: int) -> Corpus:
     for g, target in enumerate((0, 40, 120, 1000)):
         preset = ("yucata", "tabletop")[g % 2]
         full = Position.new(players=2, seed=stream_output(seed, 200 + g), preset=preset)
+        for _ in range(target):
+            if full.is_over:
+                break
+            full.play(rng.choice(full.move_strings()))
+        samples.append(Sample(full.to_json(), full, _move_texts(full, full)))
+        view = full.as_viewer(rng.choice(full.players))
+        samples.append(Sample(view.to_json(), view, _move_texts(full, view)))
+    # Kahuna (R16): at the deal, in round 1, later rounds and over, each seen in full and by a player.
+    for g, target in enumerate((0, 30, 150, 1000)):
+        full = Position.new(game="kahuna", seed=stream_output(seed, 300 + g))
         for _ in range(target):
             if full.is_over:
                 break
@@ -683,7 +699,7 @@ class _Run:
 
     def moves(self) -> bool:
         sample = self.rng.choice(self.corpus.samples)
-        words = [*self.corpus.strings, *COLORS]
+        words = [*self.corpus.strings, *COLORS, *KAHUNA_COLORS]
         move: Any
         if self.rng.random() < 0.05:
             move = self.rng.choice((None, 7, 3.5, b"draw", ["draw"], {"kind": "draw"}, True))
@@ -693,9 +709,10 @@ class _Run:
                 move = mutate_move(move, self.rng, words)[:MAX_INPUT]
         self.payload = {"position": sample.doc, "move": move}
         board = sample.position.board
-        parsed, err = self._try("notation.parse_move", lambda: parse_move(move, board))
+        game = GAMES[sample.position.game]
+        parsed, err = self._try("notation.parse_move", lambda: parse_move(move, board, game))
         if parsed is not None:
-            again, err2 = self._try("notation.parse_move", lambda: parse_move(str(parsed), board))
+            again, err2 = self._try("notation.parse_move", lambda: parse_move(str(parsed), board, game))
             if err2 is not None or again != parsed:
                 raise _Found("notation.parse_move", f"{str(parsed)!r} (read from {_short(repr(move), 60)}) does "
                                                     f"not read back as itself: {again if err2 is None else err2}")
@@ -800,9 +817,9 @@ class _Run:
         """A board read from a file deals positions that name it and read back."""
         from ..position.api import Position
 
-        for players in (2, 3, 4):
+        for players, game in ((2, "kanaloa"), (3, "kanaloa"), (4, "kanaloa"), (2, "kahuna")):
             pos, err = self._try("Position.new on the board",
-                             functools.partial(Position.new, players=players, seed=self.run, board=board))
+                             functools.partial(Position.new, players=players, seed=self.run, board=board, game=game))
             if err is not None:
                 if not isinstance(err, OptionError):
                     raise _Found("Position.new on the board", f"{type(err).__name__} for an accepted board: "
