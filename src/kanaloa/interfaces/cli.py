@@ -617,7 +617,7 @@ def hint(position: str, iterations: int | None, seconds: float | None, workers: 
     if as_json:
         emit_json(found.to_json())
     else:
-        for line in hint_lines(found):
+        for line in hint_lines(found, scoring="R16.6" if pos.game == "kahuna" else "R11"):
             click.echo(line)
     return 130 if found.interrupted else 0
 
@@ -655,8 +655,9 @@ class _HintMeter:
             self.drawn = False
 
 
-def hint_lines(found) -> list[str]:
-    """The text form of a ``kanaloa.play.hint.Hint``."""
+def hint_lines(found, scoring: str = "R11") -> list[str]:
+    """The text form of a ``kanaloa.play.hint.Hint``; ``scoring`` is the rule id of the game's scoring (R11, or
+    Kahuna's R16.6)."""
     lines = [f"move: {found.move}", f"plan: {', '.join(found.plan)}"]
     width = max(7, *(len(c.move) for c in found.candidates))
     spans = [f"{100 * c.interval[0]:.1f}-{100 * c.interval[1]:.1f}%" for c in found.candidates]
@@ -678,7 +679,7 @@ def hint_lines(found) -> list[str]:
     for color, gain in found.gains.items():
         now, after = gain.now, gain.after
         lines.append(f"plan gains for {color}: islands {now.islands} -> {after.islands}, score {now.score} -> "
-                     f"{after.score}, islands would score {now.if_scored} -> {after.if_scored} (R11)")
+                     f"{after.score}, islands would score {now.if_scored} -> {after.if_scored} ({scoring})")
     best = found.candidates[0]
     if best.points:
         points = ", ".join(f"{color} {p:.1f}" for color, p in best.points.items())
