@@ -210,11 +210,14 @@ def test_same_seed_same_search(search_cls):
 
 @pytest.mark.parametrize("search_cls", [MCTS, ISMCTS])
 def test_time_budget_is_honoured(search_cls):
+    """The search stops once its time is up (with no iteration budget it would otherwise run forever).
+    The margin allows for a loaded machine taking the processor away for a while: this is a check of
+    behaviour, not a measure of speed."""
     started = time.perf_counter()
     result = search_cls(seed=0).search(TakeAway(40), seconds=0.2)
     elapsed = time.perf_counter() - started
-    assert 0.2 <= result.seconds < 0.25
-    assert elapsed < 0.3
+    assert 0.2 <= result.seconds < 1.0
+    assert elapsed < 1.5
     assert result.iterations > 10
 
 
