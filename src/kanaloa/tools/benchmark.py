@@ -195,16 +195,21 @@ def signature_kahuna(board: Board | None = None, impl: str = "core") -> int:
     return _signature(((2, PRESET_YUCATA),), board, impl, GAME_KAHUNA)
 
 
+def _play_reference(reference: Engine, board: Board, players: int, preset: int, games: int, seed: int,
+                    game: int) -> int:
+    return play_games(board, players, preset, games, seed, reference, game)
+
+
 def _signature(games: tuple[tuple[int, int], ...], board: Board | None, impl: str,
                game: int = GAME_KANALOA) -> int:
     board = board if board is not None else load_board(BOARD)
+    play: Callable[[Board, int, int, int, int, int], int]
     if impl == "core":
         play = core_games
     elif impl == "api":
         play = play_games_api
     elif impl == "reference":
-        def play(b, p, pre, n, s, game):
-            return play_games(b, p, pre, n, s, load_engine("reference"), game)
+        play = functools.partial(_play_reference, load_engine("reference"))
     else:
         raise ValueError(f"impl {impl!r}: choose core, api or reference")
     return sum(play(board, players, preset, SIGNATURE_GAMES, SIGNATURE_SEED, game) for players, preset in games)
