@@ -458,6 +458,7 @@ def play(position: str, moves: tuple[str, ...], moves_file: str | None) -> None:
 
     \b
         kanaloa new --seed SEED --players P --preset X | kanaloa play - --moves-file RECORD
+        kanaloa new --game kahuna --seed SEED | kanaloa play - --moves-file RECORD   (a Kahuna game)
     """
     listed = list(moves)
     if moves_file is not None:
@@ -587,12 +588,14 @@ def hint(position: str, iterations: int | None, seconds: float | None, workers: 
     Prints the move, the plan to the end of the turn, and the candidates
     with their estimated chance of winning, its 95% interval and their
     visits. "wins for certain" marks a move that forces a win (eleven
-    islands) with the mover's own next moves; it comes first. Candidates
+    islands; in Kahuna the opponent's last bridge, or the final scoring)
+    with the mover's own next moves; it comes first. Candidates
     marked ~ are about equal to the best: the search cannot tell their win
     chances apart (a z test at 95%, with errors widened to the spread
     measured between runs), and each had at least 5% of the best's visits.
     Then what the plan gains for the mover: islands controlled (R2), score,
-    and what the islands would score now (R11), before and after the plan;
+    and what the islands would score now (R11; Kahuna R16.6, R16.7), before
+    and after the plan;
     and the final points the search expects for every color after the move.
 
     Without --iterations or --time the search takes 2 seconds on all cores.
@@ -617,7 +620,10 @@ def hint(position: str, iterations: int | None, seconds: float | None, workers: 
     if as_json:
         emit_json(found.to_json())
     else:
-        for line in hint_lines(found, scoring="R16.6" if pos.game == "kahuna" else "R11"):
+        scoring = "R11"
+        if pos.game == "kahuna":  # the next scoring: an interim one (R16.6), or the final one (R16.7)
+            scoring = "R16.6" if pos.round in (1, 2) else "R16.7"
+        for line in hint_lines(found, scoring=scoring):
             click.echo(line)
     return 130 if found.interrupted else 0
 

@@ -86,7 +86,14 @@ def render_position(pos: Position, use_color: bool = False) -> str:
         winner = result.get("winner")
         reason = result.get("reason")
         rule = "R16.8" if reason == "no bridges" else "R16.7"  # a Kahuna game may end without a winner
-        wins = f"{winner} wins on {reason}" if winner else f"nobody wins ({reason}, {rule})"
+        if not winner:
+            wins = f"nobody wins ({reason}, {rule})"
+        elif reason == "no bridges":
+            wins = f"{winner} wins: the other player has no bridge left on the board (R16.8)"
+        elif kahuna:
+            wins = f"{winner} wins after the final scoring (points, then its points, then bridges: R16.7)"
+        else:
+            wins = f"{winner} wins on {reason}"
         out.append(f"Game over: {wins}; ranking {', '.join(result.get('ranking', []))}")
     elif pos.waiting is not None:
         when = ("at the end of the setup (R3)" if rnd == 0 else

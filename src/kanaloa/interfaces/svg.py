@@ -424,7 +424,9 @@ def _status(panel: _Panel, doc: dict[str, Any], position: Position) -> None:
             panel.text(f"Game over: no winner ({result['reason']})", weight="bold")
         else:
             panel.swatch(result["winner"])
-            panel.text(f"Game over: {result['winner']} wins on {result['reason']}", weight="bold", indent=18)
+            how = ("the other has no bridge left" if result["reason"] == "no bridges" else
+                   "after the final scoring" if kahuna else f"on {result['reason']}")
+            panel.text(f"Game over: {result['winner']} wins {how}", weight="bold", indent=18)
         panel.text(f"ranking {', '.join(result['ranking'])}", fill=QUIET)
         return
     if position.waiting is not None:
@@ -466,7 +468,8 @@ def _scores(panel: _Panel, doc: dict[str, Any], position: Position, controllers:
         stock = ""
         if kahuna:  # R16.1: 25 bridges a player; a removed bridge goes back to its owner
             stock = f", {KAHUNA_BRIDGES - sum(1 for o in doc['bridges'].values() if o == color)} bridges left"
-        panel.text(f"{color}: {points} points, {islands} island{'s' if islands != 1 else ''}{stock}", indent=18)
+        panel.text(f"{color}: {points} point{'s' if points != 1 else ''}, {islands} island{'s' if islands != 1 else ''}"
+                   f"{stock}", indent=18)
     if position.pairs is not None:
         panel.text("pairs (R15.5), weaker color first:", fill=QUIET)
         for player, (low, high) in position.pairs.items():

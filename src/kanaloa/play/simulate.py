@@ -116,6 +116,8 @@ from ..rules.state import (
     GAME_KAHUNA,
     GAME_KANALOA,
     GAMES,
+    KAHUNA_DEAL,
+    KAHUNA_FACE_UP,
     PRESET_YUCATA,
     PRESETS,
     REASON_NAMES,
@@ -234,6 +236,11 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, preset: str = "y
         raise OptionError(f"--bots {quote(given)}: expected comma-separated bot specs, one per seat, with none empty")
     for spec in specs:
         parse_bot_spec(spec)  # raises OptionError naming the spec and the bad part
+    if game == "kahuna" and players is not None and players != TWO_PLAYERS:
+        raise OptionError(f"--players {players}: Kahuna is a game for 2 players (R16.1)")
+    if game == "kahuna" and len(specs) != TWO_PLAYERS:
+        raise OptionError(f"--bots {quote(given)}: {len(specs)} bot(s); Kahuna is a game for 2 players (R16.1), so "
+                          f"give two specs (repeat a spec to seat it twice)")
     if players is not None and players != len(specs):
         raise OptionError(f"--players {players}: --bots names {len(specs)} bots; the lineup has one bot per seat, "
                           f"so give {players} specs (repeat a spec to seat it more than once)")
@@ -241,9 +248,6 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, preset: str = "y
         raise OptionError(f"--bots {quote(given)}: {len(specs)} bot(s); the game seats 2, 3 or 4 players, one bot per "
                           f"seat (repeat a spec to seat it more than once)")
     p = len(specs)
-    if game == "kahuna" and p != TWO_PLAYERS:
-        raise OptionError(f"--bots {quote(given)}: {p} bots; Kahuna is a game for 2 players (R16.1), so give "
-                          f"two specs")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise OptionError(f"--games {brief(games)}: must be a positive whole number")
     if games % p:
@@ -270,10 +274,10 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, preset: str = "y
     if game == "kahuna":
         from ..rules.core import CoreState
 
-        try:
-            CoreState.deal(core_board(bd), TWO_PLAYERS, PRESET_YUCATA, 0, game=GAME_KAHUNA)
-        except ValueError as exc:
-            raise OptionError(f"--board {quote(bd.source, PATH_LIMIT)}: cannot deal Kahuna on it ({exc})") from None
+        if bd.n_cards < 2 * KAHUNA_DEAL + KAHUNA_FACE_UP:
+            raise OptionError(f"--board {quote(bd.source, PATH_LIMIT)}: Kahuna deals 3 cards to each player and turns "
+                              f"3 face-up (R16.2), so it needs at least 9 cards; this board has {bd.n_cards}")
+        CoreState.deal(core_board(bd), TWO_PLAYERS, PRESET_YUCATA, 0, game=GAME_KAHUNA)
     return Tournament(tuple(specs), games, seed, preset, bd, game)
 
 

@@ -870,8 +870,9 @@ class _Reader:
                 raise _fail("seed", "a viewer position has no seed (it would reveal the deck)")
             return
         if "seed" not in doc:
-            raise _fail("seed", "missing; a full position gives the seed its future reshuffles (R9) are drawn "
-                                "from ('kanaloa new --seed N' writes one)")
+            rule = "R16.6" if doc.get("game") == "kahuna" else "R9"
+            raise _fail("seed", f"missing; a full position gives the seed its future reshuffles ({rule}) are drawn "
+                                f"from ('kanaloa new --seed N' writes one)")
         seed = doc["seed"]
         if not is_int(seed) or not 0 <= seed < SEED_LIMIT:
             raise _fail("seed", f"{brief(seed)} must be an integer from 0 to 2**64-1")
