@@ -1928,12 +1928,15 @@ cdef void determinise_state(GameState* out, const GameState* s, int viewer, uint
         out.deck[i] = cards[j + i]
     out.rng = sm_next(&rng)
     if s.gods:
-        # What the others knew of a hand dealt afresh may no longer be there: keep what still is (R14.10).
+        # R14.10: what another observer knows of a third hand is its own, not the viewer's: in the sample it is
+        # the public part.  What others know of the viewer's hand the viewer saw them learn, so it stays.
         for i in range(s.n_players):
+            if i == viewer:
+                continue
             for seat in range(s.n_players):
-                for x in range(GODS_ISLANDS):
-                    if out.known[i][seat][x] > out.hands[seat][x]:
-                        out.known[i][seat][x] = out.hands[seat][x]
+                if seat != viewer and seat != i:
+                    for x in range(GODS_ISLANDS):
+                        out.known[i][seat][x] = s.public_cards[seat][x]
 
 
 # ---------------------------------------------------------------------------
