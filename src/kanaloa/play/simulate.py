@@ -616,7 +616,8 @@ def play_game(tournament: Tournament, game: int) -> GameRecord:
     return GameRecord(
         game=game, deal=t.deal_of(game), rotation=t.rotation_of(game), board=t.board.source,
         players=t.players, preset=t.preset, seed=deal_seed, lineup=seating, bot_seeds=bot_seeds,
-        moves=tuple(str(Move.from_action(a, t.board, builders=builders[seat], game=t.game_code))
+        moves=tuple(str(Move.from_action(a, t.board, builders=builders[seat], game=t.game_code,
+                                         players=names[:t.players]))
                     for a, seat in zip(actions, movers, strict=True)),
         scores=scores, ranks=tuple(ranks), winner=data.winner, reason=REASON_NAMES[data.reason],
         color_scores=tuple(data.scores) if two else (), ruleset=t.game, gods=t.gods,
@@ -641,7 +642,7 @@ def replay(record: GameRecord | dict | str, engine: Engine | None = None, at: in
         raise OptionError(f"--at {at}: game {rec.game} has {rec.length} moves; give 0 (the deal) to {rec.length}")
     pos = Position.new(players=rec.players, seed=rec.seed, preset=rec.preset,
                        board=rec.board if board is None else board, engine=engine, game=rec.ruleset,
-                       **({"gods": True} if rec.gods else {}))
+                       gods=rec.gods)
     for number, move in enumerate(rec.moves[:at], start=1):
         try:
             pos.play(move)

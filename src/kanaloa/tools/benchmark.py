@@ -156,7 +156,7 @@ def play_games_api(board: Board, players: int, preset: int, games: int, seed: in
     for g in range(games):
         game_seed = (seed + g) & MASK64
         pos = Position.new(players=players, seed=game_seed, preset=PRESET_NAMES[preset], board=board,
-                           game=GAME_NAMES[game], **({"gods": True} if gods else {}))
+                           game=GAME_NAMES[game], gods=gods)
         stream = SplitMix64(game_seed ^ salt)
         state = pos.state
         while not state.is_over:
