@@ -97,6 +97,16 @@ cdef enum:
     END = 7
     PASS = 8
     REVEAL = 9
+    KU = 10                 # R14.6: a = the target seat
+    STEAL = 11              # R14.6: a = the island taken
+    PELE = 12               # R14.7
+    GIVE = 13               # R14.7: a = the island given, b = the receiving seat
+    LONO = 14               # R14.8
+    LAST_KIND = 14
+    JOKER = 64              # R14.5: a place paid with KANALOA (in b)
+    SWAP_JA = 3             # R14.5: KANALOA and a card of A
+    SWAP_JB = 4             # R14.5: KANALOA and a card of B
+    SWAP_JJ = 5             # R14.5: two KANALOA
     SWAP_AA = 0
     SWAP_AB = 1
     SWAP_BB = 2
@@ -137,6 +147,14 @@ cdef enum:
     KAHUNA_HAND = 5         # R16.5
     KAHUNA_BRIDGES = 25     # R16.1
 
+    GOD_KANE = 0            # R14.1: the token kinds
+    GOD_KANALOA = 1
+    GOD_KU = 2
+    GOD_PELE = 3
+    GOD_LONO = 4
+    GOD_KINDS = 5
+    GODS_ISLANDS = 16       # R14.1: one token per island
+
 # The move stream of game g in random_games is SplitMix64((seed + g) ^ PLAYOUT_SALT), so that it
 # does not replay the dealing stream SplitMix64(seed + g).
 cdef uint64_t C_PLAYOUT_SALT = 0x5851F42D4C957F2DULL
@@ -159,6 +177,9 @@ def _check_constants():
         "REASON_NO_BRIDGES": (REASON_NO_BRIDGES, _state.REASON_NO_BRIDGES),
         "KAHUNA_DEAL": (KAHUNA_DEAL, _state.KAHUNA_DEAL), "KAHUNA_FACE_UP": (KAHUNA_FACE_UP, _state.KAHUNA_FACE_UP),
         "KAHUNA_HAND": (KAHUNA_HAND, _state.KAHUNA_HAND), "KAHUNA_BRIDGES": (KAHUNA_BRIDGES, _state.KAHUNA_BRIDGES),
+        "GOD_KANE": (GOD_KANE, _state.KANE), "GOD_KANALOA": (GOD_KANALOA, _state.KANALOA), "GOD_KU": (GOD_KU, _state.KU),
+        "GOD_PELE": (GOD_PELE, _state.PELE), "GOD_LONO": (GOD_LONO, _state.LONO),
+        "GODS_ISLANDS": (GODS_ISLANDS, _state.GODS_ISLANDS), "NO_GOD": (NO_GOD, _state.NO_GOD),
         "PRESET_YUCATA": (PRESET_YUCATA, _state.PRESET_YUCATA),
         "PRESET_TABLETOP": (PRESET_TABLETOP, _state.PRESET_TABLETOP),
         "TABLETOP_BRIDGES": (TABLETOP_BRIDGES, _state.TABLETOP_BRIDGES),
@@ -233,7 +254,15 @@ ctypedef struct GameState:
     int8_t turn_color                   # R15.3: the color this turn builds with, or NO_COLOR
     int8_t color_of_seat[MAX_SEATS]
     int8_t seat_of_color[MAX_COLORS]
-    int8_t god_token[MAX_ISLANDS]       # R14 (later phase): the token on each island; NO_GOD under R1-R13
+    int8_t god_token[MAX_ISLANDS]       # R14.1: the token on each island, or NO_GOD
+    int8_t gods                         # R14: the variant is on
+    uint8_t gods_owned[MAX_SEATS][GOD_KINDS]     # R14.2: unused tokens per seat and kind
+    uint8_t known[MAX_SEATS][MAX_SEATS][GODS_ISLANDS]  # R14.10: [observer][seat][island], gods games only
+    int8_t ku_target                    # R14.6: the seat a KU showed, whose card is still to take, or -1
+    int8_t pele_gifts[MAX_SEATS]        # R14.7: the seats still owed a gift, in order
+    int8_t n_gifts
+    int8_t lono_draw                    # R14.8: LONO's extra card is still to take
+    int8_t over_limit                   # R14.9: a token use this turn left the hand above 4
     int8_t remove_on[MAX_PENDING]       # R7: islands with a removal pending, in order
     int8_t n_remove
     int8_t final_done[MAX_SEATS]        # R10: seats in the order they took their final turn
@@ -457,6 +486,7 @@ cdef void reset_state(GameState* s, const BoardTables* b, int players, int prese
         s.seat_of_color[c] = c % players
     for x in range(MAX_ISLANDS):
         s.god_token[x] = NO_GOD
+    s.ku_target = -1
 
 
 cdef inline void refill_face_up(GameState* s) noexcept nogil:
@@ -467,7 +497,7 @@ cdef inline void refill_face_up(GameState* s) noexcept nogil:
 
 
 cdef void deal_state(GameState* s, const BoardTables* b, int players, int preset, uint64_t seed,
-                     int game) noexcept nogil:
+                     int game, bint gods=False) noexcept nogil:
     """docs/engine.md "Dealing": shuffle the cards in island order, 4 to each seat from the top
     (R3; the same with 2 players, R15.2).  Kahuna (R16.2): 3 to each seat, then 3 face-up, and
     play begins in round 1."""
@@ -488,6 +518,27 @@ cdef void deal_state(GameState* s, const BoardTables* b, int players, int preset
     if game == GAME_KAHUNA:
         refill_face_up(s)
         s.round = ROUND_1
+    if gods:
+        deal_gods(s)
+
+
+cdef void deal_gods(GameState* s) noexcept nogil:
+    """R14.1: the 16 tokens in kind order (8 KANE, 2 each of the others), shuffled with the state's stream
+    after the cards, token i on island i."""
+    cdef uint8_t tokens[GODS_ISLANDS]
+    cdef int x, n = 0, k, i
+    cdef int counts[GOD_KINDS]
+    counts[0] = 8
+    for k in range(1, GOD_KINDS):
+        counts[k] = 2
+    for k in range(GOD_KINDS):
+        for i in range(counts[k]):
+            tokens[n] = k
+            n += 1
+    shuffle_cards(tokens, n, &s.rng)
+    s.gods = True
+    for x in range(GODS_ISLANDS):
+        s.god_token[x] = tokens[x]
 
 
 # ---------------------------------------------------------------------------
@@ -636,6 +687,13 @@ cdef int list_moves(const GameState* s, int32_t* out, int* values) noexcept nogi
     ``values`` is NULL, or an array as large as ``out`` that receives each
     action's heuristic score, equal to ``move_value`` of it.
     """
+    if s.gods and s.round != ROUND_OVER:
+        return gods_moves(s, out, values)
+    return base_moves(s, out, values)
+
+
+cdef int base_moves(const GameState* s, int32_t* out, int* values) noexcept nogil:
+    """``list_moves`` of every game but Might of the Gods, which adds to it (``gods_moves``)."""
     cdef const BoardTables* b = s.board
     cdef int n = 0, seat = s.to_move, c, x, k, o, mine, top, rivals, v = 0
     cdef bint single
@@ -723,8 +781,16 @@ cdef bint well_formed(const GameState* s, int32_t action) noexcept nogil:
     """Whether ``action`` names things that exist on this board (the cheap guard of ``apply``)."""
     cdef const BoardTables* b = s.board
     cdef int kind = action >> 16, a = (action >> 8) & 0xFF, arg = action & 0xFF
-    if action < 0 or kind > REVEAL:
+    if action < 0 or kind > (LAST_KIND if s.gods else REVEAL):
         return False
+    if kind >= KU:  # R14: only with the gods (checked above)
+        if kind == KU:
+            return a < s.n_players and arg == 0
+        if kind == STEAL:
+            return a < b.n_islands and arg == 0
+        if kind == GIVE:
+            return a < b.n_islands and arg < s.n_players
+        return a == 0 and arg == 0
     if s.game == GAME_KAHUNA:
         # R16.3, R16.9: places, removals paid with a combo of cards, discards, takes, draws and END.
         if kind == PLACE:
@@ -740,8 +806,8 @@ cdef bint well_formed(const GameState* s, int32_t action) noexcept nogil:
                 return False  # only a 2-player build names a color slot (R15)
             arg &= ARG_MASK
         if kind == PLACE:
-            return a < b.n_links and (arg == b.link_a[a] or arg == b.link_b[a])
-        return a < b.n_links and arg <= SWAP_BB
+            return a < b.n_links and (arg == b.link_a[a] or arg == b.link_b[a] or (s.gods and arg == JOKER))
+        return a < b.n_links and (arg <= SWAP_BB or (s.gods and arg <= SWAP_JJ))
     if kind == REMOVE:
         return a < b.n_links and arg == 0
     if kind == DISCARD or kind == TAKE or kind == REVEAL:
@@ -753,6 +819,41 @@ cdef bint well_formed(const GameState* s, int32_t action) noexcept nogil:
 # Applying moves
 # ---------------------------------------------------------------------------
 
+cdef inline void known_one_fewer(GameState* s, int seat, int x) noexcept nogil:
+    """R14.10: every other observer sees a card of ``x`` leave ``seat``'s hand."""
+    cdef int o
+    for o in range(s.n_players):
+        if o != seat:
+            s.known[o][seat][x] -= s.known[o][seat][x] != 0
+
+
+cdef inline void known_one_fewer_each(GameState* s, int seat, int skip) noexcept nogil:
+    """R14.10: a card left ``seat``'s hand unseen by every observer but ``skip`` (and ``seat``): they keep one
+    card fewer of every island they knew there."""
+    cdef int o, y
+    for o in range(s.n_players):
+        if o != seat and o != skip:
+            for y in range(GODS_ISLANDS):
+                s.known[o][seat][y] -= s.known[o][seat][y] != 0
+
+
+cdef void move_card_seen(GameState* s, int src, int dst, int x) noexcept nogil:
+    """R14.6, R14.7: a card of ``x`` goes from ``src``'s hand to ``dst``'s, seen by both; the others see a card
+    leave ``src`` but not which (R14.10)."""
+    cdef int y
+    if s.hands[src][x] == 0:
+        return  # only reachable through an illegal action
+    s.hands[src][x] -= 1
+    s.hand_size[src] -= 1
+    s.hands[dst][x] += 1
+    s.hand_size[dst] += 1
+    s.known[dst][src][x] -= s.known[dst][src][x] != 0
+    s.known[src][dst][x] += 1
+    known_one_fewer_each(s, src, dst)
+    for y in range(s.board.n_islands):
+        s.public_cards[src][y] -= s.public_cards[src][y] != 0
+
+
 cdef inline void pay_card(GameState* s, int seat, int x) noexcept nogil:
     """R4: a played card leaves the hand (and its public part) for the open discards."""
     if s.hands[seat][x] == 0:
@@ -760,6 +861,8 @@ cdef inline void pay_card(GameState* s, int seat, int x) noexcept nogil:
     s.hands[seat][x] -= 1
     s.hand_size[seat] -= 1
     s.public_cards[seat][x] -= s.public_cards[seat][x] != 0  # one known card fewer, if any was known
+    if s.gods:
+        known_one_fewer(s, seat, x)
     s.discard_open[s.n_open] = x
     s.n_open += 1
     s.played += 1
@@ -775,6 +878,8 @@ cdef void discard_card(GameState* s, int seat, int x) noexcept nogil:
     s.hand_size[seat] -= 1
     for y in range(s.board.n_islands):
         s.public_cards[seat][y] -= s.public_cards[seat][y] != 0
+    if s.gods:
+        known_one_fewer_each(s, seat, -1)
     s.hidden_by[seat][x] += 1
     s.discarded = True
 
@@ -782,7 +887,7 @@ cdef void discard_card(GameState* s, int seat, int x) noexcept nogil:
 cdef void take_card(GameState* s, int seat, int x) noexcept nogil:
     """R5, R16.5: the first face-up card of ``x`` goes to the hand, seen by all; the deck's top fills
     the gap at once, or the row shrinks when the deck is empty."""
-    cdef int i
+    cdef int i, o
     # The first face-up card equal to x (the row holds at most FACE_UP), or n_face_up if none.
     cdef uint32_t found = 1u << s.n_face_up
     for i in range(FACE_UP):
@@ -792,6 +897,10 @@ cdef void take_card(GameState* s, int seat, int x) noexcept nogil:
         s.hands[seat][x] += 1
         s.public_cards[seat][x] += 1
         s.hand_size[seat] += 1
+        if s.gods:
+            for o in range(s.n_players):
+                if o != seat:
+                    s.known[o][seat][x] += 1
         if s.deck_top < s.deck_end:
             s.face_up[i] = s.deck[s.deck_top]
             s.deck_top += 1
@@ -847,6 +956,17 @@ cdef void win_by_islands(GameState* s, int color) noexcept nogil:
     s.round = ROUND_OVER
 
 
+cdef void claim_token(GameState* s, int island, int c) noexcept nogil:
+    """R14.2, R14.3: the first control of ``island`` claims its token for color ``c``'s player; a KANE scores
+    at once (1 for 3 links, 2 for 5, 3 for 7) and leaves the game."""
+    cdef int kind = s.god_token[island], size = s.board.island_size[island]
+    s.god_token[island] = NO_GOD
+    if kind == GOD_KANE:
+        s.scores[c] += (size - 1) // 2 if size >= 3 else 1
+    else:
+        s.gods_owned[s.seat_of_color[c]][kind] += 1
+
+
 cdef void resolve_link(GameState* s, int link, int c) noexcept nogil:
     """R6, R7, R8 after a bridge of the mover's color ``c`` went on ``link`` (place or swap).
 
@@ -867,6 +987,8 @@ cdef void resolve_link(GameState* s, int link, int c) noexcept nogil:
                 for o in range(s.n_colors):
                     if o != c:
                         s.bridges[o] &= ~links
+                if s.god_token[island] != NO_GOD:
+                    claim_token(s, island, c)
         elif size >= 5 and (occupied_links(s) & links) == links:
             # R7: the island is full and the mover leads or ties: a removal is owed.
             top = rival_counts(s, c, links, &rivals, &single)
@@ -926,6 +1048,8 @@ cdef void end_turn(GameState* s) noexcept nogil:
     s.played = 0
     s.discarded = False
     s.turn_color = NO_COLOR
+    s.over_limit = False
+    s.lono_draw = False
     if s.deck_top == s.deck_end and s.n_face_up == 0:
         if s.round == ROUND_1:
             score_islands(s, 0)  # R9 scoring 1
@@ -985,11 +1109,23 @@ cdef void apply_move(GameState* s, int32_t action) noexcept nogil:
             s.turn_color = c  # R15.3: the turn's builds keep this color
         arg &= ARG_MASK
     if kind == PLACE:
-        pay_card(s, seat, arg)
+        if arg == JOKER:
+            s.gods_owned[seat][GOD_KANALOA] -= s.gods_owned[seat][GOD_KANALOA] != 0  # R14.5: not a card
+        else:
+            pay_card(s, seat, arg)
         s.bridges[c] |= 1ULL << a
         resolve_link(s, a, c)
     elif kind == SWAP:
-        if arg == SWAP_AA:
+        if arg >= SWAP_JA:
+            # R14.5: KANALOA pays for one card (two with SWAP_JJ), the other is a card of A or B.
+            s.gods_owned[seat][GOD_KANALOA] -= s.gods_owned[seat][GOD_KANALOA] != 0
+            if arg == SWAP_JA:
+                pay_card(s, seat, b.link_a[a])
+            elif arg == SWAP_JB:
+                pay_card(s, seat, b.link_b[a])
+            else:
+                s.gods_owned[seat][GOD_KANALOA] -= s.gods_owned[seat][GOD_KANALOA] != 0
+        elif arg == SWAP_AA:
             pay_card(s, seat, b.link_a[a])
             pay_card(s, seat, b.link_a[a])
         elif arg == SWAP_AB:
@@ -1015,12 +1151,25 @@ cdef void apply_move(GameState* s, int32_t action) noexcept nogil:
         discard_card(s, seat, a)
     elif kind == TAKE:
         take_card(s, seat, a)
-        end_turn(s)
+        if s.lono_draw:
+            s.lono_draw = False  # R14.8: LONO's extra card; the turn goes on
+            check_over_limit(s)
+        else:
+            end_turn(s)
     elif kind == DRAW:
         draw_card(s, seat)
-        end_turn(s)
+        if s.lono_draw:
+            s.lono_draw = False
+            check_over_limit(s)
+        else:
+            end_turn(s)
     elif kind == END:
-        end_final_turn(s)
+        if s.round == ROUND_FINAL:
+            end_final_turn(s)
+        else:
+            end_turn(s)  # R14.8: a round-2 turn with nothing left to draw
+    elif kind >= KU:
+        gods_apply(s, action)
     elif kind == PASS:
         for i in range(s.n_passed):
             if s.final_passed[i] == seat:
@@ -1073,6 +1222,10 @@ cdef enum:
     VALUE_PASS = 2          # R10: moving later in the final round is an advantage
     VALUE_END = 0
     VALUE_WEAK_COLOR = 8    # R15.5: with 2 players, building with the color that has fewer points
+    VALUE_JOKER = -2        # R14.5: a build paid with KANALOA spends the token
+    VALUE_KU = 5            # R14.6, R14.7, R14.8: a token use gains a card
+    VALUE_PELE = 4
+    VALUE_LONO = 3
 
 
 # With 2 players the same terms judge each of the mover's two colors, the other color counting as
@@ -1163,12 +1316,25 @@ cdef inline int take_value(const GameState* s, int island, uint64_t occupied) no
 
 cdef int move_value(const GameState* s, int32_t action) noexcept nogil:
     """The heuristic score of a legal ``action`` for the player to move (see the VALUE_ constants)."""
-    cdef int kind = action >> 16, a = (action >> 8) & 0xFF
+    cdef int kind = action >> 16, a = (action >> 8) & 0xFF, arg
+    cdef bint joker
     if s.game == GAME_KAHUNA:
         return kahuna_value(s, action)
     if kind == PLACE or kind == SWAP:
+        arg = action & ARG_MASK
+        joker = (kind == PLACE and arg == JOKER) or (kind == SWAP and arg >= SWAP_JA)
         return build_value(s, kind, a, (action >> SLOT_BIT) & 1 if s.n_colors != s.n_players else 0,
-                           occupied_links(s))
+                           occupied_links(s)) + (VALUE_JOKER if joker else 0)
+    if kind >= KU:
+        if kind == KU:
+            return VALUE_KU
+        if kind == PELE:
+            return VALUE_PELE
+        if kind == LONO:
+            return VALUE_LONO
+        if kind == STEAL:
+            return take_value(s, a, occupied_links(s))
+        return -take_value(s, a, occupied_links(s))  # GIVE: the least useful card
     if kind == REMOVE:
         return remove_value(s, a)
     if kind == TAKE:
@@ -1537,9 +1703,170 @@ cdef int kahuna_value(const GameState* s, int32_t action) noexcept nogil:
     return KAHUNA_VALUE_SKIP if s.round != ROUND_FINAL else VALUE_END
 
 
+
+# ---------------------------------------------------------------------------
+# Might of the Gods (R14; docs/engine.md "Might of the Gods")
+# ---------------------------------------------------------------------------
+
+cdef inline void sort_moves(int32_t* out, int n) noexcept nogil:
+    """Insertion sort of a nearly sorted move list."""
+    cdef int i, j
+    cdef int32_t t
+    for i in range(1, n):
+        t = out[i]
+        j = i - 1
+        while j >= 0 and out[j] > t:
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = t
+
+
+cdef inline bint may_use_tokens(const GameState* s) noexcept nogil:
+    """R14.4: in round 2, in the play phase (no discard made, no R7 removal pending)."""
+    return s.round == ROUND_2 and not s.discarded and s.n_remove == 0
+
+
+cdef int joker_builds(const GameState* s, int32_t* out, int n, int c, int32_t flag) noexcept nogil:
+    """R14.5: the builds KANALOA pays for, with color ``c`` (slot ``flag``), appended to ``out[:n]``."""
+    cdef const BoardTables* b = s.board
+    cdef int seat = s.to_move, k, owned = s.gods_owned[seat][GOD_KANALOA]
+    cdef const uint8_t* hand = s.hands[seat]
+    cdef uint64_t occ = occupied_links(s), bits
+    if owned == 0 or not has_stock(s, c):
+        return n
+    bits = b.all_links & ~occ
+    while bits:
+        k = lowest_bit(bits)
+        bits &= bits - 1
+        out[n] = encode(PLACE, k, JOKER) | flag
+        n += 1
+    bits = occ & ~s.bridges[c]
+    while bits:
+        k = lowest_bit(bits)
+        bits &= bits - 1
+        n = emit(out, NULL, n, encode(SWAP, k, SWAP_JA) | flag, 0, hand[b.link_a[k]] != 0)
+        n = emit(out, NULL, n, encode(SWAP, k, SWAP_JB) | flag, 0, hand[b.link_b[k]] != 0)
+        n = emit(out, NULL, n, encode(SWAP, k, SWAP_JJ) | flag, 0, owned >= 2)
+    return n
+
+
+cdef int gods_moves(const GameState* s, int32_t* out, int* values) noexcept nogil:
+    """The legal moves of a game with the gods (docs/engine.md "Might of the Gods", "Legal moves")."""
+    cdef int n = 0, seat = s.to_move, x, t, c
+    cdef const uint8_t* hand = s.hands[seat]
+    cdef uint32_t seen
+    if s.ku_target >= 0:
+        # R14.6: take one card of the hand KU showed.
+        for x in range(s.board.n_islands):
+            n = emit(out, NULL, n, encode(STEAL, x, 0), 0, s.hands[s.ku_target][x] != 0)
+    elif s.n_gifts > 0:
+        # R14.7: give one card to the next player PELE took from.
+        for x in range(s.board.n_islands):
+            n = emit(out, NULL, n, encode(GIVE, x, s.pele_gifts[0]), 0, hand[x] != 0)
+    elif s.lono_draw:
+        # R14.8: LONO's extra card, a face-up card or the deck's top.
+        seen = 0
+        for x in range(s.n_face_up):
+            seen |= 1u << s.face_up[x]
+        while seen:
+            n = emit(out, NULL, n, encode(TAKE, lowest_bit(seen), 0), 0, True)
+            seen &= seen - 1
+        if s.deck_top < s.deck_end:
+            n = emit(out, NULL, n, encode(DRAW, 0, 0), 0, True)
+    elif s.discarded and s.hand_size[seat] > HAND_LIMIT:
+        # R14.9: after a discard the hand goes on down to 4, one card at a time.
+        for x in range(s.board.n_islands):
+            n = emit(out, NULL, n, encode(DISCARD, x, 0), 0, hand[x] != 0)
+    else:
+        n = base_moves(s, out, NULL)
+        if may_use_tokens(s):
+            if s.n_colors != s.n_players:  # R15.3: the open colors of a 2-player turn
+                for t in range(2):
+                    c = seat + TWO_PLAYERS * t
+                    if s.turn_color == NO_COLOR or s.turn_color == c:
+                        n = joker_builds(s, out, n, c, SLOT_FLAG * t)
+            else:
+                n = joker_builds(s, out, n, s.color_of_seat[seat], 0)
+            if s.gods_owned[seat][GOD_KU]:
+                for t in range(s.n_players):
+                    n = emit(out, NULL, n, encode(KU, t, 0), 0, t != seat and s.hand_size[t] > 0)
+            if s.gods_owned[seat][GOD_PELE]:
+                for t in range(s.n_players):
+                    if t != seat and s.hand_size[t] > 0:
+                        out[n] = encode(PELE, 0, 0)
+                        n += 1
+                        break
+            if s.gods_owned[seat][GOD_LONO] and (s.deck_top < s.deck_end or s.n_face_up > 0):
+                out[n] = encode(LONO, 0, 0)
+                n += 1
+            if s.over_limit and s.played > 0 and s.hand_size[seat] > HAND_LIMIT:
+                for x in range(s.board.n_islands):  # R14.9: a discard even after playing cards
+                    n = emit(out, NULL, n, encode(DISCARD, x, 0), 0, hand[x] != 0)
+        if (s.round == ROUND_2 and s.n_remove == 0 and s.deck_top == s.deck_end and s.n_face_up == 0
+                and s.hand_size[seat] <= HAND_LIMIT):
+            out[n] = encode(END, 0, 0)  # R14.8: LONO emptied the deck and the row, so no draw ends the turn
+            n += 1
+        sort_moves(out, n)
+    if values:
+        value_moves(s, out, n, values)
+    return n
+
+
+cdef inline void check_over_limit(GameState* s) noexcept nogil:
+    """R14.9: a token use that left the hand above 4 opens the discard even after playing cards."""
+    if s.hand_size[s.to_move] > HAND_LIMIT:
+        s.over_limit = True
+
+
+cdef void gods_apply(GameState* s, int32_t action) noexcept nogil:
+    """Apply the actions only the gods have (KU, STEAL, PELE, GIVE, LONO)."""
+    cdef int kind = action >> 16, a = (action >> 8) & 0xFF, seat = s.to_move, i, v, r, x
+    if kind == KU:
+        s.gods_owned[seat][GOD_KU] -= s.gods_owned[seat][GOD_KU] != 0
+        for x in range(GODS_ISLANDS):
+            s.known[seat][a][x] = s.hands[a][x]  # R14.6: the whole hand is shown to the user
+        s.ku_target = a
+    elif kind == STEAL:
+        move_card_seen(s, s.ku_target, seat, a)
+        s.ku_target = -1
+        check_over_limit(s)
+    elif kind == PELE:
+        s.gods_owned[seat][GOD_PELE] -= s.gods_owned[seat][GOD_PELE] != 0
+        s.n_gifts = 0
+        for i in range(1, s.n_players):
+            v = (seat + i) % s.n_players
+            if s.hand_size[v] == 0:
+                continue
+            r = sm_below(&s.rng, s.hand_size[v])  # R14.7: a card at random, from the chance stream
+            x = 0
+            while r >= s.hands[v][x]:
+                r -= s.hands[v][x]
+                x += 1
+            move_card_seen(s, v, seat, x)
+            s.pele_gifts[s.n_gifts] = v
+            s.n_gifts += 1
+    elif kind == GIVE:
+        if s.n_gifts > 0:
+            move_card_seen(s, seat, s.pele_gifts[0], a)
+            for i in range(1, s.n_gifts):
+                s.pele_gifts[i - 1] = s.pele_gifts[i]
+            s.n_gifts -= 1
+            if s.n_gifts == 0:
+                check_over_limit(s)
+    elif kind == LONO:
+        s.gods_owned[seat][GOD_LONO] -= s.gods_owned[seat][GOD_LONO] != 0
+        s.lono_draw = True
+
+
 # ---------------------------------------------------------------------------
 # Determinisation (docs/engine.md "Knowledge")
 # ---------------------------------------------------------------------------
+
+cdef inline int sure_of(const GameState* s, int viewer, int seat, int x) noexcept nogil:
+    """How many cards of ``x`` ``viewer`` knows to be in ``seat``'s hand: the public ones, or with the gods the
+    viewer's own knowledge (R14.10)."""
+    return s.known[viewer][seat][x] if s.gods else s.public_cards[seat][x]
+
 
 cdef void determinise_state(GameState* out, const GameState* s, int viewer, uint64_t seed) noexcept nogil:
     """``out`` = ``s`` with every card ``viewer`` cannot see dealt afresh from SplitMix64(seed).
@@ -1560,7 +1887,7 @@ cdef void determinise_state(GameState* out, const GameState* s, int viewer, uint
         if seat == viewer:
             continue
         for x in range(n_isl):
-            pool[x] += s.hands[seat][x] - s.public_cards[seat][x] + s.hidden_by[seat][x]
+            pool[x] += s.hands[seat][x] - sure_of(s, viewer, seat, x) + s.hidden_by[seat][x]
         if s.setup_chosen[seat] != NO_CARD:
             pool[s.setup_chosen[seat]] += 1
     for i in range(s.deck_top, s.deck_end):
@@ -1576,8 +1903,8 @@ cdef void determinise_state(GameState* out, const GameState* s, int viewer, uint
             continue
         unknown = s.hand_size[seat]
         for x in range(n_isl):
-            out.hands[seat][x] = s.public_cards[seat][x]
-            unknown -= s.public_cards[seat][x]
+            out.hands[seat][x] = sure_of(s, viewer, seat, x)
+            unknown -= out.hands[seat][x]
         for i in range(unknown):
             out.hands[seat][cards[j]] += 1
             j += 1
@@ -1600,6 +1927,16 @@ cdef void determinise_state(GameState* out, const GameState* s, int viewer, uint
     for i in range(n - j):
         out.deck[i] = cards[j + i]
     out.rng = sm_next(&rng)
+    if s.gods:
+        # R14.10: what another observer knows of a third hand is its own, not the viewer's: in the sample it is
+        # the public part.  What others know of the viewer's hand the viewer saw them learn, so it stays.
+        for i in range(s.n_players):
+            if i == viewer:
+                continue
+            for seat in range(s.n_players):
+                if seat != viewer and seat != i:
+                    for x in range(GODS_ISLANDS):
+                        out.known[i][seat][x] = s.public_cards[seat][x]
 
 
 # ---------------------------------------------------------------------------
@@ -1770,6 +2107,62 @@ def _check_game_shape(CoreBoard board, players, preset, game=GAME_KANALOA):
     return players, preset, game
 
 
+def _gods_fields(data, bint kahuna, int players, int n_isl, hands, public):
+    """The checked fields of Might of the Gods (R14), or None without the variant (then they must be empty)."""
+    if not isinstance(data.gods, (bool, int)) or data.gods not in (0, 1):
+        raise ValueError(f"gods: must be True or False, not {data.gods!r}")
+    if not data.gods:
+        if (data.god_on or data.gods_owned or data.known or data.ku_target != -1 or data.pele_gifts
+                or data.lono_draw or data.over_limit):
+            raise ValueError("gods: the god tokens' fields are set, but the variant is off (R14)")
+        return None
+    if kahuna:
+        raise ValueError("gods: Might of the Gods is a variant of Kanaloa, not of Kahuna (R16.9)")
+    if n_isl != GODS_ISLANDS:
+        raise ValueError(f"gods: the variant needs a board of {GODS_ISLANDS} islands, one token each (R14.1), "
+                         f"not {n_isl}")
+    god_on = _int_list(data.god_on, "god_on", n_isl, n_isl, NO_GOD, GOD_KINDS - 1)
+    owned = [_int_list(row, f"gods_owned[{i}]", GOD_KINDS, GOD_KINDS, 0, 2)
+             for i, row in enumerate(_as_list(data.gods_owned, "gods_owned", players, players))]
+    limits = (8, 2, 2, 2, 2)
+    for k in range(GOD_KINDS):
+        held = god_on.count(k) + sum(row[k] for row in owned)
+        if held > limits[k]:
+            raise ValueError(f"gods: {held} tokens of kind {k} on the board and owned, the game has {limits[k]} "
+                             f"(R14.1)")
+    if any(row[GOD_KANE] for row in owned):
+        raise ValueError("gods_owned: a KANE is never owned, it scores when claimed (R14.3)")
+    known_rows = _as_list(data.known, "known", players, players)
+    known = []
+    for o, rows in enumerate(known_rows):
+        table = _count_rows(rows, f"known[{o}]", players, n_isl, 255)
+        for seat in range(players):
+            for x in range(n_isl):
+                if seat == o and table[seat][x]:
+                    raise ValueError(f"known[{o}][{seat}]: a player's knowledge of its own hand is not stored")
+                if seat != o and not public[seat][x] <= table[seat][x] <= hands[seat][x]:
+                    raise ValueError(f"known[{o}][{seat}][{x}]: {table[seat][x]} must lie between the public "
+                                     f"{public[seat][x]} and the hand's {hands[seat][x]} (R14.10)")
+        known.append(table)
+    ku_target = _as_int(data.ku_target, "ku_target", -1, players - 1)
+    gifts = _seat_list(data.pele_gifts, "pele_gifts", players)
+    for flag in ("lono_draw", "over_limit"):
+        value = getattr(data, flag)
+        if not isinstance(value, (bool, int)) or value not in (0, 1):
+            raise ValueError(f"{flag}: must be True or False, not {value!r}")
+    return god_on, owned, known, ku_target, gifts, bool(data.lono_draw), bool(data.over_limit)
+
+
+def _check_gods(CoreBoard board, int game, gods):
+    if not isinstance(gods, (bool, int)) or gods not in (0, 1):
+        raise ValueError(f"gods: must be True or False, not {gods!r}")
+    if gods and game == GAME_KAHUNA:
+        raise ValueError("gods: Might of the Gods is a variant of Kanaloa, not of Kahuna (R16.9)")
+    if gods and board.tables.n_islands != GODS_ISLANDS:
+        raise ValueError(f"gods: the variant needs a board of {GODS_ISLANDS} islands, one token each (R14.1), not "
+                         f"{board.tables.n_islands}")
+
+
 def _restore_state(CoreBoard board, data):
     return CoreState.from_data(board, data)
 
@@ -1794,13 +2187,15 @@ cdef class CoreState:
         return out
 
     @classmethod
-    def deal(cls, CoreBoard board not None, players, preset, seed, game=GAME_KANALOA):
+    def deal(cls, CoreBoard board not None, players, preset, seed, game=GAME_KANALOA, gods=False):
         """A new game in setup (R3, R15.2), dealt from SplitMix64(seed) (docs/engine.md "Dealing"); with
-        ``game`` GAME_KAHUNA a Kahuna game in round 1 (R16.2)."""
+        ``game`` GAME_KAHUNA a Kahuna game in round 1 (R16.2); with ``gods`` the god tokens on the islands
+        (R14.1)."""
         players, preset, game = _check_game_shape(board, players, preset, game)
+        _check_gods(board, game, gods)
         cdef uint64_t s0 = _seed(seed)
         cdef CoreState out = CoreState._blank(board)
-        deal_state(&out.st, &board.tables, players, preset, s0, game)
+        deal_state(&out.st, &board.tables, players, preset, s0, game, bool(gods))
         return out
 
     @classmethod
@@ -1860,7 +2255,7 @@ cdef class CoreState:
                 raise ValueError(f"turn_color: color {turn_color} is not a color of seat {to_move}, the player "
                                  f"to move (R15.1)")
         if players == TWO_PLAYERS and not kahuna and round_ in (ROUND_1, ROUND_2, ROUND_FINAL):
-            if turn_color != NO_COLOR and played == 0:
+            if turn_color != NO_COLOR and played == 0 and not data.gods:  # (KANALOA builds pay no card, R14.5)
                 raise ValueError(f"turn_color: color {turn_color} is chosen, but no card was played this turn; "
                                  f"the turn's first place or swap chooses it (R15.3)")
             if turn_color == NO_COLOR and played > 0:
@@ -1881,6 +2276,7 @@ cdef class CoreState:
                                  "no pass, no setup and no eleven-island win (R16.9)")
         elif reason == REASON_NO_BRIDGES:
             raise ValueError("reason: only Kahuna ends when a player has no bridge left (R16.8)")
+        gods = _gods_fields(data, kahuna, players, n_isl, hands, public)
         rng = _as_int(data.rng, "rng", 0, MASK64)
 
         # Every card of the board is somewhere, exactly once (R1, R3).
@@ -1943,6 +2339,23 @@ cdef class CoreState:
         s.winner = winner
         s.reason = reason
         s.rng = <uint64_t>rng
+        if gods is not None:
+            god_on, owned, known, ku_target, gifts, lono_draw, over_limit = gods
+            s.gods = True
+            for x in range(n_isl):
+                s.god_token[x] = god_on[x]
+            for seat in range(players):
+                for k in range(GOD_KINDS):
+                    s.gods_owned[seat][k] = owned[seat][k]
+                for i in range(players):
+                    for x in range(n_isl):
+                        s.known[seat][i][x] = known[seat][i][x]
+            s.ku_target = ku_target
+            for i, x in enumerate(gifts):
+                s.pele_gifts[i] = x
+            s.n_gifts = len(gifts)
+            s.lono_draw = lono_draw
+            s.over_limit = over_limit
         return out
 
     def to_data(self):
@@ -1989,6 +2402,16 @@ cdef class CoreState:
             rng=s.rng,
             game=s.game,
             skipped=bool(s.skipped),
+            gods=bool(s.gods),
+            god_on=[s.god_token[x] for x in range(n_isl)] if s.gods else [],
+            gods_owned=[[s.gods_owned[seat][k] for k in range(GOD_KINDS)] for seat in range(s.n_players)]
+            if s.gods else [],
+            known=[[[s.known[o][seat][x] for x in range(n_isl)] for seat in range(s.n_players)]
+                   for o in range(s.n_players)] if s.gods else [],
+            ku_target=s.ku_target,
+            pele_gifts=[s.pele_gifts[k] for k in range(s.n_gifts)],
+            lono_draw=bool(s.lono_draw),
+            over_limit=bool(s.over_limit),
         )
 
     def copy(self):
@@ -2166,6 +2589,11 @@ cdef class CoreState:
         return bool(self.st.skipped)
 
     @property
+    def gods(self) -> bool:
+        """Whether the god tokens are in play (R14)."""
+        return bool(self.st.gods)
+
+    @property
     def preset(self) -> int:
         return self.st.preset
 
@@ -2223,7 +2651,7 @@ def determinisations(CoreState state not None, viewer, n, seed):
     return count
 
 
-def random_games(CoreBoard board not None, players, preset, games, seed, game=GAME_KANALOA):
+def random_games(CoreBoard board not None, players, preset, games, seed, game=GAME_KANALOA, gods=False):
     """Deal ``games`` games and play each to the end with uniform random legal moves, all in C
     (any number of players the core takes: 2 (R15), 3 or 4; or Kahuna with ``game`` GAME_KAHUNA).
 
@@ -2231,6 +2659,8 @@ def random_games(CoreBoard board not None, players, preset, games, seed, game=GA
     by ``playout((seed + g) ^ PLAYOUT_SALT)``.  Returns (games, total moves).
     """
     players, preset, game = _check_game_shape(board, players, preset, game)
+    _check_gods(board, game, gods)
+    cdef bint with_gods = bool(gods)
     cdef long long n_games = _as_int(games, "games", 0, 1 << 62)
     cdef uint64_t s0 = _seed(seed)
     cdef int n_players = players, pre = preset, kind = game
@@ -2240,6 +2670,6 @@ def random_games(CoreBoard board not None, players, preset, games, seed, game=GA
     with nogil:
         for g in range(n_games):
             game_seed = s0 + <uint64_t>g
-            deal_state(&st, &board.tables, n_players, pre, game_seed, kind)
+            deal_state(&st, &board.tables, n_players, pre, game_seed, kind, with_gods)
             moves += playout_state(&st, game_seed ^ C_PLAYOUT_SALT, POLICY_RANDOM)
     return n_games, moves

@@ -108,13 +108,18 @@ def action_name(board: Board, action: int) -> str:
         if A.build_slot(action):  # R15: the mover's second color builds
             name += " (second color)"
     if kind == A.PLACE:
-        return f"{name} {board.link_name(a)}/{board.islands[b]} ({action})"
+        card = "KANALOA" if b == A.JOKER else board.islands[b]  # R14.5: KANALOA pays as a joker
+        return f"{name} {board.link_name(a)}/{card} ({action})"
     if kind == A.SWAP:
-        return f"{name} {board.link_name(a)}/{['AA', 'AB', 'BB'][b]} ({action})"
+        return f"{name} {board.link_name(a)}/{['AA', 'AB', 'BB', 'JA', 'JB', 'JJ'][b]} ({action})"
     if kind == A.REMOVE:
         return f"{name} {board.link_name(a)} ({action})"
-    if kind in (A.DISCARD, A.TAKE, A.REVEAL):
+    if kind in (A.DISCARD, A.TAKE, A.REVEAL, A.STEAL):
         return f"{name} {board.islands[a]} ({action})"
+    if kind == A.KU:
+        return f"{name} seat {a} ({action})"
+    if kind == A.GIVE:
+        return f"{name} {board.islands[a]} to seat {b} ({action})"
     return f"{name} ({action})"
 
 

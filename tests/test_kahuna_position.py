@@ -198,7 +198,8 @@ KAHUNA_ERRORS = [
      "rules.preset: Kahuna has no presets (R13 does not apply, R16.9): each player has 25 bridges (R16.1)"),
     (_set("rules", {"preset": "yucata"}),
      "rules.preset: Kahuna has no presets (R13 does not apply, R16.9): each player has 25 bridges (R16.1)"),
-    (_set("rules", {"gods": True}), "rules.gods: unknown field (Kahuna has no rule options)"),
+    (_set("rules", {"gods": True}), "rules.gods: Kahuna has no rule options: Might of the Gods is a variant of "
+                                    "Kanaloa, not of Kahuna (R14, R16.9)"),
     (_set("rules", "yucata"), "rules: must be an object (empty: Kahuna has no rule options), not 'yucata'"),
     (_set("round", 0), "round: Kahuna has no setup round: the cards are dealt and play begins in round 1 (R16.2); "
                        "the rounds are 1, 2, 3, \"final\", \"over\""),

@@ -185,7 +185,7 @@ def test_records_without_an_action(oro, text, message):
 
 
 @pytest.mark.parametrize("action, message", [
-    (A.encode(12), "action 786432: unknown action kind 12"),
+    (A.encode(15), "action 983040: unknown action kind 15"),
     (A.encode(A.PLACE, 99, 0), "action 90880: no link 99 on board oro"),
     (A.encode(A.PLACE, 0, 5), "action 65541: island 5 is not an end of ALOA-BAFI"),
     (A.encode(A.SWAP, 0, 7), "action 131079: unknown swap combination 7"),

@@ -330,13 +330,13 @@ FULL_ERRORS = [
     (_set("format", "kanaloa-position/2"), "format: 'kanaloa-position/2' is not 'kanaloa-position/1'"),
     (_set("format", _DELETE), 'format: missing; a position starts with "format": "kanaloa-position/1"'),
     (_set("colour", "red"), "colour: unknown field (the fields are format, game, board, rules, players, colors, "
-                            "viewer, to_move, round, bridges, hands, face_up, deck, discard, scores, turn, "
+                            "viewer, to_move, round, bridges, gods, hands, face_up, deck, discard, scores, turn, "
                             "final_round, setup, result, seed)"),
     (_set("hands", _DELETE), "hands: missing"),
     (_set("board", 7), "board: must be a built-in board name or a file path, not 7"),
     (_set("board", "atlantis"), "board 'atlantis': no such built-in board (oro, kahuna) or file"),
     (_set("rules", "yucata"), "rules: must be an object like {\"preset\": \"yucata\"}, not 'yucata'"),
-    (_set("rules.bridges", 20), "rules.bridges: unknown field (rules has only 'preset')"),
+    (_set("rules.bridges", 20), "rules.bridges: unknown field (rules has preset, gods)"),
     (_set("rules.preset", "fast"), "rules.preset: 'fast' is not one of yucata, tabletop (R13)"),
     (_set("players", "red"), "players: must be a list of colors in seat order"),
     (_set("players", ["red"]), "players: 1 color; the game is for 2, 3 or 4 players"),
@@ -361,7 +361,9 @@ FULL_ERRORS = [
     (_set("hands.pink", {"cards": []}), "hands.pink: 'pink' is not playing"),
     (_set("hands.blue", _DELETE), "hands: missing the hand of blue"),
     (_set("hands.blue", ["MOKU"]), "hands.blue: must be an object, not ['MOKU']"),
-    (_set("hands.blue.known", []), "hands.blue.known: unknown field (hands.blue has cards, count, public)"),
+    (_set("hands.blue.known", []), "hands.blue.known: only a game of Might of the Gods keeps what each player "
+                                   "knows of a hand beyond 'public' (R14.10)"),
+    (_set("hands.blue.seen", []), "hands.blue.seen: unknown field (hands.blue has cards, count, public, known)"),
     (_hand("blue", count=3), "hands.blue.cards: missing; a full position knows this hand's cards"),
     (_hand("blue", cards="MOKU"), "hands.blue.cards: must be a list of cards (island names), not 'MOKU'"),
     (_hand("blue", cards=["MOKU", "NALU", "ATLANTIS"]), "hands.blue.cards: 'ATLANTIS' is not an island of board oro"),
@@ -858,7 +860,7 @@ def test_a_key_that_is_long_or_on_several_lines_is_quoted_cut_short():
         "bridges.'ALOA\\nBAFI': not a link of board oro (write two islands joined by '-')")
     assert full_position_error(_set("x" * 100_000, 1)) == (
         "'" + "x" * 60 + "'... (100000 characters): unknown field (the fields are format, game, board, "
-        "rules, players, colors, viewer, to_move, round, bridges, hands, face_up, deck, discard, scores, turn, "
+        "rules, players, colors, viewer, to_move, round, bridges, gods, hands, face_up, deck, discard, scores, turn, "
         "final_round, setup, result, seed)")
     assert full_position_error(_set("turn. ", 1)).startswith("turn.' ': unknown field (turn has ")
 

@@ -745,3 +745,19 @@ def test_a_long_hint_does_not_hold_up_another_game():
 
     quick, slow = asyncio.run(scenario())
     assert quick < slow / 2, (quick, slow)
+
+
+def test_games_with_the_gods_are_refused_in_one_line_until_the_page_can_play_them(client):
+    """The page has no controls for the god tokens (R14) yet: a position or record with them is refused with
+    the reason, and a replay of one still steps through."""
+    pos = Position.new(players=3, seed=4, gods=True)
+    refused(client.post("/api/games", json={"position": pos.to_json(), "seats": ["human"] * 3}), 400,
+            "position", "Might of the Gods (R14)", "kanaloa new --gods")
+    refused(client.post("/api/tables", json={"position": pos.as_viewer("red").to_json()}), 400,
+            "Might of the Gods (R14)")
+    t = make_tournament(["random", "random", "random"], 3, 5, gods=True)
+    record = play_game(t, 0).dumps()
+    refused(client.post("/api/games", json={"record": record, "seats": ["human"] * 3}), 400, "record",
+            "Might of the Gods (R14)")
+    r = client.post("/api/replays", json={"records": record})
+    assert r.status_code in (200, 201), r.text

@@ -174,8 +174,10 @@ def cli() -> None:
 @click.option("--viewer", type=click.Choice(COLORS + KAHUNA_COLORS), default=None,
               help="Print the position as this color sees it instead of the full position (with 2 players: a "
                    "player, named by its first color; in Kahuna white or black).")
+@click.option("--gods", is_flag=True,
+              help="Play the variant Might of the Gods (R14): a god token on each of the board's 16 islands.")
 def new(game: str, players: int | None, seed: int | None, preset: str | None, board: str | None, colors: str | None,
-        viewer: str | None) -> None:
+        viewer: str | None, gods: bool) -> None:
     """Deal a new game and print its position (JSON).
 
     With --players 2 each player plays two colors (R15): red and blue
@@ -183,9 +185,18 @@ def new(game: str, players: int | None, seed: int | None, preset: str | None, bo
 
     With --game kahuna it deals Kahuna (R16) on its board: white against
     black, 3 cards each and 3 face-up, straight into round 1.
+
+    With --gods it deals Might of the Gods (R14), a variant of Kanaloa: the
+    cards as without it, and one god token face up on each island (the
+    board must have 16 islands). The tokens' moves are 'LINK/KANALOA',
+    'ku COLOR', 'steal CARD', 'pele', 'give COLOR CARD' and 'lono'.
     """
     from ..position.api import Position, color_pairs
+    from ..rules.board import load_board
+    from ..rules.state import GODS_ISLANDS
 
+    if gods and game == "kahuna":
+        raise OptionError("--gods: Might of the Gods is a variant of Kanaloa, not of Kahuna (R14, R16.9)")
     if game == "kahuna":
         if players is not None and players != 2:
             raise OptionError(f"--players {players}: Kahuna is for 2 players, white and black (R16.1)")
@@ -201,10 +212,17 @@ def new(game: str, players: int | None, seed: int | None, preset: str | None, bo
             raise OptionError(f"--colors {quote(colors)}: only a 2-player game gives each player two colors (R15.1); "
                               f"add --players 2")
         pairs = color_pairs(colors)
+    bd = None
+    if gods:
+        bd = load_board("oro" if board is None else board)
+        if bd.n_islands != GODS_ISLANDS:
+            raise OptionError(f"--gods: the variant lays one of its {GODS_ISLANDS} god tokens on each island "
+                              f"(R14.1); board {bd.name} has {bd.n_islands} islands")
     announce = seed is None
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    pos = Position.new(players=players, seed=seed, preset=preset or "yucata", board=board, colors=pairs, game=game)
+    pos = Position.new(players=players, seed=seed, preset=preset or "yucata", board=board if bd is None else bd,
+                       colors=pairs, game=game, gods=gods)
     if viewer is not None:
         try:
             pos = pos.as_viewer(viewer)
@@ -459,6 +477,15 @@ def play(position: str, moves: tuple[str, ...], moves_file: str | None) -> None:
     \b
         kanaloa new --seed SEED --players P --preset X | kanaloa play - --moves-file RECORD
         kanaloa new --game kahuna --seed SEED | kanaloa play - --moves-file RECORD   (a Kahuna game)
+
+    With the gods (R14) the tokens' moves are 'ALOA-BAFI/KANALOA' (and
+    'LINK/KANALOA+CARD', 'LINK/KANALOA+KANALOA'), 'ku green' then 'steal
+    ALOA', 'pele' then 'give green ORO' for each player PELE took from, and
+    'lono' then 'take CARD' or 'draw'. A viewer position records them as the
+    viewer saw them: 'ku green sees ALOA ORO RASI' (its own KU), 'red:
+    steal' (a steal it did not see), 'pele takes green:ALOA blue:KULU' (its
+    own PELE), 'red: pele takes ALOA' (the card PELE took from it), 'red:
+    pele' (it held no card), 'red: give green' (a gift it did not see).
     """
     listed = list(moves)
     if moves_file is not None:
@@ -859,6 +886,8 @@ class _WithBotSpecs(click.Command):
               help="Built-in board name or board file path. [default: oro; Kahuna: kahuna]")
 @click.option("--game", "game", type=click.Choice(["kanaloa", "kahuna"]), default="kanaloa", show_default=True,
               help="The rule set: Kanaloa, or Kahuna (R16: 2 bots, white against black).")
+@click.option("--gods", "gods", is_flag=True,
+              help="Play Might of the Gods (R14): god tokens on the islands (a 16-island board, Kanaloa only).")
 @click.option("--workers", type=click.IntRange(0), default=1, show_default=True,
               help="Worker processes playing games in parallel; 0 means one per CPU core. The results do not "
                    "depend on it.")
@@ -872,7 +901,8 @@ class _WithBotSpecs(click.Command):
 @click.option("--progress/--no-progress", "progress", default=True, show_default=True,
               help="Show progress on stderr: a live bar on a terminal, otherwise a line every 30 s.")
 def simulate(bots: str, games: int | None, seed: int | None, players: int | None, preset: str, board: str | None,
-             game: str, workers: int, scheduler: str | None, out: str | None, as_json: bool, progress: bool) -> int:
+             game: str, gods: bool, workers: int, scheduler: str | None, out: str | None, as_json: bool,
+             progress: bool) -> int:
     """Play bot against bot with rotated seats and summarise how each bot did.
 
     The lineup (--bots) has one spec per seat, so its length is the number
@@ -944,7 +974,8 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
     announce = seed is None
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    tournament = make_tournament(specs, games, seed, preset=preset, board=board, players=players, game=game)
+    tournament = make_tournament(specs, games, seed, preset=preset, board=board, players=players, game=game,
+                                 gods=gods)
     if scheduler is not None:
         check_scheduler(scheduler)
     if workers == 0:

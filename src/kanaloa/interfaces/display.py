@@ -16,7 +16,13 @@ and the scores show each color's points and each player's pair (R15.5).
 
 A game of Kahuna (R16) shows its 3 face-up cards, round 3, whether the
 player to move's opponent skipped its last draw (R16.5), and each player's
-bridges left in stock of its 25 (R16.1)."""
+bridges left in stock of its 25 (R16.1).
+
+A game of Might of the Gods (R14) shows the token on each island (a column
+of the island table), the tokens each player owns, what a token use has
+left pending in the turn, and what each player knows of a hand beyond its
+public part (R14.10): every observer's in a full position, the viewer's in
+a viewer position."""
 
 from __future__ import annotations
 
@@ -58,6 +64,21 @@ def island_table(board: Board, state: EngineState, colors: list[str]) -> list[Is
     return rows
 
 
+def _pending_tokens(turn: dict) -> str:
+    """What a god token's use has left pending in the turn (R14.6-R14.9), as the status line says it."""
+    parts = []
+    if turn.get("ku_target"):
+        parts.append(f"KU showed {turn['ku_target']}'s hand: a card of it is to be taken, 'steal CARD' (R14.6)")
+    if turn.get("pele_gifts"):
+        parts.append(f"PELE's gifts are owed to {', '.join(turn['pele_gifts'])}, in that order: 'give "
+                     f"{turn['pele_gifts'][0]} CARD' (R14.7)")
+    if turn.get("lono_draw"):
+        parts.append("LONO's extra card is to be taken: 'take CARD' or 'draw' (R14.8)")
+    if turn.get("over_limit"):
+        parts.append("a token left the hand above 4: it may be discarded down to 4 (R14.9)")
+    return "".join(f"; {p}" for p in parts)
+
+
 def render_position(pos: Position, use_color: bool = False) -> str:
     """The whole picture of ``pos`` as one string (no trailing newline)."""
     doc = pos.to_json()
@@ -70,10 +91,12 @@ def render_position(pos: Position, use_color: bool = False) -> str:
     kahuna = pos.game == "kahuna"
     out: list[str] = []
     viewer = doc.get("viewer")
+    gods = doc.get("gods")
     if kahuna:
         title = f"Kahuna on {board.name}"
     else:
-        title = f"Kanaloa on {board.name} ({doc.get('rules', {}).get('preset', 'yucata')})"
+        rules = doc.get("rules", {}).get("preset", "yucata") + (", Might of the Gods" if gods else "")
+        title = f"Kanaloa on {board.name} ({rules})"
     title += f", seen by {viewer}" if viewer else ", full position"
     out.append(title)
     if two:
@@ -113,6 +136,7 @@ def render_position(pos: Position, use_color: bool = False) -> str:
             if turn.get("skipped_draw"):
                 other = next(p for p in players if p != doc["to_move"])
                 status += f"; {other} skipped its last draw, so {doc['to_move']} may not skip this one (R16.5)"
+            status += _pending_tokens(turn)
         out.append(status)
     if rnd == "final":
         fr = doc.get("final_round", {})
@@ -126,13 +150,23 @@ def render_position(pos: Position, use_color: bool = False) -> str:
         named = [f"{c} ({known[c]})" if c in known else c for c in chosen]
         out.append(f"Setup: chosen so far: {', '.join(named) or 'none'}")
     rows = island_table(board, pos.live, colors)
+    tokens = gods.get("on_islands", {}) if gods else {}
     out.append("")
     head = f"  {'island':<8}{'links':>5}  " + "".join(f"{c:>7}" for c in columns) + f"{'free':>6}  controller"
-    out.append(head)
+    out.append(head + ("  god (R14)" if gods else ""))
     for row in rows:
         counts = "".join(f"{(row['counts'][c] or '.'):>7}" for c in columns)
         ctrl = _paint(row["controller"], row["controller"], use_color) if row["controller"] else "-"
-        out.append(f"  {row['island']:<8}{row['size']:>5}  {counts}{row['free']:>6}  {ctrl}")
+        line = f"  {row['island']:<8}{row['size']:>5}  {counts}{row['free']:>6}  {ctrl}"
+        if gods:
+            line += " " * (12 - len(row["controller"] or "-")) + tokens.get(row["island"], "-")
+        out.append(line)
+    if gods:
+        out.append("")
+        out.append("God tokens owned (R14.2; used in round 2, R14.4)")
+        for p in players:
+            owned = gods.get("owned", {}).get(p, [])
+            out.append(f"  {_paint(f'{p:<7}', p, use_color)} {' '.join(owned) or '-'}")
     out.append("")
     out.append("Bridges")
     by_color: dict[str, list[str]] = {c: [] for c in colors}
@@ -145,18 +179,23 @@ def render_position(pos: Position, use_color: bool = False) -> str:
     out.append("Hands")
     for c in players:
         hand = doc["hands"][c]
+        known = hand.get("known", {})  # R14.10: what an observer knows beyond the public part
+        public = hand.get("public", [])
         if "cards" in hand:
             text = " ".join(hand["cards"]) or "(empty)"
             n = len(hand["cards"])
-            public = hand.get("public", [])
             if public:
                 text += f"   (known to all: {' '.join(public)})"
+            if known:
+                text += "   (" + "; ".join(f"{o} knows {' '.join(cards) or 'none'}" for o, cards in known.items()) + ")"
         else:
             n = hand["count"]
-            public = hand.get("public", [])
-            unseen = n - len(public)
-            shown = public + ([f"+ {unseen} unseen"] if public and unseen else [f"{unseen} unseen"] if unseen else [])
+            base = known.get(viewer, public)
+            unseen = n - len(base)
+            shown = base + ([f"+ {unseen} unseen"] if base and unseen else [f"{unseen} unseen"] if unseen else [])
             text = " ".join(shown) or "(empty)"
+            if viewer in known and public:
+                text += f"   (known to all: {' '.join(public)})"
         out.append(f"  {_paint(f'{c:<7}', c, use_color)} [{n}] {text}")
     deck = doc.get("deck", {})
     deck_n = len(deck) if isinstance(deck, list) else deck.get("count", 0)

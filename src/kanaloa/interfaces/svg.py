@@ -25,6 +25,9 @@ player's pair (R15.5) come from the position and its engine.
   builds with, a removal as a dashed black line with a cross, a take, draw,
   discard or reveal as a numbered mark on the card or the deck; and a legend
   in the panel with the plan and the move's estimated win chance.
+- With the gods (R14) each token still on an island is a label under it
+  (``<g class="god-token" data-token="KU">``), and the panel lists the
+  tokens each player owns.
 - A Kahuna position (R16) is drawn the same way in white and black, with
   round 3, a skipped draw the mover must answer with a draw (R16.5), each
   player's bridges left of its 25, and a game that ended without a winner.
@@ -212,6 +215,7 @@ class _Table:
     controllers: dict[str, str] = field(default_factory=dict)  # island -> controlling color (R2)
     pending: tuple[str, ...] = ()  # islands with a pending removal (R7)
     removable: frozenset[str] = frozenset()  # links a pending removal may take
+    tokens: dict[str, str] = field(default_factory=dict)  # island -> the god token still on it (R14.1)
 
 
 def _interactive(on: bool, label: str) -> dict[str, Any]:
@@ -265,6 +269,13 @@ def _islands(board: Board, geo: BoardGeometry, table: _Table, interactive: bool)
         size = min(13.0, 2 * r * 0.85 / max(1, 0.62 * len(name)))  # a long name gets smaller letters
         out.append(_text(x, y + 1, name, size=size, weight="bold", anchor="middle"))
         out.append(_text(x, y + 13, str(links), size=9, anchor="middle", fill=QUIET))
+        token = table.tokens.get(name)
+        if token:  # R14.1: the god token waiting on the island for its first controller
+            out.append(_open("g", class_="god-token", data_token=token))
+            out.append(_empty("rect", x=x - 24, y=y + r + 2, width="48", height="14", rx="7", fill="#fff6d6",
+                              stroke="#8a6d00", stroke_width="1"))
+            out.append(_text(x, y + r + 12.5, token, size=9, weight="bold", anchor="middle", fill="#6b5200"))
+            out.append("</g>")
         out.append("</g>")
     out.append("</g>")
     return out
@@ -545,8 +556,10 @@ def position_svg(position: Position, *, hint: Hint | None = None, width: float =
     controllers = {name: c for name in board.islands if (c := position.controller_of(name) or "")}
     turn = doc.get("turn", {})
     pending = tuple(turn.get("remove_on", []))
+    gods = doc.get("gods") or {}
     table = _Table(owners=dict(doc["bridges"]), controllers=controllers, pending=pending,
-                   removable=_removable(position) if pending else frozenset())
+                   removable=_removable(position) if pending else frozenset(),
+                   tokens=dict(gods.get("on_islands", {})))
     mover = doc.get("to_move") or ""
     steps = _hint_steps(position, hint) if hint is not None else []
 
@@ -559,6 +572,16 @@ def position_svg(position: Position, *, hint: Hint | None = None, width: float =
     panel.text(f"seen by {viewer}" if viewer else "full position", fill=QUIET)
     _status(panel, doc, position)
     _scores(panel, doc, position, controllers)
+    if doc.get("rules", {}).get("gods"):
+        panel.heading("God tokens (R14)")
+        owned = gods.get("owned", {})
+        for player in doc["players"]:
+            held = owned.get(player, [])
+            panel.swatch(player)
+            panel.text(f"{player}: {', '.join(held) if held else 'none'}", indent=18)
+        left = len(gods.get("on_islands", {}))
+        panel.text(f"{left} token{'s' if left != 1 else ''} still on the islands; used in round 2 only (R14.4)",
+                   fill=QUIET)
     card_marks = {s.move.cards[0]: s.number for s in steps if s.move.kind == N.TAKE and s.move.cards}
     panel.heading("Face up")
     panel.cards("face-up card", [(card, {"class_": "card face-up", "data_card": card}) for card in doc["face_up"]],

@@ -111,6 +111,10 @@ CARD_VALUE = 0.6  # a card in hand: roughly what one bridge toward a majority is
 PROGRESS = 0.5  # credit per bridge toward a majority not yet reached
 STRONGER_COLOR = 0.25  # R15.5: weight of a player's stronger color beside its weaker one (two players)
 KAHUNA_ISLAND = 1.5  # Kahuna (R16.6, R16.7): an island controlled counts towards every scoring left
+# Might of the Gods (R14): what an unused token is worth beside a card in hand (KANE is never owned).
+TOKEN_VALUE = (0.0, 1.2 * CARD_VALUE, CARD_VALUE, CARD_VALUE, CARD_VALUE)
+# The action kinds of the gods (kanaloa.rules.actions): KU, STEAL, PELE, GIVE, LONO.
+_KU, _STEAL, _PELE, _GIVE, _LONO = 10, 11, 12, 13, 14
 
 
 class BoardHeuristic:
@@ -163,10 +167,14 @@ class BoardHeuristic:
         return out
 
     def value(self, state: CoreState, seat: int, cards_in_hand: int) -> float:
-        """How good ``state`` is for ``seat``, who holds ``cards_in_hand`` cards."""
+        """How good ``state`` is for ``seat``, who holds ``cards_in_hand`` cards (and, with the gods, its
+        unused tokens, ``TOKEN_VALUE`` each)."""
         standing = self.standings(state)
         best_other = max(v for s, v in enumerate(standing) if s != seat)
-        return standing[seat] - best_other + CARD_VALUE * cards_in_hand
+        tokens = 0.0
+        if state.gods:
+            tokens = sum(n * worth for n, worth in zip(state.to_data().gods_owned[seat], TOKEN_VALUE, strict=True))
+        return standing[seat] - best_other + CARD_VALUE * cards_in_hand + tokens
 
     def card_value(self, state: CoreState, seat: int, island: int, held: int) -> float:
         """How useful one more card of ``island`` is to ``seat``, who holds ``held`` of them already:
@@ -200,6 +208,10 @@ class GreedyBot(Bot):
         me = state.to_move
         # Only the mover's own cards matter to its play phase; the rest is a sample.
         own = state.determinise(me, self.rng.getrandbits(63))
+        if state.gods:
+            token_move = self._token_move(self._heuristic, own, me, moves)
+            if token_move is not None:
+                return token_move
         line = self._best_line(self._heuristic, own, me)
         if line:
             return line[0]
@@ -246,6 +258,27 @@ class GreedyBot(Bot):
                     break
             frontier = next_frontier
         return best_line
+
+    def _token_move(self, h: BoardHeuristic, state: CoreState, me: int, moves: list[int]) -> int | None:
+        """Might of the Gods (R14): the cards a token gains come first, before any build. Take the most
+        useful card a KU shows, give back the least useful after PELE, and use KU (on the player with the
+        most cards), PELE or LONO as soon as they may be used; KANALOA builds are weighed by the lookahead
+        like any build, against the token's value."""
+        kinds = {a >> 16 for a in moves}
+        data = state.to_data()
+        if kinds == {_STEAL}:
+            victim = data.ku_target
+            return max(moves, key=lambda a: (h.card_value(state, me, A.arg_a(a), data.hands[me][A.arg_a(a)]),
+                                             data.hands[victim][A.arg_a(a)], -a))
+        if kinds == {_GIVE}:
+            return min(moves, key=lambda a: (h.card_value(state, me, A.arg_a(a), data.hands[me][A.arg_a(a)] - 1), a))
+        if _KU in kinds:
+            targets = [a for a in moves if a >> 16 == _KU]
+            return max(targets, key=lambda a: (sum(data.hands[A.arg_a(a)]), -a))
+        for kind in (_PELE, _LONO):
+            if kind in kinds:
+                return A.encode(kind)
+        return None
 
     @staticmethod
     def _may_stop(state: CoreState) -> bool:

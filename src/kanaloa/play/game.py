@@ -50,6 +50,10 @@ _PLACE, _SWAP = A.PLACE, A.SWAP  # the builds (R4), adjacent codes
 assert _SWAP == _PLACE + 1
 # R4: every face-down discard of another player looks alike to the observer.
 HIDDEN_DISCARD: Action = A.encode(A.DISCARD, 0xFF)
+# R14.6, R14.7: the card another player steals after KU, or gives after PELE, is seen only by the two players.
+_STEAL, _GIVE = 11, 13  # the action kinds (kanaloa.rules.actions)
+HIDDEN_STEAL: Action = A.encode(_STEAL, 0xFF)
+HIDDEN_GIVE: Action = A.encode(_GIVE, 0xFF)
 _FIRST_DISCARD, _AFTER_DISCARDS = A.encode(A.DISCARD), A.encode(A.DISCARD + 1)
 # A point margin this large or larger counts as a complete rout in ``margins()``.
 MARGIN_SCALE = 20.0
@@ -249,14 +253,29 @@ class KanaloaState:
         self.core.playout(seed, self.game.policy)
 
     def public_actions(self, observer: int) -> list[Action]:
-        """Legal moves as ``observer`` tells them apart: another player's discards are one key (R4)."""
+        """Legal moves as ``observer`` tells them apart: another player's discards are one key (R4), and so
+        are the cards another player steals or gives where the observer is neither of the two (R14.10)."""
         if self.core.to_move == observer:
             return self.legal_actions()
         moves = self.core.legal_actions()
+        hidden = self._hidden_key(moves, observer)
+        if hidden >= 0:
+            return [hidden]
         lo, hi = _discards(moves)
         if hi > lo:
             moves[lo:hi] = [HIDDEN_DISCARD]  # the run of discards becomes its one key
         return moves
+
+    def _hidden_key(self, moves: list, observer: int) -> Action:
+        """With the gods: the one key of a steal or gift ``observer`` does not see (R14.6, R14.7), else -1."""
+        if not moves:
+            return -1
+        kind = moves[0] >> 16
+        if kind == _GIVE:
+            return HIDDEN_GIVE if observer != (moves[0] & 0xFF) else -1
+        if kind == _STEAL:
+            return HIDDEN_STEAL if observer != self.core.to_data().ku_target else -1
+        return -1
 
     def priors(self, observer: int) -> list[float]:
         """``prior_of`` the core's score of every move of ``public_actions(observer)``, in that order."""
@@ -266,7 +285,10 @@ class KanaloaState:
             if self.last >= 0:
                 return [values[i] for i in self._kept(core.legal_actions())]
             return values
-        lo, hi = _discards(core.legal_actions())
+        moves = core.legal_actions()
+        if self._hidden_key(moves, observer) >= 0:
+            return [prior_of(0)]
+        lo, hi = _discards(moves)
         if hi > lo:
             values[lo:hi] = [prior_of(DISCARD_VALUE)]
         return values
@@ -282,6 +304,9 @@ class KanaloaState:
             moves = core.legal_actions()
             lo, hi = _discards(moves)
             key = moves[lo + rng.randrange(hi - lo)]
+        elif key in (HIDDEN_STEAL, HIDDEN_GIVE):
+            moves = core.legal_actions()
+            key = moves[rng.randrange(len(moves))]
         core.apply(key)
         self.last = -1
         return key

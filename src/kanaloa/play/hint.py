@@ -424,7 +424,7 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
     builders = seat_colors(colors, core.players, mover, kind)
 
     def name(action: int) -> str:
-        return str(Move.from_action(action, board, builders=builders, game=kind))
+        return str(Move.from_action(action, board, builders=builders, game=kind, players=colors[:core.players]))
 
     flag = _Flag()
 

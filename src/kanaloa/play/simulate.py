@@ -116,6 +116,7 @@ from ..rules.state import (
     GAME_KAHUNA,
     GAME_KANALOA,
     GAMES,
+    GODS_ISLANDS,
     KAHUNA_DEAL,
     KAHUNA_FACE_UP,
     PRESET_YUCATA,
@@ -181,6 +182,7 @@ class Tournament(_Seats):
     preset: str = "yucata"
     board: Board = field(default_factory=lambda: load_board("oro"))
     game: str = "kanaloa"  # or "kahuna" (R16)
+    gods: bool = False  # Might of the Gods (R14)
 
     @property
     def players(self) -> int:
@@ -218,7 +220,7 @@ class Tournament(_Seats):
 
 def make_tournament(bots: Sequence[str], games: int, seed: int, preset: str = "yucata",
                     board: str | Board | None = None, players: int | None = None,
-                    game: str = "kanaloa") -> Tournament:
+                    game: str = "kanaloa", gods: bool = False) -> Tournament:
     """A checked ``Tournament``.
 
     Raises ``OptionError`` naming the option (``--bots``, ``--games``, ...)
@@ -278,7 +280,13 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, preset: str = "y
             raise OptionError(f"--board {quote(bd.source, PATH_LIMIT)}: Kahuna deals 3 cards to each player and turns "
                               f"3 face-up (R16.2), so it needs at least 9 cards; this board has {bd.n_cards}")
         CoreState.deal(core_board(bd), TWO_PLAYERS, PRESET_YUCATA, 0, game=GAME_KAHUNA)
-    return Tournament(tuple(specs), games, seed, preset, bd, game)
+    if gods:
+        if game == "kahuna":
+            raise OptionError("--gods: Might of the Gods is a variant of Kanaloa, not of Kahuna (R16.9)")
+        if bd.n_islands != GODS_ISLANDS:
+            raise OptionError(f"--gods: the variant puts one god token on each of {GODS_ISLANDS} islands (R14.1); "
+                              f"board {quote(bd.source, PATH_LIMIT)} has {bd.n_islands}")
+    return Tournament(tuple(specs), games, seed, preset, bd, game, bool(gods))
 
 
 def schedule(t: Tournament, first: int = 0) -> Iterator[int]:
@@ -319,6 +327,7 @@ class GameRecord(_Seats):
     reason: str
     color_scores: tuple[int, ...] = ()  # 2 players: the points of every color, by color index
     ruleset: str = "kanaloa"  # or "kahuna" (R16)
+    gods: bool = False  # Might of the Gods (R14)
 
     @property
     def game_code(self) -> int:
@@ -359,6 +368,8 @@ class GameRecord(_Seats):
             doc["color_scores"] = {COLORS[c]: self.color_scores[c] for c in color_order(self.players)}
         if self.ruleset != "kanaloa":
             doc["ruleset"] = self.ruleset
+        if self.gods:
+            doc["gods"] = True
         return doc
 
     def dumps(self) -> str:
@@ -391,6 +402,12 @@ class GameRecord(_Seats):
         if ruleset not in GAMES:
             raise OptionError(f"{where}: field 'ruleset' must be one of {', '.join(GAMES)}, not {_brief(ruleset)}")
         kahuna = ruleset == "kahuna"
+        gods = obj.get("gods", False)
+        if gods is not True and gods is not False:
+            raise OptionError(f"{where}: field 'gods' must be true or false, not {_brief(gods)}")
+        if gods and kahuna:
+            raise OptionError(f"{where}: field 'gods' is true in a Kahuna game; the gods are a variant of Kanaloa "
+                              f"(R16.9)")
         for key, kind in _RECORD_FIELDS.items():
             value = obj[key]
             if key == "winner" and value is None and kahuna:
@@ -436,7 +453,7 @@ class GameRecord(_Seats):
             players=players, preset=obj["preset"], seed=obj["seed"], lineup=tuple(obj["lineup"]),
             bot_seeds=tuple(obj["bot_seeds"]), moves=tuple(obj["moves"]), scores=tuple(obj["scores"]),
             ranks=tuple(obj["ranks"]), winner=winner, reason=obj["reason"], color_scores=color_scores,
-            ruleset=ruleset,
+            ruleset=ruleset, gods=gods,
         )
 
     def new_command(self) -> str:
@@ -444,7 +461,7 @@ class GameRecord(_Seats):
         if self.ruleset != "kanaloa":
             return f"kanaloa new --game {self.ruleset} --seed {self.seed} --board {self.board}"
         return (f"kanaloa new --seed {self.seed} --players {self.players} --preset {self.preset} "
-                f"--board {self.board}")
+                f"--board {self.board}" + (" --gods" if self.gods else ""))
 
 
 _ONE_PER_LINE = "expected one game record per line, as 'kanaloa simulate --out' writes them"
@@ -541,7 +558,8 @@ def _shared_board(board: Board) -> Board:
 
 
 def play_seated_game(board: Board, preset: str, deal_seed: int, seating: Sequence[str],
-                     bot_seeds: Sequence[int], movers: list[int] | None = None, game: int = GAME_KANALOA):
+                     bot_seeds: Sequence[int], movers: list[int] | None = None, game: int = GAME_KANALOA,
+                     gods: bool = False):
     """Play one game on the compiled core; returns ``(actions, final_state)``.
 
     ``seating[s]`` is the spec of seat ``s``'s bot, started with
@@ -554,7 +572,7 @@ def play_seated_game(board: Board, preset: str, deal_seed: int, seating: Sequenc
     from ..rules.core import CoreState, core_board
 
     board = _shared_board(board)
-    state = CoreState.deal(core_board(board), len(seating), PRESETS[preset], deal_seed, game=game)
+    state = CoreState.deal(core_board(board), len(seating), PRESETS[preset], deal_seed, game=game, gods=gods)
     bots = [parse_bot_spec(spec) for spec in seating]
     for bot, seed in zip(bots, bot_seeds, strict=True):
         bot.start(board, seed)
@@ -584,7 +602,7 @@ def play_game(tournament: Tournament, game: int) -> GameRecord:
     bot_seeds = t.bot_seeds(game)
     deal_seed = t.deal_seed(game)
     movers: list[int] = []
-    actions, state = play_seated_game(t.board, t.preset, deal_seed, seating, bot_seeds, movers, t.game_code)
+    actions, state = play_seated_game(t.board, t.preset, deal_seed, seating, bot_seeds, movers, t.game_code, t.gods)
     data = state.to_data()
     ranks = [0] * t.players
     for place, seat in enumerate(data.ranking):  # R12 (or R8, R15.5, R16.7): best first
@@ -598,10 +616,11 @@ def play_game(tournament: Tournament, game: int) -> GameRecord:
     return GameRecord(
         game=game, deal=t.deal_of(game), rotation=t.rotation_of(game), board=t.board.source,
         players=t.players, preset=t.preset, seed=deal_seed, lineup=seating, bot_seeds=bot_seeds,
-        moves=tuple(str(Move.from_action(a, t.board, builders=builders[seat], game=t.game_code))
+        moves=tuple(str(Move.from_action(a, t.board, builders=builders[seat], game=t.game_code,
+                                         players=names[:t.players]))
                     for a, seat in zip(actions, movers, strict=True)),
         scores=scores, ranks=tuple(ranks), winner=data.winner, reason=REASON_NAMES[data.reason],
-        color_scores=tuple(data.scores) if two else (), ruleset=t.game,
+        color_scores=tuple(data.scores) if two else (), ruleset=t.game, gods=t.gods,
     )
 
 
@@ -622,7 +641,8 @@ def replay(record: GameRecord | dict | str, engine: Engine | None = None, at: in
     if at is not None and not 0 <= at <= rec.length:
         raise OptionError(f"--at {at}: game {rec.game} has {rec.length} moves; give 0 (the deal) to {rec.length}")
     pos = Position.new(players=rec.players, seed=rec.seed, preset=rec.preset,
-                       board=rec.board if board is None else board, engine=engine, game=rec.ruleset)
+                       board=rec.board if board is None else board, engine=engine, game=rec.ruleset,
+                       gods=rec.gods)
     for number, move in enumerate(rec.moves[:at], start=1):
         try:
             pos.play(move)
@@ -836,6 +856,7 @@ class TournamentRun:
             "deals": t.deals,
             "reasons": self.reasons(),
             "game": t.game,
+            "gods": t.gods,
             "no_winner": self._totals.no_winner,
             "mean_moves": (self._totals.moves / self.games) if self.games else 0.0,
             "seconds": self.seconds,
@@ -861,7 +882,7 @@ class TournamentRun:
                          f"bridges (R16.8) {reasons['no bridges']}")
         else:
             lines.append(f"{t.games} games: {_count(t.deals, 'deal')} x {t.players} seat rotations, seed {t.seed}, "
-                         f"preset {t.preset}, board {t.board.source}")
+                         f"preset {t.preset}, board {t.board.source}" + (", Might of the Gods (R14)" if t.gods else ""))
             lines.append(f"{where}, {self.seconds:.1f} s, {rate:.2f} games/s; won on points (R12) "
                          f"{reasons['points']}, by eleven islands (R8) {reasons['eleven islands']}")
         if t.two_colors:

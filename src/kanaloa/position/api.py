@@ -39,6 +39,16 @@ skip the draw.  A viewer waits for the 3 cards turned face-up after each of
 Kahuna's two reshuffles (R16.6).  Kahuna's two players are not R15's: they
 have no pairs and no turn color.
 
+**Might of the Gods (R14).**  ``Position.new(gods=True)`` deals Kanaloa
+with the god tokens on a board of 16 islands; ``gods`` says whether a
+position plays the variant.  Its moves are read and written in the
+notation of ``kanaloa.position.notation`` (``ALOA-BAFI/KANALOA``, ``ku
+green``, ``steal ALOA``, ``pele``, ``give green ORO``, ``lono``).  A viewer
+position keeps what the viewer knows of each other hand (R14.10) and
+learns from the records of the token moves (``ku green sees ALOA ORO
+RASI``, ``red: steal``, ``pele takes green:ALOA blue:KULU``, ``red: pele
+takes ALOA``, ``red: give green``; ``kanaloa.position.viewer``).
+
 **Two players (R15).**  Each player plays two colors and is named by its
 first.  ``colors`` names the colors by index (``kanaloa.rules.state``: the
 players' first colors in seat order, then their second colors) and
@@ -63,6 +73,7 @@ from ..rules.state import (
     GAME_KANALOA,
     GAME_NAMES,
     GAMES,
+    GODS_ISLANDS,
     KAHUNA_DEAL,
     KAHUNA_FACE_UP,
     KAHUNA_PLAYERS,
@@ -78,11 +89,12 @@ from ..rules.state import (
 from . import notation as N
 from . import viewer as V
 from .format import DEFAULT_PAIRS, FORMAT, SEED_LIMIT, dumps, is_int, pair_colors, parse_json, read, render
-from .notation import COLORS, KAHUNA_COLORS, Move, color_order, parse_move, seat_colors
+from .notation import COLORS, KAHUNA_COLORS, KANALOA, Move, color_order, parse_move, seat_colors
 
 __all__ = ["FORMAT", "Position", "WaitingError"]
 
-_KIND_OF_RECORD = {N.DISCARD: A.DISCARD, N.REVEAL: A.REVEAL}
+# Moves whose record may leave out the card (another player's, unseen), and their action kinds.
+_KIND_OF_RECORD = {N.DISCARD: A.DISCARD, N.REVEAL: A.REVEAL, N.STEAL: A.STEAL, N.GIVE: A.GIVE}
 
 
 def color_pairs(text: str) -> tuple[tuple[str, str], ...]:
@@ -117,12 +129,13 @@ class Position:
     docstring for viewer positions and waiting.
     """
 
-    __slots__ = ("_game", "_players", "_state", "_viewer", "_wait", "_wait_kind", "board", "colors", "engine")
+    __slots__ = ("_game", "_gods", "_players", "_state", "_viewer", "_wait", "_wait_kind", "board", "colors",
+                 "engine")
 
     def __init__(self, board: Board, engine: Engine, colors: tuple[str, ...], viewer: int | None,
                  state: EngineState | None = None, wait: StateData | None = None,
                  wait_kind: V.WaitKind | None = None, players: int | None = None,
-                 game: int = GAME_KANALOA) -> None:
+                 game: int = GAME_KANALOA, gods: bool = False) -> None:
         self.board = board
         self.engine = engine
         self.colors = colors
@@ -132,13 +145,14 @@ class Position:
         self._wait = wait
         self._wait_kind = wait_kind
         self._game = game
+        self._gods = gods
 
     # -- construction -------------------------------------------------------
 
     @classmethod
     def new(cls, players: int | None = None, seed: int = 0, preset: str = "yucata", board: str | Board | None = None,
             engine: Engine | None = None, colors: Sequence[Sequence[str]] | None = None,
-            game: str = "kanaloa") -> Position:
+            game: str = "kanaloa", gods: bool = False) -> Position:
         """A freshly dealt full position in the setup (R3), dealt from ``seed``.
 
         ``players`` is 4 by default.  ``colors`` gives each player's two
@@ -150,12 +164,21 @@ class Position:
         white and black, on board ``kahuna`` by default; it has no presets
         (``preset`` stays ``"yucata"``, the default) and no ``colors``.
 
-        Raises ``OptionError`` for a bad game, player count, seed, preset or
-        colors and ``BoardError`` for a bad board.
+        ``gods=True`` deals Kanaloa with Might of the Gods (R14.1): the cards
+        as without it, then a god token on each island; the board must have
+        16 islands.
+
+        Raises ``OptionError`` for a bad game, player count, seed, preset,
+        colors or gods (a board without 16 islands, Kahuna) and
+        ``BoardError`` for a bad board.
         """
         if not isinstance(game, str) or game not in GAMES:
             raise OptionError(f"game {brief(game)}: unknown; choose one of {', '.join(GAMES)}")
+        if not isinstance(gods, bool):
+            raise OptionError(f"gods {brief(gods)}: must be true (Might of the Gods, R14) or false")
         if GAMES[game] == GAME_KAHUNA:
+            if gods:
+                raise OptionError("gods: Might of the Gods is a variant of Kanaloa, not of Kahuna (R14, R16.9)")
             return cls._new_kahuna(players, seed, preset, board, engine, colors)
         players = 4 if players is None else players
         board = "oro" if board is None else board
@@ -173,13 +196,25 @@ class Position:
         if not isinstance(preset, str) or preset not in PRESETS:
             raise OptionError(f"preset {brief(preset)}: unknown; choose one of {', '.join(PRESETS)}")
         bd = board if isinstance(board, Board) else load_board(board)
+        if gods:
+            cls._check_gods_board(bd)
         engine = engine or load_engine()
         try:
-            state = engine.deal(bd, players, PRESETS[preset], seed)
+            state = engine.deal(bd, players, PRESETS[preset], seed, gods=gods)
         except ValueError:  # the engine's only refusal of checked options: too few cards for every hand (R3)
             raise OptionError(f"players {players}: {players} hands of {DEAL} cards need more than the "
                               f"{bd.n_cards} cards of board {bd.name} (R3)") from None
-        return cls(bd, engine, names, None, state, players=players)
+        return cls(bd, engine, names, None, state, players=players, gods=gods)
+
+    @staticmethod
+    def _check_gods_board(bd: Board) -> None:
+        """R14.1: a game with the gods needs a board of 16 islands, none of them called KANALOA (R14.5)."""
+        if bd.n_islands != GODS_ISLANDS:
+            raise OptionError(f"board {bd.name}: Might of the Gods lays one of its {GODS_ISLANDS} god tokens on each "
+                              f"island (R14.1); the board has {bd.n_islands} islands")
+        if bd.find_island(KANALOA) is not None:
+            raise OptionError(f"board {bd.name}: an island is called {KANALOA}, the name of a god token: a build "
+                              f"could not say which it pays (R14.5)")
 
     @classmethod
     def _new_kahuna(cls, players: int | None, seed: int, preset: str, board: str | Board | None,
@@ -218,12 +253,12 @@ class Position:
         doc = parse_json(obj) if isinstance(obj, (str, bytes, bytearray)) else obj
         got = read(doc, boards)
         engine = engine or load_engine()
-        players, game = got.data.players, got.data.game
+        players, game, gods = got.data.players, got.data.game, got.data.gods
         if got.wait is not None:
             return cls(got.board, engine, got.colors, got.viewer, None, got.data, got.wait, players=players,
-                       game=game)
+                       game=game, gods=gods)
         return cls(got.board, engine, got.colors, got.viewer, engine.from_data(got.board, got.data),
-                   players=players, game=game)
+                   players=players, game=game, gods=gods)
 
     def copy(self) -> Position:
         """An independent copy."""
@@ -231,6 +266,7 @@ class Position:
             self.board, self.engine, self.colors, self._viewer,
             None if self._state is None else self._state.copy(),
             None if self._wait is None else self._wait.copy(), self._wait_kind, self._players, self._game,
+            self._gods,
         )
 
     def as_viewer(self, color: str) -> Position:
@@ -258,6 +294,11 @@ class Position:
     def game(self) -> str:
         """The rule set: ``"kanaloa"`` or ``"kahuna"`` (R16)."""
         return GAME_NAMES[self._game]
+
+    @property
+    def gods(self) -> bool:
+        """Whether the game is played with Might of the Gods (R14)."""
+        return self._gods
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -424,7 +465,8 @@ class Position:
             raise MoveError(f"moves: {mover}'s hand is not known to {self.viewer}'s position, so its moves "
                             f"cannot be listed; play its moves as they happen")
         builders = self._builders(st.to_move)
-        return [Move.from_action(a, self.board, builders=builders, game=self._game) for a in st.legal_actions()]
+        return [Move.from_action(a, self.board, builders=builders, game=self._game, players=self.players)
+                for a in st.legal_actions()]
 
     def _builders(self, seat: int) -> tuple[str, ...]:
         """The names of the colors ``seat`` builds with (two with two players of Kanaloa)."""
@@ -433,11 +475,13 @@ class Position:
     def move_of(self, action: int) -> Move:
         """The move of action code ``action`` by the player to move, in notation (a 2-player build with
         its color)."""
-        return Move.from_action(action, self.board, builders=self._builders(self.live.to_move), game=self._game)
+        return Move.from_action(action, self.board, builders=self._builders(self.live.to_move), game=self._game,
+                                players=self.players)
 
     def parse(self, move: Move | str) -> Move:
-        """``move`` read in this position's game (its notation, R16.3 in Kahuna); raises ``MoveError``."""
-        return parse_move(move, self.board, self._game)
+        """``move`` read in this position's game (its notation, R16.3 in Kahuna, the gods' moves with R14);
+        raises ``MoveError``."""
+        return parse_move(move, self.board, self._game, self._gods)
 
     def move_strings(self) -> list[str]:
         """``legal_moves()`` in notation."""
@@ -483,6 +527,7 @@ class Position:
             if self._viewer is None:
                 raise fail("a full position turns cards face-up itself; 'faceup' records are for viewer positions")
             raise fail("no cards wait to be turned face-up")
+        self._check_named_players(mv, mover, fail)
         if self._viewer is None:
             self._play_full(mv, fail)
         else:
@@ -508,6 +553,30 @@ class Position:
             raise fail(f"only a build names a second color; {article} {mv.kind} is the player's move: write "
                        f"'{player}: {mv.without_color()}' or '{mv.without_color()}'")
 
+    def _check_named_players(self, mv: Move, mover: int, fail: Callable[[str], MoveError]) -> None:
+        """The players a god token's move names (``ku``, ``give``, ``pele takes``) play, each named by its
+        first color (R15.1)."""
+        named = ([mv.target] if mv.target is not None else []) + [who for who, _ in mv.takes]
+        for name in named:
+            if name in self.players:
+                continue
+            if name in self.colors:
+                owner = self.players[seat_of_color(self.colors.index(name), self._players)]
+                raise fail(f"{name} is {owner}'s second color; a player is named by its first color, {owner} (R15.1)")
+            raise fail(f"{name} is not playing (the players are {', '.join(self.players)})")
+
+    def _record_action(self, mv: Move, d: StateData) -> int:
+        """The action of a move whose card is left out (another player's, unseen, or not named yet): a card
+        of the hand it comes from stands for it."""
+        kind = _KIND_OF_RECORD[mv.kind]
+        viewer = self._viewer
+        if kind == A.STEAL:  # the card comes from the hand KU showed
+            return A.encode(A.STEAL, V.stand_in(d, d.ku_target, viewer) if d.ku_target >= 0 else 0)
+        card = V.stand_in(d, d.to_move, viewer)
+        if kind == A.GIVE:
+            return A.encode(A.GIVE, card, self.players.index(str(mv.target)))
+        return A.encode(kind, card)
+
     def _why(self, data: StateData, action: int, hand_known: bool = True) -> str | None:
         """The reference's reason for refusing ``action`` in ``data`` (``why_illegal``)."""
         return why_illegal(ReferenceState(self.board, data), action, self.colors, hand_known)
@@ -517,15 +586,20 @@ class Position:
         state = self.state
         if mv.kind in _KIND_OF_RECORD and not mv.cards:
             # The card is not named: only the reasons about the kind of move and the hand's size apply.
-            reason = self._why(state.to_data(), A.encode(_KIND_OF_RECORD[mv.kind]), hand_known=False)
-            raise fail(reason or f"name the card: '{mv.kind} CARD'")
-        action = mv.to_action(self.board, self._builders(state.to_move))
+            reason = self._why(state.to_data(), self._record_action(mv, state.to_data()), hand_known=False)
+            shape = f"give {mv.target} CARD" if mv.kind == N.GIVE else f"{mv.kind} CARD"
+            raise fail(reason or f"name the card: '{shape}'")
+        action = mv.to_action(self.board, self._builders(state.to_move), self.players)
         if action not in state.legal_actions():
             raise fail(self._why(state.to_data(), action) or "not a legal move here")
         if mv.kind == N.DRAW and mv.cards:
             raise fail("this position knows the deck; write 'draw'")
         if mv.kind == N.TAKE and mv.refill is not None:
             raise fail(f"this position knows the deck; write 'take {mv.cards[0]}'")
+        if mv.kind == N.KU and mv.seen:
+            raise fail(f"this position knows every hand; write 'ku {mv.target}'")
+        if mv.kind == N.PELE and (mv.takes or mv.cards):
+            raise fail("this position draws PELE's takes from its seed (R14.7); write 'pele'")
         state.apply(action)
 
     def _play_seen(self, mv: Move, viewer: int, fail: Callable[[str], MoveError]) -> None:
@@ -536,10 +610,10 @@ class Position:
         if mv.kind in _KIND_OF_RECORD and not mv.cards:
             # A card the viewer does not see (or the viewer's own, not named yet): a card of the
             # filled-in hand stands for it, and only what is known of the hand, its size, counts.
-            action, hand_known = A.encode(_KIND_OF_RECORD[mv.kind], V.stand_in(d, mover)), False
+            action, hand_known = self._record_action(mv, d), False
         else:
             # Another color's hand is seen from outside: its cards are the record's business (below).
-            action, hand_known = mv.to_action(board, self._builders(mover)), mover == viewer
+            action, hand_known = mv.to_action(board, self._builders(mover), self.players), mover == viewer
         reason = self._why(d, action, hand_known)
         if reason is not None:
             raise fail(reason)

@@ -68,6 +68,35 @@ The other fields (``board``, any board, ``kahuna`` by default; hands, the
 face-up cards, three at most, the deck, the discards, the seed) are as in
 Kanaloa.
 
+**Might of the Gods (R14).**  ``"rules": {"preset": ..., "gods": true}``;
+``gods`` is written only when true, so a document without the variant is
+as it always was.  The board must have 16 islands (R14.1), none called
+KANALOA (the joker's name in builds, R14.5).  Such a game has:
+
+- ``gods`` (required): ``{"on_islands": {ISLAND: TOKEN}, "owned": {PLAYER:
+  [TOKEN, ...]}}``, tokens named ``KANE``, ``KANALOA``, ``KU``, ``PELE``,
+  ``LONO`` (any case on input).  ``on_islands`` lists the islands whose
+  token is unclaimed (board order on output); ``owned`` each player's
+  unused tokens in that order (every player on output; a player left out
+  owns none).  KANE is never owned (R14.3);
+- ``hands.P.known``: ``{OBSERVER: [cards]}``, what each observer knows of
+  P's hand (R14.10), ``public`` included, written only where it differs
+  from ``public`` (an observer left out knows ``public``); every observer's
+  in a full position, the viewer's alone in a viewer position (whose
+  filled-in state gives every other observer ``public``, and the user of
+  a KU whose steal is pending the whole hand it saw);
+- in ``turn``, what a token use left pending, each written only when set:
+  ``ku_target`` (the player whose hand KU showed; the mover steals from it
+  next), ``pele_gifts`` (the players still owed a gift after PELE, in
+  order), ``lono_draw`` (LONO's extra card is due) and ``over_limit`` (a
+  token use this turn left the hand above 4, R14.9).
+
+Step 1 checks their shape, the counts of each token kind, ``known``
+between ``public`` and the hand, and that LONO's card is due only where
+there is one; step 2 (``kanaloa.rules.gods``) the rest: tokens used only in
+round 2, no token left on a controlled island, the pending fields one at a
+time, in round 2, in seat order, KU's hand known to its user.
+
 Optional on input, with defaults: ``rules`` (yucata), ``viewer`` (null),
 ``bridges`` ({}), ``discard`` (empty), ``scores`` (0 each), ``turn`` (nothing
 played), ``final_round`` ({"done": [], "passed": []}), ``setup``
@@ -118,9 +147,14 @@ from ..rules.state import (
     GAME_KANALOA,
     GAME_NAMES,
     GAMES,
+    GOD_NAMES,
+    GOD_TOKENS,
+    GODS_ISLANDS,
     KAHUNA_PLAYERS,
+    KANE,
     NO_CARD,
     NO_COLOR,
+    NO_GOD,
     NO_OWNER,
     PRESET_NAMES,
     PRESET_YUCATA,
@@ -141,14 +175,16 @@ from ..rules.state import (
     colors_of_seat,
     seat_of_color,
 )
-from .notation import COLORS, KAHUNA_COLORS, color_order
-from .viewer import UNSEEN_CHOICE, WAIT_RESHUFFLE, WAIT_SETUP, WaitKind, card_names, fill_in
+from .notation import COLORS, KAHUNA_COLORS, KANALOA, color_order
+from .viewer import UNSEEN_CHOICE, WAIT_RESHUFFLE, WAIT_SETUP, WaitKind, card_names, fill_in, seen_part
 
 FORMAT = "kanaloa-position/1"
 FIELDS = (
-    "format", "game", "board", "rules", "players", "colors", "viewer", "to_move", "round", "bridges", "hands",
-    "face_up", "deck", "discard", "scores", "turn", "final_round", "setup", "result", "seed",
+    "format", "game", "board", "rules", "players", "colors", "viewer", "to_move", "round", "bridges", "gods",
+    "hands", "face_up", "deck", "discard", "scores", "turn", "final_round", "setup", "result", "seed",
 )
+GOD_TURN_KEYS = ("ku_target", "pele_gifts", "lono_draw", "over_limit")  # R14.6-R14.9: what a token use leaves
+_RULE_OF_TURN_KEY = {"ku_target": "R14.6", "pele_gifts": "R14.7", "lono_draw": "R14.8", "over_limit": "R14.9"}
 SEED_LIMIT = 1 << 64
 _ROUND_OF_NAME = {name: code for code, name in ROUND_NAMES.items()}
 _REASON_OF_NAME = {name: code for code, name in REASON_NAMES.items()}
@@ -300,6 +336,8 @@ def render(board: Board, colors: tuple[str, ...], d: StateData, viewer: int | No
     doc["board"] = board.source
     if not kahuna:  # R16.9: Kahuna has no presets (R13); its bridges are 25 per player (R16.1)
         doc["rules"] = {"preset": PRESET_NAMES[d.preset]}
+        if d.gods:  # written only with the gods: a position without them reads as before
+            doc["rules"]["gods"] = True
     doc["players"] = list(players)
     if d.players == TWO_PLAYERS and not kahuna:
         doc["colors"] = {colors[s]: [colors[c] for c in colors_of_seat(s, d.players)] for s in range(d.players)}
@@ -309,12 +347,23 @@ def render(board: Board, colors: tuple[str, ...], d: StateData, viewer: int | No
         "round": ROUND_NAMES[d.round],
         "bridges": {board.link_name(k): colors[o] for k, o in enumerate(d.bridges) if o != NO_OWNER},
     })
+    if d.gods:
+        doc["gods"] = {
+            "on_islands": {isl[i]: GOD_NAMES[t] for i, t in enumerate(d.god_on) if t != NO_GOD},
+            "owned": {c: [GOD_NAMES[k] for k, n in enumerate(d.gods_owned[s]) for _ in range(n)]
+                      for s, c in enumerate(players)},
+        }
     hands: dict[str, dict[str, Any]] = {}
     for s, c in enumerate(players):
         if full or s == viewer:
             hands[c] = {"cards": card_names(board, d.hands[s]), "public": card_names(board, d.public[s])}
         else:
             hands[c] = {"count": d.hand_size(s), "public": card_names(board, d.public[s])}
+        if d.gods:  # R14.10: what an observer knows beyond the public part (every observer's, or the viewer's)
+            known = {colors[o]: card_names(board, d.known[o][s]) for o in range(d.players)
+                     if o != s and (full or o == viewer) and d.known[o][s] != d.public[s]}
+            if known:
+                hands[c]["known"] = known
     doc["hands"] = hands
     doc["face_up"] = [isl[x] for x in d.face_up]
     doc["deck"] = [isl[x] for x in d.deck] if full else {"count": len(d.deck)}
@@ -331,6 +380,11 @@ def render(board: Board, colors: tuple[str, ...], d: StateData, viewer: int | No
         doc["turn"] = {"played": d.played, "discarded": d.discarded, "remove_on": [isl[x] for x in d.remove_on]}
         if d.turn_color != NO_COLOR:
             doc["turn"]["color"] = colors[d.turn_color]
+        if d.gods:  # R14.6-R14.9: only what a token use left pending, when it did
+            pending = {"ku_target": colors[d.ku_target] if d.ku_target >= 0 else None,
+                       "pele_gifts": [colors[v] for v in d.pele_gifts], "lono_draw": d.lono_draw,
+                       "over_limit": d.over_limit}
+            doc["turn"].update({k: v for k, v in pending.items() if v})
     if d.round == ROUND_FINAL:
         doc["final_round"] = {"done": [colors[s] for s in d.final_done]}
         if not kahuna:  # R16.7: nobody passes in Kahuna
@@ -412,6 +466,8 @@ class _Reader:
         except BoardError as exc:
             raise PositionError(str(exc)) from None
         preset = self._preset(doc.get("rules", {}))
+        if self.gods:
+            self._gods_board(board)
         self.players = self._players(doc["players"])
         self.pairs = len(self.players) == TWO_PLAYERS and not kahuna  # R15: each player has two colors
         self.colors = colors = self._color_map(doc)
@@ -424,12 +480,16 @@ class _Reader:
         d.round = rnd
         d.to_move = self._to_move(doc["to_move"], rnd)
         self._bridges(d, doc.get("bridges", {}))
+        self._gods(d, doc)
         self.sizes = self._hands(d, doc["hands"])
         d.face_up = self._cards("face_up", doc["face_up"])
         deck_count = self._deck(d, doc["deck"])
         hidden = self._discard(d, doc.get("discard", {}))
         self._scores(d, doc.get("scores", {}))
         self._turn(d, doc)
+        if d.lono_draw and not d.face_up and deck_count == 0:
+            raise _fail("turn.lono_draw", "LONO's extra card is due, but the deck and the face-up cards are empty; "
+                                          "LONO is used only when there is a card to take (R14.8)")
         wait = self._round_fields(d, doc, deck_count)
         self._seed(d, doc)
         miscount = self._card_totals(d, deck_count, hidden)
@@ -469,6 +529,8 @@ class _Reader:
         raise _fail("round", f"{brief(value)} is not one of {names}")
 
     def _preset(self, rules: Any) -> int:
+        """The preset (R13); sets ``self.gods``, whether the game is played with Might of the Gods (R14)."""
+        self.gods = False
         if not isinstance(rules, dict):
             if self.game == GAME_KAHUNA:
                 raise _fail("rules", f"must be an object (empty: Kahuna has no rule options), not {brief(rules)}")
@@ -478,11 +540,18 @@ class _Reader:
                 if key == "preset":
                     raise _fail("rules.preset", "Kahuna has no presets (R13 does not apply, R16.9): each player has "
                                                 "25 bridges (R16.1)")
+                if key == "gods":
+                    raise _fail("rules.gods", "Kahuna has no rule options: Might of the Gods is a variant of "
+                                              "Kanaloa, not of Kahuna (R14, R16.9)")
                 raise _fail(f"rules.{_key(key)}", "unknown field (Kahuna has no rule options)")
             return PRESET_YUCATA
         for key in rules:
-            if key != "preset":
-                raise _fail(f"rules.{_key(key)}", "unknown field (rules has only 'preset')")
+            if key not in ("preset", "gods"):
+                raise _fail(f"rules.{_key(key)}", "unknown field (rules has preset, gods)")
+        gods = rules.get("gods", False)
+        if not isinstance(gods, bool):
+            raise _fail("rules.gods", f"{brief(gods)} must be true (Might of the Gods, R14) or false")
+        self.gods = gods
         preset = rules.get("preset", "yucata")
         if not isinstance(preset, str) or preset not in PRESETS:
             raise _fail("rules.preset", f"{brief(preset)} is not one of {', '.join(PRESETS)} (R13)")
@@ -641,6 +710,109 @@ class _Reader:
                 raise _fail(field, f"{b.link_name(k)} is given twice")
             d.bridges[k] = self._color(field, color)
 
+    # Might of the Gods (R14)
+
+    def _gods_board(self, board: Board) -> None:
+        """R14.1: one token on each of 16 islands; no island may be called as the joker is (R14.5)."""
+        if board.n_islands != GODS_ISLANDS:
+            raise _fail("board", f"Might of the Gods lays one of its {GODS_ISLANDS} god tokens on each island "
+                                 f"(R14.1); board {board.name} has {board.n_islands} islands")
+        if board.find_island(KANALOA) is not None:
+            raise _fail("board", f"board {board.name} has an island called {KANALOA}, the name of a god token: a build "
+                                 f"could not say which it pays (R14.5)")
+
+    def _gods(self, d: StateData, doc: dict[str, Any]) -> None:
+        """``gods``: the tokens still on the islands and those each player owns, unused (R14.1, R14.2)."""
+        if not self.gods:
+            if "gods" in doc:
+                raise _fail("gods", "only a game of Might of the Gods has god tokens (R14): its rules say "
+                                    "\"gods\": true")
+            return
+        seats = range(len(self.players))
+        d.gods = True
+        d.god_on = [NO_GOD] * self.board.n_islands
+        d.gods_owned = [[0] * len(GOD_NAMES) for _ in seats]
+        d.known = [[[0] * self.board.n_islands for _ in seats] for _ in seats]
+        if "gods" not in doc:
+            raise _fail("gods", "missing; a game of Might of the Gods gives its tokens, {\"on_islands\": {ISLAND: "
+                                "TOKEN, ...}, \"owned\": {PLAYER: [TOKEN, ...], ...}} (R14.1, R14.2)")
+        gods = self._object("gods", doc["gods"], ("on_islands", "owned"))
+        on = gods.get("on_islands", {})
+        if not isinstance(on, dict):
+            raise _fail("gods.on_islands", f"must be an object mapping islands to the token on each, not {brief(on)}")
+        for name, token in on.items():
+            field = f"gods.on_islands.{_key(name)}"
+            i = self.board.find_island(name) if isinstance(name, str) else None
+            if i is None:
+                raise _fail(field, f"not an island of board {self.board.name}")
+            if d.god_on[i] != NO_GOD:
+                raise _fail(field, f"{self.board.islands[i]} is given twice")
+            d.god_on[i] = self._token(field, token)
+        for kind, total in enumerate(GOD_TOKENS):
+            if d.god_on.count(kind) > total:
+                raise _fail("gods.on_islands", f"{d.god_on.count(kind)} {GOD_NAMES[kind]} tokens; the game has "
+                                               f"{total} (R14.1)")
+        owned = gods.get("owned", {})
+        if not isinstance(owned, dict):
+            raise _fail("gods.owned", f"must be an object mapping players to the tokens each owns, not {brief(owned)}")
+        for c, tokens in owned.items():
+            field = f"gods.owned.{_key(c)}"
+            s = self._seat(field, c)
+            if not isinstance(tokens, list):
+                raise _fail(field, f"must be a list of tokens, not {brief(tokens)}")
+            for token in tokens:
+                kind = self._token(field, token)
+                if kind == KANE:
+                    raise _fail(field, "KANE is never owned: it scores when it is claimed and leaves the game (R14.3)")
+                d.gods_owned[s][kind] += 1
+            for kind, total in enumerate(GOD_TOKENS):
+                if d.gods_owned[s][kind] > total:
+                    raise _fail(field, f"{d.gods_owned[s][kind]} {GOD_NAMES[kind]} tokens; the game has {total} "
+                                       f"(R14.1)")
+
+    def _token(self, field: str, value: Any) -> int:
+        """A god token named by ``value`` (any case)."""
+        name = value.upper() if isinstance(value, str) else None
+        if name not in GOD_NAMES:
+            raise _fail(field, f"{brief(value)} is not a god token ({', '.join(GOD_NAMES)})")
+        return GOD_NAMES.index(name)
+
+    def _known(self, d: StateData, seat: int, hand: dict[str, Any], cards: list[int] | None, size: int) -> set[int]:
+        """``hands.P.known``: what each observer knows of ``seat``'s hand beyond ``public`` (R14.10); the
+        observers it names.  ``cards`` is the hand where the position knows it, ``size`` its size."""
+        field = f"hands.{self.players[seat]}.known"
+        if "known" not in hand:
+            return set()
+        if not self.gods:
+            raise _fail(field, "only a game of Might of the Gods keeps what each player knows of a hand beyond "
+                               "'public' (R14.10)")
+        known = hand["known"]
+        if not isinstance(known, dict):
+            raise _fail(field, f"must be an object mapping observers to the cards each knows, not {brief(known)}")
+        given = set()
+        for c, value in known.items():
+            where = f"{field}.{_key(c)}"
+            o = self._seat(where, c)
+            if o == seat:
+                raise _fail(where, f"{c} sees its own hand; 'known' holds what the others know of it (R14.10)")
+            if self.viewer is not None and o != self.viewer:
+                v = self.players[self.viewer]
+                raise _fail(where, f"{v}'s position holds what {v} knows, not what {c} knows (R14.10)")
+            counts = self._multiset(where, value)
+            public = d.public[seat]
+            if any(p > k for p, k in zip(public, counts, strict=True)):
+                raise _fail(where, f"{card_names(self.board, counts)} lacks public cards of "
+                                   f"{card_names(self.board, public)}; what every player knows, {c} knows too "
+                                   f"(R14.10)")
+            if cards is not None and any(k > h for k, h in zip(counts, cards, strict=True)):
+                raise _fail(where, f"{card_names(self.board, counts)} is not part of the cards "
+                                   f"{card_names(self.board, cards)} (R14.10)")
+            if sum(counts) > size:
+                raise _fail(where, f"{sum(counts)} known cards in a hand of {size} (R14.10)")
+            d.known[o][seat] = counts
+            given.add(o)
+        return given
+
     def _hands(self, d: StateData, hands: Any) -> list[int]:
         """Fill the known hands and every public part; return every hand's card count."""
         if not isinstance(hands, dict):
@@ -655,7 +827,7 @@ class _Reader:
             field = f"hands.{c}"
             if c not in hands:
                 raise _fail("hands", f"missing the hand of {c}")
-            hand = self._object(field, hands[c], ("cards", "count", "public"))
+            hand = self._object(field, hands[c], ("cards", "count", "public", "known"))
             public = self._multiset(f"{field}.public", hand.get("public", []))
             known = self.viewer is None or self.viewer == s
             if known and "cards" not in hand:
@@ -681,6 +853,11 @@ class _Reader:
                     raise _fail(f"{field}.public", f"{sum(public)} known cards in a hand of {size}")
             d.public[s] = public
             sizes.append(size)
+            given = self._known(d, s, hand, d.hands[s] if "cards" in hand else None, size)
+            if self.gods:  # R14.10: an observer not named knows the public part, as everyone does
+                for o in range(len(self.players)):
+                    if o != s and o not in given:
+                        d.known[o][s] = list(public)
         return sizes
 
     def _deck(self, d: StateData, deck: Any) -> int:
@@ -731,7 +908,7 @@ class _Reader:
             return
         two = self.pairs
         kahuna = self.game == GAME_KAHUNA
-        keys = _TURN_KEYS[self.game] + (("color",) if two else ())
+        keys = _TURN_KEYS[self.game] + (("color",) if two else ()) + (GOD_TURN_KEYS if self.gods else ())
         turn = doc.get("turn", {})
         if isinstance(turn, dict):
             self._turn_of_another_game(turn, d.players)
@@ -744,9 +921,25 @@ class _Reader:
         d.remove_on = self._cards("turn.remove_on", turn.get("remove_on", []))
         if two:
             self._turn_color(d, turn)
+        if self.gods:
+            self._turn_gods(d, turn)
+
+    def _turn_gods(self, d: StateData, turn: dict[str, Any]) -> None:
+        """What a token use left pending (R14.6-R14.9); whether it fits the turn is step 2's."""
+        if "ku_target" in turn:
+            d.ku_target = self._seat("turn.ku_target", turn["ku_target"])
+        d.pele_gifts = self._colors("turn.pele_gifts", turn.get("pele_gifts", []))
+        d.lono_draw = self._flag("turn.lono_draw", turn.get("lono_draw", False))
+        d.over_limit = self._flag("turn.over_limit", turn.get("over_limit", False))
 
     def _turn_of_another_game(self, turn: dict[str, Any], players: int) -> None:
-        """A ``turn`` field that only another game (or player count) has is an error saying whose it is."""
+        """A ``turn`` field that only another game (or player count, or the gods) has is an error saying
+        whose it is."""
+        if not self.gods:
+            for key in GOD_TURN_KEYS:
+                if key in turn:
+                    raise _fail(f"turn.{key}", f"only a game of Might of the Gods has a token's action pending "
+                                               f"({_RULE_OF_TURN_KEY[key]}): its rules say \"gods\": true")
         if self.game == GAME_KAHUNA:
             if "remove_on" in turn:
                 raise _fail("turn.remove_on", "Kahuna owes no removal after a build: R7 does not apply (R16.9); a "
@@ -885,7 +1078,7 @@ class _Reader:
         full = self.viewer is None
         known = [0] * b.n_islands
         for s in range(d.players):
-            part = d.hands[s] if full or s == self.viewer else d.public[s]
+            part = d.hands[s] if full or s == self.viewer else seen_part(d, self.viewer, s)
             for i, n in enumerate(part):
                 known[i] += n
         for group in (d.face_up, d.discard_open, d.deck if full else []):

@@ -40,6 +40,30 @@ Kahuna has no swap, no pass, no setup (``reveal``), no ``remove LINK``
 without cards, and a reshuffle turns up at most 3 cards (``faceup`` names 1
 to 3); each is refused with its reason.
 
+**Might of the Gods (R14).**  With ``gods`` the parser also reads the
+god tokens' moves (in a game without the gods each is refused with its
+reason)::
+
+    ALOA-BAFI/KANALOA            place paying KANALOA, the joker (R14.5)
+    ALOA-BAFI/KANALOA+BAFI       swap paying KANALOA and a card (or KANALOA+KANALOA)
+    ku green                     use KU on green (R14.6) ...
+    steal ALOA                   ... and take its ALOA
+    pele                         use PELE (R14.7): a card taken at random from each other hand ...
+    give green ORO               ... and one given back to each, in seat order after the user
+    lono                         use LONO (R14.8): the next take or draw is an extra card
+
+and a viewer's records of them (README.md "Viewer positions and records"):
+
+    ku green sees ALOA ORO RASI        the user's KU, with the hand it shows
+    steal                              another player's steal the viewer does not see
+    pele takes green:ALOA blue:KULU    the user's PELE, with the card taken from each player
+    pele takes ALOA                    another player's PELE, with the card it took from the viewer
+    give green                         another player's gift the viewer does not see
+
+A KANALOA build's cards put KANALOA first (``KANALOA+BAFI``); a ``ku ...
+sees`` record lists the hand in island order; ``pele takes`` lists the
+players in the order written.
+
 A parsed ``Move`` holds canonical names (islands upper-case, a link's ends in
 the board file's order, a swap's cards as A+A, A+B or B+B), so ``str(move)``
 is its canonical notation without needing the board again.  ``to_action`` and
@@ -50,7 +74,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import MoveError, brief, quote, shorten
 from ..rules import actions as A
@@ -60,20 +84,27 @@ from ..rules.state import FACE_UP, GAME_KAHUNA, GAME_KANALOA, KAHUNA_FACE_UP, co
 COLORS = ("red", "green", "blue", "yellow")  # the colors, in default seat order
 KAHUNA_COLORS = ("white", "black")  # R16.1: Kahuna's two colors, in default seat order
 
-# Kinds of move.  The first nine map one-to-one onto action kinds; "faceup" is
+# Kinds of move.  All but "faceup" map one-to-one onto action kinds; "faceup" is
 # a record only.
 PLACE, SWAP, REMOVE, DISCARD, TAKE, DRAW, END, PASS, REVEAL, FACEUP = (
     "place", "swap", "remove", "discard", "take", "draw", "end", "pass", "reveal", "faceup",
 )
-KINDS = (PLACE, SWAP, REMOVE, DISCARD, TAKE, DRAW, END, PASS, REVEAL, FACEUP)
+KU, STEAL, PELE, GIVE, LONO = "ku", "steal", "pele", "give", "lono"  # Might of the Gods (R14.6-R14.8)
+GOD_KINDS = (KU, STEAL, PELE, GIVE, LONO)
+KINDS = (PLACE, SWAP, REMOVE, DISCARD, TAKE, DRAW, END, PASS, REVEAL, FACEUP, *GOD_KINDS)
+KANALOA = "KANALOA"  # R14.5: the joker token, named where a build names a card
+SEES, TAKES = "sees", "takes"  # the words of the viewer's records of KU and PELE
 
 _ACTION_KIND = {
     PLACE: A.PLACE, SWAP: A.SWAP, REMOVE: A.REMOVE, DISCARD: A.DISCARD, TAKE: A.TAKE,
     DRAW: A.DRAW, END: A.END, PASS: A.PASS, REVEAL: A.REVEAL,
+    KU: A.KU, STEAL: A.STEAL, PELE: A.PELE, GIVE: A.GIVE, LONO: A.LONO,
 }
 _KIND_OF_ACTION = {v: k for k, v in _ACTION_KIND.items()}
 _KEYWORDS = (REMOVE, DISCARD, TAKE, DRAW, END, PASS, REVEAL, FACEUP)
 _KAHUNA_KEYWORDS = (REMOVE, DISCARD, TAKE, DRAW, END, FACEUP)
+_GOD_RULE = {KU: "R14.6", STEAL: "R14.6", PELE: "R14.7", GIVE: "R14.7", LONO: "R14.8"}
+_KANALOA_COMBOS = {A.SWAP_JA: 0, A.SWAP_JB: 1}  # R14.5: the end of the link whose card pays beside KANALOA
 # Why Kahuna refuses a keyword of Kanaloa's.
 _NOT_IN_KAHUNA = {
     PASS: "Kahuna has no pass: each player takes one final turn, in turn, and ends it with 'end' (R16.7)",
@@ -130,6 +161,13 @@ class Move:
     drawn or revealed card, or the face-up record's cards), ``refill`` the
     card the deck turned up after a take (viewer positions), ``color`` the
     mover when the text named one.
+
+    With the gods (R14): a build's cards may name ``KANALOA`` (first);
+    ``target`` is the player a ``ku`` or a ``give`` names; ``cards`` the card
+    of a ``steal`` or a ``give``, or of ``pele takes CARD`` (the card PELE
+    took from the viewer); ``seen`` the hand of a ``ku ... sees`` record, in
+    island order; ``takes`` the ``(player, card)`` pairs of a ``pele takes``
+    record of the user.
     """
 
     kind: str
@@ -137,16 +175,21 @@ class Move:
     cards: tuple[str, ...] = ()
     refill: str | None = None
     color: str | None = None
+    target: str | None = None
+    seen: tuple[str, ...] = ()
+    takes: tuple[tuple[str, str], ...] = ()
 
     # -- reading ------------------------------------------------------------
 
     @classmethod
-    def parse(cls, text: str, board: Board, game: int = GAME_KANALOA) -> Move:
-        """Read one move in notation on ``board``, in ``game`` (Kanaloa or Kahuna, R16).
+    def parse(cls, text: str, board: Board, game: int = GAME_KANALOA, gods: bool = False) -> Move:
+        """Read one move in notation on ``board``, in ``game`` (Kanaloa or Kahuna, R16), with or without
+        the gods (R14).
 
         Raises ``MoveError`` quoting ``text`` and saying what is wrong,
         including a form the game does not have (a swap, ``pass`` or
-        ``reveal`` in Kahuna; a removal paying cards in Kanaloa).
+        ``reveal`` in Kahuna; a removal paying cards in Kanaloa; a god
+        token's move without the gods).
         """
         if not isinstance(text, str):
             raise MoveError(f"move {brief(text)}: a move is written as text, e.g. 'ALOA-BAFI/ALOA'")
@@ -173,6 +216,14 @@ class Move:
         keywords = _KAHUNA_KEYWORDS if kahuna else _KEYWORDS
         if kahuna and head in _NOT_IN_KAHUNA:
             raise fail(_NOT_IN_KAHUNA[head])
+        if head in GOD_KINDS:
+            if kahuna:
+                raise fail(f"Kahuna has no god tokens: '{head}' is a move of Might of the Gods, a variant of "
+                           f"Kanaloa (R14, R16.9)")
+            if not gods:
+                raise fail(f"'{head}' uses a god token of Might of the Gods ({_GOD_RULE[head]}); this game is played "
+                           f"without the gods")
+            return cls._parse_god_move(head, words[1:], board, fail, color)
         if head in keywords:
             return cls._parse_keyword(head, words[1:], board, fail, color, game)
         builds = "'LINK/CARD'" if kahuna else "'LINK/CARD' or 'LINK/CARD+CARD'"
@@ -191,10 +242,65 @@ class Move:
         if kahuna and "+" in card_text:
             raise fail(f"Kahuna has no swap (R16.3): remove the bridge with 'remove {link[0]}-{link[1]}/"
                        f"{card_text.upper()}', then place on the free link")
-        cards = _parse_cards(card_text, link, board, fail, "swap")
+        cards = _parse_cards(card_text, link, board, fail, "swap", gods)
         if len(cards) == 1:
             return cls(PLACE, link, cards, color=color)
         return cls(SWAP, link, cards, color=color)
+
+    @classmethod
+    def _parse_god_move(cls, head, args, board, fail, color) -> Move:
+        """The moves of the god tokens and their viewer records (R14.6-R14.8); see the module docstring."""
+        if head == LONO:
+            if args:
+                raise fail("'lono' takes nothing after it; LONO's extra card is the next move, 'take CARD' or "
+                           "'draw' (R14.8)")
+            return cls(LONO, color=color)
+        if head == STEAL:
+            if len(args) > 1:
+                raise fail("'steal' names one card, the card taken from the hand KU showed: 'steal CARD' (R14.6)")
+            return cls(STEAL, cards=tuple(_parse_island(a, board, fail) for a in args), color=color)
+        if head == PELE:
+            return cls._parse_pele(args, board, fail, color)
+        # KU and GIVE name a player first.
+        shape = "'ku COLOR' (or the user's record 'ku COLOR sees CARD ...')" if head == KU else \
+            "'give COLOR CARD' (or another player's gift, unseen: 'give COLOR')"
+        if not args:
+            raise fail(f"'{head}' names a player: {shape}")
+        target = _parse_color(args[0], fail, head)
+        if head == GIVE:
+            if len(args) > 2:
+                raise fail(f"'give' names a player and one card: {shape}")
+            return cls(GIVE, cards=tuple(_parse_island(a, board, fail) for a in args[1:]), color=color,
+                       target=target)
+        if len(args) == 1:
+            return cls(KU, color=color, target=target)
+        if args[1].lower() != SEES or len(args) == 2:
+            raise fail(f"expected {shape}")
+        seen = [_parse_island(a, board, fail) for a in args[2:]]
+        return cls(KU, color=color, target=target, seen=tuple(sorted(seen, key=board.islands.index)))
+
+    @classmethod
+    def _parse_pele(cls, args, board, fail, color) -> Move:
+        """``pele``, the user's record ``pele takes COLOR:CARD ...`` or a victim's ``pele takes CARD`` (R14.7)."""
+        if not args:
+            return cls(PELE, color=color)
+        shape = ("'pele', the user's record 'pele takes COLOR:CARD ...' or a victim's 'pele takes CARD' (R14.7)")
+        if args[0].lower() != TAKES or len(args) == 1:
+            raise fail(f"expected {shape}")
+        if len(args) == 2 and ":" not in args[1]:
+            return cls(PELE, cards=(_parse_island(args[1], board, fail),), color=color)
+        takes = []
+        for word in args[1:]:
+            who, colon, card = word.partition(":")
+            if not colon or not who or not card:
+                raise fail(f"{quote(word)}: the user's record names each player and the card taken from it, "
+                           f"'COLOR:CARD' (R14.7)")
+            takes.append((_parse_color(who, fail, PELE), _parse_island(card, board, fail)))
+        named = [who for who, _ in takes]
+        twice = next((who for i, who in enumerate(named) if who in named[:i]), None)
+        if twice is not None:
+            raise fail(f"{twice} is named twice; PELE takes one card from each player (R14.7)")
+        return cls(PELE, color=color, takes=tuple(takes))
 
     @classmethod
     def _parse_keyword(cls, head, args, board, fail, color, game) -> Move:
@@ -244,20 +350,26 @@ class Move:
 
     @classmethod
     def from_action(cls, action: int, board: Board, color: str | None = None,
-                    builders: Sequence[str] | None = None, game: int = GAME_KANALOA) -> Move:
+                    builders: Sequence[str] | None = None, game: int = GAME_KANALOA,
+                    players: Sequence[str] | None = None) -> Move:
         """The move of an integer action code (``kanaloa.rules.actions``) on ``board``, in ``game``.
 
         ``color`` becomes the move's prefix.  ``builders`` names the mover's
         colors (``seat_colors``); with two of them (R15) a place or a swap
         gets the color it builds with as its prefix instead.  A build with a
         second color's slot needs them.  In Kahuna a removal's code carries
-        the two cards it pays (R16.3), which the move names.
+        the two cards it pays (R16.3), which the move names.  ``players``
+        names the players by seat, for the player a ``ku`` or a ``give``
+        names (R14.6, R14.7); by default the colors in their default seat
+        order (``COLORS``).
         """
         kind, a, b = A.kind_of(action), A.arg_a(action), A.arg_b(action)
         name = _KIND_OF_ACTION.get(kind)
         if name is None:
             raise MoveError(f"action {action}: unknown action kind {kind}")
         isl = board.islands
+        if name in GOD_KINDS:
+            return cls._from_god_action(action, name, board, color, COLORS if players is None else players)
         if name in (PLACE, SWAP):
             slot, b = A.build_slot(action), A.build_arg(action)
             if builders is not None and len(builders) == 2:
@@ -277,9 +389,15 @@ class Move:
                     raise MoveError(f"action {action}: unknown removal combination {b}")
                 return cls(REMOVE, link, tuple(isl[x] for x in A.swap_cards(ends, b)), color=color)
             if name == PLACE:
+                if b == A.JOKER:  # R14.5
+                    return cls(PLACE, link, (KANALOA,), color=color)
                 if b not in ends:
                     raise MoveError(f"action {action}: island {b} is not an end of {board.link_name(a)}")
                 return cls(PLACE, link, (isl[b],), color=color)
+            if b == A.SWAP_JJ:  # R14.5
+                return cls(SWAP, link, (KANALOA, KANALOA), color=color)
+            if b in _KANALOA_COMBOS:
+                return cls(SWAP, link, (KANALOA, isl[ends[_KANALOA_COMBOS[b]]]), color=color)
             if b not in (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB):
                 raise MoveError(f"action {action}: unknown swap combination {b}")
             return cls(SWAP, link, tuple(isl[x] for x in A.swap_cards(ends, b)), color=color)
@@ -287,6 +405,24 @@ class Move:
             if a >= board.n_islands:
                 raise MoveError(f"action {action}: no island {a} on board {board.name}")
             return cls(name, cards=(isl[a],), color=color)
+        return cls(name, color=color)
+
+    @classmethod
+    def _from_god_action(cls, action: int, name: str, board: Board, color: str | None,
+                         players: Sequence[str]) -> Move:
+        """The move of a god token's action code (R14.6-R14.8)."""
+        a, b = A.arg_a(action), A.arg_b(action)
+        if name in (STEAL, GIVE) and a >= board.n_islands:
+            raise MoveError(f"action {action}: no island {a} on board {board.name}")
+        seat = a if name == KU else b
+        if name in (KU, GIVE) and seat >= len(players):
+            raise MoveError(f"action {action}: no player {seat} (the players are {', '.join(players)})")
+        if name == KU:
+            return cls(KU, color=color, target=players[a])
+        if name == STEAL:
+            return cls(STEAL, cards=(board.islands[a],), color=color)
+        if name == GIVE:
+            return cls(GIVE, cards=(board.islands[a],), color=color, target=players[b])
         return cls(name, color=color)
 
     # -- writing ------------------------------------------------------------
@@ -303,15 +439,32 @@ class Move:
             return f"remove {paid}" if k == REMOVE else paid
         if k == TAKE and self.refill is not None:
             return f"take {self.cards[0]} refill {self.refill}"
+        if k == KU:
+            return " ".join((KU, str(self.target), *((SEES, *self.seen) if self.seen else ())))
+        if k == GIVE:
+            return " ".join((GIVE, str(self.target), *self.cards))
+        if k == PELE and (self.takes or self.cards):
+            return " ".join((PELE, TAKES, *(f"{who}:{card}" for who, card in self.takes), *self.cards))
         return " ".join((k, *self.cards))
 
-    def notation(self, board: Board, game: int = GAME_KANALOA) -> str:
+    def notation(self, board: Board, game: int = GAME_KANALOA, gods: bool = False) -> str:
         """The canonical notation on ``board`` in ``game`` (the move is read back through it)."""
-        return str(Move.parse(str(self), board, game))
+        return str(Move.parse(str(self), board, game, gods))
 
     def without_color(self) -> Move:
         """The same move with no color prefix."""
-        return Move(self.kind, self.link, self.cards, self.refill)
+        return replace(self, color=None)
+
+    @property
+    def paid(self) -> tuple[str, ...]:
+        """The cards a build pays from the hand: its cards less KANALOA, which is no card (R14.5)."""
+        return tuple(c for c in self.cards if c != KANALOA)
+
+    @property
+    def is_god_move(self) -> bool:
+        """True for the moves of Might of the Gods: a token's use or what it leaves pending, or a build paid
+        with KANALOA (R14.5-R14.8)."""
+        return self.kind in GOD_KINDS or KANALOA in self.cards
 
     def _fail(self, why: str) -> MoveError:
         """The error of this move, quoted cut short, and ``why``."""
@@ -327,20 +480,26 @@ class Move:
         """True for a face-up record, which is no action of the rules."""
         return self.kind == FACEUP
 
-    def to_action(self, board: Board, builders: Sequence[str] | None = None) -> int:
+    def to_action(self, board: Board, builders: Sequence[str] | None = None,
+                  players: Sequence[str] | None = None) -> int:
         """The integer action code of this move on ``board``.
 
         A take's refill and a draw's card are records of what the deck
-        turned up, not part of the action.  ``builders`` names the mover's
-        colors (``seat_colors``); with two of them (R15) a place or a swap
-        must name one of them as its color, which the code then carries.
-        Raises ``MoveError`` for a face-up record, for a discard or reveal
-        that names no card, and for a 2-player build without one of the
-        mover's colors.
+        turned up, not part of the action, and so are the hand a ``ku ...
+        sees`` record shows and the cards a ``pele takes`` record names.
+        ``builders`` names the mover's colors (``seat_colors``); with two of
+        them (R15) a place or a swap must name one of them as its color,
+        which the code then carries.  ``players`` names the players by seat
+        (default ``COLORS``), for the player a ``ku`` or a ``give`` names.
+        Raises ``MoveError`` for a face-up record, for a discard, reveal,
+        steal or gift that names no card, for a player who is not playing,
+        and for a 2-player build without one of the mover's colors.
         """
         kind = _ACTION_KIND.get(self.kind)
         if kind is None:
             raise self._fail("a record of face-up cards is not an action")
+        if self.kind in GOD_KINDS:
+            return self._god_action(kind, board, COLORS if players is None else players)
         if kind in (A.PLACE, A.SWAP, A.REMOVE):
             names = self._link()
             a, b = (board.find_island(n) for n in names)
@@ -356,6 +515,8 @@ class Move:
                     raise self._fail(f"a build of a 2-player game names its color, {builders[0]} or {builders[1]} "
                                      f"(R15.3)")
                 slot = list(builders).index(self.color)
+            if KANALOA in self.cards and kind != A.REMOVE:
+                return A.with_slot(self._kanaloa_build(kind, board, link), slot)
             found = [board.find_island(n) for n in self.cards]
             cards = [c for c in found if c is not None]
             if not cards or len(cards) != len(found) or any(c not in ends for c in cards):
@@ -378,30 +539,84 @@ class Move:
             return A.encode(kind, island)
         return A.encode(kind)
 
+    def _kanaloa_build(self, kind: int, board: Board, link: int) -> int:
+        """The code of a build paid with KANALOA (R14.5), without the color slot."""
+        ends = board.links[link]
+        others = self.paid
+        if kind == A.PLACE:
+            if self.cards != (KANALOA,):
+                raise self._fail("a place pays one card, KANALOA or a card")
+            return A.encode(A.PLACE, link, A.JOKER)
+        if len(self.cards) != 2:
+            raise self._fail("a swap pays two cards, one or both of them KANALOA")
+        if not others:
+            return A.encode(A.SWAP, link, A.SWAP_JJ)
+        island = board.find_island(others[0])
+        if island is None or island not in ends:
+            raise self._fail("the card paid beside KANALOA must name an end of the link")
+        return A.encode(A.SWAP, link, A.SWAP_JA if island == ends[0] else A.SWAP_JB)
+
+    def _god_action(self, kind: int, board: Board, players: Sequence[str]) -> int:
+        """The code of a god token's move (R14.6-R14.8)."""
+        seat = 0
+        if kind in (A.KU, A.GIVE):
+            if self.target is None or self.target not in players:
+                raise self._fail(f"{self.target} is not playing (the players are {', '.join(players)})")
+            seat = list(players).index(self.target)
+        if kind in (A.STEAL, A.GIVE):
+            if not self.cards:
+                raise self._fail("names no card, so it is no action")
+            island = board.find_island(self.cards[0])
+            if island is None:
+                raise self._fail(f"unknown island {brief(self.cards[0])}")
+            return A.encode(kind, island, seat)
+        return A.encode(kind, seat) if kind == A.KU else A.encode(kind)
 
 
-def _parse_cards(text: str, link: tuple[str, str], board: Board, fail, what: str) -> tuple[str, ...]:
+
+def _parse_cards(text: str, link: tuple[str, str], board: Board, fail, what: str,
+                 gods: bool = False) -> tuple[str, ...]:
     """The one or two cards after a build's (or a Kahuna removal's) ``/``, each an end of ``link``; two cards
-    in the link's order (A+A, A+B or B+B)."""
+    in the link's order (A+A, A+B or B+B).  With ``gods`` a build's card may be KANALOA, the joker (R14.5),
+    written first."""
     names = text.split("+")
     if len(names) > 2 or any(not n for n in names):
         if len(names) > 2:
             raise fail(f"a {what} needs two cards, not {len(names)} ({quote(text)})")
         raise fail(f"a {what} needs two cards joined by '+', not {quote(text)}")
+    jokers = sum(1 for n in names if n.strip().upper() == KANALOA and board.find_island(n) is None)
+    if jokers and not gods:
+        raise fail("KANALOA is a god token of Might of the Gods (R14.5), not an island; this game is played "
+                   "without the gods")
+    if jokers and what != "swap":
+        raise fail(f"KANALOA pays a place or a swap, not a {what} (R14.5)")
+    given = len(names)
+    names = [n for n in names if not (n.strip().upper() == KANALOA and board.find_island(n) is None)]
     cards = [_parse_island(n, board, fail) for n in names]
     for card in cards:
         if card not in link:
-            each = "a place card" if len(cards) == 1 else f"each {what} card"
+            each = "a place card" if given == 1 else f"each {what} card"
             raise fail(f"{each} must name an end of the link ({link[0]} or {link[1]}), not {card}")
     order = {link[0]: 0, link[1]: 1}
-    return tuple(sorted(cards, key=order.__getitem__))
+    return (KANALOA,) * jokers + tuple(sorted(cards, key=order.__getitem__))
 
 
 def _parse_island(name: str, board: Board, fail) -> str:
     index = board.find_island(name)
     if index is None:
+        if name.upper() == KANALOA:
+            raise fail("KANALOA is a god token, not a card: it pays a place or a swap only (R14.5)")
         raise fail(f"unknown island {quote(name.upper())} on board {board.name}")
     return board.islands[index]
+
+
+def _parse_color(name: str, fail, kind: str) -> str:
+    """The color a ``ku``, a ``give`` or a ``pele takes`` record names (any color of Kanaloa; the position
+    checks that it plays)."""
+    color = name.lower()
+    if color not in COLORS:
+        raise fail(f"unknown color {quote(name)} after '{kind}' (the colors are {', '.join(COLORS)})")
+    return color
 
 
 def _parse_link(text: str, board: Board, fail) -> tuple[str, str]:
@@ -420,9 +635,10 @@ def _parse_link(text: str, board: Board, fail) -> tuple[str, str]:
     return (board.islands[ends[0]], board.islands[ends[1]])
 
 
-def parse_move(text: str | Move, board: Board, game: int = GAME_KANALOA) -> Move:
-    """``text`` read as a move in ``game``, or the ``Move`` itself (read again from its notation in Kahuna,
-    whose forms differ, R16.3)."""
+def parse_move(text: str | Move, board: Board, game: int = GAME_KANALOA, gods: bool = False) -> Move:
+    """``text`` read as a move in ``game`` (with or without the gods, R14), or the ``Move`` itself (read again
+    from its notation in Kahuna, whose forms differ, R16.3, and where the gods change what is read)."""
     if isinstance(text, Move):
-        return Move.parse(str(text), board, game) if game == GAME_KAHUNA else text
-    return Move.parse(text, board, game)
+        again = game == GAME_KAHUNA or gods or text.is_god_move
+        return Move.parse(str(text), board, game, gods) if again else text
+    return Move.parse(text, board, game, gods)

@@ -27,9 +27,32 @@ aside and seat 0 to move in round 0; after the reshuffle no card face-up
 yet.  The record lists the cards in the order they lie: the chosen cards in
 seat order, then the cards from the deck.
 
-Unseen slots: ``("hand", seat)`` for the non-public part of another seat's
-hand, ``("chosen", seat)`` for another seat's setup choice, ``("hidden",
-seat)`` for another seat's face-down discards, ``("deck", index)``.
+**Might of the Gods (R14).**  What the viewer knows of another hand is its
+knowledge of it (``StateData.known[viewer][seat]``, R14.10), which holds
+the public part and may hold more; it takes ``public``'s place everywhere
+above.  What the other players know is not the viewer's: it is filled in
+as the public part, except that the user of a KU whose steal is pending
+knows the hand it saw.  The gods' records (``kanaloa.position.notation``):
+
+- ``ku green sees ALOA ORO RASI`` (the viewer's own KU) exchanges cards so
+  that green's filled-in hand is the one shown;
+- another player's steal or gift that the viewer does not see (``red:
+  steal``, ``red: give green``) takes a card of the filled-in hand, as a
+  face-down discard does; one it sees, from another hand (the receiver's
+  ``red: give green ORO``), is exchanged into that hand first;
+- PELE's takes are chance drawn from the state's stream (R14.7).  A viewer
+  position has no seed; where the viewer sees a take (its own PELE, ``pele
+  takes green:ALOA blue:KULU``, or the card PELE takes from it, ``red: pele
+  takes ALOA``), the seen cards are exchanged into the hands they are taken
+  from and the filled-in state's stream is set to one whose draws take
+  them (the engine takes the ``below(size)``-th card of each hand in island
+  order, docs/engine.md).  ``red: pele`` (the viewer holds no card) draws
+  from the stream as it is.
+
+Unseen slots: ``("hand", seat)`` for the part of another seat's hand the
+viewer does not know, ``("chosen", seat)`` for another seat's setup choice,
+``("hidden", seat)`` for another seat's face-down discards, ``("deck",
+index)``.
 """
 
 from __future__ import annotations
@@ -42,6 +65,7 @@ from ..errors import MoveError
 from ..rules import actions as A
 from ..rules.board import Board
 from ..rules.reference import ReferenceState, turn_up_face_up
+from ..rules.rng import SplitMix64
 from ..rules.state import GAME_KAHUNA, ROUND_1, ROUND_2, ROUND_3, ROUND_SETUP, StateData
 from . import notation as N
 from .notation import Move
@@ -55,9 +79,18 @@ Slot = tuple[str, int]
 Fail = Callable[[str], MoveError]
 
 
+PELE_TRIES = 1 << 20  # streams tried for PELE's recorded takes; one in at most 125 fits (hands of at most 5)
+
+
 def card_names(board: Board, counts: list[int]) -> list[str]:
     """A count-per-island multiset as card names in island order."""
     return [board.islands[i] for i, n in enumerate(counts) for _ in range(n)]
+
+
+def seen_part(d: StateData, viewer: int | None, seat: int) -> list[int]:
+    """What ``viewer`` knows of ``seat``'s hand: with the gods its knowledge of it (R14.10), else (and with no
+    viewer) the public part."""
+    return d.known[viewer][seat] if d.gods and viewer is not None else d.public[seat]
 
 
 # -- filling in ------------------------------------------------------------------------
@@ -73,7 +106,7 @@ def fill_in(board: Board, viewer: int, d: StateData, sizes: list[int], deck_coun
     board's supply (the caller checks).
     """
     pool = [board.cards_per_island] * board.n_islands
-    known_hands = [d.hands[s] if s == viewer else d.public[s] for s in range(d.players)]
+    known_hands = [d.hands[s] if s == viewer else seen_part(d, viewer, s) for s in range(d.players)]
     for part in known_hands + d.hidden_by:
         for i, n in enumerate(part):
             pool[i] -= n
@@ -83,8 +116,8 @@ def fill_in(board: Board, viewer: int, d: StateData, sizes: list[int], deck_coun
     cards = iter([i for i, n in enumerate(pool) for _ in range(n)])
     for s in range(d.players):
         if s != viewer:
-            hand = list(d.public[s])
-            for _ in range(sizes[s] - sum(d.public[s])):
+            hand = list(seen_part(d, viewer, s))
+            for _ in range(sizes[s] - sum(hand)):
                 hand[next(cards)] += 1
             d.hands[s] = hand
     for s in range(d.players):
@@ -94,16 +127,21 @@ def fill_in(board: Board, viewer: int, d: StateData, sizes: list[int], deck_coun
     for _ in range(hidden - d.hidden_count()):
         d.hidden_by[others[0]][next(cards)] += 1
     d.deck = [next(cards) for _ in range(deck_count)]
+    if d.gods and d.ku_target >= 0 and d.to_move != viewer:
+        # R14.6: the user of a KU whose steal is pending saw the whole hand (the others' knowledge is the
+        # public part, as the reader fills it in).
+        d.known[d.to_move][d.ku_target] = list(d.hands[d.ku_target])
 
 
-def stand_in(d: StateData, seat: int) -> int:
-    """A card of ``seat``'s filled-in hand to stand for one the viewer does not see it give up.
+def stand_in(d: StateData, seat: int, viewer: int | None = None) -> int:
+    """A card of ``seat``'s filled-in hand to stand for one ``viewer`` does not see it give up.
 
-    One of the hand's unseen part where there is one; island 0 for an empty
-    hand (the rules then refuse the move, whatever card it names).
+    One of the hand's part the viewer does not know where there is one;
+    island 0 for an empty hand (the rules then refuse the move, whatever
+    card it names).
     """
-    hand, public = d.hands[seat], d.public[seat]
-    for pick in (lambda x: hand[x] > public[x], lambda x: hand[x] > 0):
+    hand, known = d.hands[seat], seen_part(d, viewer, seat)
+    for pick in (lambda x: hand[x] > known[x], lambda x: hand[x] > 0):
         x = next((x for x in range(len(hand)) if pick(x)), None)
         if x is not None:
             return x
@@ -128,6 +166,10 @@ def record(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, mv:
     name, seer = colors[me], colors[viewer]
     kind = mv.kind
     changed = False
+    players = colors[: d.players]
+    if kind in N.GOD_KINDS:
+        changed, action = _record_god_move(board, colors, viewer, d, mv, fail)
+        return changed, mv.to_action(board, builders, players) if action is None else action
     if kind == N.DRAW:
         if not own and mv.cards:
             raise fail(f"{seer} does not see the card {name} draws; write 'draw'")
@@ -150,16 +192,190 @@ def record(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, mv:
             raise fail(f"{seer} does not see which card {name} {what}; write '{kind}'")
         if not own:
             # The card stays unseen: any card of the filled-in hand stands for it.
-            return False, A.encode(A.DISCARD if kind == N.DISCARD else A.REVEAL, stand_in(d, me))
-    elif kind in (N.PLACE, N.SWAP, N.REMOVE) and mv.cards and not own:  # a Kahuna removal pays two (R16.3)
+            return False, A.encode(A.DISCARD if kind == N.DISCARD else A.REVEAL, stand_in(d, me, viewer))
+    elif kind in (N.PLACE, N.SWAP, N.REMOVE) and mv.paid and not own:  # a Kahuna removal pays two (R16.3)
         changed = _bring_to_hand(board, colors, viewer, d, me, mv, fail)
-    return changed, mv.to_action(board, builders)
+    return changed, mv.to_action(board, builders, players)
+
+
+def _record_god_move(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, mv: Move,
+                     fail: Fail) -> tuple[bool, int | None]:
+    """``record`` for the god tokens' moves (R14.6-R14.8; module docstring): whether ``d`` changed, and the
+    action when it is not the move's own (a card the viewer does not see, stood in for)."""
+    me = d.to_move
+    own = me == viewer
+    name, seer = colors[me], colors[viewer]
+    players = colors[: d.players]
+    kind = mv.kind
+    if kind == N.KU:
+        target = players.index(str(mv.target))
+        if own and not mv.seen:
+            raise fail(f"name the cards {seer} sees in {mv.target}'s hand: 'ku {mv.target} sees CARD ...' (R14.6)")
+        if not own and mv.seen:
+            raise fail(f"only the user of KU sees the hand; {seer} writes '{name}: ku {mv.target}' (R14.6)")
+        return (_make_hand(board, colors, viewer, d, target, mv, fail) if own else False), None
+    if kind == N.STEAL:
+        victim = d.ku_target
+        sees = own or viewer == victim
+        if sees and not mv.cards:
+            raise fail(f"name the card {name} takes: '{name}: steal CARD' (R14.6)")
+        if not sees and mv.cards:
+            raise fail(f"{seer} does not see which card {name} takes from {players[victim]}; write '{name}: steal' "
+                       f"(R14.10)")
+        return False, None if sees else A.encode(A.STEAL, stand_in(d, victim, viewer))
+    if kind == N.GIVE:
+        receiver = players.index(str(mv.target))
+        sees = own or viewer == receiver
+        if sees and not mv.cards:
+            raise fail(f"name the card {name} gives: '{name}: give {mv.target} CARD' (R14.7)")
+        if not sees and mv.cards:
+            raise fail(f"{seer} does not see the card {name} gives {mv.target}; write '{name}: give {mv.target}' "
+                       f"(R14.10)")
+        if not sees:
+            return False, A.encode(A.GIVE, stand_in(d, me, viewer), receiver)
+        return (False if own else _bring_to_hand(board, colors, viewer, d, me, mv, fail)), None
+    if kind == N.PELE:
+        return _record_pele(board, colors, viewer, d, mv, fail), None
+    return False, None  # LONO: its extra card is an R5 record of its own
+
+
+def _make_hand(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, seat: int, mv: Move,
+               fail: Fail) -> bool:
+    """Exchange unknown cards so that ``seat``'s filled-in hand is the one a KU record shows (R14.6)."""
+    want = [0] * board.n_islands
+    for card in mv.seen:
+        want[_island(board, card)] += 1
+    hand, known = d.hands[seat], seen_part(d, viewer, seat)
+    name, seer = colors[seat], colors[viewer]
+    if sum(want) != sum(hand):
+        raise fail(f"{name} holds {sum(hand)} card(s); KU shows them all, not {sum(want)} (R14.6)")
+    lacking = [x for x in range(board.n_islands) if known[x] > want[x]]
+    if lacking:
+        shown = " ".join(card_names(board, known))
+        raise fail(f"{seer} knows that {name}'s hand holds {shown}, and the cards named lack "
+                   f"{board.islands[lacking[0]]} (R14.10)")
+    changed = False
+    for x in range(board.n_islands):
+        while hand[x] < want[x]:
+            y = next(y for y in range(board.n_islands) if hand[y] > want[y])  # an unknown card: want covers known
+            src = _find_unseen(d, viewer, x, skip={("hand", seat)})
+            if src is None:
+                plural = "s" if want[x] > 1 else ""
+                raise fail(f"{name} cannot hold {want[x]} {board.islands[x]} card{plural}: {seer} knows where every "
+                           f"other {board.islands[x]} card is")
+            _exchange(d, src, x, ("hand", seat), y)
+            changed = True
+    return changed
+
+
+def _island(board: Board, card: str) -> int:
+    x = board.find_island(card)
+    assert x is not None  # a parsed move names islands of its board
+    return x
+
+
+def nth_card(hand: list[int], index: int) -> int:
+    """The island of the ``index``-th card of ``hand``, its cards in island order (how PELE's takes are drawn,
+    docs/engine.md "Might of the Gods")."""
+    for island, count in enumerate(hand):
+        if index < count:
+            return island
+        index -= count
+    raise IndexError("the hand holds fewer cards")
+
+
+def pele_victims(d: StateData) -> list[int]:
+    """The players PELE takes a card from: every other player who holds one, in seat order after the mover
+    (R14.7)."""
+    me = d.to_move
+    seats = [(me + step) % d.players for step in range(1, d.players)]
+    return [v for v in seats if d.hand_size(v) > 0]
+
+
+def _record_pele(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, mv: Move, fail: Fail) -> bool:
+    """The viewer's record of PELE (R14.7): make the filled-in state's takes those the viewer sees."""
+    me = d.to_move
+    name, seer = colors[me], colors[viewer]
+    players = colors[: d.players]
+    victims = pele_victims(d)
+    want: dict[int, int] = {}
+    if me == viewer:
+        form = "pele takes " + " ".join(f"{players[v]}:CARD" for v in victims)
+        if not mv.takes:
+            raise fail(f"name the card PELE takes from each player who holds one: '{form}' (R14.7)")
+        for who, card in mv.takes:
+            v = players.index(who)
+            if v == me:
+                raise fail(f"PELE takes from the other players, not from {who} (R14.7)")
+            if v not in victims:
+                raise fail(f"{who} holds no card, so PELE takes nothing from it (R14.7)")
+            want[v] = _island(board, card)
+        missing = [players[v] for v in victims if v not in want]
+        if missing:
+            raise fail(f"PELE also takes a card from {', '.join(missing)}; name each: '{form}' (R14.7)")
+    elif viewer in victims:
+        if mv.takes or not mv.cards:
+            raise fail(f"{seer} sees the card PELE takes from it, and only that one: write '{name}: pele takes "
+                       f"CARD' (R14.7, R14.10)")
+        x = _island(board, mv.cards[0])
+        if d.hands[viewer][x] == 0:
+            raise fail(f"{seer} holds no {mv.cards[0]} card for PELE to take")
+        want[viewer] = x
+    elif mv.takes or mv.cards:
+        raise fail(f"{seer} holds no card, so PELE takes none from it and it sees none of the takes; write "
+                   f"'{name}: pele' (R14.10)")
+    if not want:
+        return False
+    reserved: dict[int, list[int]] = {}
+    for v in victims:  # the seen cards into the hands they are taken from
+        if v in want and v != viewer:
+            _bring_card(board, colors, viewer, d, v, want[v], reserved, fail)
+            reserved.setdefault(v, [0] * board.n_islands)[want[v]] += 1
+    stream = _pele_stream(d, victims, want)
+    if stream is None:  # pragma: no cover - one stream in at most 125 fits
+        raise fail("no chance stream draws the takes recorded")
+    d.rng = stream
+    return True
+
+
+def _bring_card(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, seat: int, x: int,
+                reserved: dict[int, list[int]], fail: Fail) -> None:
+    """Exchange an unknown card so that ``seat``'s filled-in hand holds a card of island ``x``; the cards
+    ``reserved`` for each seat stay where they are."""
+    hand = d.hands[seat]
+    if hand[x] > 0:
+        return
+    name, seer, card = colors[seat], colors[viewer], board.islands[x]
+    keep = [k + r for k, r in zip(seen_part(d, viewer, seat), reserved.get(seat, [0] * board.n_islands),
+                                 strict=True)]
+    y = next((y for y in range(board.n_islands) if hand[y] > keep[y]), None)
+    if y is None:
+        raise fail(f"{seer} knows {name}'s whole hand, {' '.join(card_names(board, hand))}, and it holds no {card} "
+                   f"(R14.10)")
+    src = _find_unseen(d, viewer, x, skip={("hand", seat)}, reserved=reserved)
+    if src is None:
+        raise fail(f"{name} cannot hold a {card} card: {seer} knows where every {card} card is")
+    _exchange(d, src, x, ("hand", seat), y)
+
+
+def _pele_stream(d: StateData, victims: list[int], want: dict[int, int]) -> int | None:
+    """A state of the chance stream whose PELE draws take ``want[v]`` from each seat ``v`` it names (the
+    state's own first, then the outputs of a stream seeded by it), or None."""
+    candidates = SplitMix64(d.rng)
+    candidate = d.rng
+    for _ in range(PELE_TRIES):
+        draws = SplitMix64(candidate)
+        taken = {v: nth_card(d.hands[v], draws.below(d.hand_size(v))) for v in victims}  # in seat order
+        if all(taken[v] == x for v, x in want.items()):
+            return candidate
+        candidate = candidates.next()
+    return None
 
 
 def _cannot_pay(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, seat: int, mv: Move) -> str | None:
     """Why ``seat``'s hand, seen by ``viewer`` (its size and public part), cannot pay ``mv``'s cards."""
-    need = Counter(board.find_island(c) for c in mv.cards)
-    public = d.public[seat]
+    need = Counter(board.find_island(c) for c in mv.paid)
+    public = seen_part(d, viewer, seat)
     size, known = d.hand_size(seat), sum(public)
     from_unseen = sum(max(0, n - public[x]) for x, n in need.items() if x is not None)
     if from_unseen <= size - known:
@@ -168,7 +384,7 @@ def _cannot_pay(board: Board, colors: tuple[str, ...], viewer: int, d: StateData
     shown = " ".join(card_names(board, public))
     them = "them" if known == size else f"{known} of them"
     return (f"{name} holds {size} card(s) and {colors[viewer]} knows {them} ({shown}), so {name} cannot pay "
-            f"{'+'.join(mv.cards)}")
+            f"{'+'.join(mv.paid)}")
 
 
 def _bring_to_hand(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, seat: int, mv: Move,
@@ -178,11 +394,9 @@ def _bring_to_hand(board: Board, colors: tuple[str, ...], viewer: int, d: StateD
     if why is not None:
         raise fail(why)
     need: Counter[int] = Counter()
-    for card in mv.cards:
-        x = board.find_island(card)
-        assert x is not None  # a parsed move names islands of its board
-        need[x] += 1
-    hand, public = d.hands[seat], d.public[seat]
+    for card in mv.paid:
+        need[_island(board, card)] += 1
+    hand, public = d.hands[seat], seen_part(d, viewer, seat)
     name = colors[seat]
     changed = False
     for x, n in sorted(need.items()):
@@ -319,8 +533,10 @@ def _slot_card(d: StateData, slot: Slot) -> int:
     return d.deck[i] if kind == "deck" else d.setup_chosen[i]
 
 
-def _find_unseen(d: StateData, viewer: int, card: int, skip: set[Slot]) -> Slot | None:
-    """An unseen slot other than ``skip`` holding ``card``: deck (bottom up), discards, hands, choices."""
+def _find_unseen(d: StateData, viewer: int, card: int, skip: set[Slot],
+                 reserved: dict[int, list[int]] | None = None) -> Slot | None:
+    """An unseen slot other than ``skip`` holding ``card``: deck (bottom up), discards, hands (less the cards
+    ``reserved`` in them), choices."""
     for i in range(len(d.deck) - 1, -1, -1):
         if d.deck[i] == card and ("deck", i) not in skip:
             return ("deck", i)
@@ -328,7 +544,8 @@ def _find_unseen(d: StateData, viewer: int, card: int, skip: set[Slot]) -> Slot 
         if seat != viewer and d.hidden_by[seat][card] > 0 and ("hidden", seat) not in skip:
             return ("hidden", seat)
     for seat in range(d.players):
-        if seat != viewer and d.hands[seat][card] > d.public[seat][card] and ("hand", seat) not in skip:
+        kept = seen_part(d, viewer, seat)[card] + (reserved[seat][card] if reserved and seat in reserved else 0)
+        if seat != viewer and d.hands[seat][card] > kept and ("hand", seat) not in skip:
             return ("hand", seat)
     for seat in range(d.players):
         if seat != viewer and d.setup_chosen[seat] == card and ("chosen", seat) not in skip:
@@ -348,4 +565,7 @@ def _exchange(d: StateData, src: Slot, x: int, dst: Slot, y: int) -> None:
             counts = d.hands[i] if kind == "hand" else d.hidden_by[i]
             counts[out] -= 1
             counts[into] += 1
+            if kind == "hand" and d.gods:  # R14.10: nobody knows more of a hand than it holds
+                for rows in d.known:
+                    rows[i][out] = min(rows[i][out], counts[out])
 

@@ -5,7 +5,8 @@
 - ``state``: ``StateData``, the plain picture of a complete game state;
 - ``actions``: moves as small integers, the one move encoding;
 - ``rng``: SplitMix64, the seeded stream behind every chance event;
-- ``reference``: the readable plain-Python rules, the oracle;
+- ``reference``: the readable plain-Python rules, the oracle, with ``kahuna``
+  (Kahuna, R16) and ``gods`` (the variant Might of the Gods, R14);
 - ``core``: the compiled rules core (``kanaloa_core``), reached from the package;
 - ``engine``: both rules engines behind one typed object, ``load_engine``.
 

@@ -16,7 +16,18 @@ DRAW   6   0                     0
 END    7   0                     0 (R10; in Kahuna also skipping the draw)
 PASS   8   0                     0
 REVEAL 9   island                0
+KU    10   target seat           0 (R14.6: look at the target's hand)
+STEAL 11   island                0 (R14.6: the card KU takes)
+PELE  12   0                     0 (R14.7)
+GIVE  13   island                receiving seat (R14.7: a gift after PELE)
+LONO  14   0                     0 (R14.8: an extra card)
 =========  ====================  ==========================================
+
+Might of the Gods (R14.5) pays builds with KANALOA, a joker: a place paid
+with it carries ``JOKER`` (64) in ``b``; a swap paid with it carries the combo
+``SWAP_JA`` (KANALOA and a card of the link's first end ``A``), ``SWAP_JB``
+(KANALOA and a card of ``B``) or ``SWAP_JJ`` (two KANALOA).  Kinds 10 to 14
+and these builds exist only in a game of the variant.
 
 With two players (R15) a place or a swap also names which of the mover's two
 colors builds: bit ``SLOT_BIT`` (7) of ``b`` is the slot, 0 for the player's
@@ -30,7 +41,10 @@ Legal-move lists are always sorted by code, in the core and in the reference.
 from __future__ import annotations
 
 PLACE, SWAP, REMOVE, DISCARD, TAKE, DRAW, END, PASS, REVEAL = range(1, 10)
+KU, STEAL, PELE, GIVE, LONO = range(10, 15)  # R14.6-R14.8: Might of the Gods
 SWAP_AA, SWAP_AB, SWAP_BB = 0, 1, 2
+SWAP_JA, SWAP_JB, SWAP_JJ = 3, 4, 5  # R14.5: swaps paid with KANALOA
+JOKER = 64  # R14.5: the b of a place paid with KANALOA
 SLOT_BIT = 7  # R15: the building color's slot in b (0: first color, 1: second)
 
 KIND_NAMES = {
@@ -43,6 +57,11 @@ KIND_NAMES = {
     END: "end",
     PASS: "pass",
     REVEAL: "reveal",
+    KU: "ku",
+    STEAL: "steal",
+    PELE: "pele",
+    GIVE: "give",
+    LONO: "lono",
 }
 
 Action = int

@@ -10,6 +10,7 @@ the core wants its own ``kanaloa_core.CoreBoard`` tables, the reference the
     engine = load_engine("reference")          # or "core", the default
     state = engine.deal(board, players=4, preset=0, seed=1)
     kahuna = engine.deal(board, players=2, preset=0, seed=1, game=GAME_KAHUNA)  # R16
+    gods = engine.deal(board, players=4, preset=0, seed=1, gods=True)  # R14
 
 - ``CORE`` (``"core"``): ``kanaloa_core.CoreState``, fast; what search and
   simulation use;
@@ -82,16 +83,21 @@ class Engine:
     state_cls: Any
     board_for: Callable[[Board], Any]
 
-    def deal(self, board: Board, players: int, preset: int, seed: int, game: int = GAME_KANALOA) -> EngineState:
+    def deal(self, board: Board, players: int, preset: int, seed: int, game: int = GAME_KANALOA,
+             gods: bool = False) -> EngineState:
         """A new game dealt from ``seed``: Kanaloa in the setup (R3), or with ``game=GAME_KAHUNA``
-        Kahuna in round 1 (R16.2).
+        Kahuna in round 1 (R16.2); with ``gods``, Kanaloa's variant Might of the Gods, its tokens laid
+        on the islands (R14.1).
 
-        ``game`` is passed on only for Kahuna, so that a state class that plays Kanaloa alone still deals it.
+        ``game`` is passed on only for Kahuna and ``gods`` only when set, so that a state class that
+        plays Kanaloa alone still deals it.
         """
-        if game == GAME_KANALOA:
-            state: EngineState = self.state_cls.deal(self.board_for(board), players, preset, seed)
-        else:
-            state = self.state_cls.deal(self.board_for(board), players, preset, seed, game=game)
+        options: dict[str, Any] = {}
+        if game != GAME_KANALOA:
+            options["game"] = game
+        if gods:
+            options["gods"] = True
+        state: EngineState = self.state_cls.deal(self.board_for(board), players, preset, seed, **options)
         return state
 
     def from_data(self, board: Board, data: StateData) -> EngineState:

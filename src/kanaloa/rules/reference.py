@@ -1,4 +1,5 @@
-"""The readable reference implementation of the rules (R1-R13, R15 for two players, and R16 Kahuna).
+"""The readable reference implementation of the rules (R1-R13, R14 Might of the Gods, R15 for two players, and
+R16 Kahuna).
 
 ``ReferenceState`` plays the game over a plain ``StateData`` exactly as
 ``docs/engine.md`` describes it, one small function per rule.  It is written
@@ -22,6 +23,13 @@ Kahuna (R16, ``StateData.game == GAME_KAHUNA``) is a second rule set on the
 same state: its rules live in ``kanaloa.rules.kahuna``, one function per rule,
 and ``ReferenceState`` hands a Kahuna state's moves to them.  Its two seats
 play one color each.
+
+Might of the Gods (R14, ``StateData.gods``) is a variant of Kanaloa: its rules
+live in ``kanaloa.rules.gods``.  ``ReferenceState`` hands it the variant's own
+moves (token uses, builds paid with KANALOA) and calls it from the Kanaloa
+events the variant changes: claiming a token on a new absolute majority (R6),
+and what each player knows of each hand (R14.10) when a card is paid, taken
+face-up or discarded face-down.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from collections.abc import Sequence
 
 from ..errors import shorten
 from . import actions as A
+from . import gods as gods_rules
 from . import kahuna
 from .board import Board
 from .rng import SplitMix64
@@ -82,21 +91,32 @@ class ReferenceState:
 
     @classmethod
     def from_data(cls, board: Board, data: StateData) -> ReferenceState:
-        """A state holding an independent copy of ``data``."""
+        """A state holding an independent copy of ``data``.
+
+        Raises ``ValueError`` for a game of Might of the Gods on a board without 16 islands (R14.1).
+        """
+        if data.gods:
+            gods_rules.check_board(board)
         return cls(board, data.copy())
 
     @classmethod
-    def deal(cls, board: Board, players: int, preset: int, seed: int, game: int = GAME_KANALOA) -> ReferenceState:
+    def deal(cls, board: Board, players: int, preset: int, seed: int, game: int = GAME_KANALOA,
+             gods: bool = False) -> ReferenceState:
         """A new game in setup (round 0), dealt from ``seed`` (R3, docs/engine.md "Dealing").
 
         Two players are dealt as three or four (R15.2): 4 cards each, one revealed by each, and
         the deck fills the face-up row to 4 when the setup ends (``finish_setup``).  With
         ``game=GAME_KAHUNA`` the game is Kahuna, dealt straight into round 1 (R16.2,
-        ``kanaloa.rules.kahuna.deal``).
+        ``kanaloa.rules.kahuna.deal``).  With ``gods`` it is a game of Might of the Gods, its
+        tokens laid on the islands after the cards are dealt (R14.1, ``kanaloa.rules.gods.deal``).
 
         Raises ``ValueError`` when the board has too few cards to deal every hand (as the core does),
-        and for a Kahuna game that is not for 2 players in the yucata preset.
+        for a Kahuna game that is not for 2 players in the yucata preset, and for Might of the Gods
+        on a board without 16 islands or in Kahuna; the message begins with the field at fault.
         """
+        if gods:
+            gods_rules.check_game(game)
+            return cls(board, gods_rules.deal(board, players, preset, seed))
         if game == GAME_KAHUNA:
             return cls(board, kahuna.deal(board, players, preset, seed))
         if game != GAME_KANALOA:
@@ -263,12 +283,16 @@ class ReferenceState:
             return kahuna.legal_actions(self)
         if d.round == ROUND_SETUP:
             moves = self._reveal_moves()
+        elif d.gods and gods_rules.pending(d):  # R14.6-R14.8: a steal, a gift or LONO's card first
+            moves = gods_rules.pending_moves(self)
         elif d.remove_on:
             moves = self._removal_moves()
         elif d.round == ROUND_FINAL:
             moves = [*self._build_moves(), A.encode(A.END)]
             if self._may_pass():
                 moves.append(A.encode(A.PASS))
+        elif d.gods:  # R14.4-R14.9: rounds 1 and 2 of Might of the Gods
+            moves = gods_rules.play_phase_moves(self)
         elif d.discarded:
             moves = self._draw_moves()
         else:
@@ -287,19 +311,23 @@ class ReferenceState:
         return [A.encode(A.REMOVE, k) for k in self.board.links_of[island] if bridges[k] in eligible]
 
     def _build_moves(self) -> list[int]:  # R4 place and swap, R13 stock, R15.3 the turn's color
-        d = self.data
-        me = d.to_move
-        hand = d.hands[me]
-        moves = []
+        hand = self.data.hands[self.data.to_move]
+        return [A.with_slot(action, slot)
+                for slot, color in self.building_colors() for action in self._builds_of(color, hand)]
+
+    def building_colors(self) -> list[tuple[int, int]]:  # R13 stock, R15.3 the turn's color
+        """``(slot, color)`` for each color the mover may build with now: one the turn allows
+        (R15.3), with a bridge in stock (R13)."""
         open_now = self.open_colors()
-        for slot, color in enumerate(self.colors_of(me)):
+        colors = []
+        for slot, color in enumerate(self.colors_of(self.data.to_move)):
             if color not in open_now:
                 continue  # R15.3: the turn's first build chose the other color
             stock = self.bridges_in_stock(color)
             if stock is not None and stock <= 0:
                 continue
-            moves += [A.with_slot(action, slot) for action in self._builds_of(color, hand)]
-        return moves
+            colors.append((slot, color))
+        return colors
 
     def _builds_of(self, color: int, hand: list[int]) -> list[int]:  # R4, R15.4
         """Every place and swap ``hand`` pays for ``color``: a place on any free link, a swap of a
@@ -350,6 +378,9 @@ class ReferenceState:
         if self.data.game == GAME_KAHUNA:
             kahuna.apply(self, action)
             return
+        if self.data.gods and gods_rules.is_variant_move(self.data, action):
+            gods_rules.apply(self, action)
+            return
         kind, a = A.kind_of(action), A.arg_a(action)
         if kind == A.PLACE:
             self.place(a, A.build_arg(action), self.colors_of(self.data.to_move)[A.build_slot(action)])
@@ -399,6 +430,8 @@ class ReferenceState:
         d.hands[me][island] -= 1
         if d.public[me][island] > 0:
             d.public[me][island] -= 1
+        if d.gods:
+            gods_rules.see_paid(d, me, island)  # R14.10
         d.discard_open.append(island)
         d.played += 1
 
@@ -444,6 +477,8 @@ class ReferenceState:
             for k in self.board.links_of[island]:
                 if d.bridges[k] not in (NO_OWNER, color):
                     d.bridges[k] = NO_OWNER
+            if d.gods:
+                gods_rules.claim(self, island, color)  # R14.2, R14.3
 
     def check_relative_majority(self, island: int, color: int) -> None:  # R7, R15.4
         """Queue a removal on a full large island where ``color`` leads or ties without control.
@@ -491,6 +526,8 @@ class ReferenceState:
         d.hands[me][island] -= 1
         # Others cannot tell which card went, so at most one fewer of each known card remains known.
         d.public[me] = [p - 1 if p > 0 else 0 for p in d.public[me]]
+        if d.gods:
+            gods_rules.see_face_down_discard(d, me)  # R14.10
         d.hidden_by[me][island] += 1
         d.discarded = True
 
@@ -508,6 +545,8 @@ class ReferenceState:
         me = d.to_move
         d.hands[me][island] += 1
         d.public[me][island] += 1
+        if d.gods:
+            gods_rules.see_face_up_take(d, me, island)  # R14.10
         slot = d.face_up.index(island)
         if d.deck:
             d.face_up[slot] = d.deck.pop(0)
@@ -525,6 +564,8 @@ class ReferenceState:
         d.played = 0
         d.discarded = False
         d.turn_color = NO_COLOR  # R15.3: the next turn chooses again
+        if d.gods:
+            gods_rules.clear_turn(d)  # R14.8, R14.9
         if not d.deck and not d.face_up:
             if d.round == ROUND_1:
                 self.end_first_round()
@@ -693,6 +734,8 @@ def why_illegal(state: ReferenceState, action: int, names: Sequence[str], hand_k
     names = color_names(d.players, names, d.game)
     if d.game == GAME_KAHUNA:
         return kahuna.why_illegal(state, action, names, hand_known)
+    if d.gods:
+        return gods_rules.why_illegal(state, action, names, hand_known)
     kind, a, arg = A.kind_of(action), A.arg_a(action), A.arg_b(action)
     slot = 0
     if kind in (A.PLACE, A.SWAP):
@@ -717,47 +760,70 @@ def why_illegal(state: ReferenceState, action: int, names: Sequence[str], hand_k
     if kind == A.REMOVE:
         return "no removal is pending (R7)"
     if d.round == ROUND_FINAL:  # R10
-        if kind in (A.TAKE, A.DRAW):
-            return "the final round has no draw phase (R10)"
-        if kind == A.DISCARD:
-            return "there is no discard in the final round (R10)"
-        if kind == A.PASS:
-            if state._may_pass():
-                return None
-            if d.played:
-                return f"{name} has already played a card this turn, so it may not pass (R10)"
-            if d.players == TWO_PLAYERS:
-                return _why_no_pass_2p(state, names)
-            return (f"no color with more points than {name} is still to take its final turn, "
-                    f"so {name} may not pass (R10)")
-        if kind == A.END:
+        return _why_not_in_final_round(state, kind, a, arg, slot, names, hand_known)
+    if kind in (A.END, A.PASS):
+        return f"'{A.KIND_NAMES[kind]}' belongs to the final round (R10)"
+    if d.discarded and kind in (A.PLACE, A.SWAP, A.DISCARD):
+        return f"{name} has discarded this turn; only 'take' or 'draw' remain (R4)"
+    if kind == A.DISCARD:
+        if d.played:
+            return f"{name} has already played a card this turn; a face-down discard replaces playing (R4)"
+        return _why_unpaid(state, [a], names, hand_known)
+    if kind in (A.TAKE, A.DRAW):  # R5, with the R4 hand limit
+        held = d.hand_size(me)
+        if held > HAND_LIMIT:
+            return f"the hand holds {held} cards; play or discard first (R4)"
+        if kind == A.TAKE and a not in d.face_up:
+            shown = ", ".join(board.islands[x] for x in d.face_up) or "none"
+            return f"no {board.islands[a]} among the face-up cards ({shown})"
+        if kind == A.DRAW and not d.deck:
+            return "the deck is empty; take a face-up card (R5)"
+        return None
+    return _why_not_built(state, kind, a, _build_cards(board, kind, a, arg), slot, names, hand_known)
+
+
+def _build_cards(board: Board, kind: int, link: int, arg: int) -> list[int]:  # R4
+    """The cards a place (its one card) or a swap (its combination) on ``link`` pays."""
+    return [arg] if kind == A.PLACE else list(A.swap_cards(board.links[link], arg))
+
+
+def _why_not_in_final_round(state: ReferenceState, kind: int, a: int, arg: int, slot: int, names: tuple[str, ...],
+                            hand_known: bool) -> str | None:  # R10, R15.6
+    """In the final round, no removal pending: why ``kind`` is illegal; None when it is legal."""
+    d = state.data
+    name = names[d.to_move]
+    if kind in (A.TAKE, A.DRAW):
+        return "the final round has no draw phase (R10)"
+    if kind == A.DISCARD:
+        return "there is no discard in the final round (R10)"
+    if kind == A.PASS:
+        if state._may_pass():
             return None
-    else:
-        if kind in (A.END, A.PASS):
-            return f"'{A.KIND_NAMES[kind]}' belongs to the final round (R10)"
-        if d.discarded and kind in (A.PLACE, A.SWAP, A.DISCARD):
-            return f"{name} has discarded this turn; only 'take' or 'draw' remain (R4)"
-        if kind == A.DISCARD:
-            if d.played:
-                return f"{name} has already played a card this turn; a face-down discard replaces playing (R4)"
-            return _why_unpaid(state, [a], names, hand_known)
-        if kind in (A.TAKE, A.DRAW):  # R5, with the R4 hand limit
-            held = d.hand_size(me)
-            if held > HAND_LIMIT:
-                return f"the hand holds {held} cards; play or discard first (R4)"
-            if kind == A.TAKE and a not in d.face_up:
-                shown = ", ".join(board.islands[x] for x in d.face_up) or "none"
-                return f"no {board.islands[a]} among the face-up cards ({shown})"
-            if kind == A.DRAW and not d.deck:
-                return "the deck is empty; take a face-up card (R5)"
-            return None
-    # A place or a swap (R4), in any round but the setup, with one of the mover's colors.
+        if d.played:
+            return f"{name} has already played a card this turn, so it may not pass (R10)"
+        if d.players == TWO_PLAYERS:
+            return _why_no_pass_2p(state, names)
+        return (f"no color with more points than {name} is still to take its final turn, "
+                f"so {name} may not pass (R10)")
+    if kind == A.END:
+        return None
+    return _why_not_built(state, kind, a, _build_cards(state.board, kind, a, arg), slot, names, hand_known)
+
+
+def _why_not_built(state: ReferenceState, kind: int, link: int, cards: list[int], slot: int, names: tuple[str, ...],
+                   hand_known: bool) -> str | None:  # R4, R13, R15.3
+    """Why a place or a swap on ``link`` paying ``cards``, built with the mover's color in ``slot``, is
+    illegal, the turn allowing builds; None when it is legal."""
+    d = state.data
+    board = state.board
+    me = d.to_move
+    name = names[me]
     color = state.colors_of(me)[slot]
     if d.turn_color not in (NO_COLOR, color):
         return (f"{name} builds with {names[d.turn_color]} this turn, not {names[color]}: a turn builds with "
                 f"one color only (R15.3)")
-    link_name = board.link_name(a)
-    owner = d.bridges[a]
+    link_name = board.link_name(link)
+    owner = d.bridges[link]
     if kind == A.PLACE and owner != NO_OWNER:
         return f"{link_name} already holds {names[owner]}'s bridge; a swap pays two cards"
     if kind == A.SWAP and owner == NO_OWNER:
@@ -767,7 +833,6 @@ def why_illegal(state: ReferenceState, action: int, names: Sequence[str], hand_k
     stock = state.bridges_in_stock(color)
     if stock is not None and stock <= 0:
         return f"{names[color]} has no bridge left in stock (R13)"
-    cards = [arg] if kind == A.PLACE else list(A.swap_cards(board.links[a], arg))
     return _why_unpaid(state, cards, names, hand_known)
 
 
@@ -838,6 +903,8 @@ def _why_unpaid(state: ReferenceState, cards: list[int], names: tuple[str, ...],
     d = state.data
     me = d.to_move
     name = names[me]
+    if not cards:  # R14.5: a build paid with KANALOA alone
+        return None
     if not hand_known:
         held = d.hand_size(me)
         if held == 0:
@@ -905,11 +972,18 @@ def why_unreachable(
     """
     d = state.data
     names = color_names(d.players, names, d.game)
+    found = gods_rules.unreachable_fields(state)
+    if found is not None:
+        return found
     if d.game == GAME_KAHUNA:
         return kahuna.why_unreachable(state, names, face_up_pending)
     found = _unreachable_kahuna_fields(state)
     if found is not None:
         return found
+    if d.gods:  # R14: the tokens, what each player knows, what a token use leaves pending
+        found = gods_rules.why_unreachable(state, names)
+        if found is not None:
+            return found
     for check in (_unreachable_cards, _unreachable_turn, _unreachable_round):
         found = check(state, names, face_up_pending)
         if found is not None:
@@ -951,12 +1025,20 @@ def _unreachable_cards(state: ReferenceState, names: tuple[str, ...], pending: b
     board = state.board
     most = HAND_LIMIT + 1  # R4, R5: at most 4 after the play phase, then one card drawn
     for seat in range(d.players):
-        if d.hand_size(seat) > most:
+        if d.hand_size(seat) > most and not gods_rules.lifts_hand_limit(d, seat):  # R14.9
             return f"hands.{names[seat]}", f"{d.hand_size(seat)} cards; a hand holds at most {most} (R4, R5)"
     if len(d.face_up) > FACE_UP:
         return "face_up", f"{len(d.face_up)} cards; at most {FACE_UP} lie face-up (R5)"
     limit = {ROUND_SETUP: 0, ROUND_1: 0, ROUND_2: max_points(board, False), ROUND_FINAL: max_points(board, False),
              ROUND_OVER: max_points(board, False) + max_points(board, True)}[d.round]
+    kane = gods_rules.kane_bound(state)  # R14.3: KANE scores at once, in any round
+    if kane and d.round != ROUND_SETUP:
+        limit += kane
+        if d.round == ROUND_1:
+            for c in range(state.n_colors):
+                if d.scores[c] > kane:
+                    return f"scores.{names[c]}", (f"{shorten(str(d.scores[c]))} points before the first scoring; "
+                                                  f"only KANE scores in round 1, {kane} at most here (R9, R14.3)")
     for c in range(state.n_colors):
         color, points = names[c], d.scores[c]
         shown = shorten(str(points))
@@ -984,12 +1066,15 @@ def _unreachable_turn(state: ReferenceState, names: tuple[str, ...], pending: bo
                                       f"islands of 5 or more")
         if state.has_free_link(island):
             return "turn.remove_on", f"{where} has a free link; a removal (R7) follows only when every link is taken"
-    if d.discarded and d.played:
+    if d.discarded and d.played and not (d.gods and d.over_limit):  # R14.9: a token use allows it
         return "turn.discarded", "a color that discarded face-down has played no card (R4)"
     most = HAND_LIMIT + 1
     held = d.hand_size(d.to_move)
     began = held + d.played + int(d.discarded)
-    if began > most:
+    if d.gods and d.discarded and held > HAND_LIMIT and not d.over_limit:
+        return "turn.discarded", (f"{names[d.to_move]} holds {held} cards after a face-down discard; only a hand a "
+                                  f"token left above {HAND_LIMIT} keeps more than {HAND_LIMIT} (R4, R14.9)")
+    if began > most and not gods_rules.tokens_may_have_acted(d):
         shed = f"played {shorten(str(d.played))}" + (" and discarded 1" if d.discarded else "")
         return "turn", (f"{names[d.to_move]} holds {held} card(s) having {shed} this turn, so it began the turn "
                         f"with {shorten(str(began))}; a hand holds at most {most} (R4, R5)")
@@ -1020,7 +1105,7 @@ def _unreachable_color(state: ReferenceState, names: tuple[str, ...]) -> _Found:
     if d.turn_color not in state.colors_of(d.to_move):
         shown = names[d.turn_color] if 0 <= d.turn_color < len(names) else str(d.turn_color)
         return field, f"{shown} is not a color of {names[d.to_move]} (R15.1)"
-    if not d.played:
+    if not d.played and not gods_rules.tokens_may_have_acted(d):  # R14.5: KANALOA builds without a card
         return field, "the turn's first place or swap chooses its color (R15.3), but turn.played is 0"
     return None
 
@@ -1035,7 +1120,7 @@ def _unreachable_removals(state: ReferenceState, names: tuple[str, ...]) -> _Fou
     if not pending:
         return None
     field = "turn.remove_on"
-    if d.played == 0:
+    if d.played == 0 and not gods_rules.tokens_may_have_acted(d):  # R14.5: KANALOA builds without a card
         return field, "a removal (R7) follows a place or swap, but turn.played is 0"
     if len(pending) > 2 or len(set(pending)) != len(pending):
         return field, "one place or swap queues at most one removal on each end of its link (R7)"
@@ -1084,7 +1169,7 @@ def _unreachable_round(state: ReferenceState, names: tuple[str, ...], pending: b
                                f"cards face-up (R5)")
     elif pending:
         return "face_up", "no face-up card waits to be recorded: the deck turned none up (R9)"
-    if not d.face_up and not d.deck:
+    if not d.face_up and not d.deck and not gods_rules.tokens_may_have_acted(d):  # R14.8: LONO may empty them
         return "face_up", (f"the deck and the face-up cards are both empty; round {d.round} would have ended "
                            f"(R9, R10)")
     return None

@@ -54,6 +54,13 @@ KAHUNA_HAND = 5
 KAHUNA_BRIDGES = 25
 KAHUNA_INTERIM_POINTS = (1, 2)  # the first and the second interim scoring (R16.6)
 
+# Might of the Gods (R14): token kinds, and how many of each lie on the board at the deal.
+KANE, KANALOA, KU, PELE, LONO = range(5)
+GOD_NAMES = ("KANE", "KANALOA", "KU", "PELE", "LONO")
+GOD_TOKENS = (8, 2, 2, 2, 2)  # R14.1: 16 tokens, one per island
+GODS_ISLANDS = 16
+NO_GOD = -1
+
 
 def n_colors(players: int, game: int = GAME_KANALOA) -> int:
     """How many colors a game of ``players`` plays: 4 with two players of Kanaloa (R15.1), else one per
@@ -94,6 +101,13 @@ class StateData:
     ``game`` is ``GAME_KANALOA`` or ``GAME_KAHUNA`` (R16; docs/engine.md
     "Kahuna"); ``skipped`` is Kahuna's record that the last turn ended
     without a draw (R16.5), always False in Kanaloa.
+
+    Might of the Gods (R14, ``gods``; docs/engine.md "Might of the Gods"):
+    ``god_on`` (per island, a token kind or ``NO_GOD``), ``gods_owned``
+    (per seat, unused tokens per kind), ``known`` (per observer and seat,
+    what the observer knows of the hand), and what a token use leaves
+    pending: ``ku_target``, ``pele_gifts``, ``lono_draw``, ``over_limit``.
+    Without the variant these are empty, -1 or False.
     """
 
     n_islands: int
@@ -122,6 +136,14 @@ class StateData:
     rng: int = 0
     game: int = GAME_KANALOA
     skipped: bool = False
+    gods: bool = False
+    god_on: list[int] = field(default_factory=list)
+    gods_owned: list[list[int]] = field(default_factory=list)
+    known: list[list[list[int]]] = field(default_factory=list)
+    ku_target: int = -1
+    pele_gifts: list[int] = field(default_factory=list)
+    lono_draw: bool = False
+    over_limit: bool = False
 
     @classmethod
     def empty(cls, n_islands: int, n_links: int, players: int, preset: int = PRESET_YUCATA,
@@ -170,6 +192,14 @@ class StateData:
             rng=self.rng,
             game=self.game,
             skipped=self.skipped,
+            gods=self.gods,
+            god_on=list(self.god_on),
+            gods_owned=[list(o) for o in self.gods_owned],
+            known=[[list(row) for row in obs] for obs in self.known],
+            ku_target=self.ku_target,
+            pele_gifts=list(self.pele_gifts),
+            lono_draw=self.lono_draw,
+            over_limit=self.over_limit,
         )
 
     def hand_size(self, seat: int) -> int:

@@ -98,6 +98,7 @@ TARGETS = {
     "ismcts_iterations_per_s": 50_000,  # issue 9: the search behind hints, per core
     "kahuna_playouts_per_s": 50_000,  # issue 13: random Kahuna games in C, per core
 }
+GODS_PLAYERS = 4  # the gods' figures (R14) are for 4-player games on oro
 
 
 def _salt() -> int:
@@ -125,7 +126,7 @@ def play_random(state: Any, seed: int) -> int:
 
 
 def play_games(board: Board, players: int, preset: int, games: int, seed: int,
-               engine: Engine | None = None, game: int = GAME_KANALOA) -> int:
+               engine: Engine | None = None, game: int = GAME_KANALOA, gods: bool = False) -> int:
     """Deal and play ``games`` random games move by move from Python; return the total moves.
 
     Game ``g`` is dealt from ``seed + g`` and played with the move stream
@@ -139,12 +140,14 @@ def play_games(board: Board, players: int, preset: int, games: int, seed: int,
     total = 0
     for g in range(games):
         game_seed = (seed + g) & MASK64
-        total += play_random(engine.deal(board, players, preset, game_seed, game=game), game_seed ^ salt)
+        dealt = (engine.deal(board, players, preset, game_seed, game=game, gods=True) if gods else
+                 engine.deal(board, players, preset, game_seed, game=game))
+        total += play_random(dealt, game_seed ^ salt)
     return total
 
 
 def play_games_api(board: Board, players: int, preset: int, games: int, seed: int,
-                   game: int = GAME_KANALOA) -> int:
+                   game: int = GAME_KANALOA, gods: bool = False) -> int:
     """The same games as ``play_games``, through ``kanaloa.position.Position`` (legal actions, ``push``)."""
     from ..position.api import Position
 
@@ -153,7 +156,7 @@ def play_games_api(board: Board, players: int, preset: int, games: int, seed: in
     for g in range(games):
         game_seed = (seed + g) & MASK64
         pos = Position.new(players=players, seed=game_seed, preset=PRESET_NAMES[preset], board=board,
-                           game=GAME_NAMES[game])
+                           game=GAME_NAMES[game], gods=gods)
         stream = SplitMix64(game_seed ^ salt)
         state = pos.state
         while not state.is_over:
@@ -163,11 +166,12 @@ def play_games_api(board: Board, players: int, preset: int, games: int, seed: in
     return total
 
 
-def core_games(board: Board, players: int, preset: int, games: int, seed: int, game: int = GAME_KANALOA) -> int:
+def core_games(board: Board, players: int, preset: int, games: int, seed: int, game: int = GAME_KANALOA,
+               gods: bool = False) -> int:
     """The total moves of ``kanaloa_core.random_games`` (the whole games in C)."""
     from ..rules.core import core_board, random_games
 
-    return random_games(core_board(board), players, preset, games, seed, game)[1]
+    return random_games(core_board(board), players, preset, games, seed, game, gods)[1]
 
 
 # -- the signature ----------------------------------------------------------------
@@ -188,6 +192,18 @@ def signature_2p(board: Board | None = None, impl: str = "core") -> int:
     return _signature(SIGNATURE_SET_2P, board, impl)
 
 
+def signature_gods(board: Board | None = None, impl: str = "core") -> int:
+    """``signature`` for Might of the Gods (R14): the moves of ``SIGNATURE_GAMES`` seeded 3- and 4-player games
+    each with the gods on ``board`` (default ``oro``)."""
+    board = board if board is not None else load_board(BOARD)
+    return _signature(((3, PRESET_YUCATA), (4, PRESET_YUCATA)), board, impl, GAME_KANALOA, gods=True)
+
+
+def signature_gods_games() -> int:
+    """How many games the gods' signature plays."""
+    return 2 * SIGNATURE_GAMES
+
+
 def signature_kahuna(board: Board | None = None, impl: str = "core") -> int:
     """``signature`` for Kahuna (R16): the moves of ``SIGNATURE_GAMES`` seeded games on ``board`` (default
     ``kahuna``)."""
@@ -196,14 +212,14 @@ def signature_kahuna(board: Board | None = None, impl: str = "core") -> int:
 
 
 def _play_reference(reference: Engine, board: Board, players: int, preset: int, games: int, seed: int,
-                    game: int) -> int:
-    return play_games(board, players, preset, games, seed, reference, game)
+                    game: int, gods: bool = False) -> int:
+    return play_games(board, players, preset, games, seed, reference, game, gods)
 
 
 def _signature(games: tuple[tuple[int, int], ...], board: Board | None, impl: str,
-               game: int = GAME_KANALOA) -> int:
+               game: int = GAME_KANALOA, gods: bool = False) -> int:
     board = board if board is not None else load_board(BOARD)
-    play: Callable[[Board, int, int, int, int, int], int]
+    play: Callable[..., int]
     if impl == "core":
         play = core_games
     elif impl == "api":
@@ -212,7 +228,9 @@ def _signature(games: tuple[tuple[int, int], ...], board: Board | None, impl: st
         play = functools.partial(_play_reference, load_engine("reference"))
     else:
         raise ValueError(f"impl {impl!r}: choose core, api or reference")
-    return sum(play(board, players, preset, SIGNATURE_GAMES, SIGNATURE_SEED, game) for players, preset in games)
+    extra = {"gods": True} if gods else {}
+    return sum(play(board, players, preset, SIGNATURE_GAMES, SIGNATURE_SEED, game, **extra)
+               for players, preset in games)
 
 
 def signature_games() -> int:
@@ -435,6 +453,10 @@ class BenchReport:
     ratio_moves_2p: dict[str, int] = field(default_factory=dict)
     signature_kahuna: int = 0
     signature_kahuna_by_engine: dict[str, int] = field(default_factory=dict)
+    signature_gods: int = 0
+    signature_gods_by_engine: dict[str, int] = field(default_factory=dict)
+    ratio_games_gods: int = 0
+    ratio_moves_gods: dict[str, int] = field(default_factory=dict)
     ratio_games_kahuna: int = 0
     ratio_moves_kahuna: dict[str, int] = field(default_factory=dict)
 
@@ -443,7 +465,8 @@ class BenchReport:
         """Whether every engine played the same games: equal signatures and equal ratio-game moves."""
         return all(len(set(by.values())) <= 1 for by in (self.signature_by_engine, self.ratio_moves,
                                                           self.signature_2p_by_engine, self.ratio_moves_2p,
-                                                          self.signature_kahuna_by_engine, self.ratio_moves_kahuna))
+                                                          self.signature_kahuna_by_engine, self.ratio_moves_kahuna,
+                                                          self.signature_gods_by_engine, self.ratio_moves_gods))
 
     def targets(self) -> dict[str, dict[str, Any]]:
         """For each target of the issue: the target, the figure and whether it is met (None if not measured)."""
@@ -473,6 +496,11 @@ class BenchReport:
             signature_kahuna_by_engine=dict(self.signature_kahuna_by_engine),
             ratio_games_kahuna=self.ratio_games_kahuna,
             ratio_moves_kahuna=dict(self.ratio_moves_kahuna),
+            signature_gods=self.signature_gods,
+            signature_gods_games=signature_gods_games(),
+            signature_gods_by_engine=dict(self.signature_gods_by_engine),
+            ratio_games_gods=self.ratio_games_gods,
+            ratio_moves_gods=dict(self.ratio_moves_gods),
             engines_agree=self.agrees,
             positions={name: {k: _rounded(v) for k, v in ops.items()} for name, ops in self.positions.items()},
             targets=self.targets(),
@@ -502,6 +530,8 @@ class BenchReport:
             f"{_human(f.get('moves_2p_per_s'))} moves/s")
         row("Kahuna (R16), on its board", f.get("kahuna_playouts_per_s"), "games/s",
             f"{_human(f.get('kahuna_moves_per_s'))} moves/s", "kahuna_playouts_per_s")
+        row("4 players with the gods (R14)", f.get("gods_playouts_per_s"), "games/s",
+            f"{_human(f.get('gods_moves_per_s'))} moves/s")
         lines.append(f"The same {self.ratio_games} random games (4 players) in each engine")
         row("in C", f.get("ratio_playouts_per_s"), "games/s", f"{_human(f.get('ratio_moves_per_s'))} moves/s")
         row("the core driven from Python (Position)", f.get("api_playouts_per_s"), "games/s",
@@ -524,6 +554,13 @@ class BenchReport:
         row("the reference (plain Python)", f.get("reference_kahuna_playouts_per_s"), "games/s",
             f"{_human(f.get('reference_kahuna_moves_per_s'))} moves/s; C is "
             f"{_human(f.get('reference_ratio_kahuna'))}x faster")
+        lines.append(f"The same {self.ratio_games_gods} random 4-player games with the gods (R14) in each engine")
+        row("in C", f.get("ratio_gods_playouts_per_s"), "games/s", f"{_human(f.get('ratio_gods_moves_per_s'))} moves/s")
+        row("the core driven from Python (Position)", f.get("api_gods_playouts_per_s"), "games/s",
+            f"{_human(f.get('api_gods_moves_per_s'))} moves/s; C is {_human(f.get('api_ratio_gods'))}x faster")
+        row("the reference (plain Python)", f.get("reference_gods_playouts_per_s"), "games/s",
+            f"{_human(f.get('reference_gods_moves_per_s'))} moves/s; C is "
+            f"{_human(f.get('reference_ratio_gods'))}x faster")
         lines.append("Determinisations and search (4 players, mid-round-1, for the player to move)")
         row("determinisations in C (bulk)", f.get("determinisations_per_s"), "/s", "", "determinisations_per_s")
         row("CoreState.determinise() from Python", f.get("determinise_calls_per_s"), "/s")
@@ -547,6 +584,8 @@ class BenchReport:
                          f"games (core, Python API and reference agree)")
             lines.append(f"Kahuna signature (R16): {self.signature_kahuna} moves in {signature_kahuna_games()} "
                          f"seeded games (core, Python API and reference agree)")
+            lines.append(f"signature with the gods (R14): {self.signature_gods} moves in {signature_gods_games()} "
+                         f"seeded games (core, Python API and reference agree)")
         else:
             by = ", ".join(f"{k} {v}" for k, v in self.signature_by_engine.items())
             moves = ", ".join(f"{k} {v}" for k, v in self.ratio_moves.items())
@@ -554,11 +593,12 @@ class BenchReport:
             moves_2p = ", ".join(f"{k} {v}" for k, v in self.ratio_moves_2p.items())
             by_kahuna = ", ".join(f"{k} {v}" for k, v in self.signature_kahuna_by_engine.items())
             moves_kahuna = ", ".join(f"{k} {v}" for k, v in self.ratio_moves_kahuna.items())
+            by_gods = ", ".join(f"{k} {v}" for k, v in self.signature_gods_by_engine.items())
             lines.append(f"MISMATCH: the engines played different games: signature {by}; "
                          f"moves of the {self.ratio_games} ratio games {moves}; 2-player signature {by_2p}; "
                          f"moves of the {self.ratio_games_2p} 2-player ratio games {moves_2p}; "
                          f"Kahuna signature {by_kahuna}; moves of the {self.ratio_games_kahuna} Kahuna ratio "
-                         f"games {moves_kahuna}")
+                         f"games {moves_kahuna}; signature with the gods {by_gods}")
         lines.append(f"measured in {self.seconds:.1f} s of wall time")
         return "\n".join(lines)
 
@@ -581,7 +621,7 @@ def _human(value: float | None) -> str:
 
 
 def _same_games(board: Board, players: int, n: int, moves: dict[str, int], budget: Budget,
-                suffix: str, game: int = GAME_KANALOA) -> dict[str, float]:
+                suffix: str, game: int = GAME_KANALOA, gods: bool = False) -> dict[str, float]:
     """Time the same ``n`` seeded random games in C, through the Python API and in the reference.
 
     Fills ``moves`` with each engine's move total (they must agree) and
@@ -591,14 +631,14 @@ def _same_games(board: Board, players: int, n: int, moves: dict[str, int], budge
     """
     reference = load_engine("reference")
     t_core = best_time(
-        lambda: moves.__setitem__("core", core_games(board, players, PRESET_YUCATA, n, RATIO_SEED, game)),
+        lambda: moves.__setitem__("core", core_games(board, players, PRESET_YUCATA, n, RATIO_SEED, game, gods)),
         budget.runs, budget.seconds)
     t_api = best_time(
-        lambda: moves.__setitem__("api", play_games_api(board, players, PRESET_YUCATA, n, RATIO_SEED, game)),
+        lambda: moves.__setitem__("api", play_games_api(board, players, PRESET_YUCATA, n, RATIO_SEED, game, gods)),
         budget.runs, 0.0)
     t_ref = best_time(
         lambda: moves.__setitem__("reference",
-                                  play_games(board, players, PRESET_YUCATA, n, RATIO_SEED, reference, game)),
+                                  play_games(board, players, PRESET_YUCATA, n, RATIO_SEED, reference, game, gods)),
         budget.reference_runs, 0.0)
     fig: dict[str, float] = {}
     for engine, t in (("ratio", t_core), ("api", t_api), ("reference", t_ref)):
@@ -638,6 +678,13 @@ def run_bench(quick: bool = False, board_name: str = BOARD,
     t = best_time(batch, budget.runs, budget.seconds)
     fig["kahuna_playouts_per_s"] = budget.batch_games / t
     fig["kahuna_moves_per_s"] = batch_moves / t
+    say("random games with the gods in C")
+    batch = functools.partial(random_games, tables, GODS_PLAYERS, PRESET_YUCATA, budget.batch_games, PLAYOUT_SEED,
+                              GAME_KANALOA, True)
+    batch_moves = batch()[1]
+    t = best_time(batch, budget.runs, budget.seconds)
+    fig["gods_playouts_per_s"] = budget.batch_games / t
+    fig["gods_moves_per_s"] = batch_moves / t
 
     # The same games in every engine: the same deals and the same move stream, so the same work.
     report.ratio_games = budget.ratio_games
@@ -651,15 +698,21 @@ def run_bench(quick: bool = False, board_name: str = BOARD,
     say(f"the same {report.ratio_games_kahuna} Kahuna games in C, through the Python API and in the reference")
     fig.update(_same_games(kahuna_board, 2, report.ratio_games_kahuna, report.ratio_moves_kahuna, budget, "_kahuna",
                            GAME_KAHUNA))
+    report.ratio_games_gods = budget.games_kahuna
+    say(f"the same {report.ratio_games_gods} games with the gods in C, through the Python API and in the reference")
+    fig.update(_same_games(board, GODS_PLAYERS, report.ratio_games_gods, report.ratio_moves_gods, budget, "_gods",
+                           GAME_KANALOA, True))
 
     say(f"the signature ({signature_games()} games) in every engine")
     for engine in ("core", "api", "reference"):
         report.signature_by_engine[engine] = signature(board, engine)
         report.signature_2p_by_engine[engine] = signature_2p(board, engine)
         report.signature_kahuna_by_engine[engine] = signature_kahuna(kahuna_board, engine)
+        report.signature_gods_by_engine[engine] = signature_gods(board, engine)
     report.signature = report.signature_by_engine["core"]
     report.signature_2p = report.signature_2p_by_engine["core"]
     report.signature_kahuna = report.signature_kahuna_by_engine["core"]
+    report.signature_gods = report.signature_gods_by_engine["core"]
 
     mid = bench_position(board, *ISMCTS_POSITION)
     viewer = mid.data.to_move
@@ -728,5 +781,6 @@ __all__ = [
     "run_bench",
     "signature",
     "signature_2p",
+    "signature_gods",
     "signature_kahuna",
 ]

@@ -577,6 +577,16 @@ def build_corpus(seed: int) -> Corpus:
         samples.append(Sample(full.to_json(), full, _move_texts(full, full)))
         view = full.as_viewer(rng.choice(full.players))
         samples.append(Sample(view.to_json(), view, _move_texts(full, view)))
+    # Might of the Gods (R14): games of 2, 3 and 4 players into round 2 and over, in full and seen by a player.
+    for g, (players, target) in enumerate(((3, 120), (4, 200), (2, 1000))):
+        full = Position.new(players=players, seed=stream_output(seed, 400 + g), gods=True)
+        for _ in range(target):
+            if full.is_over:
+                break
+            full.play(rng.choice(full.move_strings()))
+        samples.append(Sample(full.to_json(), full, _move_texts(full, full)))
+        view = full.as_viewer(rng.choice(full.players))
+        samples.append(Sample(view.to_json(), view, _move_texts(full, view)))
     boards = {name: json.loads(load_board_text(name)) for name in BUILTIN_BOARDS}
     strings: set[str] = set(_WORDS)
     docs: list[Any] = [s.doc for s in samples] + list(boards.values())

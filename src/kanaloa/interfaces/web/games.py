@@ -363,17 +363,31 @@ class PlayGame:
         ).to_json()
 
 
+# The page has no controls for the god tokens yet: a game with them is refused with this reason (R14).
+NO_GODS_YET = ("the web app does not play Might of the Gods (R14) yet; play it with the command line "
+               "('kanaloa new --gods', 'kanaloa play', 'kanaloa hint')")
+
+
+def _no_gods(pos: Position, what: str) -> Position:
+    if pos.gods:
+        raise OptionError(f"{what}: {NO_GODS_YET}")
+    return pos
+
+
 def new_game(body: dict[str, Any]) -> PlayGame:
     """A ``PlayGame`` from a request (docs/web.md "Play"): a deal, an uploaded position or an uploaded record."""
     board = resolve_board(body["board"]) if "board" in body else None
     if "position" in body:
-        pos = Position.from_json(_document(body["position"], "position"), boards=board_loader(board))
+        pos = _no_gods(Position.from_json(_document(body["position"], "position"), boards=board_loader(board)),
+                       "position")
         if pos.viewer is not None:
             raise OptionError(f"position: it is {pos.viewer}'s view; a game needs a full position (every card "
                               f"known), as the Play mode downloads it")
         return PlayGame(pos, check_seats(body.get("seats"), len(pos.players)))
     if "record" in body:
         record = read_record(body["record"], body.get("game"))
+        if record.gods:
+            raise OptionError(f"record: {NO_GODS_YET}")
         bd = board if board is not None else resolve_board(record.board)
         game = PlayGame(replay(record, at=0, board=bd), check_seats(body.get("seats"), record.players),
                         Deal(record.seed, record.players, record.preset, bd.source, record.ruleset))
@@ -489,7 +503,8 @@ def new_table(body: dict[str, Any]) -> TableGame:
     position."""
     board = resolve_board(body["board"]) if "board" in body else None
     if "position" in body:
-        pos = Position.from_json(_document(body["position"], "position"), boards=board_loader(board))
+        pos = _no_gods(Position.from_json(_document(body["position"], "position"), boards=board_loader(board)),
+                       "position")
         if pos.viewer is None:
             raise OptionError("position: a full position knows every card; a table needs a position seen by one "
                               "player (its \"viewer\")")
