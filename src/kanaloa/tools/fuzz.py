@@ -556,37 +556,26 @@ def build_corpus(seed: int) -> Corpus:
         full.play(str(move))
         view.play(record)
     samples.append(Sample(view.to_json(), view, _move_texts(full, view)))
-    # 2-player games (R15), at the setup, in round 1, in round 2 and over, each seen in full and by a player.
+    def played(full: Position, target: int) -> None:
+        """``full`` after up to ``target`` random moves, in full and as one of its players sees it."""
+        for _ in range(target):
+            if full.is_over:
+                break
+            full.play(rng.choice(full.move_strings()))
+        samples.append(Sample(full.to_json(), full, _move_texts(full, full)))
+        view = full.as_viewer(rng.choice(full.players))
+        samples.append(Sample(view.to_json(), view, _move_texts(full, view)))
+
+    # 2-player games (R15), at the setup, in round 1, in round 2 and over.
     for g, target in enumerate((0, 40, 120, 1000)):
-        preset = ("yucata", "tabletop")[g % 2]
-        full = Position.new(players=2, seed=stream_output(seed, 200 + g), preset=preset)
-        for _ in range(target):
-            if full.is_over:
-                break
-            full.play(rng.choice(full.move_strings()))
-        samples.append(Sample(full.to_json(), full, _move_texts(full, full)))
-        view = full.as_viewer(rng.choice(full.players))
-        samples.append(Sample(view.to_json(), view, _move_texts(full, view)))
-    # Kahuna (R16): at the deal, in round 1, later rounds and over, each seen in full and by a player.
+        played(Position.new(players=2, seed=stream_output(seed, 200 + g), preset=("yucata", "tabletop")[g % 2]),
+               target)
+    # Kahuna (R16): at the deal, in round 1, later rounds and over.
     for g, target in enumerate((0, 30, 150, 1000)):
-        full = Position.new(game="kahuna", seed=stream_output(seed, 300 + g))
-        for _ in range(target):
-            if full.is_over:
-                break
-            full.play(rng.choice(full.move_strings()))
-        samples.append(Sample(full.to_json(), full, _move_texts(full, full)))
-        view = full.as_viewer(rng.choice(full.players))
-        samples.append(Sample(view.to_json(), view, _move_texts(full, view)))
-    # Might of the Gods (R14): games of 2, 3 and 4 players into round 2 and over, in full and seen by a player.
+        played(Position.new(game="kahuna", seed=stream_output(seed, 300 + g)), target)
+    # Might of the Gods (R14): games of 2, 3 and 4 players into round 2 and over.
     for g, (players, target) in enumerate(((3, 120), (4, 200), (2, 1000))):
-        full = Position.new(players=players, seed=stream_output(seed, 400 + g), gods=True)
-        for _ in range(target):
-            if full.is_over:
-                break
-            full.play(rng.choice(full.move_strings()))
-        samples.append(Sample(full.to_json(), full, _move_texts(full, full)))
-        view = full.as_viewer(rng.choice(full.players))
-        samples.append(Sample(view.to_json(), view, _move_texts(full, view)))
+        played(Position.new(players=players, seed=stream_output(seed, 400 + g), gods=True), target)
     boards = {name: json.loads(load_board_text(name)) for name in BUILTIN_BOARDS}
     strings: set[str] = set(_WORDS)
     docs: list[Any] = [s.doc for s in samples] + list(boards.values())
