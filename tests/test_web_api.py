@@ -680,7 +680,9 @@ def fuzz_value(rng: random.Random, depth: int = 0):
         lambda: rng.choice(["", "oro", "human", "random", "ALOA-BAFI/ALOA", "faceup ORO", "../../etc/passwd",
                             "x" * rng.randrange(1, 300), "red: take RASI refill KULU", "ismcts:iterations=0",
                             "kahuna", "kanaloa", "remove ALOA-BARI/ALOA+BARI", "end", "white: discard",
-                            "black: take IFFI refill JOJO", "faceup ALOA BARI COCO"]),
+                            "black: take IFFI refill JOJO", "faceup ALOA BARI COCO", "pele", "lono", "ku green",
+                            "steal ALOA", "give green ALOA", "ALOA-BAFI/KANALOA", "ORO-RASI/KANALOA+KANALOA",
+                            "red: give blue ORO"]),
         lambda: [fuzz_value(rng, depth + 1) for _ in range(rng.randrange(0, 5))] if depth < 3 else [],
         lambda: {k: fuzz_value(rng, depth + 1) for k in rng.sample(KEYS, rng.randrange(0, 4))} if depth < 3 else {},
     ]
@@ -688,13 +690,15 @@ def fuzz_value(rng: random.Random, depth: int = 0):
 
 
 KEYS = ["seats", "players", "seed", "preset", "board", "colors", "position", "record", "records", "game", "move",
-        "hand", "viewer", "iterations", "name", "cards_per_island", "islands", "links", "at", "ruleset", "face_up"]
+        "hand", "viewer", "iterations", "name", "cards_per_island", "islands", "links", "at", "ruleset", "face_up",
+        "gods"]
 
 
 def test_fuzzed_requests_get_4xx_json_errors_never_a_500(client, records):
     """Random bodies on every endpoint, for both games: each answer is a success or a 4xx with a one-line error."""
     games = [new_game(client, seats=("human", "random", "random", "random"))["id"],
-             kahuna_game(client, seats=("human", "random"))["id"], "x"]
+             kahuna_game(client, seats=("human", "random"))["id"],
+             new_game(client, seats=("human", "random", "random"), players=3, gods=True)["id"], "x"]
     tables = [client.post("/api/tables", json={"hand": ["ALOA", "ORO", "DALI", "DALI"]}).json()["id"],
               client.post("/api/tables", json={"ruleset": "kahuna", "hand": ["ALOA", "BARI", "COCO"],
                                                "face_up": ["IFFI", "JOJO", "KAHU"]}).json()["id"]]
@@ -712,6 +716,8 @@ def test_fuzzed_requests_get_4xx_json_errors_never_a_500(client, records):
             payload = {k: fuzz_value(rng) for k in rng.sample(KEYS, rng.randrange(0, 6))}
             if rng.random() < 0.3:
                 payload["ruleset"] = "kahuna"
+            elif rng.random() < 0.3:
+                payload["gods"] = rng.choice([True, True, False, 1, "true"])
             if rng.random() < 0.1:
                 payload = fuzz_value(rng)
             r = client.post(path, content=json.dumps(payload, allow_nan=True).encode())
@@ -719,7 +725,7 @@ def test_fuzzed_requests_get_4xx_json_errors_never_a_500(client, records):
         if r.status_code >= 400:
             message = r.json()["error"]
             assert message and "\n" not in message
-    assert all(client.get(f"/api/games/{game}").status_code == 200 for game in games[:2])
+    assert all(client.get(f"/api/games/{game}").status_code == 200 for game in games[:3])
 
 
 def test_a_long_hint_does_not_hold_up_another_game():
@@ -747,17 +753,104 @@ def test_a_long_hint_does_not_hold_up_another_game():
     assert quick < slow / 2, (quick, slow)
 
 
-def test_games_with_the_gods_are_refused_in_one_line_until_the_page_can_play_them(client):
-    """The page has no controls for the god tokens (R14) yet: a position or record with them is refused with
-    the reason, and a replay of one still steps through."""
+def god_kind(move: str) -> str | None:
+    """Which token action a move is (R14.5-R14.8), or None."""
+    text = move.split(": ", 1)[-1]
+    if "/" in text:
+        return "kanaloa" if "KANALOA" in text.split("/")[1] else None
+    word = text.split(" ")[0]
+    return word if word in ("ku", "steal", "pele", "give", "lono") else None
+
+
+def test_a_gods_game_is_dealt_with_its_tokens_and_bad_requests_for_one_are_refused(client):
+    view = new_game(client, seats=("human", "random", "random"), players=3, gods=True)
+    pos = view["position"]
+    assert pos["rules"]["gods"] is True
+    assert len(pos["gods"]["on_islands"]) == 16 and pos["gods"]["owned"] == {"red": [], "green": [], "blue": []}
+    assert view["svg"].count('class="god-token"') == 16
+    hinted = client.post(f"/api/games/{view['id']}/hint", json={"iterations": 50})
+    assert hinted.status_code == 200 and hinted.json()["move"] in view["moves"], hinted.text
+    assert new_game(client, seats=("human", "random"), players=2, gods=True)["position"]["rules"]["gods"]
+    plain = new_game(client, gods=False)["position"]
+    assert not plain.get("rules", {}).get("gods")
+    refused(client.post("/api/games", json={"seats": ["human", "random"], "ruleset": "kahuna", "gods": True}), 400,
+            "gods", "Kahuna")
+    refused(client.post("/api/games", json={"seats": ["human"] * 4, "board": SMALL_BOARD, "gods": True}), 400,
+            "16", "R14.1")
+    refused(client.post("/api/games", json={"seats": ["human"] * 4, "gods": "yes"}), 400, "gods", "true")
+
+
+def test_tables_with_the_gods_are_still_refused_in_one_line(client):
+    """The Table mode cannot yet be told the token records of other players (KU's, PELE's): refused."""
     pos = Position.new(players=3, seed=4, gods=True)
-    refused(client.post("/api/games", json={"position": pos.to_json(), "seats": ["human"] * 3}), 400,
-            "position", "Might of the Gods (R14)", "kanaloa new --gods")
     refused(client.post("/api/tables", json={"position": pos.as_viewer("red").to_json()}), 400,
-            "Might of the Gods (R14)")
+            "position", "Table mode", "Might of the Gods (R14)")
+    refused(client.post("/api/tables", json={"hand": ["ALOA", "ORO", "DALI", "DALI"], "gods": True}), 400,
+            "gods", "Table mode")
+
+
+def test_every_token_action_is_played_through_the_api(client):
+    """People in every seat, moving at random but fond of the tokens: each token action of R14.5-R14.8 goes
+    through the API, what the page needs for it is in the view, and the game ends with a summary."""
+    done: set[str] = set()
+    for seed in range(6):
+        r = client.post("/api/games", json={"seats": ["human"] * 3, "players": 3, "seed": seed, "gods": True})
+        assert r.status_code == 201, r.text
+        view = r.json()
+        rng = random.Random(seed)
+        while not view["outcome"]:
+            moves = view["moves"]
+            turn = view["position"]["turn"] or {}
+            assert moves and view["perspective"] == view["to_move"]
+            if turn.get("ku_target"):  # KU shows the whole hand: every card offered is one the mover sees there
+                shown = view["position"]["hands"][turn["ku_target"]]
+                assert all(m.startswith("steal ") for m in moves)
+                assert sorted(m.split()[1] for m in moves) == sorted(set(shown["known"][view["to_move"]]))
+            if turn.get("pele_gifts"):
+                assert all(m.startswith(f"give {turn['pele_gifts'][0]} ") for m in moves)
+            tokens = [m for m in moves if god_kind(m)]
+            move = rng.choice(tokens) if tokens and rng.random() < 0.7 else rng.choice(moves)
+            r = client.post(f"/api/games/{view['id']}/move", json={"move": move})
+            assert r.status_code == 200, r.text
+            view = r.json()
+            if god_kind(move):
+                done.add(god_kind(move))
+                assert view["history"][-1]["move"].split(": ", 1)[-1] == move.split(": ", 1)[-1]
+        assert view["outcome"]["winner"] in view["scores"]
+        refused(client.post(f"/api/games/{view['id']}/move", json={"move": "pele"}), 409, "over")
+        if done >= {"kanaloa", "ku", "steal", "pele", "give", "lono"}:
+            break
+    assert done >= {"kanaloa", "ku", "steal", "pele", "give", "lono"}, done
+
+
+def test_a_token_move_that_is_not_legal_now_is_refused_in_one_line(client):
+    view = new_game(client, seats=("human", "random", "random"), players=3, gods=True)
+    gid = view["id"]
+    for move in ("pele", "lono", "ku green", "steal ALOA", "give green ALOA", "ALOA-BAFI/KANALOA"):
+        refused(client.post(f"/api/games/{gid}/move", json={"move": move}), 400)
+    assert client.get(f"/api/games/{gid}").json()["history"] == []
+
+
+def test_a_whole_gods_game_against_bots_with_its_record_and_position_played_again(client):
+    view = new_game(client, seats=("human", "greedy", "random"), players=3, gods=True)
+    view = play_to_the_end(client, view, random.Random(3))
+    assert view["outcome"] and view["perspective"] is None
+    record = client.get(f"/api/games/{view['id']}/record").json()
+    assert record["gods"] is True and record["moves"] == [h["move"] for h in view["history"]]
+    again = client.post("/api/games", json={"record": json.dumps(record), "seats": ["human", "greedy", "random"]})
+    assert again.status_code == 201, again.text
+    assert again.json()["outcome"] == view["outcome"] and again.json()["position"] == view["position"]
+    replayed = client.post("/api/replays", json={"records": json.dumps(record)}).json()
+    assert replayed["length"] == len(record["moves"])
+    # a position of a gods game in round 2, uploaded, plays on against the bots
     t = make_tournament(["random", "random", "random"], 3, 5, gods=True)
-    record = play_game(t, 0).dumps()
-    refused(client.post("/api/games", json={"record": record, "seats": ["human"] * 3}), 400, "record",
-            "Might of the Gods (R14)")
-    r = client.post("/api/replays", json={"records": record})
-    assert r.status_code in (200, 201), r.text
+    rec = play_game(t, 0)
+    from kanaloa.play.simulate import replay
+
+    pos = replay(rec, at=len(rec.moves) // 2)
+    up = client.post("/api/games", json={"position": pos.to_json(), "seats": ["human", "random", "random"]})
+    assert up.status_code == 201, up.text
+    assert up.json()["position"]["gods"] == pos.to_json()["gods"]
+    end = play_to_the_end(client, up.json(), random.Random(1))
+    assert end["outcome"]
+    refused(client.get(f"/api/games/{end['id']}/record"), 409, "uploaded position")

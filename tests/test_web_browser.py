@@ -4,10 +4,11 @@ A real server (uvicorn on a free port of 127.0.0.1, in a thread) and
 Debian's ``chromium`` and ``chromium-driver``.  The tests click as a person
 would: a whole game against bots, a hint, a real table followed with another
 player's face-down discard, a board built in the editor and played on, and
-a replay; and a whole game of Kahuna (R16) against a bot, with removals paid
-with two cards and skipped draws, and a Kahuna table.  A failing test leaves a screenshot in ``test-artifacts/``; every
-test also leaves one of its mode there (the pictures of docs/web.md come
-from them).
+a replay; a whole game of Kahuna (R16) against a bot, with removals paid
+with two cards and skipped draws, and a Kahuna table; and a game of Might of
+the Gods (R14) with its tokens used by clicking.  A failing test leaves a
+screenshot in ``test-artifacts/``; every test also leaves one of its mode
+there (the pictures of docs/web.md come from them).
 
 Without chromium and its driver the tests are skipped, saying so; under CI
 (``CI`` set) they fail instead, since ``.ci/run`` installs both.
@@ -197,11 +198,11 @@ def click_move(driver, move: str) -> None:
         click_link(driver, f'#play-board g.link[data-link="{link}"]')
         for card in cards.split("+") if cards else []:
             click(driver, f'#play-hand button[data-hand-card="{card}"]')
-    elif "/" in text:  # a build: the link on the board, then the cards in the hand
+    elif "/" in text:  # a build: the link on the board, then the cards in the hand (or the KANALOA token, R14.5)
         link, cards = text.split("/")
         click_link(driver, f'#play-board g.link[data-link="{link}"]')
         for card in cards.split("+"):
-            click(driver, f'#play-hand button[data-hand-card="{card}"]')
+            click(driver, "#play-kanaloa" if card == "KANALOA" else f'#play-hand button[data-hand-card="{card}"]')
         if all_css(driver, "#play-actions button[class^=with-]"):  # two players: which color builds
             click(driver, f"#play-actions button.with-{move.split(':')[0]}")
     elif word == "reveal":
@@ -213,6 +214,14 @@ def click_move(driver, move: str) -> None:
     elif word == "discard":
         click(driver, "#play-discard")
         click(driver, f'#play-hand button[data-hand-card="{rest}"]')
+    elif word == "ku":  # R14.6: the player, then a card of the hand shown
+        click(driver, f'#play-actions button[data-token="KU"][data-target="{rest}"]')
+    elif word in ("pele", "lono"):  # R14.7, R14.8
+        click(driver, f'#play-actions button[data-token="{word.upper()}"]')
+    elif word == "steal":
+        click(driver, f'#play-actions button[data-steal="{rest}"]')
+    elif word == "give":  # PELE's gift: a card of the hand
+        click(driver, f'#play-hand button[data-hand-card="{rest.split(" ")[1]}"]')
     else:
         click(driver, f"#play-{word}")
 
@@ -611,3 +620,84 @@ def test_an_uploaded_position_with_a_removal_due_is_played_by_clicking_the_bridg
     wait_for(page, lambda d: saved.is_file() and saved.stat().st_size > 0)
     pos.play(removals[1])
     assert Position.from_json(saved.read_text()).to_json() == pos.to_json()
+
+
+# -- Might of the Gods (R14) ---------------------------------------------------------------------------
+
+
+GOD_WORDS = ("ku", "steal", "pele", "give", "lono")
+
+
+def is_token_move(move: str) -> bool:
+    text = bare(move)
+    return text.split(" ")[0] in GOD_WORDS or ("/" in text and "KANALOA" in text.split("/")[1])
+
+
+def position_with_ku_to_use() -> Position:
+    """A full 3-player gods position of a seeded random game: red to move in round 2, with KU to use."""
+    for seed in range(50):
+        pos = Position.new(players=3, seed=seed, gods=True)
+        rng = random.Random(seed)
+        while not pos.is_over:
+            moves = pos.move_strings()
+            if pos.to_move == "red" and any(m.startswith("ku ") for m in moves):
+                return pos
+            pos.play(rng.choice(moves))
+    raise AssertionError("no seed gave red KU to use")
+
+
+def test_a_gods_game_against_bots_by_clicking_the_tokens(page, tmp_path):
+    """An uploaded gods position in round 2 where red owns KU: KU on a player, a card of the hand it shows,
+    then the game played to its end against two bots, using whatever tokens come."""
+    pos = position_with_ku_to_use()
+    upload = tmp_path / "gods.json"
+    upload.write_text(pos.dumps())
+    set_value(page, "#play-seats [name=seat0]", "human")
+    set_value(page, "#play-seats [name=seat1]", "random")
+    set_value(page, "#play-seats [name=seat2]", "random")
+    set_value(page, "#play-setup [name=pause]", "0")
+    css(page, "#play-upload-position").send_keys(str(upload))
+    wait_for(page, lambda d: css(d, "#play-game").is_displayed())
+    assert len(all_css(page, "#play-board g.god-token")) == len(pos.to_json()["gods"]["on_islands"])
+    assert "tokens: KU" in css(page, '#play-scores [data-color="red"]').text
+    ku = next(m for m in legal_moves(page) if m.startswith("ku "))
+    click_move(page, ku)
+    wait_for(page, lambda d: body_data(d, "play-moves") == "1")
+    steals = legal_moves(page)
+    assert steals and all(m.startswith("steal ") for m in steals)
+    assert f"steal a card from {ku.split()[1]}" in css(page, "#play-status").text
+    shot(page, "web-gods")
+    click_move(page, steals[0])
+    wait_for(page, lambda d: body_data(d, "play-moves") == "2")
+    assert not css(page, "#play-error").text
+    rng = random.Random(2)
+    used = ["ku", "steal"]
+    made = 0
+    while wait_for_person(page) != "over":
+        moves = legal_moves(page)
+        tokens = [m for m in moves if is_token_move(m)]
+        move = rng.choice(tokens) if tokens else choose(moves, rng)
+        before = body_data(page, "play-moves")
+        click_move(page, move)
+        wait_for(page, lambda d, b=before: body_data(d, "play-moves") != b or css(d, "#play-error").text)
+        assert not css(page, "#play-error").text, (move, css(page, "#play-error").text)
+        if is_token_move(move):
+            used.append(bare(move).split(" ")[0])
+        made += 1
+        assert made < 2000, "the game did not end"
+    summary = css(page, "#play-summary")
+    assert summary.is_displayed() and "wins" in summary.text
+    assert len(all_css(page, "#play-summary li")) == 3
+
+
+def test_the_gods_checkbox_deals_a_game_with_the_tokens_and_is_hidden_for_kahuna(page):
+    from selenium.webdriver.support.ui import Select
+
+    Select(css(page, "#play-setup [name=ruleset]")).select_by_value("kahuna")
+    assert not css(page, "#play-setup [name=gods]").is_displayed()
+    Select(css(page, "#play-setup [name=ruleset]")).select_by_value("kanaloa")
+    click(page, "#play-setup [name=gods]")
+    start_play(page, ["human", "random", "random"], 3, seed=3)
+    wait_for_person(page)
+    assert len(all_css(page, "#play-board g.god-token")) == 16
+    assert all("tokens: none" in e.text for e in all_css(page, "#play-scores .score"))

@@ -9,6 +9,8 @@ and their ``KanaloaError``s into 4xx answers.
 Both games are served: Kanaloa and Kahuna (R16), which a request names by
 its ``ruleset`` (the key the game records use) and a position by its
 ``game``; what differs between them is the engine's, not this module's.
+Kanaloa's variant Might of the Gods (R14) is played in a ``PlayGame`` like
+any other deal (``gods`` in the request); a ``TableGame`` refuses it.
 
 - ``PlayGame``: a game dealt (or uploaded) with every seat a person or a bot.
   It holds the full position; what a browser is shown is the view of the
@@ -202,6 +204,7 @@ class Deal:
     preset: str
     board: str
     game: str = "kanaloa"  # the ruleset: "kanaloa" or "kahuna" (R16)
+    gods: bool = False  # Might of the Gods (R14)
 
 
 @dataclass
@@ -359,38 +362,45 @@ class PlayGame:
             scores=tuple(seat_standing(d.scores, seat, players)[0] if two else d.scores[seat]
                          for seat in range(players)),
             ranks=tuple(ranks), winner=d.winner, reason=self.pos.outcome["reason"] if self.pos.outcome else "",
-            color_scores=tuple(d.scores) if two else (), ruleset=self.deal.game,
+            color_scores=tuple(d.scores) if two else (), ruleset=self.deal.game, gods=self.deal.gods,
         ).to_json()
 
 
-# The page has no controls for the god tokens yet: a game with them is refused with this reason (R14).
-NO_GODS_YET = ("the web app does not play Might of the Gods (R14) yet; play it with the command line "
-               "('kanaloa new --gods', 'kanaloa play', 'kanaloa hint')")
+# A table is told other players' moves as the viewer saw them; the Table mode has no controls for the token
+# records of Might of the Gods yet (what KU's player saw, PELE's gifts), so a table with the gods is refused.
+NO_GODS_TABLE = ("the Table mode does not follow Might of the Gods (R14) yet; play it in the Play mode or "
+                 "follow it with the command line ('kanaloa play', 'kanaloa hint')")
 
 
 def _no_gods(pos: Position, what: str) -> Position:
     if pos.gods:
-        raise OptionError(f"{what}: {NO_GODS_YET}")
+        raise OptionError(f"{what}: {NO_GODS_TABLE}")
     return pos
+
+
+def check_gods(value: object) -> bool:
+    """The ``gods`` of a request: true deals Might of the Gods (R14), false (the default) the plain game."""
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise OptionError(f"gods {brief(value)}: must be true (Might of the Gods, R14) or false")
+    return value
 
 
 def new_game(body: dict[str, Any]) -> PlayGame:
     """A ``PlayGame`` from a request (docs/web.md "Play"): a deal, an uploaded position or an uploaded record."""
     board = resolve_board(body["board"]) if "board" in body else None
     if "position" in body:
-        pos = _no_gods(Position.from_json(_document(body["position"], "position"), boards=board_loader(board)),
-                       "position")
+        pos = Position.from_json(_document(body["position"], "position"), boards=board_loader(board))
         if pos.viewer is not None:
             raise OptionError(f"position: it is {pos.viewer}'s view; a game needs a full position (every card "
                               f"known), as the Play mode downloads it")
         return PlayGame(pos, check_seats(body.get("seats"), len(pos.players)))
     if "record" in body:
         record = read_record(body["record"], body.get("game"))
-        if record.gods:
-            raise OptionError(f"record: {NO_GODS_YET}")
         bd = board if board is not None else resolve_board(record.board)
         game = PlayGame(replay(record, at=0, board=bd), check_seats(body.get("seats"), record.players),
-                        Deal(record.seed, record.players, record.preset, bd.source, record.ruleset))
+                        Deal(record.seed, record.players, record.preset, bd.source, record.ruleset, record.gods))
         for number, move in enumerate(record.moves, start=1):
             seat = game.seat_to_move()
             if seat is None:
@@ -402,6 +412,7 @@ def new_game(body: dict[str, Any]) -> PlayGame:
         return game
     ruleset = check_ruleset(body.get("ruleset"))
     kahuna = ruleset == "kahuna"
+    gods = check_gods(body.get("gods"))
     players = body.get("players", KAHUNA_PLAYERS if kahuna else 4)
     seed = body.get("seed")
     if seed is None:
@@ -414,8 +425,8 @@ def new_game(body: dict[str, Any]) -> PlayGame:
         raise OptionError(f"colors {brief(colors)}: write each player's two colors as 'red+blue,green+yellow'")
     bd = board if board is not None else load_board(ruleset if kahuna else "oro")
     pos = Position.new(players=players, seed=seed, preset=preset, board=bd, game=ruleset,
-                       colors=None if colors is None else color_pairs(colors))
-    deal = Deal(seed, players, preset, bd.source, ruleset) if colors is None else None
+                       colors=None if colors is None else color_pairs(colors), gods=gods)
+    deal = Deal(seed, players, preset, bd.source, ruleset, gods) if colors is None else None
     return PlayGame(pos, check_seats(body.get("seats"), players), deal)
 
 
@@ -502,6 +513,8 @@ def new_table(body: dict[str, Any]) -> TableGame:
     """A ``TableGame`` from a request (docs/web.md "Table"): the setup from the viewer's hand, or a viewer
     position."""
     board = resolve_board(body["board"]) if "board" in body else None
+    if check_gods(body.get("gods")):
+        raise OptionError(f"gods: {NO_GODS_TABLE}")
     if "position" in body:
         pos = _no_gods(Position.from_json(_document(body["position"], "position"), boards=board_loader(board)),
                        "position")

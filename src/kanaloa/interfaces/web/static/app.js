@@ -133,6 +133,10 @@ function drawStatus(target, view, extra = "") {
     const round = pos.round === 0 ? "setup" : pos.round === "final" ? "final round" : `round ${pos.round}`;
     text = `${round}; ${view.to_move} to move`;
     if (pos.turn && pos.turn.remove_on && pos.turn.remove_on.length) text += ` (removal on ${pos.turn.remove_on.join(", ")})`;
+    if (pos.turn && pos.turn.ku_target) text += ` (KU: steal a card from ${pos.turn.ku_target})`;
+    if (pos.turn && pos.turn.pele_gifts && pos.turn.pele_gifts.length) text += ` (PELE: give a card back to ${pos.turn.pele_gifts.join(", then ")})`;
+    if (pos.turn && pos.turn.lono_draw) text += " (LONO: take a face-up card or draw, the turn goes on)";
+    if (pos.turn && pos.turn.over_limit) text += " (over the hand limit: build or discard, R14.9)";
     if (isKahuna(view) && pos.turn) {
       if (pos.round === "final") text += " (a last turn without a draw)";
       else if (pos.turn.discarded) text += " (discarded: discard more or draw)";
@@ -152,10 +156,20 @@ function drawScores(target, view) {
     const size = hand ? (hand.cards ? hand.cards.length : hand.count) : null;
     const cards = size === null ? "" : `, ${size} card${size === 1 ? "" : "s"}`;
     const left = view.bridges_left ? `, ${view.bridges_left[color]} bridges left` : "";
-    target.append(el("span", { class: "score", "data-color": color },
+    const owned = godsOwned(view, color);
+    const tokens = owned === null ? "" : `, tokens: ${owned.length ? owned.join(" ") : "none"}`;
+    target.append(el("span", { class: "score", "data-color": color, "data-tokens": owned === null ? null : owned.join(" ") },
       el("span", { class: `swatch ${color}` }),
-      `${color} ${points} pts, ${held[color] || 0} island${held[color] === 1 ? "" : "s"}${cards}${left}`));
+      `${color} ${points} pts, ${held[color] || 0} island${held[color] === 1 ? "" : "s"}${cards}${left}${tokens}`));
   }
+}
+
+// The god tokens a player owns in a game with Might of the Gods (R14), or null in a game without them (and for
+// a player's second color in a 2-player game: the tokens are the player's, listed with its first color).
+function godsOwned(view, color) {
+  const gods = view.position.gods;
+  if (!gods || !(view.position.rules || {}).gods || !gods.owned || !(color in gods.owned)) return null;
+  return gods.owned[color];
 }
 
 function drawBoard(target, view) {
@@ -261,6 +275,7 @@ function drawSeatChoices() {
   const names = kahuna ? KAHUNA_COLORS : count === 2 ? ["red (+blue)", "green (+yellow)"] : COLORS.slice(0, count);
   $("#play-players-row").hidden = kahuna;
   $("#play-preset-row").hidden = kahuna;
+  $("#play-gods-row").hidden = kahuna;
   const box = $("#play-seats");
   const old = $$("input", box).map((i) => i.value);
   box.replaceChildren(...names.map((name, i) => {
@@ -314,6 +329,7 @@ async function startPlay(extra) {
     if (request.ruleset !== "kahuna") {
       request.players = Number(form.players.value);
       request.preset = form.preset.value;
+      if (form.gods.checked) request.gods = true;
     }
     request.board = chosenBoard(form.board.value);
     if (form.seed.value !== "") request.seed = Number(form.seed.value);
@@ -414,6 +430,7 @@ function showPlay(view) {
   }
   const pass = moves.find((x) => body(x) === "pass");
   if (pass) actions.push(el("button", { type: "button", id: "play-pass", onclick: () => sendMove(pass) }, "Pass"));
+  actions.push(...godActions(view));
   $("#play-actions").replaceChildren(...actions);
   $("#play-moves").replaceChildren(...moves.map((m) =>
     el("button", { type: "button", class: "move", "data-move": m, onclick: () => sendMove(m) }, m)));
@@ -427,6 +444,43 @@ function showPlay(view) {
   // what the page is waiting for, for people who script it (and the browser tests)
   document.body.dataset.play = view.outcome ? "over" : view.bot_to_move ? "bot" : moves.length ? "your-turn" : "waiting";
   document.body.dataset.playMoves = String(view.history.length);
+}
+
+// The god token moves the server lists now (R14), as buttons: KANALOA as a payment once a link is chosen,
+// KU's player, the card to steal from the hand KU shows, PELE, the card given to each receiver, LONO.
+function godActions(view) {
+  const moves = view.moves;
+  const out = [];
+  const token = (name, move, label, extra = {}) => el("button", { type: "button", class: "token", "data-token": name,
+    "data-move": move, onclick: () => sendMove(move), ...extra }, label);
+  if (play.link && paymentsOn(moves, play.link).some((b) => b.cards.includes("KANALOA"))) {
+    out.push(el("button", { type: "button", class: "token", id: "play-kanaloa", "data-token": "KANALOA",
+      onclick: () => clickHand("KANALOA") }, "KANALOA (pay with the token)"));
+  }
+  for (const m of moves) {
+    const b = body(m);
+    const ku = /^ku ([a-z]+)$/.exec(b);
+    if (ku) out.push(token("KU", m, `KU: steal from ${ku[1]}`, { "data-target": ku[1] }));
+  }
+  const steals = moves.filter((m) => body(m).startsWith("steal "));
+  if (steals.length) {
+    const victim = view.position.turn && view.position.turn.ku_target;
+    out.push(el("span", { class: "prompt", text: `${victim}'s hand: steal` }),
+      ...steals.map((m) => cardButton(body(m).slice(6), { class: "card playable", "data-steal": body(m).slice(6),
+        "data-move": m }, () => sendMove(m))));
+  }
+  const pele = moves.find((m) => body(m) === "pele");
+  if (pele) out.push(token("PELE", pele, "PELE: take a card at random from each other player, then give one back"));
+  const gifts = moves.filter((m) => body(m).startsWith("give "));
+  if (gifts.length) {
+    const to = body(gifts[0]).split(" ")[1];
+    out.push(el("span", { class: "prompt", text: `give ${to}` }),
+      ...gifts.map((m) => cardButton(body(m).split(" ")[2], { class: "card playable", "data-give": body(m).split(" ")[2],
+        "data-move": m }, () => sendMove(m))));
+  }
+  const lono = moves.find((m) => body(m) === "lono");
+  if (lono) out.push(token("LONO", lono, "LONO: take an extra card"));
+  return out;
 }
 
 function showSummary(view) {
@@ -469,6 +523,8 @@ function clickHand(card) {
   }
   const reveal = moves.find((x) => body(x) === `reveal ${card}`);
   if (reveal) return sendMove(reveal);
+  const give = moves.find((x) => /^give [a-z]+ /.test(body(x)) && body(x).endsWith(` ${card}`));
+  if (give) return sendMove(give);
   if (!play.link) {
     playPrompt(moves.some(linkOf) ? "Click a link on the board first, then the cards to pay" : "");
     return;
