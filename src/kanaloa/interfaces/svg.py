@@ -499,7 +499,9 @@ def _hands(panel: _Panel, doc: dict[str, Any], position: Position, marks: dict[s
         if "cards" in hand:
             known, count = list(hand["cards"]), len(hand["cards"])
         else:
-            known, count = list(public), hand["count"]
+            # What the viewer knows of the hand: its public part, or with the gods the viewer's own knowledge
+            # (R14.10: a KU shows the user the whole hand), which includes the public part.
+            known, count = list(hand.get("known", {}).get(doc.get("viewer"), public)), hand["count"]
         colors = position.colors_of(player)
         who = player if len(colors) == 1 else f"{player} ({' and '.join(colors)})"
         panel.swatch(player)
