@@ -751,13 +751,20 @@ cdef int base_moves(const GameState* s, int32_t* out, int* values) noexcept nogi
             return n
 
     # R5: take a face-up card or draw, ending the turn.
-    seen = 0
+    return draw_moves(s, out, n, values, occ)
+
+
+cdef inline int draw_moves(const GameState* s, int32_t* out, int n, int* values, uint64_t occ) noexcept nogil:
+    """R5 (R14.8, R16.5): a ``TAKE`` per distinct face-up island, then ``DRAW`` if the deck holds a card,
+    appended to ``out[:n]``; with ``values``, their scores beside them (``occ``: the occupied links)."""
+    cdef uint32_t seen = 0
+    cdef int x
     for x in range(s.n_face_up):
         seen |= 1u << s.face_up[x]
     while seen:
         x = lowest_bit(seen)
         seen &= seen - 1
-        n = emit(out, values, n, encode(TAKE, x, 0), take_value(s, x, occ), True)
+        n = emit(out, values, n, encode(TAKE, x, 0), take_value(s, x, occ) if values else 0, True)
     if s.deck_top < s.deck_end:
         n = emit(out, values, n, encode(DRAW, 0, 0), VALUE_DRAW, True)
     return n
@@ -1514,14 +1521,7 @@ cdef int kahuna_moves(const GameState* s, int32_t* out, int* values) noexcept no
             n = emit(out, NULL, n, encode(DISCARD, lowest_bit(seen), 0), 0, True)
             seen &= seen - 1
     if kahuna_may_draw(s, seat):
-        seen = 0
-        for x in range(s.n_face_up):
-            seen |= 1u << s.face_up[x]
-        while seen:
-            n = emit(out, NULL, n, encode(TAKE, lowest_bit(seen), 0), 0, True)
-            seen &= seen - 1
-        if s.deck_top < s.deck_end:
-            n = emit(out, NULL, n, encode(DRAW, 0, 0), 0, True)
+        n = draw_moves(s, out, n, NULL, 0)
     if not s.discarded and not s.skipped:
         n = emit(out, NULL, n, encode(END, 0, 0), 0, True)
     if values:
@@ -1754,7 +1754,6 @@ cdef int gods_moves(const GameState* s, int32_t* out, int* values) noexcept nogi
     """The legal moves of a game with the gods (docs/engine.md "Might of the Gods", "Legal moves")."""
     cdef int n = 0, seat = s.to_move, x, t, c
     cdef const uint8_t* hand = s.hands[seat]
-    cdef uint32_t seen
     if s.ku_target >= 0:
         # R14.6: take one card of the hand KU showed.
         for x in range(s.board.n_islands):
@@ -1764,15 +1763,7 @@ cdef int gods_moves(const GameState* s, int32_t* out, int* values) noexcept nogi
         for x in range(s.board.n_islands):
             n = emit(out, NULL, n, encode(GIVE, x, s.pele_gifts[0]), 0, hand[x] != 0)
     elif s.lono_draw:
-        # R14.8: LONO's extra card, a face-up card or the deck's top.
-        seen = 0
-        for x in range(s.n_face_up):
-            seen |= 1u << s.face_up[x]
-        while seen:
-            n = emit(out, NULL, n, encode(TAKE, lowest_bit(seen), 0), 0, True)
-            seen &= seen - 1
-        if s.deck_top < s.deck_end:
-            n = emit(out, NULL, n, encode(DRAW, 0, 0), 0, True)
+        n = draw_moves(s, out, n, NULL, 0)  # R14.8: LONO's extra card, a face-up card or the deck's top
     elif s.discarded and s.hand_size[seat] > HAND_LIMIT:
         # R14.9: after a discard the hand goes on down to 4, one card at a time.
         for x in range(s.board.n_islands):

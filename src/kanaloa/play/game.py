@@ -258,9 +258,10 @@ class KanaloaState:
         if self.core.to_move == observer:
             return self.legal_actions()
         moves = self.core.legal_actions()
-        hidden = self._hidden_key(moves, observer)
-        if hidden >= 0:
-            return [hidden]
+        if moves and (moves[0] >> 16) in (_STEAL, _GIVE):  # (one cheap test on the search's hot path)
+            hidden = self._hidden_key(moves, observer)
+            if hidden >= 0:
+                return [hidden]
         lo, hi = _discards(moves)
         if hi > lo:
             moves[lo:hi] = [HIDDEN_DISCARD]  # the run of discards becomes its one key
@@ -286,7 +287,7 @@ class KanaloaState:
                 return [values[i] for i in self._kept(core.legal_actions())]
             return values
         moves = core.legal_actions()
-        if self._hidden_key(moves, observer) >= 0:
+        if moves and (moves[0] >> 16) in (_STEAL, _GIVE) and self._hidden_key(moves, observer) >= 0:
             return [prior_of(0)]
         lo, hi = _discards(moves)
         if hi > lo:
