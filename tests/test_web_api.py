@@ -2,11 +2,12 @@
 
 Every mode over the API (Play against bots to the end, undo, hints, the
 downloads and uploads; a real table followed with others' records; boards
-checked; replays stepped), for Kanaloa and for Kahuna (R16: removals paid
-with two cards, skipped draws, full hands discarded, the early end, a game
-without a winner), and the promises of the server: every refusal a
-4xx with a one-line JSON error, a body size limit, no file path taken from a
-request, games kept apart, and a bad request losing nothing.
+checked; replays stepped; a table with the gods told every token record), for
+Kanaloa and for Kahuna (R16: removals paid with two cards, skipped draws,
+full hands discarded, the early end, a game without a winner), and the
+promises of the server: every refusal a 4xx with a one-line JSON error, a
+body size limit, no file path taken from a request, games kept apart, and a
+bad request losing nothing.
 """
 
 from __future__ import annotations
@@ -691,7 +692,7 @@ def fuzz_value(rng: random.Random, depth: int = 0):
 
 KEYS = ["seats", "players", "seed", "preset", "board", "colors", "position", "record", "records", "game", "move",
         "hand", "viewer", "iterations", "name", "cards_per_island", "islands", "links", "at", "ruleset", "face_up",
-        "gods"]
+        "gods", "tokens"]
 
 
 def test_fuzzed_requests_get_4xx_json_errors_never_a_500(client, records):
@@ -700,6 +701,7 @@ def test_fuzzed_requests_get_4xx_json_errors_never_a_500(client, records):
              kahuna_game(client, seats=("human", "random"))["id"],
              new_game(client, seats=("human", "random", "random"), players=3, gods=True)["id"], "x"]
     tables = [client.post("/api/tables", json={"hand": ["ALOA", "ORO", "DALI", "DALI"]}).json()["id"],
+              gods_table(client, Position.new(players=3, seed=4, gods=True), "red")["id"],
               client.post("/api/tables", json={"ruleset": "kahuna", "hand": ["ALOA", "BARI", "COCO"],
                                                "face_up": ["IFFI", "JOJO", "KAHU"]}).json()["id"]]
     t = make_tournament(["random", "random"], 2, 5, game="kahuna")
@@ -780,13 +782,100 @@ def test_a_gods_game_is_dealt_with_its_tokens_and_bad_requests_for_one_are_refus
     refused(client.post("/api/games", json={"seats": ["human"] * 4, "gods": "yes"}), 400, "gods", "true")
 
 
-def test_tables_with_the_gods_are_still_refused_in_one_line(client):
-    """The Table mode cannot yet be told the token records of other players (KU's, PELE's): refused."""
-    pos = Position.new(players=3, seed=4, gods=True)
-    refused(client.post("/api/tables", json={"position": pos.as_viewer("red").to_json()}), 400,
-            "position", "Table mode", "Might of the Gods (R14)")
-    refused(client.post("/api/tables", json={"hand": ["ALOA", "ORO", "DALI", "DALI"], "gods": True}), 400,
-            "gods", "Table mode")
+def gods_table(client, full: Position, viewer: str) -> dict:
+    """A gods table set up as ``viewer`` of ``full`` (dealt, nothing played): its tokens and the viewer's hand."""
+    dealt = full.to_json()
+    r = client.post("/api/tables", json={"players": len(full.players), "viewer": viewer, "gods": True,
+                                         "tokens": dealt["gods"]["on_islands"],
+                                         "hand": dealt["hands"][viewer]["cards"]})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def test_a_gods_table_is_set_up_from_the_tokens_and_the_hand_or_from_a_viewer_position(client):
+    full = Position.new(players=3, seed=4, gods=True)
+    view = gods_table(client, full, "green")
+    assert view["position"] == full.as_viewer("green").to_json()
+    assert view["position"]["rules"]["gods"] is True and view["moves"] == []  # red to move
+    up = client.post("/api/tables", json={"position": full.as_viewer("red").to_json()})
+    assert up.status_code == 201, up.text
+    assert up.json()["viewer"] == "red" and up.json()["moves"] == full.as_viewer("red").move_strings()
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ({"gods": True}, ("tokens",)),
+    ({"gods": True, "tokens": ["KU"]}, ("tokens",)),
+    ({"gods": True, "tokens": {"ALOA": "KU"}}, ("tokens", "BAFI")),
+    ({"gods": True, "tokens": "ALOA"}, ("tokens",)),
+    ({"gods": "yes"}, ("gods", "true")),
+    ({"tokens": {"ALOA": "KU"}}, ("tokens", "gods")),
+    ({"gods": True, "board": "SMALL"}, ("gods", "16")),
+    ({"gods": True, "ruleset": "kahuna", "face_up": ["IFFI", "JOJO", "KAHU"]}, ("gods", "Kahuna")),
+])
+def test_a_bad_gods_table_setup_is_refused_in_one_line(client, body, words):
+    body = {"hand": ["ALOA", "ORO", "DALI", "DALI"], **body}
+    if body.get("board") == "SMALL":
+        body["board"] = SMALL_BOARD
+    if body.get("ruleset") == "kahuna":
+        body["hand"] = ["ALOA", "BARI", "COCO"]
+    refused(client.post("/api/tables", json=body), 400, *words)
+    tokens = {name: "KU" for name in load_board("oro").islands}  # 16 KU: the position counts the tokens (R14.1)
+    refused(client.post("/api/tables", json={"hand": ["ALOA", "ORO", "DALI", "DALI"], "gods": True,
+                                             "tokens": tokens}), 400, "KU")
+
+
+def test_a_gods_table_followed_through_whole_games_with_every_token_record(client):
+    """A full gods game played at random, fond of the tokens, told to the table as the viewer writes it down:
+    the viewer's own token moves are among the offered ones, the others' records are accepted, and the table
+    ends as the game did.  Every token action is told, by the viewer and by the others."""
+    from viewer_helpers import record
+
+    own: set[str] = set()
+    others: set[str] = set()
+    for seed in range(12):
+        full = Position.new(players=3, seed=seed, gods=True)
+        viewer = "green"
+        view = gods_table(client, full, viewer)
+        tid = view["id"]
+        rng = random.Random(seed)
+        while not full.is_over:
+            if view["waiting"]:
+                turned = " ".join(full.to_json()["face_up"])
+                view = client.post(f"/api/tables/{tid}/move", json={"move": f"faceup {turned}"}).json()
+                assert view["waiting"] is None
+            actions = full.state.legal_actions()
+            tokens = [a for a in actions if god_kind(str(full.move_of(a)))]
+            action = rng.choice(tokens) if tokens and rng.random() < 0.7 else rng.choice(actions)
+            move = record(full, action, viewer)
+            kind = god_kind(move)
+            if full.to_move == viewer:
+                short = move.split(": ", 1)[1]
+                if kind:
+                    own.add(kind)
+                    offered = short.split(" sees ")[0].split(" takes ")[0]
+                    assert offered in view["moves"], (short, view["moves"])
+            elif kind:
+                others.add(kind)
+            full.push(action)
+            answer = client.post(f"/api/tables/{tid}/move", json={"move": move})
+            assert answer.status_code == 200, (move, answer.text)
+            view = answer.json()
+        assert view["outcome"] == full.outcome and view["scores"] == full.scores
+        assert view["position"]["gods"]["owned"] == full.to_json()["gods"]["owned"]
+        if own >= GOD_KINDS and others >= GOD_KINDS:
+            break
+    assert own >= GOD_KINDS and others >= GOD_KINDS, (own, others)
+
+
+def test_a_gods_table_refuses_a_token_record_that_does_not_fit_and_undoes_one(client):
+    full = Position.new(players=3, seed=4, gods=True)
+    tid = gods_table(client, full, "red")["id"]
+    for move in ("pele", "red: lono", "ku green sees ALOA", "green: steal", "give green ALOA"):
+        refused(client.post(f"/api/tables/{tid}/move", json={"move": move}), 400)
+    assert client.get(f"/api/tables/{tid}").json()["history"] == []
+
+
+GOD_KINDS = {"kanaloa", "ku", "steal", "pele", "give", "lono"}
 
 
 def test_every_token_action_is_played_through_the_api(client):

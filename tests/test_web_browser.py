@@ -6,7 +6,8 @@ would: a whole game against bots, a hint, a real table followed with another
 player's face-down discard, a board built in the editor and played on, and
 a replay; a whole game of Kahuna (R16) against a bot, with removals paid
 with two cards and skipped draws, and a Kahuna table; and a game of Might of
-the Gods (R14) with its tokens used by clicking.  A failing test leaves a
+the Gods (R14) with its tokens used by clicking, and a table with the gods
+set up from its tokens and told token moves.  A failing test leaves a
 screenshot in ``test-artifacts/``; every test also leaves one of its mode
 there (the pictures of docs/web.md come from them).
 
@@ -701,3 +702,50 @@ def test_the_gods_checkbox_deals_a_game_with_the_tokens_and_is_hidden_for_kahuna
     wait_for_person(page)
     assert len(all_css(page, "#play-board g.god-token")) == 16
     assert all("tokens: none" in e.text for e in all_css(page, "#play-scores .score"))
+
+
+def test_following_a_gods_table_set_up_by_tokens_then_token_moves_of_the_viewer_and_another(page, tmp_path):
+    """A gods table set up from the token on each island; then an uploaded round-2 view where the viewer uses
+    KU and names the cards it sees, and one where another player uses KU on a third and steals."""
+    from selenium.webdriver.support.ui import Select
+
+    click(page, '#modes button[data-mode="table"]')
+    Select(css(page, "#table-setup [name=players]")).select_by_visible_text("3")
+    click(page, "#table-setup [name=gods]")
+    dealt = Position.new(players=3, seed=4, gods=True).to_json()
+    for island, token in dealt["gods"]["on_islands"].items():
+        Select(css(page, f'#table-tokens select[data-token-island="{island}"]')).select_by_value(token)
+    for card in dealt["hands"]["red"]["cards"]:
+        click(page, f'#table-hand-picker button[data-pick="{card}"]')
+    click(page, "#table-start")
+    wait_for(page, lambda d: css(d, "#table-game").is_displayed())
+    assert len(all_css(page, "#table-board g.god-token")) == 16
+
+    def told(count: int) -> None:
+        wait_for(page, lambda d: body_data(d, "table-moves") == str(count) or css(d, "#table-error").text)
+        assert not css(page, "#table-error").text, css(page, "#table-error").text
+
+    full = position_with_ku_to_use()  # red to move in round 2 with KU
+    for viewer in ("red", "blue"):
+        upload = tmp_path / f"{viewer}.json"
+        upload.write_text(full.as_viewer(viewer).dumps())
+        click(page, "#table-new")
+        css(page, "#table-upload").send_keys(str(upload))
+        wait_for(page, lambda d: css(d, "#table-game").is_displayed() and body_data(d, "table-moves") == "0")
+        if viewer == "red":  # the viewer's KU: the cards green's hand shows, then one of them stolen
+            click(page, '#table-actions button[data-token="KU"][data-target="green"]')
+            for card in full.to_json()["hands"]["green"]["cards"]:
+                click(page, f'#table-picker button[data-pick="{card}"]')
+            told(1)
+            click(page, "#table-actions button[data-steal]")
+            told(2)
+            history = [li.text.split(". ", 1)[1] for li in all_css(page, "#table-history li")]
+            assert history[0].startswith("ku green sees ") and history[1].startswith("steal ")
+        else:  # red, another player, uses KU on green and steals a card blue does not see
+            click(page, "#table-ku-green")
+            told(1)
+            click(page, "#table-steal")
+            told(2)
+            history = [li.text.split(". ", 1)[1] for li in all_css(page, "#table-history li")]
+            assert history == ["red: ku green", "red: steal"]
+    shot(page, "web-table-gods")

@@ -10,7 +10,10 @@ Both games are served: Kanaloa and Kahuna (R16), which a request names by
 its ``ruleset`` (the key the game records use) and a position by its
 ``game``; what differs between them is the engine's, not this module's.
 Kanaloa's variant Might of the Gods (R14) is played in a ``PlayGame`` like
-any other deal (``gods`` in the request); a ``TableGame`` refuses it.
+any other deal (``gods`` in the request) and followed in a ``TableGame``, set
+up with the token on each island (``tokens``) or from a viewer position with
+the gods; the records of the token moves (``ku green sees ...``, ``red:
+steal``, ``pele takes ...``) are the position's to read.
 
 - ``PlayGame``: a game dealt (or uploaded) with every seat a person or a bot.
   It holds the full position; what a browser is shown is the view of the
@@ -43,6 +46,7 @@ from ...rules.core import CoreState
 from ...rules.engine import load_engine
 from ...rules.state import (
     GAMES,
+    GODS_ISLANDS,
     KAHUNA_BRIDGES,
     KAHUNA_DEAL,
     KAHUNA_FACE_UP,
@@ -366,18 +370,6 @@ class PlayGame:
         ).to_json()
 
 
-# A table is told other players' moves as the viewer saw them; the Table mode has no controls for the token
-# records of Might of the Gods yet (what KU's player saw, PELE's gifts), so a table with the gods is refused.
-NO_GODS_TABLE = ("the Table mode does not follow Might of the Gods (R14) yet; play it in the Play mode or "
-                 "follow it with the command line ('kanaloa play', 'kanaloa hint')")
-
-
-def _no_gods(pos: Position, what: str) -> Position:
-    if pos.gods:
-        raise OptionError(f"{what}: {NO_GODS_TABLE}")
-    return pos
-
-
 def check_gods(value: object) -> bool:
     """The ``gods`` of a request: true deals Might of the Gods (R14), false (the default) the plain game."""
     if value is None:
@@ -513,18 +505,21 @@ def new_table(body: dict[str, Any]) -> TableGame:
     """A ``TableGame`` from a request (docs/web.md "Table"): the setup from the viewer's hand, or a viewer
     position."""
     board = resolve_board(body["board"]) if "board" in body else None
-    if check_gods(body.get("gods")):
-        raise OptionError(f"gods: {NO_GODS_TABLE}")
+    gods = check_gods(body.get("gods"))
     if "position" in body:
-        pos = _no_gods(Position.from_json(_document(body["position"], "position"), boards=board_loader(board)),
-                       "position")
+        pos = Position.from_json(_document(body["position"], "position"), boards=board_loader(board))
         if pos.viewer is None:
             raise OptionError("position: a full position knows every card; a table needs a position seen by one "
                               "player (its \"viewer\")")
         return TableGame(pos)
     if check_ruleset(body.get("ruleset")) == "kahuna":
+        if gods:
+            raise OptionError("gods: Might of the Gods (R14) is a variant of Kanaloa, not of Kahuna")
         return _new_kahuna_table(body, board)
     bd = board if board is not None else load_board("oro")
+    if gods and len(bd.islands) != GODS_ISLANDS:
+        raise OptionError(f"gods: Might of the Gods (R14) needs a board of {GODS_ISLANDS} islands; "
+                          f"{bd.name} has {len(bd.islands)}")
     players = body.get("players", 4)
     colors = body.get("colors")
     if isinstance(players, bool) or players not in (2, 3, 4):
@@ -564,7 +559,30 @@ def new_table(body: dict[str, Any]) -> TableGame:
     }
     if players == TWO_PLAYERS:
         doc["colors"] = {a: [a, b] for a, b in pairs}
+    if gods:
+        doc["rules"]["gods"] = True
+        doc["gods"] = {"on_islands": _tokens(body.get("tokens"), bd), "owned": {p: [] for p in names}}
+    elif body.get("tokens") is not None:
+        raise OptionError("tokens: the god tokens lie on the islands only in Might of the Gods (R14); "
+                          "send \"gods\": true with them")
     return TableGame(Position.from_json(doc, boards=board_loader(bd)))
+
+
+def _tokens(value: object, board: Board) -> dict[str, str]:
+    """The god token on each island of a gods table (R14.1): island name -> token name, upper-cased (the
+    position checks how many of each token there are)."""
+    if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        raise OptionError(f"tokens {brief(value)}: must name the token on each island, such as "
+                          f"{{\"ALOA\": \"KU\", \"BAFI\": \"KANE\", ...}} (R14.1)")
+    tokens = {k.strip().upper(): v.strip().upper() for k, v in value.items()}
+    missing = [name for name in board.islands if name not in tokens]
+    if missing:
+        raise OptionError(f"tokens: no token given for {', '.join(missing[:4])}{' ...' if len(missing) > 4 else ''}; "
+                          f"name the token on each of the {len(board.islands)} islands")
+    extra = [name for name in tokens if name not in board.islands]
+    if extra:
+        raise OptionError(f"tokens: {brief(extra[0])} is not an island of {board.name}")
+    return tokens
 
 
 def _cards(body: dict[str, Any], key: str, count: int, what: str) -> list[str]:

@@ -635,7 +635,9 @@ $("#play-new").addEventListener("click", () => {
 
 // -- Table ------------------------------------------------------------------------------------
 
-const table = { id: null, view: null, hand: [], faceup: [], link: null, busy: false, islands: [] };
+const table = { id: null, view: null, hand: [], faceup: [], link: null, busy: false, islands: [], tokens: {} };
+const GOD_NAMES = ["KANE", "KANALOA", "KU", "PELE", "LONO"]; // R14.1
+const tableGods = () => !tableKahuna() && $("#table-setup [name=gods]").checked;
 const tableKahuna = () => $("#table-setup [name=ruleset]").value === "kahuna";
 const tableHandSize = () => (tableKahuna() ? KAHUNA_DEAL : 4);
 
@@ -657,6 +659,8 @@ function drawTableViewers() {
   $("#table-players-row").hidden = kahuna;
   $("#table-preset-row").hidden = kahuna;
   $("#table-faceup-setup").hidden = !kahuna;
+  $("#table-gods-row").hidden = kahuna;
+  $("#table-tokens-setup").hidden = !tableGods();
   $("#table-hand-help").textContent =
     `Your ${kahuna ? "three" : "four"} dealt cards (click to add, click again in the list to remove):`;
 }
@@ -670,8 +674,18 @@ async function drawHandPicker() {
     } }, name));
   $("#table-hand-picker").replaceChildren(...pickerOf(() => table.hand, "data-pick", tableHandSize));
   $("#table-faceup-picker").replaceChildren(...pickerOf(() => table.faceup, "data-pick-faceup", () => KAHUNA_DEAL));
+  drawTokens();
   drawHand();
 }
+// Might of the Gods (R14.1): the token lying on each island, chosen from the five gods
+function drawTokens() {
+  $("#table-tokens").replaceChildren(...table.islands.map((name) => el("label", { class: "token-pick" }, `${name} `,
+    el("select", { "data-token-island": name, onchange: (e) => {
+      if (e.target.value) table.tokens[name] = e.target.value; else delete table.tokens[name];
+    } }, el("option", { value: "", text: "?" }),
+    ...GOD_NAMES.map((g) => el("option", { value: g, text: g, ...(table.tokens[name] === g ? { selected: "" } : {}) }))))));
+}
+$("#table-setup [name=gods]").addEventListener("change", drawTableViewers);
 function drawHand() {
   for (const [id, list] of [["#table-hand", table.hand], ["#table-faceup-chosen", table.faceup]]) {
     const span = $(id);
@@ -681,7 +695,9 @@ function drawHand() {
   }
 }
 $("#table-setup [name=players]").addEventListener("change", drawTableViewers);
-$("#table-setup [name=board]").addEventListener("change", () => { table.hand = []; table.faceup = []; drawHandPicker(); });
+$("#table-setup [name=board]").addEventListener("change", () => {
+  table.hand = []; table.faceup = []; table.tokens = {}; drawHandPicker();
+});
 $("#table-setup [name=ruleset]").addEventListener("change", () => {
   const form = $("#table-setup");
   const before = form.board.value;
@@ -704,6 +720,10 @@ async function startTable(extra) {
     } else {
       request.players = Number(form.players.value);
       request.preset = form.preset.value;
+      if (tableGods()) {
+        request.gods = true;
+        request.tokens = table.tokens;
+      }
     }
   } else if (form.board.value === "edited") {
     request.board = editedBoard;
@@ -780,6 +800,7 @@ function showTable(view) {
       if (body(m) === "pass") add("table-pass", "Pass", m);
     }
   }
+  if (!view.waiting && !view.outcome && pos.rules && pos.rules.gods) actions.push(...tableGodActions(view));
   $("#table-actions").replaceChildren(...actions);
   $("#table-typed input").placeholder = isKahuna(view) ? "or type a move: black: remove ALOA-BARI/ALOA+BARI"
     : "or type a move: green: take RASI refill KULU";
@@ -834,8 +855,94 @@ function tableLink(link) {
   for (const color of colors) {
     for (const pay of [a, b, `${a}+${a}`, `${a}+${b}`, `${b}+${b}`]) options.push(`${color}: ${link}/${pay}`);
   }
+  if (v.position.rules && v.position.rules.gods && v.position.round !== 0) {
+    for (const color of colors) options.push(`${color}: ${link}/KANALOA`);
+  }
   options.push(`${v.to_move}: remove ${link}`);
   picker(`${v.to_move} on ${link}: which move?`, options, (m) => tellMove(m));
+}
+
+// Might of the Gods (R14) at a table: the viewer's token moves from the legal list, with a picker for the cards
+// KU shows and PELE takes; another player's token moves as records (the server checks them).
+function tableGodActions(view) {
+  const pos = view.position;
+  const turn = pos.turn || {};
+  const out = [];
+  const tell = (id, label, move, extra = {}) => el("button", { type: "button", class: "token", id, "data-move": move,
+    onclick: () => tellMove(move), ...extra }, label);
+  const heldBy = (p) => { const h = pos.hands[p] || {}; return h.cards ? h.cards.length : h.count || 0; };
+  if (view.to_move === view.viewer) {
+    for (const m of view.moves) {
+      const b = body(m);
+      const ku = /^ku ([a-z]+)$/.exec(b);
+      if (ku) {
+        out.push(el("button", { type: "button", class: "token", "data-token": "KU", "data-target": ku[1],
+          onclick: () => pickCards(`KU: the cards in ${ku[1]}'s hand`, heldBy(ku[1]),
+            (cards) => tellMove(`${m} sees ${cards.join(" ")}`)) }, `KU: look at ${ku[1]}'s hand`));
+      } else if (b.startsWith("steal ")) {
+        out.push(cardButton(b.slice(6), { class: "card playable", "data-steal": b.slice(6), "data-move": m },
+          () => tellMove(m)));
+      } else if (b === "pele") {
+        const victims = pos.players.filter((p) => p !== view.viewer && heldBy(p) > 0);
+        out.push(el("button", { type: "button", class: "token", "data-token": "PELE", onclick: () => {
+          const taken = [];
+          const next = () => {
+            if (taken.length === victims.length) return tellMove(`${m} takes ${taken.join(" ")}`);
+            const victim = victims[taken.length];
+            picker(`PELE: the card taken from ${victim}`, table.islands, (card) => { taken.push(`${victim}:${card}`); next(); });
+          };
+          next();
+        } }, "PELE: the cards taken"));
+      } else if (b.startsWith("give ")) {
+        out.push(cardButton(b.split(" ")[2], { class: "card playable", "data-give": b.split(" ")[2], "data-move": m },
+          () => tellMove(m)));
+      } else if (b === "lono") {
+        out.push(tell("table-lono", "LONO: take an extra card", m, { "data-token": "LONO" }));
+      }
+    }
+    return out;
+  }
+  if (pos.round === 0 || pos.round === 1) return out; // tokens are used in round 2 only (R14.4)
+  const who = view.to_move;
+  const mine = pos.hands[view.viewer].cards || [];
+  if (turn.ku_target) {
+    if (turn.ku_target === view.viewer) {
+      out.push(el("span", { class: "prompt", text: `${who} stole from your hand:` }), ...[...new Set(mine)].map((c) =>
+        cardButton(c, { class: "card playable", "data-steal": c }, () => tellMove(`${who}: steal ${c}`))));
+    } else out.push(tell("table-steal", `${who} stole from ${turn.ku_target}`, `${who}: steal`));
+    return out;
+  }
+  if (turn.pele_gifts && turn.pele_gifts.length) {
+    const to = turn.pele_gifts[0];
+    if (to === view.viewer) {
+      out.push(el("button", { type: "button", class: "token", id: "table-give", onclick: () =>
+        picker(`${who} gave you which card?`, table.islands, (c) => tellMove(`${who}: give ${to} ${c}`)) },
+      `${who} gave you a card`));
+    } else out.push(tell("table-give", `${who} gave ${to} a card`, `${who}: give ${to}`));
+    return out;
+  }
+  for (const p of pos.players.filter((x) => x !== who)) {
+    out.push(tell(`table-ku-${p}`, `${who} used KU on ${p}`, `${who}: ku ${p}`, { "data-token": "KU" }));
+  }
+  if (mine.length) {
+    out.push(el("button", { type: "button", class: "token", id: "table-pele", "data-token": "PELE", onclick: () =>
+      picker(`${who} used PELE: which card of yours was taken?`, [...new Set(mine)],
+        (c) => tellMove(`${who}: pele takes ${c}`)) }, `${who} used PELE`));
+  } else out.push(tell("table-pele", `${who} used PELE`, `${who}: pele`, { "data-token": "PELE" }));
+  out.push(tell("table-lono", `${who} used LONO`, `${who}: lono`, { "data-token": "LONO" }));
+  return out;
+}
+
+// Pick `count` cards (repeats allowed) and hand them to `done`.
+function pickCards(prompt, count, done) {
+  const chosen = [];
+  if (!count) return done(chosen);
+  const again = () => picker(`${prompt} (${chosen.length}/${count}): ${chosen.join(" ")}`, table.islands, (card) => {
+    chosen.push(card);
+    if (chosen.length === count) done(chosen);
+    else again();
+  });
+  again();
 }
 
 function tableTake(card) {
