@@ -539,28 +539,22 @@ class BenchReport:
         row("the reference (plain Python)", f.get("reference_playouts_per_s"), "games/s",
             f"{_human(f.get('reference_moves_per_s'))} moves/s")
         row("reference_ratio (C over the reference)", f.get("reference_ratio"), "x", "", "reference_ratio")
-        lines.append(f"The same {self.ratio_games_2p} random 2-player games (R15) in each engine")
-        row("in C", f.get("ratio_2p_playouts_per_s"), "games/s", f"{_human(f.get('ratio_2p_moves_per_s'))} moves/s")
-        row("the core driven from Python (Position)", f.get("api_2p_playouts_per_s"), "games/s",
-            f"{_human(f.get('api_2p_moves_per_s'))} moves/s; C is {_human(f.get('api_ratio_2p'))}x faster")
-        row("the reference (plain Python)", f.get("reference_2p_playouts_per_s"), "games/s",
-            f"{_human(f.get('reference_2p_moves_per_s'))} moves/s; C is "
-            f"{_human(f.get('reference_ratio_2p'))}x faster")
-        lines.append(f"The same {self.ratio_games_kahuna} random Kahuna games (R16) in each engine")
-        row("in C", f.get("ratio_kahuna_playouts_per_s"), "games/s",
-            f"{_human(f.get('ratio_kahuna_moves_per_s'))} moves/s")
-        row("the core driven from Python (Position)", f.get("api_kahuna_playouts_per_s"), "games/s",
-            f"{_human(f.get('api_kahuna_moves_per_s'))} moves/s; C is {_human(f.get('api_ratio_kahuna'))}x faster")
-        row("the reference (plain Python)", f.get("reference_kahuna_playouts_per_s"), "games/s",
-            f"{_human(f.get('reference_kahuna_moves_per_s'))} moves/s; C is "
-            f"{_human(f.get('reference_ratio_kahuna'))}x faster")
-        lines.append(f"The same {self.ratio_games_gods} random 4-player games with the gods (R14) in each engine")
-        row("in C", f.get("ratio_gods_playouts_per_s"), "games/s", f"{_human(f.get('ratio_gods_moves_per_s'))} moves/s")
-        row("the core driven from Python (Position)", f.get("api_gods_playouts_per_s"), "games/s",
-            f"{_human(f.get('api_gods_moves_per_s'))} moves/s; C is {_human(f.get('api_ratio_gods'))}x faster")
-        row("the reference (plain Python)", f.get("reference_gods_playouts_per_s"), "games/s",
-            f"{_human(f.get('reference_gods_moves_per_s'))} moves/s; C is "
-            f"{_human(f.get('reference_ratio_gods'))}x faster")
+        def same_games(heading: str, suffix: str) -> None:
+            """The rows of one batch of the same games in every engine (``_same_games``'s keys, ``suffix``)."""
+            lines.append(heading)
+            row("in C", f.get(f"ratio{suffix}_playouts_per_s"), "games/s",
+                f"{_human(f.get(f'ratio{suffix}_moves_per_s'))} moves/s")
+            row("the core driven from Python (Position)", f.get(f"api{suffix}_playouts_per_s"), "games/s",
+                f"{_human(f.get(f'api{suffix}_moves_per_s'))} moves/s; C is "
+                f"{_human(f.get(f'api_ratio{suffix}'))}x faster")
+            row("the reference (plain Python)", f.get(f"reference{suffix}_playouts_per_s"), "games/s",
+                f"{_human(f.get(f'reference{suffix}_moves_per_s'))} moves/s; C is "
+                f"{_human(f.get(f'reference_ratio{suffix}'))}x faster")
+
+        same_games(f"The same {self.ratio_games_2p} random 2-player games (R15) in each engine", "_2p")
+        same_games(f"The same {self.ratio_games_kahuna} random Kahuna games (R16) in each engine", "_kahuna")
+        same_games(f"The same {self.ratio_games_gods} random 4-player games with the gods (R14) in each engine",
+                   "_gods")
         lines.append("Determinisations and search (4 players, mid-round-1, for the player to move)")
         row("determinisations in C (bulk)", f.get("determinisations_per_s"), "/s", "", "determinisations_per_s")
         row("CoreState.determinise() from Python", f.get("determinise_calls_per_s"), "/s")
