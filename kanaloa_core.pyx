@@ -2522,6 +2522,48 @@ cdef class CoreState:
         determinise_state(&out.st, &self.st, seat, s0)
         return out
 
+    # -- chance made explicit (kanaloa.openspiel) ------------------------------
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck."""
+        return self.st.deck_end - self.st.deck_top
+
+    @property
+    def chance_stream(self) -> int:
+        """The state of the chance stream (``StateData.rng``): it moves at every shuffle of two cards or
+        more and at PELE's takes, and nowhere else."""
+        return self.st.rng
+
+    def deck_counts(self, start=0):
+        """Cards per island in the deck from position ``start`` (0 is the top) to its bottom."""
+        cdef GameState* s = &self.st
+        cdef int first = _as_int(start, "start", 0, s.deck_end - s.deck_top)
+        counts = [0] * s.board.n_islands
+        cdef int i
+        for i in range(s.deck_top + first, s.deck_end):
+            counts[s.deck[i]] += 1
+        return counts
+
+    def put_on_deck(self, index, island) -> bool:
+        """Make the deck's card at position ``index`` (0 is the top) an ``island`` card by exchanging it
+        with the first ``island`` card at or below that position; False, and nothing changed, when there is
+        none.  The cards above ``index`` stay where they are, so a chance event can fix the top cards one
+        by one.  Nothing else in the state changes: a caller deciding the order of a hidden deck keeps
+        every rule intact."""
+        cdef GameState* s = &self.st
+        cdef int at = s.deck_top + _as_int(index, "index", 0, s.deck_end - s.deck_top - 1)
+        cdef int x = _as_int(island, "island", 0, s.board.n_islands - 1)
+        cdef int i
+        cdef uint8_t held
+        for i in range(at, s.deck_end):
+            if s.deck[i] == x:
+                held = s.deck[at]
+                s.deck[at] = s.deck[i]
+                s.deck[i] = held
+                return True
+        return False
+
     # -- board questions (R1, R2, R11) -------------------------------------
 
     def counts_on(self, int island):
