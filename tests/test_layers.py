@@ -10,7 +10,10 @@ part            may import, of kanaloa
 ``rules``       ``rules``, ``errors``
 ``position``    ``rules``, ``position``, ``errors``
 ``search``      ``search``
-``play``        ``rules``, ``position``, ``search``, ``play``, ``errors``
+``openspiel``   ``rules``, ``position``, ``errors`` (the games registered with
+                OpenSpiel, ``kanaloa.openspiel``)
+``play``        ``rules``, ``position``, ``search``, ``openspiel``, ``play``,
+                ``errors``
 ``tools``       all of ``play``'s, and ``tools``
 ``interfaces``  all of ``tools``', and ``interfaces``
 ==============  ==============================================================
@@ -28,7 +31,10 @@ part            may import, of kanaloa
   command it is handed with click's test runner); ``cython`` in ``search``
   and ``play``, whose hot loops are plain Python with Cython's type
   annotations, compiled at install (``setup.py``); ``starlette`` and
-  ``uvicorn`` in ``interfaces`` (the web app of ``kanaloa serve``).  ``typing_extensions`` may
+  ``uvicorn`` in ``interfaces`` (the web app of ``kanaloa serve``);
+  ``pyspiel`` and ``numpy`` (the optional extra ``openspiel``) in
+  ``openspiel``, and ``open_spiel`` and ``numpy`` in ``play`` (OpenSpiel's
+  own bots, imported when they play).  ``typing_extensions`` may
   be named for type checking only, inside ``if TYPE_CHECKING:``.
 - The compiled core (``kanaloa_core.pyx`` and its stub) belongs to ``rules``.
 
@@ -53,15 +59,16 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "kanaloa"
 
-LAYERS = ("rules", "position", "search", "play", "tools", "interfaces")
+LAYERS = ("rules", "position", "search", "openspiel", "play", "tools", "interfaces")
 MAY_IMPORT: dict[str, set[str]] = {
     "errors": set(),
     "rules": {"rules", "errors"},
     "position": {"rules", "position", "errors"},
     "search": {"search"},
-    "play": {"rules", "position", "search", "play", "errors"},
-    "tools": {"rules", "position", "search", "play", "tools", "errors"},
-    "interfaces": {"rules", "position", "search", "play", "tools", "interfaces", "errors"},
+    "openspiel": {"rules", "position", "errors"},
+    "play": {"rules", "position", "search", "openspiel", "play", "errors"},
+    "tools": {"rules", "position", "search", "openspiel", "play", "tools", "errors"},
+    "interfaces": {"rules", "position", "search", "openspiel", "play", "tools", "interfaces", "errors"},
     "top": set(),  # kanaloa/__init__.py
     "data": set(),  # kanaloa.boards, kanaloa.examples
     "main": {"interfaces"},  # kanaloa/__main__.py
@@ -69,7 +76,8 @@ MAY_IMPORT: dict[str, set[str]] = {
 OUTSIDE: dict[str, set[str]] = {  # what a part may import beyond the standard library and kanaloa
     "rules": {"kanaloa_core"},
     "search": {"cython"},
-    "play": {"distributed", "cython"},
+    "openspiel": {"pyspiel", "numpy"},
+    "play": {"distributed", "cython", "open_spiel", "numpy"},
     "tools": {"click"},
     "interfaces": {"click", "starlette", "uvicorn"},
 }

@@ -331,7 +331,7 @@ def _record_pele(board: Board, colors: tuple[str, ...], viewer: int, d: StateDat
         if v in want and v != viewer:
             _bring_card(board, colors, viewer, d, v, want[v], reserved, fail)
             reserved.setdefault(v, [0] * board.n_islands)[want[v]] += 1
-    stream = _pele_stream(d, victims, want)
+    stream = pele_stream(d, victims, want)
     if stream is None:  # pragma: no cover - one stream in at most 125 fits
         raise fail("no chance stream draws the takes recorded")
     d.rng = stream
@@ -358,7 +358,7 @@ def _bring_card(board: Board, colors: tuple[str, ...], viewer: int, d: StateData
     _exchange(d, src, x, ("hand", seat), y)
 
 
-def _pele_stream(d: StateData, victims: list[int], want: dict[int, int]) -> int | None:
+def pele_stream(d: StateData, victims: list[int], want: dict[int, int]) -> int | None:
     """A state of the chance stream whose PELE draws take ``want[v]`` from each seat ``v`` it names (the
     state's own first, then the outputs of a stream seeded by it), or None."""
     candidates = SplitMix64(d.rng)

@@ -1,0 +1,570 @@
+"""Kanaloa and Kahuna as OpenSpiel games, backed by the compiled rules core.
+
+Importing this module registers two Python games with ``pyspiel`` (the
+``open-spiel`` package, the optional extra ``kanaloa[openspiel]``):
+
+* ``python_kanaloa``: Kanaloa (R1-R13), with 2 players (R15) and Might of
+  the Gods (R14) as parameters;
+* ``python_kahuna``: Kahuna (R16).
+
+Parameters (``pyspiel.load_game("python_kanaloa(players=3,gods=True)")``):
+``players`` (2, 3 or 4; Kahuna: 2), ``preset`` (``yucata`` or ``tabletop``),
+``board`` (a bundled board's name or a board file's path), ``gods`` (Kanaloa
+only) and ``seed``.  The seed never changes which games can happen or how
+likely they are: it only fixes the order in which the core keeps the cards
+no chance node has decided yet, so that a game replayed with the chance
+outcomes of ``Position.new(seed=...)`` is, state for state, that position's
+game (the conformance tests rely on it).
+
+The game (docs/openspiel.md has the whole contract):
+
+* **Sequential, imperfect information, explicit chance.**  The deal is a
+  chance node per card dealt to a hand or turned face-up (and per god token
+  laid, R14.1); every card that comes off the deck (a draw, a take's refill,
+  the setup's top-up) is a chance node when it comes off; a reshuffle (R9,
+  R16.6) is a chance node per card it turns face-up; PELE's takes (R14.7) are
+  a chance node per player robbed.  A chance outcome is the island of the card
+  (or the kind of the token), with probability proportional to how many such
+  cards are left where it is drawn from.
+* **Actions** are the core's action codes (``kanaloa.rules.actions``)
+  numbered densely: ``game.action_of(code)`` and ``game.code_of(action)``.
+* **Information state and observation** of a player: the player's viewer
+  position (README, "Viewer positions"), as compact JSON, exactly what that player knows.
+  A viewer position keeps what can be known now, not the history, so the
+  string does not grow with the game; two histories that leave a player
+  with the same knowledge give the same string.  While chance nodes are
+  pending after a move, the string is the position before the move, the move,
+  and the outcomes that player sees.
+* ``resample_from_infostate(player, sampler)`` is the core's determinisation
+  (docs/engine.md "Knowledge"), seeded by one draw of ``sampler``.
+* **Returns** (R12): 1 for the winner, 0 for every other player; with two
+  players the R15.5 winner; in Kahuna nobody wins when R16.8 says so.
+* Serialization is OpenSpiel's own: the game's parameters and the history.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from .errors import KanaloaError
+from .position.api import Position
+from .position.format import render
+from .position.notation import Move, seat_colors
+from .position.viewer import pele_stream, pele_victims
+from .rules import actions as A
+from .rules.board import Board, load_board
+from .rules.core import CoreState, core_board
+from .rules.state import (
+    GAME_KAHUNA,
+    GAME_KANALOA,
+    GOD_NAMES,
+    GOD_TOKENS,
+    TWO_PLAYERS,
+    StateData,
+)
+
+__all__ = ["GAME_NAMES", "KanaloaGame", "KanaloaState", "load"]
+
+KANALOA_NAME = "python_kanaloa"
+KAHUNA_NAME = "python_kahuna"
+GAME_NAMES = (KANALOA_NAME, KAHUNA_NAME)
+
+# The longest game, in moves and chance outcomes, that the rules allow is far beyond any game played:
+# random play on ``oro`` stays under 1,200 (docs/openspiel.md); this bound is OpenSpiel's max_game_length.
+MAX_GAME_LENGTH = 20_000
+
+_DEFAULTS: dict[str, dict[str, Any]] = {
+    KANALOA_NAME: {"players": 4, "preset": "yucata", "board": "oro", "gods": False, "seed": 0},
+    KAHUNA_NAME: {"players": 2, "preset": "yucata", "board": "kahuna", "seed": 0},
+}
+
+# What a pending chance node decides.
+_DEAL, _DRAW, _FACE_UP, _PELE = "deal", "draw", "face-up", "pele"
+
+
+def action_universe(board: Board, players: int, game: int, gods: bool) -> list[int]:
+    """Every action code a game of these settings can use, ascending (``kanaloa.rules.actions``)."""
+    slots = (0, 1) if players == TWO_PLAYERS and game == GAME_KANALOA else (0,)
+    combos = (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB) + ((A.SWAP_JA, A.SWAP_JB, A.SWAP_JJ) if gods else ())
+    codes = set()
+    for k, (a, b) in enumerate(board.links):
+        for slot in slots:
+            for paid in (a, b) + ((A.JOKER,) if gods else ()):
+                codes.add(A.encode(A.PLACE, k, paid | slot << A.SLOT_BIT))
+            for combo in combos:
+                codes.add(A.encode(A.SWAP, k, combo | slot << A.SLOT_BIT))
+        for combo in (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB) if game == GAME_KAHUNA else (0,):
+            codes.add(A.encode(A.REMOVE, k, combo))
+    for x in range(board.n_islands):
+        codes.update((A.encode(A.DISCARD, x), A.encode(A.TAKE, x), A.encode(A.REVEAL, x)))
+    codes.update((A.encode(A.DRAW), A.encode(A.END), A.encode(A.PASS)))
+    if gods:
+        codes.update((A.encode(A.PELE), A.encode(A.LONO)))
+        for seat in range(players):
+            codes.add(A.encode(A.KU, seat))
+            for x in range(board.n_islands):
+                codes.update((A.encode(A.STEAL, x), A.encode(A.GIVE, x, seat)))
+    return sorted(codes)
+
+
+class KanaloaGame(pyspiel.Game):
+    """One game of the family with its parameters; states come from ``new_initial_state``."""
+
+    def __init__(self, params: dict[str, Any] | None = None, short_name: str = KANALOA_NAME) -> None:
+        params = dict(params or {})
+        defaults = _DEFAULTS[short_name]
+        unknown = sorted(set(params) - set(defaults))
+        if unknown:
+            raise ValueError(f"{short_name}: unknown parameter {unknown[0]!r}; expected one of {', '.join(defaults)}")
+        merged = {**defaults, **params}
+        self.game_kind = GAME_KAHUNA if short_name == KAHUNA_NAME else GAME_KANALOA
+        board = merged["board"]
+        self.board = board if isinstance(board, Board) else load_board(str(board))
+        merged["board"] = self.board.name if isinstance(board, Board) else str(board)
+        try:
+            start = Position.new(players=int(merged["players"]), seed=int(merged["seed"]), preset=merged["preset"],
+                                 board=self.board, game="kahuna" if self.game_kind == GAME_KAHUNA else "kanaloa",
+                                 gods=bool(merged.get("gods", False)))
+        except KanaloaError as exc:
+            raise ValueError(f"{short_name}: {exc}") from None
+        self.players = int(merged["players"])
+        self.gods = bool(merged.get("gods", False))
+        self.colors = start.colors
+        self.core_board = core_board(self.board)
+        self.start = start.data
+        self.codes = action_universe(self.board, self.players, self.game_kind, self.gods)
+        self.ids = {code: i for i, code in enumerate(self.codes)}
+        self.seat_names = [seat_colors(self.colors, self.players, s, self.game_kind) for s in range(self.players)]
+        game_type = _game_type(short_name)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(self.codes),
+            max_chance_outcomes=max(self.board.n_islands, len(GOD_TOKENS)),
+            num_players=self.players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0 if self.game_kind == GAME_KANALOA else None,
+            max_game_length=MAX_GAME_LENGTH,
+        )
+        super().__init__(game_type, info, {k: v for k, v in merged.items() if k in defaults})
+
+    def new_initial_state(self) -> KanaloaState:
+        """The game before the deal: a chance node."""
+        return KanaloaState(self)
+
+    def state_of(self, core: CoreState) -> KanaloaState:
+        """A state at ``core`` (a complete state of this game's settings), as if reached by play: a player
+        node, or terminal.  Its history is empty: it starts where the core state stands."""
+        state = KanaloaState(self)
+        state._core = core.copy()
+        state._deal = None
+        return state
+
+    def action_of(self, code: int) -> int:
+        """The OpenSpiel action of a core action code."""
+        try:
+            return self.ids[code]
+        except KeyError:
+            raise ValueError(f"action code {code}: not an action of {self.get_type().short_name}") from None
+
+    def code_of(self, action: int) -> int:
+        """The core action code of an OpenSpiel action."""
+        return self.codes[action]
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+        """The observer of information states and observations: both are the viewer position."""
+        if params:
+            raise ValueError(f"observer parameters are not supported; got {params}")
+        return _Observer()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> KanaloaGame:
+        return self  # immutable: states share it
+
+
+class _Setup:
+    """What a state shares with its game and never changes (kept on the state; copying it copies a reference)."""
+
+    def __init__(self, game: KanaloaGame) -> None:
+        self.game = game
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Setup:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # OpenSpiel serializes a state's attributes with pickle: the game travels as its string.
+        return (_setup_of, (str(self.game),))
+
+
+def _setup_of(game_string: str) -> _Setup:
+    game = pyspiel.load_game(game_string)
+    assert isinstance(game, KanaloaGame)
+    return _Setup(game)
+
+
+@dataclass
+class _Pending:
+    """Chance nodes that follow a player's move: ``kind`` is what they decide, ``code`` the move, ``chosen``
+    the outcomes so far, ``need`` how many there are (PELE: one per seat of ``victims``), ``before`` the core
+    state before the move (whose view the players keep meanwhile); ``reshuffled`` is set when the move's
+    draws end with a reshuffle, whose face-up cards come next."""
+
+    kind: str
+    code: int
+    need: int
+    before: CoreState
+    chosen: list[int] = field(default_factory=list)
+    victims: list[int] = field(default_factory=list)
+    reshuffled: bool = False
+
+
+class KanaloaState(pyspiel.State):
+    """A state of a ``KanaloaGame``: a core state, and what the chance nodes pending next decide.
+
+    ``_deal`` is the list of outcomes chosen so far while the deal lasts, then None.  ``_pending`` is
+    None at a player node, else the chance nodes a move opened (``_Pending``).
+    """
+
+    def __init__(self, game: KanaloaGame) -> None:
+        super().__init__(game)
+        self._setup = _Setup(game)
+        self._core: CoreState = CoreState.from_data(game.core_board, game.start)
+        self._deal: list[int] | None = []
+        self._pending: _Pending | None = None
+        self._keys: dict[int, str] = {}
+
+    # -- the OpenSpiel state API --------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self._deal is not None or self._pending is not None:
+            return pyspiel.PlayerId.CHANCE
+        if self._core.is_over:
+            return pyspiel.PlayerId.TERMINAL
+        return self._core.to_move
+
+    def is_terminal(self) -> bool:
+        return self._deal is None and self._pending is None and self._core.is_over
+
+    def _legal_actions(self, player: int) -> list[int]:
+        ids = self._setup.game.ids
+        return [ids[code] for code in self._core.legal_actions()]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        counts = self._chance_counts()
+        total = sum(counts)
+        return [(x, n / total) for x, n in enumerate(counts) if n]
+
+    def _apply_action(self, action: int) -> None:
+        self._keys = {}
+        if self._deal is not None:
+            self._deal_card(action)
+        elif self._pending is not None:
+            self._decide(action)
+        else:
+            self._move(self._setup.game.codes[action])
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        game = self._setup.game
+        if player == pyspiel.PlayerId.CHANCE:
+            kind = self._pending.kind if self._pending is not None else _DEAL
+            if kind == _DEAL and self._deal is not None and len(self._deal) >= self._deal_cards():
+                return f"token {GOD_NAMES[action]}"
+            return f"card {game.board.islands[action]}"
+        code = game.code_of(action)
+        return str(Move.from_action(code, game.board, builders=game.seat_names[player], game=game.game_kind,
+                                    players=game.colors[: game.players]))
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0] * self._setup.game.players
+        winner = self._core.winner
+        return [1.0 if seat == winner else 0.0 for seat in range(self._setup.game.players)]
+
+    def information_state_string(self, player: int | None = None) -> str:
+        return self._key(self.current_player() if player is None else player)
+
+    def observation_string(self, player: int | None = None) -> str:
+        return self._key(self.current_player() if player is None else player)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> KanaloaState:
+        """A state drawn from what ``player_id`` knows: the core's determinisation (at a player node),
+        seeded by one draw of ``probability_sampler``."""
+        return self.resample(player_id, int(probability_sampler() * (1 << 53)))
+
+    def resample(self, player: int, seed: int) -> KanaloaState:
+        """The core's determinisation for ``player`` from ``seed``, as a state with this one's pending chance
+        nodes (which pick their outcomes from the sample's hidden cards)."""
+        if self._deal is not None or self._pending is not None:
+            raise ValueError("resample: only a player node or a terminal state can be resampled")
+        out = self._setup.game.state_of(self._core.determinise(player, seed))
+        return out
+
+    def __str__(self) -> str:
+        game = self._setup.game
+        if self._deal is not None:
+            return f"deal {self._deal_text(None)}"
+        text = json.dumps(render(game.board, game.colors, self._core.to_data(), None), separators=(",", ":"))
+        if self._pending is not None:
+            p = self._pending
+            text += f" | pending {p.kind} after {p.code} {p.chosen}"
+        return text
+
+    # -- the core behind it ----------------------------------------------------------
+
+    @property
+    def chance_kind(self) -> str | None:
+        """What the chance node decides: ``"deal"`` (a card dealt or turned up, or a god token laid),
+        ``"draw"`` (a card off the deck: a draw, a take's refill, the setup's top-up), ``"face-up"`` (a card a
+        reshuffle turns up) or ``"pele"`` (the card PELE takes from the next player robbed); None elsewhere."""
+        if self._deal is not None:
+            return _DEAL
+        return None if self._pending is None else self._pending.kind
+
+    @property
+    def core(self) -> CoreState:
+        """A copy of the core state (at a chance node: the state so far)."""
+        return self._core.copy()
+
+    # -- information states ------------------------------------------------------------
+
+    def _key(self, player: int) -> str:
+        key = self._keys.get(player)
+        if key is None:
+            key = self._keys[player] = self._make_key(player)
+        return key
+
+    def _make_key(self, player: int) -> str:
+        game = self._setup.game
+        if not 0 <= player < game.players:
+            raise ValueError(f"player {player}: not a player of this game")
+        if self._deal is not None:
+            return f"deal {self._deal_text(player)}"
+        core, tail = self._core, ""
+        if self._pending is not None:
+            p = self._pending
+            core = p.before
+            seen = [c if self._sees(player, p, k) else -1 for k, c in enumerate(p.chosen)]
+            tail = f"|{p.kind} {p.code} {seen}"
+        view = render(game.board, game.colors, core.to_data(), player)
+        return json.dumps(view, separators=(",", ":")) + tail
+
+    @staticmethod
+    def _sees(player: int, p: _Pending, k: int) -> bool:
+        """Whether ``player`` sees the ``k``-th outcome of the pending chance nodes ``p``."""
+        mover = p.before.to_move
+        if p.kind == _PELE:
+            return player in (mover, p.victims[k])  # the robbed player and PELE's user (R14.7)
+        if p.kind == _DRAW and A.kind_of(p.code) == A.DRAW:
+            return player == mover  # R5: a blind draw; a take's refill and the setup's top-up lie face-up
+        return True
+
+    def _deal_text(self, player: int | None) -> str:
+        """The deal so far, as ``player`` sees it (None: everything)."""
+        assert self._deal is not None
+        seen = []
+        for k, x in enumerate(self._deal):
+            slot = self._deal_slot(k)
+            seen.append(x if player is None or slot[0] != "hand" or slot[1] == player else -1)
+        return str(seen)
+
+    # -- the deal --------------------------------------------------------------------
+
+    def _deal_cards(self) -> int:
+        """How many chance nodes deal cards (to hands, then face-up)."""
+        start = self._setup.game.start
+        return sum(sum(h) for h in start.hands) + len(start.face_up)
+
+    def _deal_slot(self, k: int) -> tuple[str, int]:
+        """What the ``k``-th outcome of the deal decides: ("hand", seat), ("face-up", i) or ("token", island)."""
+        start = self._setup.game.start
+        for seat, hand in enumerate(start.hands):
+            if k < sum(hand):
+                return ("hand", seat)
+            k -= sum(hand)
+        if k < len(start.face_up):
+            return ("face-up", k)
+        return ("token", k - len(start.face_up))
+
+    def _deal_sequence(self, d: StateData) -> list[int]:
+        """The cards of a dealt state in the order the deal's chance nodes decide them: the hands seat by
+        seat (island order within a hand), the face-up row, then the deck (cards no node decides yet)."""
+        cards = [x for hand in d.hands for x, n in enumerate(hand) for _ in range(n)]
+        return cards + list(d.face_up) + list(d.deck)
+
+    def _chance_counts(self) -> list[int]:
+        game = self._setup.game
+        if self._deal is not None:
+            k = len(self._deal)
+            n_cards = self._deal_cards()
+            if k < n_cards:
+                left = _counts(self._deal_sequence(game.start), game.board.n_islands)
+                for x in self._deal:
+                    left[x] -= 1
+                return left
+            tokens = list(GOD_TOKENS)
+            for token in self._deal[n_cards:]:
+                tokens[token] -= 1
+            return tokens
+        p = self._pending
+        assert p is not None
+        if p.kind == _DRAW:
+            return self._core.deck_counts(len(p.chosen))
+        if p.kind == _FACE_UP:
+            d = self._core.to_data()
+            return _counts((list(d.face_up) + list(d.deck))[len(p.chosen):], game.board.n_islands)
+        return list(self._core.to_data().hands[p.victims[len(p.chosen)]])  # _PELE
+
+    def _deal_card(self, outcome: int) -> None:
+        assert self._deal is not None
+        self._check_outcome(outcome)
+        self._deal.append(outcome)
+        n_cards = self._deal_cards()
+        game = self._setup.game
+        if len(self._deal) < n_cards + (game.board.n_islands if game.gods else 0):
+            return
+        d = game.start.copy()
+        seq = _arrange(self._deal_sequence(d), self._deal[:n_cards])
+        at = 0
+        for seat, hand in enumerate(d.hands):
+            size = sum(hand)
+            d.hands[seat] = _counts(seq[at : at + size], game.board.n_islands)
+            at += size
+        if d.gods:
+            d.god_on = _arrange(list(d.god_on), self._deal[n_cards:])
+        d.face_up = seq[at : at + len(d.face_up)]
+        d.deck = seq[at + len(d.face_up) :]
+        self._core = CoreState.from_data(game.core_board, d)
+        self._deal = None
+
+    # -- moves and the chance nodes they open ------------------------------------------------
+
+    def _move(self, code: int) -> None:
+        core = self._core
+        if core.gods and A.kind_of(code) == A.PELE:
+            victims = pele_victims(core.to_data())
+            if victims:
+                self._pending = _Pending(_PELE, code, len(victims), core.copy(), victims=victims)
+                return
+        after = core.copy()
+        after.apply(code)
+        reshuffled = after.chance_stream != core.chance_stream
+        drawn = core.deck_size if reshuffled else core.deck_size - after.deck_size
+        if drawn > 0:
+            self._pending = _Pending(_DRAW, code, drawn, core.copy(), reshuffled=reshuffled)
+            return
+        self._core = after
+        if reshuffled:
+            self._open_face_up(code, core)
+
+    def _decide(self, outcome: int) -> None:
+        p = self._pending
+        assert p is not None
+        self._check_outcome(outcome)
+        game = self._setup.game
+        if p.kind == _DRAW:
+            self._core.put_on_deck(len(p.chosen), outcome)
+        elif p.kind == _FACE_UP:
+            d = self._core.to_data()
+            seq = _arrange(list(d.face_up) + list(d.deck), [*p.chosen, outcome], start=len(p.chosen))
+            d.face_up, d.deck = seq[: len(d.face_up)], seq[len(d.face_up) :]
+            self._core = CoreState.from_data(game.core_board, d)
+        p.chosen.append(outcome)
+        if len(p.chosen) < p.need:
+            return
+        self._pending = None
+        if p.kind == _DRAW:
+            self._core.apply(p.code)
+            if p.reshuffled:
+                self._open_face_up(p.code, p.before)
+        elif p.kind == _PELE:
+            d = self._core.to_data()
+            stream = pele_stream(d, p.victims, dict(zip(p.victims, p.chosen, strict=True)))
+            if stream is None:  # pragma: no cover - a stream for hands of at most 5 is found in ~125 tries
+                raise RuntimeError("no chance stream draws PELE's takes")
+            d.rng = stream
+            self._core = CoreState.from_data(game.core_board, d)
+            self._core.apply(p.code)
+
+    def _open_face_up(self, code: int, before: CoreState) -> None:
+        """After a reshuffle: one chance node per card it turned face-up, when it turned up any."""
+        n = len(self._core.to_data().face_up)
+        if n:
+            self._pending = _Pending(_FACE_UP, code, n, before)
+
+    def _check_outcome(self, outcome: int) -> None:
+        counts = self._chance_counts()
+        if not 0 <= outcome < len(counts) or counts[outcome] == 0:
+            raise ValueError(f"chance outcome {outcome}: not possible here (the outcomes are "
+                             f"{[x for x, n in enumerate(counts) if n]})")
+
+
+class _Observer:
+    """OpenSpiel's observer protocol: strings only, the viewer position (no tensors)."""
+
+    def __init__(self) -> None:
+        self.tensor = np.zeros(0, np.float32)
+        self.dict: dict[str, Any] = {}
+
+    def set_from(self, state: KanaloaState, player: int) -> None:
+        pass  # no tensor
+
+    def string_from(self, state: KanaloaState, player: int) -> str:
+        return state._key(player)
+
+
+def _counts(cards: list[int], n: int) -> list[int]:
+    out = [0] * n
+    for x in cards:
+        out[x] += 1
+    return out
+
+
+def _arrange(seq: list[int], chosen: list[int], start: int = 0) -> list[int]:
+    """``seq`` with ``chosen[i]`` at position ``i`` (for ``i >= start``), each brought there by exchange with
+    the first equal item at or after ``i``; positions before ``start`` already hold theirs."""
+    out = list(seq)
+    for i in range(start, len(chosen)):
+        j = out.index(chosen[i], i)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def _game_type(short_name: str) -> pyspiel.GameType:
+    kahuna = short_name == KAHUNA_NAME
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name="Kahuna (kanaloa engine)" if kahuna else "Kanaloa (kanaloa engine)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM if kahuna else pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2 if kahuna else 4,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=False,
+        parameter_specification=_DEFAULTS[short_name],
+    )
+
+
+def _kahuna(params: dict[str, Any] | None = None) -> KanaloaGame:
+    return KanaloaGame(params, KAHUNA_NAME)
+
+
+def load(name: str = KANALOA_NAME, **params: Any) -> KanaloaGame:
+    """The game ``name`` (``python_kanaloa`` or ``python_kahuna``) with ``params``; a board may be a ``Board``."""
+    if name not in GAME_NAMES:
+        raise ValueError(f"game {name!r}: expected one of {', '.join(GAME_NAMES)}")
+    return KanaloaGame(params, name)
+
+
+_FACTORIES: dict[str, Callable[..., KanaloaGame]] = {KANALOA_NAME: KanaloaGame, KAHUNA_NAME: _kahuna}
+for _name, _factory in _FACTORIES.items():
+    if _name not in pyspiel.registered_names():
+        pyspiel.register_game(_game_type(_name), _factory)

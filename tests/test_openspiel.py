@@ -1,0 +1,323 @@
+"""The games registered with OpenSpiel (``kanaloa.openspiel``) and OpenSpiel's bots in ``simulate``.
+
+* OpenSpiel's own random-simulation checks (``pyspiel.random_sim_test``, with
+  serialization) over 100 games of every rule set;
+* state equality with the reference implementation, move by move: chance
+  outcomes are read off the reference's deal, deck, reshuffles and PELE's
+  takes, and after every move both hold the same complete state and the same
+  legal moves;
+* information states: exactly the viewer position; the same for every world
+  the core samples for that player; a hidden draw changes only the drawer's;
+* the bots: whole games, seeds, no peeking at hidden cards, spec errors.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from kanaloa import openspiel as OS  # noqa: E402
+from kanaloa.errors import OptionError  # noqa: E402
+from kanaloa.play.bots import parse_bot_spec  # noqa: E402
+from kanaloa.play.simulate import make_tournament, run_tournament  # noqa: E402
+from kanaloa.position.api import Position  # noqa: E402
+from kanaloa.rules import actions as A  # noqa: E402
+from kanaloa.rules.board import load_board  # noqa: E402
+from kanaloa.rules.engine import load_engine  # noqa: E402
+from kanaloa.rules.state import GAME_KAHUNA, GAME_KANALOA, PRESETS  # noqa: E402
+
+REFERENCE = load_engine("reference")
+
+# (game, parameters, games in the random-simulation checks): 100 games in all.
+CONFIGS = [
+    (OS.KANALOA_NAME, {}, 25),
+    (OS.KANALOA_NAME, {"players": 3, "preset": "tabletop"}, 15),
+    (OS.KANALOA_NAME, {"players": 2}, 20),
+    (OS.KANALOA_NAME, {"players": 4, "gods": True}, 10),
+    (OS.KANALOA_NAME, {"players": 3, "gods": True}, 10),
+    (OS.KAHUNA_NAME, {}, 20),
+]
+CONFIG_IDS = [f"{name}{params}" for name, params, _ in CONFIGS]
+
+
+@pytest.mark.parametrize(("name", "params", "sims"), CONFIGS, ids=CONFIG_IDS)
+def test_openspiel_random_simulation_checks(name, params, sims):
+    game = pyspiel.load_game(name, params)
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
+
+
+def test_games_are_registered_with_their_parameters():
+    assert {OS.KANALOA_NAME, OS.KAHUNA_NAME} <= set(pyspiel.registered_names())
+    game = pyspiel.load_game("python_kanaloa(players=3,gods=True)")
+    assert game.num_players() == 3
+    assert game.get_parameters() == {"players": 3, "preset": "yucata", "board": "oro", "gods": True, "seed": 0}
+    kind = game.get_type()
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert pyspiel.load_game("python_kahuna").num_players() == 2
+
+
+@pytest.mark.parametrize(("params", "message"), [
+    ({"players": 5}, "players 5: the game is for 2, 3 or 4 players"),
+    ({"preset": "fast"}, "preset 'fast': unknown"),
+    ({"board": "atlantis"}, "atlantis"),
+    ({"colour": 1}, "unknown parameter 'colour'"),
+])
+def test_bad_parameters_are_refused_with_the_field(params, message):
+    with pytest.raises(Exception, match=message):
+        OS.load(OS.KANALOA_NAME, **params)
+
+
+def test_kahuna_refuses_other_player_counts():
+    with pytest.raises(ValueError, match="Kahuna is for 2 players"):
+        OS.load(OS.KAHUNA_NAME, players=3)
+
+
+# -- state equality with the reference, move by move --------------------------------------------
+
+
+def _deal_outcomes(d):
+    cards = [x for hand in d.hands for x, n in enumerate(hand) for _ in range(n)] + list(d.face_up)
+    return cards + (list(d.god_on) if d.gods else [])
+
+
+def _play_against_reference(name, params, seed, rng):
+    """Play one game through OpenSpiel and the reference side by side; returns the number of chance nodes."""
+    game = OS.load(name, seed=seed, **params)
+    board = game.board
+    kind = GAME_KAHUNA if name == OS.KAHUNA_NAME else GAME_KANALOA
+    ref = REFERENCE.deal(board, game.players, PRESETS[params.get("preset", "yucata")], seed, game=kind,
+                         gods=params.get("gods", False))
+    state = game.new_initial_state()
+    for outcome in _deal_outcomes(ref.to_data()):
+        assert state.chance_kind == "deal"
+        state.apply_action(outcome)
+    chances = 0
+    while not state.is_terminal():
+        assert not state.is_chance_node()
+        assert state.core.to_data() == ref.to_data()
+        codes = [game.code_of(a) for a in state.legal_actions()]
+        assert codes == ref.legal_actions()
+        code = rng.choice(codes)
+        before = ref.to_data()
+        ref.apply(code)
+        after = ref.to_data()
+        state.apply_action(game.action_of(code))
+        drawn = 0
+        while state.is_chance_node():
+            chances += 1
+            kind_now = state.chance_kind
+            if kind_now == "draw":
+                outcome = before.deck[drawn]
+                drawn += 1
+            elif kind_now == "face-up":
+                outcome = after.face_up[len(state._pending.chosen)]
+            else:
+                assert kind_now == "pele"
+                victim = state._pending.victims[len(state._pending.chosen)]
+                lost = [b - a for b, a in zip(before.hands[victim], after.hands[victim], strict=True)]
+                outcome = lost.index(1)
+            assert outcome in dict(state.chance_outcomes())
+            state.apply_action(outcome)
+    assert state.core.to_data() == ref.to_data()
+    returns = state.returns()
+    assert returns == [1.0 if s == ref.winner else 0.0 for s in range(game.players)]
+    return chances
+
+
+@pytest.mark.parametrize(("name", "params", "games"), [
+    (OS.KANALOA_NAME, {}, 12),
+    (OS.KANALOA_NAME, {"players": 3, "preset": "tabletop"}, 8),
+    (OS.KANALOA_NAME, {"players": 2}, 8),
+    (OS.KANALOA_NAME, {"gods": True}, 8),
+    (OS.KAHUNA_NAME, {}, 8),
+], ids=["4 players", "3 players tabletop", "2 players", "gods", "kahuna"])
+def test_states_equal_the_reference_move_by_move(name, params, games):
+    rng = random.Random(2026)
+    chances = sum(_play_against_reference(name, params, seed, rng) for seed in range(games))
+    assert chances > 0
+
+
+def test_a_reshuffle_turns_up_cards_by_chance():
+    """R9: a game through the first round's end asks chance for each card the reshuffle turns up."""
+    game = OS.load(OS.KANALOA_NAME, seed=3)
+    rng = random.Random(7)
+    state = game.new_initial_state()
+    kinds = set()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            kinds.add(state.chance_kind)
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            assert abs(sum(probs) - 1.0) < 1e-9
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert {"deal", "draw", "face-up"} <= kinds
+
+
+def test_chance_outcomes_follow_the_cards_left():
+    """The first card dealt: every island equally likely (3 cards each on oro); an impossible outcome is refused."""
+    state = OS.load(OS.KANALOA_NAME).new_initial_state()
+    outcomes = dict(state.chance_outcomes())
+    assert sorted(outcomes) == list(range(16))
+    assert all(abs(p - 1 / 16) < 1e-12 for p in outcomes.values())
+    for _ in range(3):
+        state.apply_action(5)
+    assert 5 not in dict(state.chance_outcomes())
+    with pytest.raises(ValueError, match="chance outcome 5: not possible here"):
+        state.apply_action(5)
+
+
+# -- information states -------------------------------------------------------------------------
+
+
+def _player_states(name, params, seed, every=7):
+    """Player nodes of one random game (every ``every``-th)."""
+    game = OS.load(name, seed=seed, **params)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    n = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+            continue
+        n += 1
+        if n % every == 0:
+            yield game, state
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize(("name", "params"), [(OS.KANALOA_NAME, {}), (OS.KANALOA_NAME, {"players": 2}),
+                                              (OS.KANALOA_NAME, {"gods": True}), (OS.KAHUNA_NAME, {})],
+                         ids=["4 players", "2 players", "gods", "kahuna"])
+def test_information_state_is_the_viewer_position(name, params):
+    for game, state in _player_states(name, params, seed=11, every=9):
+        board = game.board
+        full = Position.from_json(json.loads(str(state).split(" | ")[0]), boards=lambda _, b=board: b)
+        for player in range(game.players):
+            key = state.information_state_string(player)
+            assert key == state.observation_string(player)
+            color = full.players[player]
+            assert json.loads(key) == full.as_viewer(color).to_json()
+
+
+@pytest.mark.parametrize(("name", "params"), [(OS.KANALOA_NAME, {}), (OS.KANALOA_NAME, {"players": 2}),
+                                              (OS.KANALOA_NAME, {"gods": True}), (OS.KAHUNA_NAME, {})],
+                         ids=["4 players", "2 players", "gods", "kahuna"])
+def test_every_resampled_world_has_the_same_information_state(name, params):
+    sampler = pyspiel.UniformProbabilitySampler(5, 0.0, 1.0)
+    worlds = 0
+    for _, state in _player_states(name, params, seed=4, every=5):
+        player = state.current_player()
+        key = state.information_state_string(player)
+        for _ in range(3):
+            world = state.resample_from_infostate(player, sampler)
+            assert world.information_state_string(player) == key
+            assert world.legal_actions() == state.legal_actions()
+            worlds += 1
+    assert worlds > 20
+
+
+def test_a_blind_draw_changes_only_the_drawers_information_state():
+    """R5: the drawer sees its card; the others see that a card was drawn, not which."""
+    for game, state in _player_states(OS.KANALOA_NAME, {}, seed=21, every=1):
+        draw = A.encode(A.DRAW)
+        if draw not in [game.code_of(a) for a in state.legal_actions()] or state.core.deck_size < 2:
+            continue
+        drawer = state.current_player()
+        after = state.clone()
+        after.apply_action(game.action_of(draw))
+        assert after.chance_kind == "draw"
+        outcomes = [x for x, _ in after.chance_outcomes()]
+        if len(outcomes) < 2:
+            continue
+        one, two = after.clone(), after.clone()
+        one.apply_action(outcomes[0])
+        two.apply_action(outcomes[1])
+        assert one.information_state_string(drawer) != two.information_state_string(drawer)
+        for other in range(game.players):
+            if other != drawer:
+                assert one.information_state_string(other) == two.information_state_string(other)
+        return
+    pytest.fail("no blind draw with two possible cards in the game")
+
+
+def test_resampling_a_chance_node_is_refused():
+    state = OS.load(OS.KANALOA_NAME).new_initial_state()
+    with pytest.raises(ValueError, match="only a player node"):
+        state.resample(0, 1)
+
+
+# -- OpenSpiel's bots -----------------------------------------------------------------------------
+
+
+def _midgame() -> Position:
+    with open("src/kanaloa/examples/midgame.json", encoding="utf-8") as f:
+        return Position.from_json(f.read())
+
+
+@pytest.mark.parametrize("spec", ["openspiel-ismcts:iterations=8", "openspiel-mcts:iterations=8"])
+def test_openspiel_bots_play_whole_games_reproducibly(spec):
+    lineup = [spec, "random", "random"]
+    first = run_tournament(make_tournament(lineup, 3, seed=9))
+    again = run_tournament(make_tournament(lineup, 3, seed=9))
+    assert len(first.records) == 3
+    assert [r.moves for r in first.records] == [r.moves for r in again.records]
+
+
+def test_openspiel_ismcts_plays_kahuna_and_the_gods():
+    for kwargs in ({"game": "kahuna"}, {"gods": True}):
+        lineup = ["openspiel-ismcts:iterations=4", "random"] if kwargs.get("game") else \
+            ["openspiel-ismcts:iterations=4", "random", "random"]
+        result = run_tournament(make_tournament(lineup, len(lineup), seed=3, **kwargs))
+        assert len(result.records) == len(lineup)
+
+
+@pytest.mark.parametrize("spec", ["openspiel-ismcts:iterations=30", "openspiel-mcts:iterations=30"])
+def test_openspiel_bots_do_not_see_hidden_cards(spec):
+    """Two states that differ only in another player's hidden cards and the deck's order: the same choice."""
+    board = load_board("oro")
+    position = _midgame()
+    state = position.live
+    me = state.to_move
+    other = state.determinise(me, 99)
+    assert other.to_data() != state.to_data()
+    choices = []
+    for s in (state, other):
+        bot = parse_bot_spec(spec)
+        bot.start(board, 5)
+        choices.append(bot.choose(s))
+    assert choices[0] == choices[1]
+
+
+def test_openspiel_bot_time_budget_stops_the_search():
+    position = _midgame()
+    bot = parse_bot_spec("openspiel-ismcts:time=0.05")
+    bot.start(position.board, 1)
+    bot.choose(position.live)
+    assert 2 <= bot.searched < 5000
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("openspiel-ismcts:iterations=10:time=1", "key 'time' cannot be combined with 'iterations'"),
+    ("openspiel-ismcts:iterations=0", "key 'iterations' must be at least 1"),
+    ("openspiel-mcts:policy=random", "unknown key 'policy' for openspiel-mcts"),
+    ("openspiel-ismcts:c=-1", "key 'c' must be at least 0"),
+])
+def test_openspiel_bot_spec_errors(spec, message):
+    with pytest.raises(OptionError, match=message):
+        parse_bot_spec(spec)
+
+
+def test_openspiel_bots_without_the_extra_say_how_to_install_it(monkeypatch):
+    from kanaloa.play import bots
+
+    monkeypatch.setattr(bots, "openspiel_installed", lambda: False)
+    with pytest.raises(OptionError, match=r"needs the optional extra openspiel .*pip install \"kanaloa\[openspiel\]\""):
+        parse_bot_spec("openspiel-ismcts:iterations=10")
