@@ -869,7 +869,8 @@ class _WithBotSpecs(click.Command):
 @cli.command(cls=_WithBotSpecs)
 @click.option("--bots", "bots", required=True, metavar="SPEC,...",
               help="The lineup, one bot spec per seat (2, 3 or 4), e.g. 'greedy,random,random,random' or "
-                   "'ismcts:iterations=2000,greedy,greedy'. Bots: random, greedy, pimc, ismcts, each with "
+                   "'ismcts:iterations=2000,greedy,greedy'. Bots: random, greedy, pimc, ismcts, hint, and "
+                   "OpenSpiel's openspiel-ismcts and openspiel-mcts (with the extra openspiel), each with "
                    "key=value options after ':' (see 'Bot specs' below).")
 @click.option("--games", type=int, default=None,
               help="Games to play: a multiple of the number of seats, since every deal is played once in "

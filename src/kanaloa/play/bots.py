@@ -18,6 +18,11 @@ spec        what it does
 ``ismcts``  single-observer information-set MCTS (``kanaloa.search``)
 ``hint``    the engine behind ``kanaloa hint``: ``ismcts`` with the hint's
             settings (``kanaloa.play.settings.HINT_SETTINGS``)
+``openspiel-ismcts``
+            OpenSpiel's Python ISMCTS as it ships, on the game
+            ``kanaloa.openspiel`` registers (the optional extra ``openspiel``)
+``openspiel-mcts``
+            OpenSpiel's Python MCTS on one determinisation per move
 ==========  ===============================================================
 
 Options (``key=value`` after the name, separated by ``:``):
@@ -35,7 +40,9 @@ Options (``key=value`` after the name, separated by ``:``):
   ``one_order`` (1: search one order of builds that commute, default 0);
   ``hint`` has the hint's defaults instead;
 * ``pimc``: ``dets`` (determinisations per move, default 10; the budget is
-  shared between them).
+  shared between them);
+* ``openspiel-ismcts`` and ``openspiel-mcts``: ``iterations`` (default 1000)
+  or ``time``, ``c`` (UCT's exploration, default 2); docs/openspiel.md.
 
 A move is one atomic action; a move with a single legal choice is played at
 once, without search.
@@ -51,6 +58,7 @@ from __future__ import annotations
 
 import math
 import random
+import time as _time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -58,7 +66,7 @@ from ..errors import OptionError, brief, quote
 from ..rules import actions as A
 from ..rules.board import Board
 from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM, CoreState
-from ..rules.state import GAME_KAHUNA, colors_of_seat
+from ..rules.state import GAME_KAHUNA, PRESET_NAMES, colors_of_seat
 from ..search import ISMCTS, MCTS, Node
 from .game import KanaloaGame
 from .settings import HINT_SETTINGS
@@ -425,6 +433,110 @@ class PIMCBot(SearchBot):
         return max(votes, key=lambda a: (votes[a], -a))
 
 
+# -- OpenSpiel's searches -------------------------------------------------------------
+
+OPENSPIEL_INSTALL = 'pip install "kanaloa[openspiel]"'
+
+
+def openspiel_installed() -> bool:
+    """Whether OpenSpiel (``pyspiel``, the optional extra ``openspiel``) can be imported."""
+    import importlib.util
+
+    return importlib.util.find_spec("pyspiel") is not None
+
+
+class OpenSpielBot(Bot):
+    """OpenSpiel's own search on the games ``kanaloa.openspiel`` registers (the optional extra ``openspiel``).
+
+    ``iterations`` (1000 by default) or ``time`` per move, ``c`` UCT's exploration constant (2, OpenSpiel's
+    example default).  Every random choice flows from the seed a game gives the bot.
+    """
+
+    def __init__(self, spec: str, seed: int = 0, iterations: int | None = None, time: float | None = None,
+                 c: float = 2.0) -> None:
+        super().__init__(spec, seed)
+        self.iterations = 1000 if iterations is None and time is None else iterations
+        self.seconds = time
+        self.c = c
+        self.np_random: Any = None
+        self.searched = 0  # iterations run so far, over every move
+        self._games: dict[tuple[int, int, int, bool], Any] = {}
+
+    def start(self, board: Board, seed: int) -> None:
+        super().start(board, seed)
+        self._games = {}
+        try:
+            import numpy
+
+            from . import openspiel_search  # noqa: F401 - fails early when the extra is missing
+        except ImportError:
+            raise OptionError(f"bot {self.name}: needs the optional extra openspiel; install it with "
+                              f"{OPENSPIEL_INSTALL}") from None
+        self.np_random = numpy.random.RandomState(self.rng.getrandbits(32))
+
+    def game_for(self, state: CoreState) -> Any:
+        """The registered game (``python_kanaloa`` or ``python_kahuna``) with ``state``'s settings."""
+        from .. import openspiel as os
+
+        key = (state.game, state.players, state.preset, state.gods)
+        game = self._games.get(key)
+        if game is None:
+            assert self.board is not None
+            if state.game == GAME_KAHUNA:
+                game = os.load(os.KAHUNA_NAME, board=self.board)
+            else:
+                game = os.load(os.KANALOA_NAME, board=self.board, players=state.players,
+                               preset=PRESET_NAMES[state.preset], gods=state.gods)
+            self._games[key] = game
+        return game
+
+    def budget(self) -> tuple[int, float | None]:
+        """(iterations at most, deadline or None)."""
+        if self.seconds is None:
+            assert self.iterations is not None
+            return self.iterations, None
+        return 1 << 62, _time.perf_counter() + self.seconds
+
+
+class OpenSpielISMCTSBot(OpenSpielBot):
+    """OpenSpiel's Python ``ISMCTSBot`` as it ships: random rollouts, UCT, the most visited move.  Its
+    information sets are the viewer positions, its worlds the core's determinisations."""
+
+    name = "openspiel-ismcts"
+
+    def choose(self, state: CoreState) -> int:
+        moves = state.legal_actions()
+        if len(moves) == 1:
+            return moves[0]
+        from .openspiel_search import ismcts_move
+
+        game = self.game_for(state)
+        limit, deadline = self.budget()
+        action, ran = ismcts_move(game, game.state_of(state), self.c, limit, deadline, self.np_random,
+                                  lambda st, player: st.resample(player, self.rng.getrandbits(63)))
+        self.searched += ran
+        return int(game.code_of(action))
+
+
+class OpenSpielMCTSBot(OpenSpielBot):
+    """OpenSpiel's Python ``MCTSBot`` (UCT, random rollouts) on one determinisation of what the mover knows."""
+
+    name = "openspiel-mcts"
+
+    def choose(self, state: CoreState) -> int:
+        moves = state.legal_actions()
+        if len(moves) == 1:
+            return moves[0]
+        from .openspiel_search import mcts_move
+
+        game = self.game_for(state)
+        limit, deadline = self.budget()
+        world = game.state_of(state.determinise(state.to_move, self.rng.getrandbits(63)))
+        action, ran = mcts_move(game, world, self.c, limit, deadline, self.np_random)
+        self.searched += ran
+        return int(game.code_of(action))
+
+
 # -- specs ---------------------------------------------------------------------
 
 
@@ -447,13 +559,20 @@ _SEARCH = {
 }
 _ISMCTS = {**_SEARCH, "expand": _Option(int, 1), "prior": _Option(float, 0.0), "reuse": _Option(int, 0),
            "root_c": _Option(float, 0.0), "one_order": _Option(int, 0)}
+_OPENSPIEL = {"seed": _SEED, "iterations": _Option(int, 1), "time": _Option(float, 0.0, strict=True),
+              "c": _Option(float, 0.0)}
 BOTS: dict[str, tuple[type, dict[str, _Option]]] = {
     "random": (RandomBot, {"seed": _SEED}),
     "greedy": (GreedyBot, {"seed": _SEED, "width": _Option(int, 1)}),
     "pimc": (PIMCBot, {**_SEARCH, "dets": _Option(int, 1)}),
     "ismcts": (ISMCTSBot, _ISMCTS),
     "hint": (HintBot, _ISMCTS),
+    "openspiel-ismcts": (OpenSpielISMCTSBot, _OPENSPIEL),
+    "openspiel-mcts": (OpenSpielMCTSBot, _OPENSPIEL),
 }
+
+
+_OPENSPIEL_BOTS = ("openspiel-ismcts", "openspiel-mcts")
 
 
 def parse_bot_spec(spec: str) -> Bot:
@@ -471,6 +590,9 @@ def parse_bot_spec(spec: str) -> Bot:
     if name not in BOTS:
         raise OptionError(f"{where}: unknown bot {quote(name)}; expected one of {', '.join(BOTS)}")
     cls, allowed = BOTS[name]
+    if name in _OPENSPIEL_BOTS and not openspiel_installed():
+        raise OptionError(f"{where}: {name} needs the optional extra openspiel (the open-spiel package); install "
+                          f"it with {OPENSPIEL_INSTALL}")
     options: dict[str, int | float | str] = {}
     for part in parts:
         key, sep, text = part.partition("=")
@@ -482,7 +604,7 @@ def parse_bot_spec(spec: str) -> Bot:
         if key in options:
             raise OptionError(f"{where}: key {quote(key)} is given twice")
         options[key] = _option_value(where, key, text, allowed[key])
-    if name in ("pimc", "ismcts", "hint") and "iterations" in options and "time" in options:
+    if name in ("pimc", "ismcts", "hint", *_OPENSPIEL_BOTS) and "iterations" in options and "time" in options:
         raise OptionError(f"{where}: key 'time' cannot be combined with 'iterations'; give one budget")
     margin = options.get("margin", 0.0)
     if name in ("pimc", "ismcts", "hint") and isinstance(margin, float) and margin > 1.0:
@@ -519,6 +641,9 @@ _SPEC_HELP = {
     "greedy": "one turn of lookahead on its own cards, scored by a board heuristic",
     "pimc": "perfect-information Monte Carlo: a tree search on each of several deals of the unseen cards",
     "ismcts": "information-set Monte Carlo tree search from what the player knows",
+    "openspiel-ismcts": ("OpenSpiel's ISMCTS bot as it ships (random rollouts, most visits), on the game "
+                         "kanaloa.openspiel registers; needs the extra openspiel"),
+    "openspiel-mcts": "OpenSpiel's MCTS bot on one deal of the unseen cards per move; needs the extra openspiel",
     "hint": ("the engine behind 'kanaloa hint': ismcts with the hint's settings as its defaults "
              f"(c={HINT_SETTINGS.c:g}, root_c={_HINT_ROOT_C:g}, prior={HINT_SETTINGS.prior:g}, "
              f"reuse={int(HINT_SETTINGS.reuse)}, one_order={int(HINT_SETTINGS.one_order)}, "

@@ -22,8 +22,10 @@ This module owns three things.
   it covers.
 * **The measurements** (``run_bench``): random games in C, the same games
   driven one move at a time from Python and played by the reference,
-  determinisations, one ISMCTS search, and single operations on the reference
-  positions.  ``reference_ratio`` compares the core and the reference on the
+  determinisations, one ISMCTS search (and, with the extra openspiel,
+  OpenSpiel's Python ISMCTS on the same position through ``kanaloa.openspiel``:
+  ``openspiel_ismcts_iterations_per_s``), and single operations on the
+  reference positions.  ``reference_ratio`` compares the core and the reference on the
   *same* work: one batch of seeded 4-player games (deals ``RATIO_SEED``,
   ``RATIO_SEED + 1``, ...), played whole in C by ``random_games`` and move by
   move by the reference with the same move stream, so both play the very same
@@ -43,6 +45,7 @@ from __future__ import annotations
 
 import functools
 import math
+import random
 import sys
 import time
 from collections.abc import Callable
@@ -347,6 +350,20 @@ def run_ismcts(board: Board, position: BenchPosition, iterations: int, seed: int
                                                iterations=iterations)
 
 
+def run_openspiel_ismcts(board: Board, position: BenchPosition, iterations: int, seed: int = ISMCTS_SEED) -> int:
+    """OpenSpiel's ISMCTS as the ``openspiel-ismcts`` bot runs it (random rollouts, c = 2) for the player to
+    move at ``position``, through ``kanaloa.openspiel``; the iterations it ran.  Needs the extra openspiel."""
+    from .. import openspiel as os
+    from ..play.openspiel_search import ismcts_move, random_state
+
+    state = position.core_state(board)
+    game = os.load(os.KANALOA_NAME, board=board, players=state.players)
+    rng = random.Random(seed)
+    _, ran = ismcts_move(game, game.state_of(state), 2.0, iterations, None, random_state(seed),
+                         lambda st, player: st.resample(player, rng.getrandbits(63)))
+    return ran
+
+
 def bulk_determinisations(state: CoreState, viewer: int, n: int, seed: int) -> int:
     """``kanaloa_core.determinisations(state, viewer, n, seed)``: ``n`` samples drawn in C."""
     from ..rules.core import kanaloa_core
@@ -405,6 +422,7 @@ class Budget:
     positions: tuple[tuple[int, str], ...]  # reference positions timed one operation at a time
     op_calls: int  # calls per timed batch of a single operation
     ratio_games_2p: int | None = None  # 2-player games every engine plays (R15); default ratio_games // 4
+    openspiel_iterations: int = 100  # OpenSpiel's ISMCTS on the same position (with the extra openspiel)
 
     @property
     def games_2p(self) -> int:
@@ -417,9 +435,10 @@ class Budget:
 
 
 QUICK = Budget(batch_games=500, ratio_games=100, runs=3, seconds=0.1, reference_runs=1, ismcts_iterations=1000,
-               ismcts_runs=1, positions=((4, "mid-round-1"),), op_calls=500)
+               ismcts_runs=1, positions=((4, "mid-round-1"),), op_calls=500, openspiel_iterations=100)
 FULL = Budget(batch_games=2000, ratio_games=400, runs=5, seconds=1.0, reference_runs=2, ismcts_iterations=5000,
-              ismcts_runs=3, positions=tuple((p, phase) for p in PLAYERS for phase in PHASES), op_calls=2000)
+              ismcts_runs=3, positions=tuple((p, phase) for p in PLAYERS for phase in PHASES), op_calls=2000,
+              openspiel_iterations=500)
 
 
 # -- the report -------------------------------------------------------------------
@@ -561,6 +580,10 @@ class BenchReport:
         iters = f.get("ismcts_iterations")
         row(f"ISMCTS, {int(iters) if iters else '-'} iterations as hints run it",
             f.get("ismcts_iterations_per_s"), "iterations/s", "", "ismcts_iterations_per_s")
+        os_iters = f.get("openspiel_ismcts_iterations")
+        row(f"OpenSpiel's ISMCTS (Python, random rollouts), {int(os_iters) if os_iters else '-'} iterations",
+            f.get("openspiel_ismcts_iterations_per_s"), "iterations/s",
+            "" if os_iters else "needs the extra openspiel")
         if self.positions:
             lines.append("Single operations on the reference positions (calls/s from Python; apply along a "
                          "recorded line, copy included)")
@@ -724,6 +747,13 @@ def run_bench(quick: bool = False, board_name: str = BOARD,
     run_ismcts(board, mid, 50)  # warm up the search code paths
     t = best_time(lambda: run_ismcts(board, mid, budget.ismcts_iterations), budget.ismcts_runs, 0.0)
     fig["ismcts_iterations_per_s"] = budget.ismcts_iterations / t
+    from ..play.bots import openspiel_installed
+
+    if openspiel_installed():
+        say(f"OpenSpiel's ISMCTS, {budget.openspiel_iterations} iterations")
+        fig["openspiel_ismcts_iterations"] = budget.openspiel_iterations
+        t = best_time(lambda: run_openspiel_ismcts(board, mid, budget.openspiel_iterations), 1, 0.0)
+        fig["openspiel_ismcts_iterations_per_s"] = budget.openspiel_iterations / t
 
     for players, phase in budget.positions:
         position = mid if (players, phase) == ISMCTS_POSITION else bench_position(board, players, phase)
