@@ -262,7 +262,8 @@ def _midgame() -> Position:
         return Position.from_json(f.read())
 
 
-@pytest.mark.parametrize("spec", ["openspiel-ismcts:iterations=8", "openspiel-mcts:iterations=8"])
+@pytest.mark.parametrize("spec", ["openspiel-ismcts:iterations=2", "openspiel-mcts:iterations=2",
+                                  "openspiel-ismcts:iterations=8", "openspiel-mcts:iterations=8"])
 def test_openspiel_bots_play_whole_games_reproducibly(spec):
     lineup = [spec, "random", "random"]
     first = run_tournament(make_tournament(lineup, 3, seed=9))
@@ -306,7 +307,8 @@ def test_openspiel_bot_time_budget_stops_the_search():
 
 @pytest.mark.parametrize(("spec", "message"), [
     ("openspiel-ismcts:iterations=10:time=1", "key 'time' cannot be combined with 'iterations'"),
-    ("openspiel-ismcts:iterations=0", "key 'iterations' must be at least 1"),
+    ("openspiel-ismcts:iterations=1", "key 'iterations' must be at least 2"),
+    ("openspiel-mcts:iterations=1", "key 'iterations' must be at least 2"),
     ("openspiel-mcts:policy=random", "unknown key 'policy' for openspiel-mcts"),
     ("openspiel-ismcts:c=-1", "key 'c' must be at least 0"),
 ])
@@ -321,3 +323,11 @@ def test_openspiel_bots_without_the_extra_say_how_to_install_it(monkeypatch):
     monkeypatch.setattr(bots, "openspiel_installed", lambda: False)
     with pytest.raises(OptionError, match=r"needs the optional extra openspiel .*pip install \"kanaloa\[openspiel\]\""):
         parse_bot_spec("openspiel-ismcts:iterations=10")
+
+
+def test_a_state_made_from_a_core_state_serializes():
+    game = pyspiel.load_game(OS.KANALOA_NAME)
+    state = game.state_of(_midgame().live)
+    again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    assert str(again) == str(state)
+    assert again.legal_actions() == state.legal_actions()

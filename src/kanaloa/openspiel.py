@@ -29,7 +29,8 @@ The game (docs/openspiel.md has the whole contract):
 * **Actions** are the core's action codes (``kanaloa.rules.actions``)
   numbered densely: ``game.action_of(code)`` and ``game.code_of(action)``.
 * **Information state and observation** of a player: the player's viewer
-  position (README, "Viewer positions"), as compact JSON, exactly what that player knows.
+  position (README, "Viewer positions"), as compact JSON: what that player
+  knows, as a viewer position keeps it (docs/engine.md "Knowledge").
   A viewer position keeps what can be known now, not the history, so the
   string does not grow with the game; two histories that leave a player
   with the same knowledge give the same string.  While chance nodes are
@@ -75,8 +76,8 @@ KANALOA_NAME = "python_kanaloa"
 KAHUNA_NAME = "python_kahuna"
 GAME_NAMES = (KANALOA_NAME, KAHUNA_NAME)
 
-# The longest game, in moves and chance outcomes, that the rules allow is far beyond any game played:
-# random play on ``oro`` stays under 1,200 (docs/openspiel.md); this bound is OpenSpiel's max_game_length.
+# OpenSpiel's max_game_length, in moves and chance outcomes: the card supply bounds a game far below it (random
+# games on ``oro`` average about 250, the longest of 3,000 had 299; docs/openspiel.md).
 MAX_GAME_LENGTH = 20_000
 
 _DEFAULTS: dict[str, dict[str, Any]] = {
@@ -220,6 +221,7 @@ class _Pending:
     chosen: list[int] = field(default_factory=list)
     victims: list[int] = field(default_factory=list)
     reshuffled: bool = False
+    earlier: _Pending | None = None  # the chance nodes of the same move decided before these (a draw's)
 
 
 class KanaloaState(pyspiel.State):
@@ -296,12 +298,11 @@ class KanaloaState(pyspiel.State):
         return self.resample(player_id, int(probability_sampler() * (1 << 53)))
 
     def resample(self, player: int, seed: int) -> KanaloaState:
-        """The core's determinisation for ``player`` from ``seed``, as a state with this one's pending chance
-        nodes (which pick their outcomes from the sample's hidden cards)."""
+        """The core's determinisation for ``player`` from ``seed``, as a new state (with an empty history).
+        Only a player node or a terminal state can be resampled."""
         if self._deal is not None or self._pending is not None:
             raise ValueError("resample: only a player node or a terminal state can be resampled")
-        out = self._setup.game.state_of(self._core.determinise(player, seed))
-        return out
+        return self._setup.game.state_of(self._core.determinise(player, seed))
 
     def __str__(self) -> str:
         game = self._setup.game
@@ -345,10 +346,14 @@ class KanaloaState(pyspiel.State):
             return f"deal {self._deal_text(player)}"
         core, tail = self._core, ""
         if self._pending is not None:
-            p = self._pending
-            core = p.before
-            seen = [c if self._sees(player, p, k) else -1 for k, c in enumerate(p.chosen)]
-            tail = f"|{p.kind} {p.code} {seen}"
+            core = self._pending.before
+            p: _Pending | None = self._pending
+            while p is not None:
+                seen = [c if self._sees(player, p, k) else -1 for k, c in enumerate(p.chosen)]
+                # R3: a card set aside stays hidden from the others until every card is (then it lies face-up).
+                move = p.code if player == core.to_move or A.kind_of(p.code) != A.REVEAL else A.REVEAL << 16
+                tail = f"|{p.kind} {move} {seen}" + tail
+                p = p.earlier
         view = render(game.board, game.colors, core.to_data(), player)
         return json.dumps(view, separators=(",", ":")) + tail
 
@@ -479,7 +484,7 @@ class KanaloaState(pyspiel.State):
         if p.kind == _DRAW:
             self._core.apply(p.code)
             if p.reshuffled:
-                self._open_face_up(p.code, p.before)
+                self._open_face_up(p.code, p.before, earlier=p)
         elif p.kind == _PELE:
             d = self._core.to_data()
             stream = pele_stream(d, p.victims, dict(zip(p.victims, p.chosen, strict=True)))
@@ -489,11 +494,14 @@ class KanaloaState(pyspiel.State):
             self._core = CoreState.from_data(game.core_board, d)
             self._core.apply(p.code)
 
-    def _open_face_up(self, code: int, before: CoreState) -> None:
-        """After a reshuffle: one chance node per card it turned face-up, when it turned up any."""
+    def _open_face_up(self, code: int, before: CoreState, earlier: _Pending | None = None) -> None:
+        """After a reshuffle: one chance node per card it turned face-up, when it turned up any and the game
+        goes on (Kahuna's R16.8 can end it in the same move)."""
+        if self._core.is_over:
+            return
         n = len(self._core.to_data().face_up)
         if n:
-            self._pending = _Pending(_FACE_UP, code, n, before)
+            self._pending = _Pending(_FACE_UP, code, n, before, earlier=earlier)
 
     def _check_outcome(self, outcome: int) -> None:
         counts = self._chance_counts()

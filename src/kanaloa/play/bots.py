@@ -559,7 +559,8 @@ _SEARCH = {
 }
 _ISMCTS = {**_SEARCH, "expand": _Option(int, 1), "prior": _Option(float, 0.0), "reuse": _Option(int, 0),
            "root_c": _Option(float, 0.0), "one_order": _Option(int, 0)}
-_OPENSPIEL = {"seed": _SEED, "iterations": _Option(int, 1), "time": _Option(float, 0.0, strict=True),
+# OpenSpiel's searches need 2 iterations to have a root with a visited move to play.
+_OPENSPIEL = {"seed": _SEED, "iterations": _Option(int, 2), "time": _Option(float, 0.0, strict=True),
               "c": _Option(float, 0.0)}
 BOTS: dict[str, tuple[type, dict[str, _Option]]] = {
     "random": (RandomBot, {"seed": _SEED}),
