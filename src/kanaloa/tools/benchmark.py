@@ -581,9 +581,9 @@ class BenchReport:
         row(f"ISMCTS, {int(iters) if iters else '-'} iterations as hints run it",
             f.get("ismcts_iterations_per_s"), "iterations/s", "", "ismcts_iterations_per_s")
         os_iters = f.get("openspiel_ismcts_iterations")
-        row(f"OpenSpiel's ISMCTS (Python, random rollouts), {int(os_iters) if os_iters else '-'} iterations",
+        row(f"OpenSpiel's ISMCTS, {int(os_iters) if os_iters else '-'} iterations",
             f.get("openspiel_ismcts_iterations_per_s"), "iterations/s",
-            "" if os_iters else "needs the extra openspiel")
+            "in Python, random rollouts" if os_iters else "needs the extra openspiel")
         if self.positions:
             lines.append("Single operations on the reference positions (calls/s from Python; apply along a "
                          "recorded line, copy included)")
