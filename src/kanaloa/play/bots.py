@@ -643,8 +643,10 @@ _SPEC_HELP = {
     "pimc": "perfect-information Monte Carlo: a tree search on each of several deals of the unseen cards",
     "ismcts": "information-set Monte Carlo tree search from what the player knows",
     "openspiel-ismcts": ("OpenSpiel's ISMCTS bot as it ships (random rollouts, most visits), on the game "
-                         "kanaloa.openspiel registers; needs the extra openspiel"),
-    "openspiel-mcts": "OpenSpiel's MCTS bot on one deal of the unseen cards per move; needs the extra openspiel",
+                         "kanaloa.openspiel registers; c defaults to 2, iterations are at least 2; needs the extra "
+                         "openspiel"),
+    "openspiel-mcts": ("OpenSpiel's MCTS bot on one deal of the unseen cards per move; c defaults to 2, "
+                       "iterations are at least 2; needs the extra openspiel"),
     "hint": ("the engine behind 'kanaloa hint': ismcts with the hint's settings as its defaults "
              f"(c={HINT_SETTINGS.c:g}, root_c={_HINT_ROOT_C:g}, prior={HINT_SETTINGS.prior:g}, "
              f"reuse={int(HINT_SETTINGS.reuse)}, one_order={int(HINT_SETTINGS.one_order)}, "
