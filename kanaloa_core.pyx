@@ -2627,6 +2627,11 @@ cdef class CoreState:
         return bool(self.st.gods)
 
     @property
+    def ku_target(self) -> int:
+        """The seat whose hand a KU just showed, while the steal is pending (R14.6), or -1."""
+        return self.st.ku_target
+
+    @property
     def preset(self) -> int:
         return self.st.preset
 

@@ -91,7 +91,9 @@ def test_another_players_steal_is_one_hidden_key_to_a_third_player(oro):
         mover = state.to_move
         ku = next(a for a in state.legal_actions() if a >> 16 == KU)
         victim = (ku >> 8) & 0xFF
+        assert state.ku_target == -1
         state.apply(ku)
+        assert state.ku_target == victim == state.to_data().ku_target  # the pending steal's target (R14.6)
         steals = state.legal_actions()
         assert steals and all(a >> 16 == STEAL for a in steals)
         game_state = KanaloaGame().wrap(state)

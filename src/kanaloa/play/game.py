@@ -275,7 +275,7 @@ class KanaloaState:
         if kind == _GIVE:
             return HIDDEN_GIVE if observer != (moves[0] & 0xFF) else -1
         if kind == _STEAL:
-            return HIDDEN_STEAL if observer != self.core.to_data().ku_target else -1
+            return HIDDEN_STEAL if observer != self.core.ku_target else -1
         return -1
 
     def priors(self, observer: int) -> list[float]:
