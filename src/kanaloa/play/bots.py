@@ -490,12 +490,24 @@ class OpenSpielBot(Bot):
             self._games[key] = game
         return game
 
-    def budget(self) -> tuple[int, float | None]:
-        """(iterations at most, deadline or None)."""
+    def choose(self, state: CoreState) -> int:
+        moves = state.legal_actions()
+        if len(moves) == 1:
+            return moves[0]
+        game = self.game_for(state)
         if self.seconds is None:
             assert self.iterations is not None
-            return self.iterations, None
-        return 1 << 62, _time.perf_counter() + self.seconds
+            limit, deadline = self.iterations, None
+        else:
+            limit, deadline = 1 << 62, _time.perf_counter() + self.seconds
+        action, ran = self.search(game, state, limit, deadline)
+        self.searched += ran
+        return int(game.code_of(action))
+
+    def search(self, game: Any, state: CoreState, limit: int, deadline: float | None) -> tuple[int, int]:
+        """(OpenSpiel action, iterations run) of the bot's search at ``state``: at most ``limit`` iterations,
+        and none begun after ``deadline`` (a ``time.perf_counter`` value) when there is one."""
+        raise NotImplementedError
 
 
 class OpenSpielISMCTSBot(OpenSpielBot):
@@ -504,18 +516,11 @@ class OpenSpielISMCTSBot(OpenSpielBot):
 
     name = "openspiel-ismcts"
 
-    def choose(self, state: CoreState) -> int:
-        moves = state.legal_actions()
-        if len(moves) == 1:
-            return moves[0]
+    def search(self, game: Any, state: CoreState, limit: int, deadline: float | None) -> tuple[int, int]:
         from .openspiel_search import ismcts_move
 
-        game = self.game_for(state)
-        limit, deadline = self.budget()
-        action, ran = ismcts_move(game, game.state_of(state), self.c, limit, deadline, self.np_random,
-                                  lambda st, player: st.resample(player, self.rng.getrandbits(63)))
-        self.searched += ran
-        return int(game.code_of(action))
+        return ismcts_move(game, game.state_of(state), self.c, limit, deadline, self.np_random,
+                           lambda st, player: st.resample(player, self.rng.getrandbits(63)))
 
 
 class OpenSpielMCTSBot(OpenSpielBot):
@@ -523,18 +528,11 @@ class OpenSpielMCTSBot(OpenSpielBot):
 
     name = "openspiel-mcts"
 
-    def choose(self, state: CoreState) -> int:
-        moves = state.legal_actions()
-        if len(moves) == 1:
-            return moves[0]
+    def search(self, game: Any, state: CoreState, limit: int, deadline: float | None) -> tuple[int, int]:
         from .openspiel_search import mcts_move
 
-        game = self.game_for(state)
-        limit, deadline = self.budget()
         world = game.state_of(state.determinise(state.to_move, self.rng.getrandbits(63)))
-        action, ran = mcts_move(game, world, self.c, limit, deadline, self.np_random)
-        self.searched += ran
-        return int(game.code_of(action))
+        return mcts_move(game, world, self.c, limit, deadline, self.np_random)
 
 
 # -- specs ---------------------------------------------------------------------
