@@ -40,7 +40,8 @@ The game (docs/openspiel.md has the whole contract):
   (docs/engine.md "Knowledge"), seeded by one draw of ``sampler``.
 * **Returns** (R12): 1 for the winner, 0 for every other player; with two
   players the R15.5 winner; in Kahuna nobody wins when R16.8 says so.
-* Serialization is OpenSpiel's own: the game's parameters and the history.
+* Serialization is OpenSpiel's own for Python games: the game's parameters,
+  the history and the state's attributes (the core state pickled).
 """
 
 from __future__ import annotations
