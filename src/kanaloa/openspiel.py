@@ -140,6 +140,9 @@ class KanaloaGame(pyspiel.Game):
         self.colors = start.colors
         self.core_board = core_board(self.board)
         self.start = start.data
+        # The deal's chance nodes: how many deal cards (to hands, then face-up), and the cards they draw from.
+        self.deal_cards = sum(sum(h) for h in self.start.hands) + len(self.start.face_up)
+        self.supply = _counts(KanaloaState._deal_sequence(self.start), self.board.n_islands)
         self.codes = action_universe(self.board, self.players, self.game_kind, self.gods)
         self.ids = {code: i for i, code in enumerate(self.codes)}
         self.seat_names = [seat_colors(self.colors, self.players, s, self.game_kind) for s in range(self.players)]
@@ -274,7 +277,7 @@ class KanaloaState(pyspiel.State):
         game = self._setup.game
         if player == pyspiel.PlayerId.CHANCE:
             kind = self._pending.kind if self._pending is not None else _DEAL
-            if kind == _DEAL and self._deal is not None and len(self._deal) >= self._deal_cards():
+            if kind == _DEAL and self._deal is not None and len(self._deal) >= self._setup.game.deal_cards:
                 return f"token {GOD_NAMES[action]}"
             return f"card {game.board.islands[action]}"
         code = game.code_of(action)
@@ -379,11 +382,6 @@ class KanaloaState(pyspiel.State):
 
     # -- the deal --------------------------------------------------------------------
 
-    def _deal_cards(self) -> int:
-        """How many chance nodes deal cards (to hands, then face-up)."""
-        start = self._setup.game.start
-        return sum(sum(h) for h in start.hands) + len(start.face_up)
-
     def _deal_slot(self, k: int) -> tuple[str, int]:
         """What the ``k``-th outcome of the deal decides: ("hand", seat), ("face-up", i) or ("token", island)."""
         start = self._setup.game.start
@@ -395,7 +393,8 @@ class KanaloaState(pyspiel.State):
             return ("face-up", k)
         return ("token", k - len(start.face_up))
 
-    def _deal_sequence(self, d: StateData) -> list[int]:
+    @staticmethod
+    def _deal_sequence(d: StateData) -> list[int]:
         """The cards of a dealt state in the order the deal's chance nodes decide them: the hands seat by
         seat (island order within a hand), the face-up row, then the deck (cards no node decides yet)."""
         cards = [x for hand in d.hands for x, n in enumerate(hand) for _ in range(n)]
@@ -405,9 +404,9 @@ class KanaloaState(pyspiel.State):
         game = self._setup.game
         if self._deal is not None:
             k = len(self._deal)
-            n_cards = self._deal_cards()
+            n_cards = self._setup.game.deal_cards
             if k < n_cards:
-                left = _counts(self._deal_sequence(game.start), game.board.n_islands)
+                left = list(game.supply)
                 for x in self._deal:
                     left[x] -= 1
                 return left
@@ -428,7 +427,7 @@ class KanaloaState(pyspiel.State):
         assert self._deal is not None
         self._check_outcome(outcome)
         self._deal.append(outcome)
-        n_cards = self._deal_cards()
+        n_cards = self._setup.game.deal_cards
         game = self._setup.game
         if len(self._deal) < n_cards + (game.board.n_islands if game.gods else 0):
             return
