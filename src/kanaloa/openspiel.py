@@ -58,7 +58,7 @@ from .errors import KanaloaError
 from .position.api import Position
 from .position.format import render
 from .position.notation import Move, seat_colors
-from .position.viewer import pele_stream, pele_victims
+from .position.viewer import pele_stream
 from .rules import actions as A
 from .rules.board import Board, load_board
 from .rules.core import CoreState, core_board
@@ -449,13 +449,13 @@ class KanaloaState(pyspiel.State):
 
     def _move(self, code: int) -> None:
         core = self._core
-        if core.gods and A.kind_of(code) == A.PELE:
-            victims = pele_victims(core.to_data())
-            if victims:
-                self._pending = _Pending(_PELE, code, len(victims), core.copy(), victims=victims)
-                return
         after = core.copy()
         after.apply(code)
+        if core.gods and A.kind_of(code) == A.PELE:
+            victims = after.to_data().pele_gifts  # the core's own list of the players PELE robbed (R14.7)
+            if victims:
+                self._pending = _Pending(_PELE, code, len(victims), core.copy(), victims=list(victims))
+                return
         reshuffled = after.chance_stream != core.chance_stream
         drawn = core.deck_size if reshuffled else core.deck_size - after.deck_size
         if drawn > 0:
