@@ -173,6 +173,36 @@ def test_chance_outcomes_follow_the_cards_left():
         state.apply_action(5)
 
 
+@pytest.mark.parametrize(("name", "params"), [(OS.KANALOA_NAME, {}), (OS.KANALOA_NAME, {"gods": True}),
+                                              (OS.KAHUNA_NAME, {})], ids=["4 players", "gods", "kahuna"])
+def test_shortcuts_answer_as_openspiels_own_methods(name, params):
+    """``is_chance_node`` and ``legal_actions`` are answered in Python; OpenSpiel's own (C++) methods,
+    which call back into the state, give the same answers at every node, for every player."""
+    game = OS.load(name, seed=5, **params)
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    players = [pyspiel.PlayerId.CHANCE, *range(game.num_players())]
+    while True:
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        for player in players:
+            if player < 0 and state.current_player() >= 0:
+                with pytest.raises(pyspiel.SpielError, match="pseudo-player"):
+                    pyspiel.State.legal_actions(state, player)
+                with pytest.raises(pyspiel.SpielError, match="pseudo-player"):
+                    state.legal_actions(player)
+                continue
+            assert state.legal_actions(player) == pyspiel.State.legal_actions(state, player), player
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert state.legal_actions() == []
+
+
 # -- information states -------------------------------------------------------------------------
 
 

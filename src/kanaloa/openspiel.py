@@ -242,6 +242,7 @@ class KanaloaState(pyspiel.State):
         self._deal: list[int] | None = []
         self._pending: _Pending | None = None
         self._keys: dict[int, str] = {}
+        self._counts: list[int] | None = None  # the chance node's outcome counts, once asked for
 
     # -- the OpenSpiel state API --------------------------------------------------------
 
@@ -254,6 +255,28 @@ class KanaloaState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         return self._deal is None and self._pending is None and self._core.is_over
+
+    # ``is_chance_node`` and ``legal_actions`` answer in Python what OpenSpiel's own methods would
+    # compute by calling back into this class (``current_player``, ``_legal_actions``,
+    # ``chance_outcomes``): the same answers, without the round trips through C++ that a search's
+    # rollouts pay at every action.  A test demands that both agree.
+
+    def is_chance_node(self) -> bool:
+        return self._deal is not None or self._pending is not None
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (None: the player to move); at a chance node, its outcomes."""
+        if self._deal is not None or self._pending is not None:
+            return [x for x, n in enumerate(self._chance_counts()) if n]  # for any player, as OpenSpiel's
+        core = self._core
+        if core.is_over:
+            return []
+        if player is not None and player != core.to_move:
+            if player < 0:
+                raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+            return []
+        ids = self._setup.game.ids
+        return [ids[code] for code in core.legal_actions()]
 
     def _legal_actions(self, player: int) -> list[int]:
         ids = self._setup.game.ids
@@ -272,6 +295,7 @@ class KanaloaState(pyspiel.State):
             self._decide(action)
         else:
             self._move(self._setup.game.codes[action])
+        self._counts = None  # after the move: checking an outcome reads the node's counts
 
     def _action_to_string(self, player: int, action: int) -> str:
         game = self._setup.game
@@ -401,6 +425,12 @@ class KanaloaState(pyspiel.State):
         return cards + list(d.face_up) + list(d.deck)
 
     def _chance_counts(self) -> list[int]:
+        """How many cards (or tokens) of each kind the pending chance node may turn up, computed once per node."""
+        if self._counts is None:
+            self._counts = self._count_outcomes()
+        return self._counts
+
+    def _count_outcomes(self) -> list[int]:
         game = self._setup.game
         if self._deal is not None:
             k = len(self._deal)
