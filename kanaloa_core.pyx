@@ -2564,6 +2564,15 @@ cdef class CoreState:
                 return True
         return False
 
+    def shuffle_deck(self, seed):
+        """Shuffle the deck's cards into a uniform order drawn from SplitMix64(``seed``); nothing else in the
+        state changes (the chance stream included).  After ``put_on_deck`` has fixed cards one by one, the
+        order below them is no longer uniform (the exchanged card moved down); a caller that goes on to
+        draw from the deck in order shuffles it first."""
+        cdef uint64_t rng = _seed(seed)
+        cdef GameState* s = &self.st
+        shuffle_cards(&s.deck[s.deck_top], s.deck_end - s.deck_top, &rng)
+
     # -- board questions (R1, R2, R11) -------------------------------------
 
     def counts_on(self, int island):

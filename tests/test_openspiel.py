@@ -293,7 +293,9 @@ def _midgame() -> Position:
 
 
 @pytest.mark.parametrize("spec", ["openspiel-ismcts:iterations=2", "openspiel-mcts:iterations=2",
-                                  "openspiel-ismcts:iterations=8", "openspiel-mcts:iterations=8"])
+                                  "openspiel-ismcts:iterations=8", "openspiel-mcts:iterations=8",
+                                  "openspiel-ismcts:iterations=8:rollout=core",
+                                  "openspiel-mcts:iterations=8:rollout=core"])
 def test_openspiel_bots_play_whole_games_reproducibly(spec):
     lineup = [spec, "random", "random"]
     first = run_tournament(make_tournament(lineup, 3, seed=9))
@@ -310,7 +312,8 @@ def test_openspiel_ismcts_plays_kahuna_and_the_gods():
         assert len(result.records) == len(lineup)
 
 
-@pytest.mark.parametrize("spec", ["openspiel-ismcts:iterations=30", "openspiel-mcts:iterations=30"])
+@pytest.mark.parametrize("spec", ["openspiel-ismcts:iterations=30", "openspiel-mcts:iterations=30",
+                                  "openspiel-ismcts:iterations=30:rollout=core"])
 def test_openspiel_bots_do_not_see_hidden_cards(spec):
     """Two states that differ only in another player's hidden cards and the deck's order: the same choice."""
     board = load_board("oro")
@@ -327,6 +330,72 @@ def test_openspiel_bots_do_not_see_hidden_cards(spec):
     assert choices[0] == choices[1]
 
 
+def _chi_square(a: list[float], b: list[float]) -> float:
+    """Pearson's statistic of a 2 x k table of counts (columns with no count left out)."""
+    total_a, total_b = sum(a), sum(b)
+    stat = 0.0
+    for x, y in zip(a, b, strict=True):
+        column = x + y
+        if column:
+            for seen, total in ((x, total_a), (y, total_b)):
+                expected = column * total / (total_a + total_b)
+                stat += (seen - expected) ** 2 / expected
+    return stat
+
+
+# Chi-square at p = 0.001 for 1 and 3 degrees of freedom (2 and 4 seats).
+CHI2_CRITICAL = {2: 10.83, 4: 16.27}
+
+
+@pytest.mark.parametrize(("params", "seed"), [({}, 4), ({"players": 2}, 6)], ids=["4 players", "2 players"])
+def test_core_rollouts_are_openspiels_random_rollouts(params, seed):
+    """``rollout=core`` plays the same random process as OpenSpiel's ``RandomRolloutEvaluator``: from one
+    world of the middle of a game (after chance nodes fixed deck cards one by one), who wins the
+    rollouts is distributed alike (a chi-square test of the winners of 600 rollouts each)."""
+    import numpy
+    from open_spiel.python.algorithms import mcts
+
+    from kanaloa.play.openspiel_search import CoreRolloutEvaluator, random_state
+
+    game = OS.load(OS.KANALOA_NAME, **params)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while state.is_chance_node() or state.move_number() < 100:
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    world = state.resample(state.current_player(), seed)
+    wins = []
+    for evaluator in (mcts.RandomRolloutEvaluator(1, random_state(seed)), CoreRolloutEvaluator(random_state(seed))):
+        total = numpy.zeros(game.num_players())
+        for _ in range(600):
+            total += evaluator.evaluate(world)
+        wins.append(list(total))
+    assert all(sum(w) > 0 for w in wins)
+    assert _chi_square(*wins) < CHI2_CRITICAL[game.num_players()], wins
+    assert CoreRolloutEvaluator(random_state(1)).prior(world) == mcts.RandomRolloutEvaluator().prior(world)
+
+
+def test_shuffle_deck_reorders_the_deck_and_nothing_else():
+    state = _midgame().live
+    before = state.to_data()
+    orders = set()
+    for seed in range(6):
+        shuffled = state.copy()
+        shuffled.shuffle_deck(seed)
+        after = shuffled.to_data()
+        assert sorted(after.deck) == sorted(before.deck)
+        after.deck = before.deck
+        assert after == before
+        orders.add(tuple(shuffled.to_data().deck))
+    assert len(orders) == 6
+    again = state.copy()
+    again.shuffle_deck(5)
+    assert tuple(again.to_data().deck) in orders
+
+
 def test_openspiel_bot_time_budget_stops_the_search():
     position = _midgame()
     bot = parse_bot_spec("openspiel-ismcts:time=0.05")
@@ -341,6 +410,7 @@ def test_openspiel_bot_time_budget_stops_the_search():
     ("openspiel-mcts:iterations=1", "key 'iterations' must be at least 2"),
     ("openspiel-mcts:policy=random", "unknown key 'policy' for openspiel-mcts"),
     ("openspiel-ismcts:c=-1", "key 'c' must be at least 0"),
+    ("openspiel-ismcts:rollout=fast", "key 'rollout' must be one of python, core"),
 ])
 def test_openspiel_bot_spec_errors(spec, message):
     with pytest.raises(OptionError, match=message):

@@ -311,8 +311,7 @@ class KanaloaState(pyspiel.State):
     def returns(self) -> list[float]:
         if not self.is_terminal():
             return [0.0] * self._setup.game.players
-        winner = self._core.winner
-        return [1.0 if seat == winner else 0.0 for seat in range(self._setup.game.players)]
+        return core_returns(self._core, self._setup.game.players)
 
     def information_state_string(self, player: int | None = None) -> str:
         return self._key(self.current_player() if player is None else player)
@@ -552,6 +551,13 @@ class _Observer:
 
     def string_from(self, state: KanaloaState, player: int) -> str:
         return state._key(player)
+
+
+def core_returns(core: CoreState, players: int) -> list[float]:
+    """The returns of a finished core state (R12): 1 for the winner (with 2 players R15.5's; a Kahuna
+    game may have none), 0 for the others."""
+    winner = core.winner
+    return [1.0 if seat == winner else 0.0 for seat in range(players)]
 
 
 def _counts(cards: list[int], n: int) -> list[int]:

@@ -42,7 +42,10 @@ Options (``key=value`` after the name, separated by ``:``):
 * ``pimc``: ``dets`` (determinisations per move, default 10; the budget is
   shared between them);
 * ``openspiel-ismcts`` and ``openspiel-mcts``: ``iterations`` (default 1000)
-  or ``time``, ``c`` (UCT's exploration, default 2); docs/openspiel.md.
+  or ``time``, ``c`` (UCT's exploration, default 2), ``rollout`` (``python``:
+  OpenSpiel's own random rollouts, the default; ``core``: the same random
+  rollouts played by the compiled core, for matches at an iteration budget);
+  docs/openspiel.md.
 
 A move is one atomic action; a move with a single legal choice is played at
 once, without search.
@@ -453,11 +456,12 @@ class OpenSpielBot(Bot):
     """
 
     def __init__(self, spec: str, seed: int = 0, iterations: int | None = None, time: float | None = None,
-                 c: float = 2.0) -> None:
+                 c: float = 2.0, rollout: str = "python") -> None:
         super().__init__(spec, seed)
         self.iterations = 1000 if iterations is None and time is None else iterations
         self.seconds = time
         self.c = c
+        self.rollout = rollout  # "python" (OpenSpiel's RandomRolloutEvaluator) or "core" (the same, in C)
         self.np_random: Any = None
         self.searched = 0  # iterations run so far, over every move
         self._games: dict[tuple[int, int, int, bool], Any] = {}
@@ -520,7 +524,7 @@ class OpenSpielISMCTSBot(OpenSpielBot):
         from .openspiel_search import ismcts_move
 
         return ismcts_move(game, game.state_of(state), self.c, limit, deadline, self.np_random,
-                           lambda st, player: st.resample(player, self.rng.getrandbits(63)))
+                           lambda st, player: st.resample(player, self.rng.getrandbits(63)), self.rollout)
 
 
 class OpenSpielMCTSBot(OpenSpielBot):
@@ -532,7 +536,7 @@ class OpenSpielMCTSBot(OpenSpielBot):
         from .openspiel_search import mcts_move
 
         world = game.state_of(state.determinise(state.to_move, self.rng.getrandbits(63)))
-        return mcts_move(game, world, self.c, limit, deadline, self.np_random)
+        return mcts_move(game, world, self.c, limit, deadline, self.np_random, self.rollout)
 
 
 # -- specs ---------------------------------------------------------------------
@@ -559,7 +563,7 @@ _ISMCTS = {**_SEARCH, "expand": _Option(int, 1), "prior": _Option(float, 0.0), "
            "root_c": _Option(float, 0.0), "one_order": _Option(int, 0)}
 # OpenSpiel's searches need 2 iterations to have a root with a visited move to play.
 _OPENSPIEL = {"seed": _SEED, "iterations": _Option(int, 2), "time": _Option(float, 0.0, strict=True),
-              "c": _Option(float, 0.0)}
+              "c": _Option(float, 0.0), "rollout": _Option(str, choices=("python", "core"))}
 BOTS: dict[str, tuple[type, dict[str, _Option]]] = {
     "random": (RandomBot, {"seed": _SEED}),
     "greedy": (GreedyBot, {"seed": _SEED, "width": _Option(int, 1)}),
@@ -663,6 +667,8 @@ _SPEC_HELP = {
     "root_c": "exploration constant at the root of the tree search; c when not given",
     "one_order": "not 0: search one order of the builds of a turn that commute, not every order",
     "dets": "deals of the unseen cards searched per move; the budget is shared among them",
+    "rollout": ("python: OpenSpiel's own random rollouts; core: the same uniform random rollouts played by the "
+                "compiled core, much faster, for matches at an iteration budget"),
 }
 
 
