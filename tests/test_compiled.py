@@ -88,6 +88,7 @@ SETTINGS = [
     {"c": 0.3, "prior": 2.0, "root_c": 1.0, "points": True},
     {"c": 0.5, "prior": 1.0, "margin": 0.1, "expand_after": 2},
     {"c": 0.3, "prior": 2.0, "max_nodes": 40},
+    {"c": 0.7, "halving": True},
 ]
 
 
@@ -102,6 +103,7 @@ def test_compiled_and_plain_ismcts_grow_the_same_tree(plain, players, phase, set
     assert (fast.iterations, fast.nodes) == (slow.iterations, slow.nodes)
     assert tree(fast.root) == tree(slow.root)
     assert [vars(c) for c in fast.candidates()] == [vars(c) for c in slow.candidates()]
+    assert fast.chosen == slow.chosen
 
 
 @pytest.mark.parametrize("players,phase", [(4, "start"), (3, "round-2")])

@@ -171,6 +171,22 @@ def test_search_finds_the_only_winning_move(search_cls):
     assert result.iterations == 3000
 
 
+def test_sequential_halving_shares_the_root_and_keeps_the_better_half():
+    """Three moves at the root: two phases of 1,500 iterations; all three share the first equally, the
+    better two the second, and the better of those is chosen."""
+    result = ISMCTS(c=1.0, seed=3, halving=True).search(TakeAway(10), iterations=3000)
+    assert result.chosen == 2 == result.best_action
+    visits = {c.action: c.visits for c in result.candidates()}
+    assert sorted(visits.values()) == [500, 1250, 1250]
+    assert result.candidates()[0].action == 2
+
+
+def test_sequential_halving_with_a_time_budget_also_finds_the_winning_move():
+    result = ISMCTS(c=1.0, seed=4, halving=True).search(TakeAway(10), seconds=0.2)
+    assert result.chosen == 2 == result.best_action
+    assert ISMCTS(seed=4, halving=True).search(TakeAway(1), iterations=10).chosen is None  # one move: no race
+
+
 @pytest.mark.parametrize("search_cls", [MCTS, ISMCTS])
 def test_search_leaves_its_input_state_untouched(search_cls):
     state = TakeAway(7)

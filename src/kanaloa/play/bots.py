@@ -37,7 +37,8 @@ Options (``key=value`` after the name, separated by ``:``):
   moves are expanded, default 1), ``prior`` (weight of the core's heuristic
   move scores as priors, default 0), ``reuse`` (1: keep the tree through the
   turn, default 0), ``root_c`` (exploration at the root, default ``c``),
-  ``one_order`` (1: search one order of builds that commute, default 0);
+  ``one_order`` (1: search one order of builds that commute, default 0),
+  ``halving`` (1: sequential halving among the root's moves, default 0);
   ``hint`` has the hint's defaults instead;
 * ``pimc``: ``dets`` (determinisations per move, default 10; the budget is
   shared between them);
@@ -361,13 +362,14 @@ class ISMCTSBot(SearchBot):
     name = "ismcts"
 
     def __init__(self, spec: str, expand: int = 1, prior: float = 0.0, reuse: int = 0, root_c: float | None = None,
-                 one_order: int = 0, **options: Any) -> None:
+                 one_order: int = 0, halving: int = 0, **options: Any) -> None:
         super().__init__(spec, **options)
         self.game = KanaloaGame(self.game.policy, bool(one_order))
         self.expand = expand
         self.prior = prior
         self.reuse = bool(reuse)
         self.root_c = root_c
+        self.halving = bool(halving)
         self._kept: tuple[StateData, Node] | None = None  # (the state expected next, its subtree)
 
     def start(self, board: Board, seed: int) -> None:
@@ -386,7 +388,7 @@ class ISMCTSBot(SearchBot):
                 root = subtree
         self._kept = None
         search = ISMCTS(c=self.c, margin=self.margin, seed=self.rng.getrandbits(63), expand_after=self.expand,
-                        prior=self.prior, root_c=self.root_c)
+                        prior=self.prior, root_c=self.root_c, halving=self.halving)
         result = search.search(self.game.wrap(state), self.iterations, self.seconds, root=root)
         action = result.best_action
         if self.reuse:
@@ -560,7 +562,7 @@ _SEARCH = {
     "policy": _Option(str, choices=tuple(POLICIES)),
 }
 _ISMCTS = {**_SEARCH, "expand": _Option(int, 1), "prior": _Option(float, 0.0), "reuse": _Option(int, 0),
-           "root_c": _Option(float, 0.0), "one_order": _Option(int, 0)}
+           "root_c": _Option(float, 0.0), "one_order": _Option(int, 0), "halving": _Option(int, 0)}
 # OpenSpiel's searches need 2 iterations to have a root with a visited move to play.
 _OPENSPIEL = {"seed": _SEED, "iterations": _Option(int, 2), "time": _Option(float, 0.0, strict=True),
               "c": _Option(float, 0.0), "rollout": _Option(str, choices=("python", "core"))}
@@ -666,6 +668,7 @@ _SPEC_HELP = {
     "reuse": "not 0: keep the search tree through the moves of the bot's turn",
     "root_c": "exploration constant at the root of the tree search; c when not given",
     "one_order": "not 0: search one order of the builds of a turn that commute, not every order",
+    "halving": "not 0: sequential halving among the moves at the root instead of UCB1 there",
     "dets": "deals of the unseen cards searched per move; the budget is shared among them",
     "rollout": ("python: OpenSpiel's own random rollouts; core: the same uniform random rollouts played by the "
                 "compiled core, much faster, for matches at an iteration budget"),

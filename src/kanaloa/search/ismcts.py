@@ -159,10 +159,14 @@ class SearchResult:
     seconds: float
     nodes: int = 0  # tree nodes made (ISMCTS), the root excepted
     interrupted: bool = False  # True when ``stop`` ended the search before its budget
+    chosen: Action | None = None  # the move sequential halving chose (``halving``), else None
 
     def candidates(self) -> list[Candidate]:
-        """Root moves: proven wins first, then most visited first (ties: higher value, then lower action code)."""
-        kids = sorted(self.root.children.values(), key=lambda n: (not n.proven, -n.visits, -n.mean, n.action))
+        """Root moves: proven wins first, then the move sequential halving chose, then most visited first
+        (ties: higher value, then lower action code)."""
+        chosen = self.chosen
+        kids = sorted(self.root.children.values(),
+                      key=lambda n: (not n.proven, n.action != chosen, -n.visits, -n.mean, n.action))
         return [candidate(n) for n in kids]
 
     @property
@@ -261,6 +265,17 @@ def prove(path: list[Node], observer: int) -> None:
         path[0].proven = True  # the root: the player to move can force a win with its own moves
 
 
+def _race_value(node: Node | None) -> tuple[int, float]:
+    """How a root move ranks in sequential halving: visited before unvisited, then by mean reward."""
+    return (0, 0.0) if node is None or not node.visits else (1, node.mean)
+
+
+def halve(race: list, children: dict) -> list:
+    """The better half (rounded up) of the root moves in ``race``, by ``_race_value``, best first."""
+    ranked = sorted(race, key=lambda k: _race_value(children.get(k)), reverse=True)
+    return ranked[: (len(ranked) + 1) // 2]
+
+
 def count_nodes(root: Node) -> int:
     """The nodes below ``root`` (``root`` itself not counted)."""
     total = 0
@@ -289,7 +304,7 @@ class ISMCTS:
 
     def __init__(self, c: float = 0.7, margin: float = 0.0, seed: int = 0, expand_after: int = 1,
                  prior: float = 0.0, max_nodes: int = DEFAULT_MAX_NODES, points: bool = False,
-                 root_c: float | None = None) -> None:
+                 root_c: float | None = None, halving: bool = False) -> None:
         if not c >= 0:
             raise ValueError(f"c must be non-negative, not {c}")
         if not 0.0 <= margin <= 1.0:
@@ -309,6 +324,7 @@ class ISMCTS:
         self.prior = prior
         self.max_nodes = max_nodes
         self.points = points
+        self.halving = halving
         self.rng = random.Random(seed)
 
     def search(self, state: GameState, iterations: int | None = None, seconds: float | None = None, *,
@@ -362,6 +378,18 @@ class ISMCTS:
         moves: list
         children: dict
         path: list
+        # Sequential halving at the root (``halving``): the budget is cut into one phase per halving; in a
+        # phase the root moves still in the race get equal visits (the least visited is walked next), and
+        # at its end the better half by mean reward stays in.  Below the root the search is unchanged.
+        race: list | None = None
+        phases: cython.longlong = 0
+        phase: cython.longlong = 0
+        if self.halving:
+            race = list(state.legal_actions())
+            if len(race) > 1:
+                phases = max(1, math.ceil(math.log2(len(race))))
+            else:
+                race = None
         while done < limit:
             s = state.resample(observer, getrandbits(63))
             node = root
@@ -373,8 +401,13 @@ class ISMCTS:
                 mine = mover == observer
                 moves = s.legal_actions() if mine else s.public_actions(observer)
                 children = node.children
+                halving_here = False
+                if race is not None and node is root and not root.proven:
+                    halving_here = True
+                    moves = race
                 # One pass over the moves: the untried ones (indices into moves), and else the UCB1 value of
                 # every child, with availability: every child legal in this determinisation was available.
+                # At the root during sequential halving, the value falls with the visits: the least visited first.
                 c = c_root if node is root else c_below
                 untried: list[int] = []
                 kids: list[Node] = []
@@ -390,9 +423,12 @@ class ISMCTS:
                     child = found
                     kids.append(child)
                     visits = child.visits
-                    value = child.mean + c * _sqrt(_log(child.avail + 1) / visits)
-                    if w:
-                        value += w * child.prior / (visits + 1)
+                    if halving_here:
+                        value = -1.0 + 1.0 / (visits + 1)
+                    else:
+                        value = child.mean + c * _sqrt(_log(child.avail + 1) / visits)
+                        if w:
+                            value += w * child.prior / (visits + 1)
                     if value > best_value:
                         best_value = value
                         best = child
@@ -440,6 +476,15 @@ class ISMCTS:
                 interrupted = True
                 break
             now = clock()
+            if race is not None and len(race) > 1:
+                # The phase ends at its share of the iterations, or of the seconds when only time is given.
+                if iterations is not None:
+                    ended = done * phases >= (phase + 1) * limit
+                else:
+                    ended = (now - start) * phases >= (phase + 1) * (deadline - start)
+                if ended:
+                    race = halve(race, root.children)
+                    phase += 1
             if now >= wake:
                 if now >= deadline:
                     break
@@ -447,4 +492,7 @@ class ISMCTS:
                     progress(SearchResult(root, observer, done, now - start, nodes))
                 next_report = now + progress_every
                 wake = min(deadline, next_report)
-        return SearchResult(root, observer, done, clock() - start, nodes, interrupted)
+        chosen = None
+        if race is not None:
+            chosen = max(race, key=lambda k: _race_value(root.children.get(k)))
+        return SearchResult(root, observer, done, clock() - start, nodes, interrupted, chosen)
