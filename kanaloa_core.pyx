@@ -2564,14 +2564,17 @@ cdef class CoreState:
                 return True
         return False
 
-    def shuffle_deck(self, seed):
-        """Shuffle the deck's cards into a uniform order drawn from SplitMix64(``seed``); nothing else in the
-        state changes (the chance stream included).  After ``put_on_deck`` has fixed cards one by one, the
-        order below them is no longer uniform (the exchanged card moved down); a caller that goes on to
-        draw from the deck in order shuffles it first."""
+    def shuffle_chance(self, seed):
+        """Make what chance still holds uniformly random again, from SplitMix64(``seed``): shuffle the deck's
+        cards into a uniform order, then replace the chance stream (``StateData.rng``) with the next output
+        of the same generator, so that later reshuffles and PELE's takes are fresh too.  Nothing else in
+        the state changes.  After ``put_on_deck`` has fixed cards one by one, the order below them is no
+        longer uniform (the exchanged card moved down); a caller that goes on to play from the state
+        with the core's own chance (``playout``) calls this first."""
         cdef uint64_t rng = _seed(seed)
         cdef GameState* s = &self.st
         shuffle_cards(&s.deck[s.deck_top], s.deck_end - s.deck_top, &rng)
+        s.rng = sm_next(&rng)
 
     # -- board questions (R1, R2, R11) -------------------------------------
 

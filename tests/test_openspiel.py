@@ -181,7 +181,8 @@ def test_shortcuts_answer_as_openspiels_own_methods(name, params):
     game = OS.load(name, seed=5, **params)
     rng = random.Random(5)
     state = game.new_initial_state()
-    players = [pyspiel.PlayerId.CHANCE, *range(game.num_players())]
+    players = [pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL, pyspiel.PlayerId.INVALID,
+               *range(game.num_players() + 2)]
     while True:
         assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
         assert state.legal_actions() == pyspiel.State.legal_actions(state)
@@ -378,22 +379,46 @@ def test_core_rollouts_are_openspiels_random_rollouts(params, seed):
     assert CoreRolloutEvaluator(random_state(1)).prior(world) == mcts.RandomRolloutEvaluator().prior(world)
 
 
-def test_shuffle_deck_reorders_the_deck_and_nothing_else():
+def test_shuffle_chance_reorders_the_deck_and_renews_the_chance_stream_and_nothing_else():
     state = _midgame().live
     before = state.to_data()
-    orders = set()
+    orders, streams = set(), set()
     for seed in range(6):
         shuffled = state.copy()
-        shuffled.shuffle_deck(seed)
+        shuffled.shuffle_chance(seed)
         after = shuffled.to_data()
         assert sorted(after.deck) == sorted(before.deck)
-        after.deck = before.deck
+        orders.add(tuple(after.deck))
+        streams.add(after.rng)
+        after.deck, after.rng = before.deck, before.rng
         assert after == before
-        orders.add(tuple(shuffled.to_data().deck))
-    assert len(orders) == 6
+    assert len(orders) == 6 and len(streams) == 6 and before.rng not in streams
     again = state.copy()
-    again.shuffle_deck(5)
-    assert tuple(again.to_data().deck) in orders
+    again.shuffle_chance(5)
+    assert tuple(again.to_data().deck) in orders and again.to_data().rng in streams
+
+
+def test_core_rollouts_from_one_world_do_not_share_their_chance():
+    """Every rollout from one world (``openspiel-mcts`` rolls out many times from one) starts with its own
+    deck order and chance stream, so its reshuffles and PELE's takes are its own; the cards stay."""
+    from kanaloa.play.openspiel_search import CoreRolloutEvaluator, random_state
+
+    game = OS.load(OS.KANALOA_NAME)
+    world = game.state_of(_midgame().live.determinise(0, 3))
+    evaluator = CoreRolloutEvaluator(random_state(2))
+    starts = [evaluator.rollout_start(world).to_data() for _ in range(5)]
+    original = world.core.to_data()
+    assert len({d.rng for d in starts} | {original.rng}) == 6
+    assert len({tuple(d.deck) for d in starts}) == 5
+    assert all(sorted(d.deck) == sorted(original.deck) and d.hands == original.hands for d in starts)
+    assert evaluator.evaluate(world).sum() in (0.0, 1.0)
+
+
+def test_an_unknown_rollout_is_refused():
+    from kanaloa.play.openspiel_search import evaluator, random_state
+
+    with pytest.raises(ValueError, match="rollout 'fast': choose one of python, core"):
+        evaluator("fast", random_state(1))
 
 
 def test_openspiel_bot_time_budget_stops_the_search():

@@ -187,6 +187,36 @@ def test_sequential_halving_with_a_time_budget_also_finds_the_winning_move():
     assert ISMCTS(seed=4, halving=True).search(TakeAway(1), iterations=10).chosen is None  # one move: no race
 
 
+def test_sequential_halving_needs_a_budget_that_visits_every_move_each_phase():
+    assert ISMCTS(seed=4, halving=True).search(TakeAway(10), iterations=5).chosen is None  # 3 moves x 2 phases > 5
+    assert ISMCTS(seed=4, halving=True).search(TakeAway(10), iterations=6).chosen is not None
+
+
+def test_sequential_halving_on_a_continued_tree_counts_only_its_own_visits():
+    """A continued root whose first move already has many visits: the race still shares this search's
+    iterations equally in its first phase."""
+    first = ISMCTS(c=1.0, seed=5).search(TakeAway(10), iterations=600)
+    before = {k: n.visits for k, n in first.root.children.items()}
+    again = ISMCTS(c=1.0, seed=6, halving=True).search(TakeAway(10), iterations=3000, root=first.root)
+    added = sorted(again.root.children[k].visits - before[k] for k in before)
+    assert added == [500, 1250, 1250]
+    assert again.chosen == 2
+
+
+def test_with_both_budgets_halving_phases_follow_whichever_runs_out_first():
+    result = ISMCTS(c=1.0, seed=3, halving=True).search(TakeAway(10), iterations=10**9, seconds=0.2)
+    assert result.chosen == 2
+    assert sum(1 for c in result.candidates() if c.visits == min(x.visits for x in result.candidates())) == 1
+
+
+def test_sequential_halving_chooses_a_proven_win():
+    """The game of the proven-win test below: once the root is proven, the proven move is the choice."""
+    result = ISMCTS(seed=1, halving=True).search(Race(4), iterations=200)
+    assert result.root.proven
+    first = result.candidates()[0]
+    assert first.proven and result.chosen == first.action == result.best_action
+
+
 @pytest.mark.parametrize("search_cls", [MCTS, ISMCTS])
 def test_search_leaves_its_input_state_untouched(search_cls):
     state = TakeAway(7)

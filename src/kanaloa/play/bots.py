@@ -454,7 +454,10 @@ class OpenSpielBot(Bot):
     """OpenSpiel's own search on the games ``kanaloa.openspiel`` registers (the optional extra ``openspiel``).
 
     ``iterations`` (1000 by default) or ``time`` per move, ``c`` UCT's exploration constant (2, OpenSpiel's
-    example default).  Every random choice flows from the seed a game gives the bot.
+    example default), ``rollout`` the leaf evaluator: ``python``, OpenSpiel's ``RandomRolloutEvaluator``
+    as it ships, or ``core``, the same random rollouts played by the compiled core
+    (``openspiel_search.CoreRolloutEvaluator``).  Every random choice flows from the seed a game gives
+    the bot.
     """
 
     def __init__(self, spec: str, seed: int = 0, iterations: int | None = None, time: float | None = None,

@@ -19,6 +19,7 @@ import numpy
 from open_spiel.python.algorithms import ismcts, mcts
 
 from ..openspiel import KanaloaGame, KanaloaState, core_returns
+from ..rules.core import CoreState
 from ..rules.core import POLICY_RANDOM
 
 MIN_ITERATIONS = 2  # a search stopped by its clock has expanded the root at least once
@@ -89,10 +90,12 @@ class CoreRolloutEvaluator(mcts.Evaluator):
     """OpenSpiel's ``RandomRolloutEvaluator(1)`` with its rollout played by the compiled core.
 
     The rollout is the same random process: every move uniform among the legal ones, every card drawn
-    uniformly from the cards left in the deck, the game's returns at the end (R12).  Chance nodes still
-    pending at the state are decided first, by their probabilities, as OpenSpiel's evaluator does; then
-    the deck is shuffled (the cards chance nodes fixed one by one with ``put_on_deck`` left the order below
-    them not quite uniform) and the core plays the game out with ``POLICY_RANDOM``, in C.  Only the speed
+    uniformly from the cards left in the deck, every reshuffle and PELE's takes fresh, the game's returns
+    at the end (R12).  Chance nodes still pending at the state are decided first, by their
+    probabilities, as OpenSpiel's evaluator does.  Then ``shuffle_chance`` shuffles the deck (the cards
+    chance nodes fixed one by one with ``put_on_deck`` left the order below them not quite uniform) and
+    replaces the chance stream (else every rollout from one world, as in ``openspiel-mcts``, would share
+    its reshuffles), and the core plays the game out with ``POLICY_RANDOM``, in C.  Only the speed
     differs: at an iteration budget, a search with either evaluator plays the same distribution of moves.
     The priors are the uniform ones of ``RandomRolloutEvaluator``.
     """
@@ -101,18 +104,24 @@ class CoreRolloutEvaluator(mcts.Evaluator):
         self._random_state = random_state
 
     def evaluate(self, state: KanaloaState) -> numpy.ndarray:
+        core = self.rollout_start(state)
+        if not core.is_over:
+            core.playout(int(self._random_state.randint(1 << 62, dtype=numpy.int64)), POLICY_RANDOM)
+        return numpy.array(core_returns(core, state.num_players()))
+
+    def rollout_start(self, state: KanaloaState) -> CoreState:
+        """The core state a rollout from ``state`` starts at: its pending chance nodes decided by their
+        probabilities, the deck shuffled and the chance stream renewed (``shuffle_chance``)."""
         rs = self._random_state
         if state.is_chance_node():
             state = state.clone()
             while state.is_chance_node():
                 actions, probs = zip(*state.chance_outcomes(), strict=True)
                 state.apply_action(int(rs.choice(actions, p=probs)))
-        if state.is_terminal():
-            return numpy.array(state.returns())
         core = state.core  # a copy
-        core.shuffle_deck(int(rs.randint(1 << 62, dtype=numpy.int64)))
-        core.playout(int(rs.randint(1 << 62, dtype=numpy.int64)), POLICY_RANDOM)
-        return numpy.array(core_returns(core, state.num_players()))
+        if not core.is_over:
+            core.shuffle_chance(int(rs.randint(1 << 62, dtype=numpy.int64)))
+        return core
 
     def prior(self, state: KanaloaState) -> list[tuple[int, float]]:
         if state.is_chance_node():
@@ -128,7 +137,9 @@ def evaluator(rollout: str, random_state: numpy.random.RandomState) -> mcts.Eval
     """The leaf evaluator of ``rollout`` (one of ``ROLLOUTS``), drawing from ``random_state``."""
     if rollout == "core":
         return CoreRolloutEvaluator(random_state)
-    return mcts.RandomRolloutEvaluator(1, random_state)
+    if rollout == "python":
+        return mcts.RandomRolloutEvaluator(1, random_state)
+    raise ValueError(f"rollout {rollout!r}: choose one of {', '.join(ROLLOUTS)}")
 
 
 def ismcts_move(game: KanaloaGame, state: KanaloaState, c: float, limit: int, deadline: float | None,

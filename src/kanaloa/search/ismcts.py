@@ -177,7 +177,8 @@ class SearchResult:
 
     @property
     def best_action(self) -> Action:
-        """The move chosen: a proven win, else the most visited at the root."""
+        """The move chosen: a proven win, else the move sequential halving chose, else the most visited at
+        the root."""
         return self.candidates()[0].action
 
     def principal_line(self) -> list[Action]:
@@ -276,6 +277,18 @@ def halve(race: list, children: dict) -> list:
     return ranked[: (len(ranked) + 1) // 2]
 
 
+def race_choice(race: list | None, root: Node) -> Action | None:
+    """The move sequential halving chooses: the proven move when the root is proven, else the best of the
+    race by ``_race_value``; None without a race or when no move of it has been visited."""
+    if race is None:
+        return None
+    if root.proven:
+        return next((n.action for n in root.children.values() if n.proven), None)
+    best = max(race, key=lambda k: _race_value(root.children.get(k)))
+    node = root.children.get(best)
+    return best if node is not None and node.visits else None
+
+
 def count_nodes(root: Node) -> int:
     """The nodes below ``root`` (``root`` itself not counted)."""
     total = 0
@@ -300,6 +313,11 @@ class ISMCTS:
     and its children, ``root_c`` the exploration constant at the root (by
     default ``c``): a larger one spreads the root's visits, so that the
     moves compared there are each searched well enough to be compared.
+    ``halving``: sequential halving among the root's moves instead of UCB1
+    there (the root's exploration constant is then unused); the move it
+    chooses is the result's ``chosen``, and ``best_action`` after a proven
+    win.  With an iteration budget below the moves times the halvings it
+    needs, the root keeps UCB1.
     """
 
     def __init__(self, c: float = 0.7, margin: float = 0.0, seed: int = 0, expand_after: int = 1,
@@ -379,17 +397,21 @@ class ISMCTS:
         children: dict
         path: list
         # Sequential halving at the root (``halving``): the budget is cut into one phase per halving; in a
-        # phase the root moves still in the race get equal visits (the least visited is walked next), and
-        # at its end the better half by mean reward stays in.  Below the root the search is unchanged.
+        # phase the root moves still in the race get equal visits in this search (the one with the fewest
+        # is walked next; visits of a continued tree do not count), and at its end the better half by mean
+        # reward stays in.  Below the root the search is unchanged.  An iteration budget too small to visit
+        # every move once per phase keeps UCB1.
         race: list | None = None
+        earlier: dict = {}
         phases: cython.longlong = 0
         phase: cython.longlong = 0
         if self.halving:
             race = list(state.legal_actions())
-            if len(race) > 1:
-                phases = max(1, math.ceil(math.log2(len(race))))
-            else:
+            phases = math.ceil(math.log2(len(race))) if len(race) > 1 else 0
+            if phases == 0 or (iterations is not None and iterations < len(race) * phases):
                 race = None
+            else:
+                earlier = {k: n.visits for k, n in root.children.items()}
         while done < limit:
             s = state.resample(observer, getrandbits(63))
             node = root
@@ -424,7 +446,7 @@ class ISMCTS:
                     kids.append(child)
                     visits = child.visits
                     if halving_here:
-                        value = -1.0 + 1.0 / (visits + 1)
+                        value = -1.0 + 1.0 / (visits - earlier.get(child.action, 0) + 1)
                     else:
                         value = child.mean + c * _sqrt(_log(child.avail + 1) / visits)
                         if w:
@@ -477,22 +499,19 @@ class ISMCTS:
                 break
             now = clock()
             if race is not None and len(race) > 1:
-                # The phase ends at its share of the iterations, or of the seconds when only time is given.
-                if iterations is not None:
-                    ended = done * phases >= (phase + 1) * limit
-                else:
-                    ended = (now - start) * phases >= (phase + 1) * (deadline - start)
-                if ended:
+                # The phase ends at its share of the budget: of the iterations or of the seconds, whichever
+                # is used up faster.
+                spent = done / limit
+                if seconds is not None:
+                    spent = max(spent, (now - start) / seconds)
+                if spent * phases >= phase + 1:
                     race = halve(race, root.children)
                     phase += 1
             if now >= wake:
                 if now >= deadline:
                     break
                 if progress is not None:
-                    progress(SearchResult(root, observer, done, now - start, nodes))
+                    progress(SearchResult(root, observer, done, now - start, nodes, chosen=race_choice(race, root)))
                 next_report = now + progress_every
                 wake = min(deadline, next_report)
-        chosen = None
-        if race is not None:
-            chosen = max(race, key=lambda k: _race_value(root.children.get(k)))
-        return SearchResult(root, observer, done, clock() - start, nodes, interrupted, chosen)
+        return SearchResult(root, observer, done, clock() - start, nodes, interrupted, race_choice(race, root))
