@@ -19,8 +19,7 @@ import numpy
 from open_spiel.python.algorithms import ismcts, mcts
 
 from ..openspiel import KanaloaGame, KanaloaState, core_returns
-from ..rules.core import CoreState
-from ..rules.core import POLICY_RANDOM
+from ..rules.core import POLICY_RANDOM, CoreState
 
 MIN_ITERATIONS = 2  # a search stopped by its clock has expanded the root at least once
 
