@@ -456,3 +456,11 @@ def test_a_state_made_from_a_core_state_serializes():
     again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
     assert str(again) == str(state)
     assert again.legal_actions() == state.legal_actions()
+
+
+@pytest.mark.parametrize("rollout", ["python", "core"])
+def test_the_bench_runs_openspiels_ismcts_with_either_rollout(rollout):
+    from kanaloa.tools.benchmark import bench_position, run_openspiel_ismcts
+
+    board = load_board("oro")
+    assert run_openspiel_ismcts(board, bench_position(board, 4, "mid-round-1"), 6, rollout=rollout) == 6

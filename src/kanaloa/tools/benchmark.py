@@ -24,7 +24,8 @@ This module owns three things.
   driven one move at a time from Python and played by the reference,
   determinisations, one ISMCTS search (and, with the extra openspiel,
   OpenSpiel's Python ISMCTS on the same position through ``kanaloa.openspiel``:
-  ``openspiel_ismcts_iterations_per_s``), and single operations on the
+  ``openspiel_ismcts_iterations_per_s``, and with ``rollout=core``:
+  ``openspiel_ismcts_core_iterations_per_s``), and single operations on the
   reference positions.  ``reference_ratio`` compares the core and the reference on the
   *same* work: one batch of seeded 4-player games (deals ``RATIO_SEED``,
   ``RATIO_SEED + 1``, ...), played whole in C by ``random_games`` and move by
@@ -350,9 +351,11 @@ def run_ismcts(board: Board, position: BenchPosition, iterations: int, seed: int
                                                iterations=iterations)
 
 
-def run_openspiel_ismcts(board: Board, position: BenchPosition, iterations: int, seed: int = ISMCTS_SEED) -> int:
-    """OpenSpiel's ISMCTS as the ``openspiel-ismcts`` bot runs it (random rollouts, c = 2) for the player to
-    move at ``position``, through ``kanaloa.openspiel``; the iterations it ran.  Needs the extra openspiel."""
+def run_openspiel_ismcts(board: Board, position: BenchPosition, iterations: int, seed: int = ISMCTS_SEED,
+                         rollout: str = "python") -> int:
+    """OpenSpiel's ISMCTS as the ``openspiel-ismcts`` bot runs it (random rollouts, c = 2; ``rollout`` as
+    the bot's key) for the player to move at ``position``, through ``kanaloa.openspiel``; the iterations it
+    ran.  Needs the extra openspiel."""
     from .. import openspiel as os
     from ..play.openspiel_search import ismcts_move, random_state
 
@@ -360,7 +363,7 @@ def run_openspiel_ismcts(board: Board, position: BenchPosition, iterations: int,
     game = os.load(os.KANALOA_NAME, board=board, players=state.players)
     rng = random.Random(seed)
     _, ran = ismcts_move(game, game.state_of(state), 2.0, iterations, None, random_state(seed),
-                         lambda st, player: st.resample(player, rng.getrandbits(63)))
+                         lambda st, player: st.resample(player, rng.getrandbits(63)), rollout)
     return ran
 
 
@@ -584,6 +587,9 @@ class BenchReport:
         row(f"OpenSpiel's ISMCTS, {int(os_iters) if os_iters else '-'} iterations",
             f.get("openspiel_ismcts_iterations_per_s"), "iterations/s",
             "in Python, random rollouts" if os_iters else "needs the extra openspiel")
+        row(f"OpenSpiel's ISMCTS, {int(os_iters) if os_iters else '-'} iterations, rollout=core",
+            f.get("openspiel_ismcts_core_iterations_per_s"), "iterations/s",
+            "the same rollouts in C" if os_iters else "needs the extra openspiel")
         if self.positions:
             lines.append("Single operations on the reference positions (calls/s from Python; apply along a "
                          "recorded line, copy included)")
@@ -754,6 +760,8 @@ def run_bench(quick: bool = False, board_name: str = BOARD,
         fig["openspiel_ismcts_iterations"] = budget.openspiel_iterations
         t = best_time(lambda: run_openspiel_ismcts(board, mid, budget.openspiel_iterations), 1, 0.0)
         fig["openspiel_ismcts_iterations_per_s"] = budget.openspiel_iterations / t
+        t = best_time(lambda: run_openspiel_ismcts(board, mid, budget.openspiel_iterations, rollout="core"), 1, 0.0)
+        fig["openspiel_ismcts_core_iterations_per_s"] = budget.openspiel_iterations / t
 
     for players, phase in budget.positions:
         position = mid if (players, phase) == ISMCTS_POSITION else bench_position(board, players, phase)
