@@ -266,7 +266,7 @@ class KanaloaState(pyspiel.State):
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal actions of ``player`` (None: the player to move); at a chance node, its outcomes."""
-        if self._deal is not None or self._pending is not None:
+        if self.is_chance_node():
             return [x for x, n in enumerate(self._chance_counts()) if n]  # for any player, as OpenSpiel's
         core = self._core
         if core.is_over:
@@ -279,8 +279,7 @@ class KanaloaState(pyspiel.State):
         return [ids[code] for code in core.legal_actions()]
 
     def _legal_actions(self, player: int) -> list[int]:
-        ids = self._setup.game.ids
-        return [ids[code] for code in self._core.legal_actions()]
+        return self.legal_actions(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         counts = self._chance_counts()

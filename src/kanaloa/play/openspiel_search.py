@@ -85,7 +85,7 @@ class TimedMCTS(mcts.MCTSBot):
             return int(self.root.best_child().action)
 
 
-class CoreRolloutEvaluator(mcts.Evaluator):
+class CoreRolloutEvaluator(mcts.RandomRolloutEvaluator):
     """OpenSpiel's ``RandomRolloutEvaluator(1)`` with its rollout played by the compiled core.
 
     The rollout is the same random process: every move uniform among the legal ones, every card drawn
@@ -96,11 +96,11 @@ class CoreRolloutEvaluator(mcts.Evaluator):
     replaces the chance stream (else every rollout from one world, as in ``openspiel-mcts``, would share
     its reshuffles), and the core plays the game out with ``POLICY_RANDOM``, in C.  Only the speed
     differs: at an iteration budget, a search with either evaluator plays the same distribution of moves.
-    The priors are the uniform ones of ``RandomRolloutEvaluator``.
+    The priors are ``RandomRolloutEvaluator``'s own (uniform), inherited.
     """
 
     def __init__(self, random_state: numpy.random.RandomState) -> None:
-        self._random_state = random_state
+        super().__init__(1, random_state)
 
     def evaluate(self, state: KanaloaState) -> numpy.ndarray:
         core = self.rollout_start(state)
@@ -121,12 +121,6 @@ class CoreRolloutEvaluator(mcts.Evaluator):
         if not core.is_over:
             core.shuffle_chance(int(rs.randint(1 << 62, dtype=numpy.int64)))
         return core
-
-    def prior(self, state: KanaloaState) -> list[tuple[int, float]]:
-        if state.is_chance_node():
-            return state.chance_outcomes()
-        legal = state.legal_actions(state.current_player())
-        return [(action, 1.0 / len(legal)) for action in legal]
 
 
 ROLLOUTS = ("python", "core")  # OpenSpiel's own random rollouts, or the same ones played by the core
