@@ -196,7 +196,7 @@ def test_reuse_continues_the_subtree_of_the_move_just_played():
         action = bot.choose(state)
         if bot._kept is None:
             continue  # the move ended the turn (or there was one choice): nothing to keep
-        expected, subtree = bot._kept
+        expected, (subtree,) = bot._kept
         visits = subtree.visits
         assert visits > 0
         state.apply(action)
@@ -205,6 +205,82 @@ def test_reuse_continues_the_subtree_of_the_move_just_played():
         assert subtree.visits == visits + 400  # the search went on in the kept subtree
         return
     pytest.fail("no seed gave the bot a move that keeps its turn")
+
+
+def _turn_keeping_move(board, bot_spec):
+    """A dealt state, a bot of ``bot_spec`` started on it, and the move it chose there, for the first seed
+    where that move keeps the bot's turn (a place or swap); the bot has kept its trees."""
+    for seed in range(40):
+        state = kanaloa_core.CoreState.deal(core_board(board), 4, 0, seed)
+        rng = random.Random(seed)
+        for _ in range(30):
+            state.apply(rng.choice(state.legal_actions()))
+        bot = parse_bot_spec(bot_spec)
+        bot.start(board, seed)
+        action = bot.choose(state)
+        if bot._kept is not None:
+            return state, bot, action
+    pytest.fail("no seed gave the bot a move that keeps its turn")
+
+
+def test_trees_share_the_budget_and_each_tree_goes_on_through_the_turn():
+    """``trees=3``: three independent searches split the iterations (134, 133, 133), and with ``reuse``
+    each keeps its own subtree of the move played."""
+    from kanaloa.rules.board import load_board
+
+    board = load_board("oro")
+    state, bot, action = _turn_keeping_move(board, "ismcts:iterations=400:reuse=1:trees=3")
+    expected, subtrees = bot._kept
+    assert len(subtrees) == 3 and len({id(t) for t in subtrees}) == 3
+    before = [t.visits for t in subtrees]
+    state.apply(action)
+    assert state.to_data() == expected
+    bot.choose(state)
+    assert [t.visits for t in subtrees] == [v + share for v, share in zip(before, (134, 133, 133), strict=True)]
+
+
+def test_trees_vote_with_their_summed_root_visits(monkeypatch):
+    """The move of a bot with several trees is the most visited over all of them, not any one tree's."""
+    from kanaloa.play import bots as B
+    from kanaloa.search import ismcts as S
+
+    made = []
+    real = S.ISMCTS.search
+
+    def recording(self, *args, **kwargs):
+        made.append(real(self, *args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(B.ISMCTS, "search", recording)
+    from kanaloa.rules.board import load_board
+
+    board = load_board("oro")
+    for seed in range(30):
+        state = kanaloa_core.CoreState.deal(core_board(board), 4, 0, seed)
+        rng = random.Random(seed)
+        for _ in range(25):
+            state.apply(rng.choice(state.legal_actions()))
+        made.clear()
+        bot = parse_bot_spec("ismcts:iterations=90:trees=3")
+        bot.start(board, seed)
+        action = bot.choose(state)
+        assert len(made) == 3 and [r.iterations for r in made] == [30, 30, 30]
+        totals: dict[int, int] = {}
+        for r in made:
+            for key, child in r.root.children.items():
+                totals[key] = totals.get(key, 0) + child.visits
+        top = max(totals.values())
+        assert totals[action] == top
+        if {r.best_action for r in made} != {action}:
+            return  # a deal where the trees disagreed: the sum decided
+    pytest.fail("the trees agreed on every deal tried")
+
+
+def test_trees_must_be_a_positive_count():
+    with pytest.raises(OptionError, match="'trees'"):
+        parse_bot_spec("ismcts:trees=0")
+    assert parse_bot_spec("hint:trees=4").trees == 4
+    assert parse_bot_spec("hint").trees == 1
 
 
 def test_without_reuse_nothing_is_kept():

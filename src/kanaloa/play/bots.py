@@ -38,7 +38,10 @@ Options (``key=value`` after the name, separated by ``:``):
   move scores as priors, default 0), ``reuse`` (1: keep the tree through the
   turn, default 0), ``root_c`` (exploration at the root, default ``c``),
   ``one_order`` (1: search one order of builds that commute, default 0),
-  ``halving`` (1: sequential halving among the root's moves, default 0);
+  ``halving`` (1: sequential halving among the root's moves, default 0),
+  ``trees`` (independent searches, each with its own seed, that share the
+  budget equally; their root statistics are summed as a hint's workers'
+  are, default 1);
   ``hint`` has the hint's defaults instead;
 * ``pimc``: ``dets`` (determinisations per move, default 10; the budget is
   shared between them);
@@ -71,8 +74,9 @@ from ..rules import actions as A
 from ..rules.board import Board
 from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM, CoreState
 from ..rules.state import GAME_KAHUNA, PRESET_NAMES, colors_of_seat
-from ..search import ISMCTS, MCTS, Node
+from ..search import ISMCTS, MCTS, Node, SearchResult
 from .game import KanaloaGame
+from .parallel import merge, pack, split_iterations
 from .settings import HINT_SETTINGS
 
 if TYPE_CHECKING:
@@ -362,7 +366,7 @@ class ISMCTSBot(SearchBot):
     name = "ismcts"
 
     def __init__(self, spec: str, expand: int = 1, prior: float = 0.0, reuse: int = 0, root_c: float | None = None,
-                 one_order: int = 0, halving: int = 0, **options: Any) -> None:
+                 one_order: int = 0, halving: int = 0, trees: int = 1, **options: Any) -> None:
         super().__init__(spec, **options)
         self.game = KanaloaGame(self.game.policy, bool(one_order))
         self.expand = expand
@@ -370,7 +374,9 @@ class ISMCTSBot(SearchBot):
         self.reuse = bool(reuse)
         self.root_c = root_c
         self.halving = bool(halving)
-        self._kept: tuple[StateData, Node] | None = None  # (the state expected next, its subtree)
+        self.trees = trees
+        # (the state expected next, the subtree of each tree)
+        self._kept: tuple[StateData, list[Node]] | None = None
 
     def start(self, board: Board, seed: int) -> None:
         super().start(board, seed)
@@ -381,21 +387,37 @@ class ISMCTSBot(SearchBot):
         if len(moves) == 1:
             self._kept = None
             return moves[0]
-        root = None
+        roots: list[Node | None] = [None] * self.trees
         if self._kept is not None:
-            expected, subtree = self._kept
+            expected, subtrees = self._kept
             if state.to_data() == expected:
-                root = subtree
+                roots = list(subtrees)
         self._kept = None
-        search = ISMCTS(c=self.c, margin=self.margin, seed=self.rng.getrandbits(63), expand_after=self.expand,
-                        prior=self.prior, root_c=self.root_c, halving=self.halving)
-        result = search.search(self.game.wrap(state), self.iterations, self.seconds, root=root)
-        action = result.best_action
+        # ``trees`` independent searches share the budget; their root statistics are added up (as the
+        # workers of a hint are, ``kanaloa.play.parallel``) and the move is read from the sum.
+        iterations = split_iterations(self.iterations, self.trees) if self.iterations is not None else None
+        seconds = self.seconds / self.trees if self.seconds is not None else None
+        world = self.game.wrap(state)
+        results = []
+        for t, root in enumerate(roots):
+            if iterations is not None and t >= len(iterations):
+                break
+            search = ISMCTS(c=self.c, margin=self.margin, seed=self.rng.getrandbits(63), expand_after=self.expand,
+                            prior=self.prior, root_c=self.root_c, halving=self.halving)
+            results.append(search.search(world, iterations[t] if iterations is not None else None, seconds,
+                                         root=root))
+        if len(results) == 1:
+            action = results[0].best_action
+        else:
+            merged = merge([pack(r) for r in results])
+            action = SearchResult(merged, state.to_move, sum(r.iterations for r in results), 0.0).best_action
         if self.reuse:
             after = state.copy()
             after.apply(action)
             if not after.is_over and after.to_move == state.to_move:
-                self._kept = (after.to_data(), result.root.children[action])
+                kept = [r.root.children.get(action) for r in results]
+                if all(k is not None for k in kept):
+                    self._kept = (after.to_data(), kept)  # type: ignore[arg-type]
         return action
 
 
@@ -565,7 +587,8 @@ _SEARCH = {
     "policy": _Option(str, choices=tuple(POLICIES)),
 }
 _ISMCTS = {**_SEARCH, "expand": _Option(int, 1), "prior": _Option(float, 0.0), "reuse": _Option(int, 0),
-           "root_c": _Option(float, 0.0), "one_order": _Option(int, 0), "halving": _Option(int, 0)}
+           "root_c": _Option(float, 0.0), "one_order": _Option(int, 0), "halving": _Option(int, 0),
+           "trees": _Option(int, 1)}
 # OpenSpiel's searches need 2 iterations to have a root with a visited move to play.
 _OPENSPIEL = {"seed": _SEED, "iterations": _Option(int, 2), "time": _Option(float, 0.0, strict=True),
               "c": _Option(float, 0.0), "rollout": _Option(str, choices=("python", "core"))}
@@ -672,6 +695,7 @@ _SPEC_HELP = {
     "root_c": "exploration constant at the root of the tree search; c when not given",
     "one_order": "not 0: search one order of the builds of a turn that commute, not every order",
     "halving": "not 0: sequential halving among the moves at the root instead of UCB1 there",
+    "trees": "independent search trees that share the budget; the move is the most visited over all of them",
     "dets": "deals of the unseen cards searched per move; the budget is shared among them",
     "rollout": ("python: OpenSpiel's own random rollouts; core: the same uniform random rollouts played by the "
                 "compiled core, much faster, for matches at an iteration budget"),
