@@ -89,6 +89,7 @@ SETTINGS = [
     {"c": 0.5, "prior": 1.0, "margin": 0.1, "expand_after": 2},
     {"c": 0.3, "prior": 2.0, "max_nodes": 40},
     {"c": 0.7, "halving": True},
+    {"c": 0.7, "turn_only": True},
 ]
 
 

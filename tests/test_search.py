@@ -736,3 +736,23 @@ def test_near_links_mark_the_links_within_one_island():
     assert masks[0] == 0b0111  # links with an end in {0, 1} or their neighbour 2
     assert masks[3] == 0b1110
     assert masks[1] == 0b1111
+
+
+def _players_in(node, found):
+    for child in node.children.values():
+        found.add(child.player)
+        _players_in(child, found)
+    return found
+
+
+def test_turn_only_keeps_the_tree_to_the_players_own_run_of_moves():
+    """With ``turn_only`` no node of the opponent enters the tree: Race's runs of AGAIN stay in it, and
+    every iteration after the run is played out; without it the opponent's replies are expanded too."""
+    plan = ISMCTS(seed=3, turn_only=True).search(Race(8), iterations=500)
+    assert _players_in(plan.root, set()) == {0}
+    assert plan.root.visits == 500 and any(c.children for c in plan.root.children.values())  # AGAIN, then more
+    assert _players_in(ISMCTS(seed=3).search(Race(8), iterations=500).root, set()) == {0, 1}
+
+
+def test_turn_only_still_finds_the_winning_move():
+    assert ISMCTS(seed=4, turn_only=True).search(TakeAway(10), iterations=2000).best_action == 2

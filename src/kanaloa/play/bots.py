@@ -41,7 +41,8 @@ Options (``key=value`` after the name, separated by ``:``):
   ``halving`` (1: sequential halving among the root's moves, default 0),
   ``trees`` (independent searches, each with its own seed, that share the
   budget equally; their root statistics are summed as a hint's workers'
-  are, default 1);
+  are, default 1), ``turn_only`` (1: the tree holds only the bot's own
+  moves up to the end of its turn, default 0);
   ``hint`` has the hint's defaults instead;
 * ``pimc``: ``dets`` (determinisations per move, default 10; the budget is
   shared between them);
@@ -366,7 +367,7 @@ class ISMCTSBot(SearchBot):
     name = "ismcts"
 
     def __init__(self, spec: str, expand: int = 1, prior: float = 0.0, reuse: int = 0, root_c: float | None = None,
-                 one_order: int = 0, halving: int = 0, trees: int = 1, **options: Any) -> None:
+                 one_order: int = 0, halving: int = 0, trees: int = 1, turn_only: int = 0, **options: Any) -> None:
         super().__init__(spec, **options)
         self.game = KanaloaGame(self.game.policy, bool(one_order))
         self.expand = expand
@@ -375,6 +376,7 @@ class ISMCTSBot(SearchBot):
         self.root_c = root_c
         self.halving = bool(halving)
         self.trees = trees
+        self.turn_only = bool(turn_only)
         # (the state expected next, the subtree of each tree)
         self._kept: tuple[StateData, list[Node]] | None = None
 
@@ -403,7 +405,7 @@ class ISMCTSBot(SearchBot):
             if iterations is not None and t >= len(iterations):
                 break
             search = ISMCTS(c=self.c, margin=self.margin, seed=self.rng.getrandbits(63), expand_after=self.expand,
-                            prior=self.prior, root_c=self.root_c, halving=self.halving)
+                            prior=self.prior, root_c=self.root_c, halving=self.halving, turn_only=self.turn_only)
             results.append(search.search(world, iterations[t] if iterations is not None else None, seconds,
                                          root=root))
         if len(results) == 1:
@@ -588,7 +590,7 @@ _SEARCH = {
 }
 _ISMCTS = {**_SEARCH, "expand": _Option(int, 1), "prior": _Option(float, 0.0), "reuse": _Option(int, 0),
            "root_c": _Option(float, 0.0), "one_order": _Option(int, 0), "halving": _Option(int, 0),
-           "trees": _Option(int, 1)}
+           "trees": _Option(int, 1), "turn_only": _Option(int, 0)}
 # OpenSpiel's searches need 2 iterations to have a root with a visited move to play.
 _OPENSPIEL = {"seed": _SEED, "iterations": _Option(int, 2), "time": _Option(float, 0.0, strict=True),
               "c": _Option(float, 0.0), "rollout": _Option(str, choices=("python", "core"))}
@@ -695,6 +697,7 @@ _SPEC_HELP = {
     "root_c": "exploration constant at the root of the tree search; c when not given",
     "one_order": "not 0: search one order of the builds of a turn that commute, not every order",
     "halving": "not 0: sequential halving among the moves at the root instead of UCB1 there",
+    "turn_only": "not 0: the tree holds only the bot's own moves of this turn; rollouts play the rest",
     "trees": "independent search trees that share the budget; the move is the most visited over all of them",
     "dets": "deals of the unseen cards searched per move; the budget is shared among them",
     "rollout": ("python: OpenSpiel's own random rollouts; core: the same uniform random rollouts played by the "

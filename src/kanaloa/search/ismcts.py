@@ -318,11 +318,14 @@ class ISMCTS:
     chooses is the result's ``chosen``, and ``best_action`` after a proven
     win.  With an iteration budget below the moves times the halvings it
     needs, the root keeps UCB1.
+    ``turn_only``: the tree holds only the observer's own moves from the
+    root up to the first move of another player (the plan of the turn);
+    from there every iteration is played out by ``rollout``.
     """
 
     def __init__(self, c: float = 0.7, margin: float = 0.0, seed: int = 0, expand_after: int = 1,
                  prior: float = 0.0, max_nodes: int = DEFAULT_MAX_NODES, points: bool = False,
-                 root_c: float | None = None, halving: bool = False) -> None:
+                 root_c: float | None = None, halving: bool = False, turn_only: bool = False) -> None:
         if not c >= 0:
             raise ValueError(f"c must be non-negative, not {c}")
         if not 0.0 <= margin <= 1.0:
@@ -343,6 +346,7 @@ class ISMCTS:
         self.max_nodes = max_nodes
         self.points = points
         self.halving = halving
+        self.turn_only = turn_only
         self.rng = random.Random(seed)
 
     def search(self, state: GameState, iterations: int | None = None, seconds: float | None = None, *,
@@ -383,6 +387,7 @@ class ISMCTS:
         keep_points = self.points
         expand_after: cython.longlong = self.expand_after
         max_nodes: cython.longlong = self.max_nodes
+        turn_only: cython.bint = self.turn_only
         done = 0
         interrupted = False
         node: Node
@@ -421,6 +426,8 @@ class ISMCTS:
                     break  # a young node is judged by rollouts before its own moves enter the tree
                 mover = s.current_player()
                 mine = mover == observer
+                if turn_only and not mine:
+                    break  # the plan of the observer's turn ends here: the rest is played out
                 moves = s.legal_actions() if mine else s.public_actions(observer)
                 children = node.children
                 halving_here = False
