@@ -754,5 +754,11 @@ def test_turn_only_keeps_the_tree_to_the_players_own_run_of_moves():
     assert _players_in(ISMCTS(seed=3).search(Race(8), iterations=500).root, set()) == {0, 1}
 
 
-def test_turn_only_still_finds_the_winning_move():
-    assert ISMCTS(seed=4, turn_only=True).search(TakeAway(10), iterations=2000).best_action == 2
+def test_turn_only_plays_out_from_the_first_move_of_another_player():
+    """In TakeAway every move passes the turn: with ``turn_only`` the tree is the root's moves alone,
+    each judged by its rollouts; without it the replies grow below them."""
+    flat = ISMCTS(seed=4, turn_only=True).search(TakeAway(10), iterations=300)
+    assert len(flat.root.children) == 3 and not any(c.children for c in flat.root.children.values())
+    assert sum(c.visits for c in flat.root.children.values()) == 300
+    deep = ISMCTS(seed=4).search(TakeAway(10), iterations=300)
+    assert any(c.children for c in deep.root.children.values())

@@ -356,12 +356,19 @@ class SearchBot(Bot):
 
 
 class ISMCTSBot(SearchBot):
-    """ISMCTS from the mover's knowledge; the move most visited at the root.
+    """ISMCTS from the mover's knowledge; a proven win, else the move most visited at the root.
+
+    With ``trees`` = N > 1, N independent searches (each with its own seed)
+    share the budget equally, and the move is read from their root
+    statistics added up: a move any tree proved a win first, else the most
+    visited over all trees.  An iteration budget smaller than N runs one
+    search per iteration.
 
     With ``reuse`` the tree is kept across the atomic moves of a turn: when
     the bot moves again right after its own move and the state is exactly
     the one that move led to (nothing new learned, as after a place, swap,
-    removal or discard), the search continues the subtree of that move.
+    removal or discard), the search continues the subtree of that move (each
+    tree its own; a tree that never tried the move starts afresh).
     """
 
     name = "ismcts"
@@ -377,8 +384,8 @@ class ISMCTSBot(SearchBot):
         self.halving = bool(halving)
         self.trees = trees
         self.turn_only = bool(turn_only)
-        # (the state expected next, the subtree of each tree)
-        self._kept: tuple[StateData, list[Node]] | None = None
+        # (the state expected next, the subtree of each tree, None where a tree never tried the move)
+        self._kept: tuple[StateData, list[Node | None]] | None = None
 
     def start(self, board: Board, seed: int) -> None:
         super().start(board, seed)
@@ -418,8 +425,8 @@ class ISMCTSBot(SearchBot):
             after.apply(action)
             if not after.is_over and after.to_move == state.to_move:
                 kept = [r.root.children.get(action) for r in results]
-                if all(k is not None for k in kept):
-                    self._kept = (after.to_data(), kept)  # type: ignore[arg-type]
+                if any(k is not None for k in kept):
+                    self._kept = (after.to_data(), kept)
         return action
 
 
@@ -639,6 +646,9 @@ def parse_bot_spec(spec: str) -> Bot:
         options[key] = _option_value(where, key, text, allowed[key])
     if name in ("pimc", "ismcts", "hint", *_OPENSPIEL_BOTS) and "iterations" in options and "time" in options:
         raise OptionError(f"{where}: key 'time' cannot be combined with 'iterations'; give one budget")
+    if options.get("halving") and int(options.get("trees", 1)) > 1:
+        raise OptionError(f"{where}: key 'halving' cannot be combined with 'trees' above 1: each tree's race "
+                          f"would choose its own move")
     margin = options.get("margin", 0.0)
     if name in ("pimc", "ismcts", "hint") and isinstance(margin, float) and margin > 1.0:
         raise OptionError(f"{where}: key 'margin' must be within [0, 1], not {margin}")
@@ -698,7 +708,8 @@ _SPEC_HELP = {
     "one_order": "not 0: search one order of the builds of a turn that commute, not every order",
     "halving": "not 0: sequential halving among the moves at the root instead of UCB1 there",
     "turn_only": "not 0: the tree holds only the bot's own moves of this turn; rollouts play the rest",
-    "trees": "independent search trees that share the budget; the move is the most visited over all of them",
+    "trees": ("independent search trees that share the budget; the move is a win any of them proved, else the "
+              "most visited over all of them; not with halving"),
     "dets": "deals of the unseen cards searched per move; the budget is shared among them",
     "rollout": ("python: OpenSpiel's own random rollouts; core: the same uniform random rollouts played by the "
                 "compiled core, much faster, for matches at an iteration budget"),
