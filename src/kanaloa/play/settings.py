@@ -63,7 +63,7 @@ class SearchSettings:
             raise OptionError(f"search settings: {exc}") from None
 
 
-# The engine behind hints (docs/strength.md, experiments 1 to 5).
-HINT_SETTINGS = SearchSettings(c=0.3, prior=2.0, root_c=1.0, reuse=True)
+# The engine behind hints (docs/strength.md: experiment 5 for the root, 14 for the rest).
+HINT_SETTINGS = SearchSettings(c=0.7, prior=0.0, root_c=1.0, reuse=True)
 # The engine hints used before: plain ISMCTS with random expansion order and c = 0.7.
 ISMCTS_SETTINGS = SearchSettings(c=0.7, prior=0.0)
