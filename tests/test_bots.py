@@ -185,31 +185,19 @@ def test_reuse_continues_the_subtree_of_the_move_just_played():
     """After its own place or swap the bot moves again with nothing new learned: the tree goes on."""
     from kanaloa.rules.board import load_board
 
-    board = load_board("oro")
-    for seed in range(40):
-        state = kanaloa_core.CoreState.deal(core_board(board), 4, 0, seed)
-        rng = random.Random(seed)
-        for _ in range(30):
-            state.apply(rng.choice(state.legal_actions()))
-        bot = parse_bot_spec("ismcts:iterations=400:reuse=1")
-        bot.start(board, seed)
-        action = bot.choose(state)
-        if bot._kept is None:
-            continue  # the move ended the turn (or there was one choice): nothing to keep
-        expected, (subtree,) = bot._kept
-        visits = subtree.visits
-        assert visits > 0
-        state.apply(action)
-        assert state.to_data() == expected
-        bot.choose(state)
-        assert subtree.visits == visits + 400  # the search went on in the kept subtree
-        return
-    pytest.fail("no seed gave the bot a move that keeps its turn")
+    state, bot, action = _turn_keeping_move(load_board("oro"), "ismcts:iterations=400:reuse=1")
+    expected, (subtree,) = bot._kept
+    visits = subtree.visits
+    assert visits > 0
+    state.apply(action)
+    assert state.to_data() == expected
+    bot.choose(state)
+    assert subtree.visits == visits + 400  # the search went on in the kept subtree
 
 
-def _turn_keeping_move(board, bot_spec):
+def _turn_keeping_move(board, bot_spec, wanted=lambda subtrees: True):
     """A dealt state, a bot of ``bot_spec`` started on it, and the move it chose there, for the first seed
-    where that move keeps the bot's turn (a place or swap); the bot has kept its trees."""
+    where that move keeps the bot's turn (a place or swap) and the subtrees the bot kept are ``wanted``."""
     for seed in range(40):
         state = kanaloa_core.CoreState.deal(core_board(board), 4, 0, seed)
         rng = random.Random(seed)
@@ -218,9 +206,9 @@ def _turn_keeping_move(board, bot_spec):
         bot = parse_bot_spec(bot_spec)
         bot.start(board, seed)
         action = bot.choose(state)
-        if bot._kept is not None:
+        if bot._kept is not None and wanted(bot._kept[1]):
             return state, bot, action
-    pytest.fail("no seed gave the bot a move that keeps its turn")
+    pytest.fail(f"no seed gave {bot_spec} a move that keeps its turn and the subtrees wanted")
 
 
 def test_trees_share_the_budget_and_each_tree_goes_on_through_the_turn():
@@ -281,19 +269,9 @@ def test_a_tree_that_never_tried_the_move_played_starts_afresh_while_the_others_
     keeps its subtree, and the other starts from a new root."""
     from kanaloa.rules.board import load_board
 
-    board = load_board("oro")
-    for seed in range(40):
-        state = kanaloa_core.CoreState.deal(core_board(board), 4, 0, seed)
-        rng = random.Random(seed)
-        for _ in range(30):
-            state.apply(rng.choice(state.legal_actions()))
-        bot = parse_bot_spec("ismcts:iterations=2:reuse=1:trees=3")
-        bot.start(board, seed)
-        action = bot.choose(state)
-        if bot._kept is not None and None in bot._kept[1]:
-            break  # the two trees tried different moves
-    else:
-        pytest.fail("no seed where one tree kept its subtree and the other had none")
+    # a deal where the two trees tried different moves
+    state, bot, action = _turn_keeping_move(load_board("oro"), "ismcts:iterations=2:reuse=1:trees=3",
+                                            lambda subtrees: None in subtrees)
     expected, subtrees = bot._kept
     assert len(subtrees) == 2
     (kept,) = [t for t in subtrees if t is not None]
