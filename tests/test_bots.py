@@ -195,14 +195,20 @@ def test_reuse_continues_the_subtree_of_the_move_just_played():
     assert subtree.visits == visits + 400  # the search went on in the kept subtree
 
 
+def _dealt(board, seed, moves):
+    """A four-player deal from ``seed`` after ``moves`` random moves from the same seed."""
+    state = kanaloa_core.CoreState.deal(core_board(board), 4, 0, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
 def _turn_keeping_move(board, bot_spec, wanted=lambda subtrees: True):
     """A dealt state, a bot of ``bot_spec`` started on it, and the move it chose there, for the first seed
     where that move keeps the bot's turn (a place or swap) and the subtrees the bot kept are ``wanted``."""
     for seed in range(40):
-        state = kanaloa_core.CoreState.deal(core_board(board), 4, 0, seed)
-        rng = random.Random(seed)
-        for _ in range(30):
-            state.apply(rng.choice(state.legal_actions()))
+        state = _dealt(board, seed, 30)
         bot = parse_bot_spec(bot_spec)
         bot.start(board, seed)
         action = bot.choose(state)
@@ -244,10 +250,7 @@ def test_trees_vote_with_their_summed_root_visits(monkeypatch):
 
     board = load_board("oro")
     for seed in range(30):
-        state = kanaloa_core.CoreState.deal(core_board(board), 4, 0, seed)
-        rng = random.Random(seed)
-        for _ in range(25):
-            state.apply(rng.choice(state.legal_actions()))
+        state = _dealt(board, seed, 25)
         made.clear()
         bot = parse_bot_spec("ismcts:iterations=90:trees=3")
         bot.start(board, seed)
