@@ -419,7 +419,8 @@ class ISMCTSBot(SearchBot):
             action = results[0].best_action
         else:
             merged = merge([pack(r) for r in results])
-            action = SearchResult(merged, state.to_move, sum(r.iterations for r in results), 0.0).best_action
+            action = SearchResult(merged, state.to_move, sum(r.iterations for r in results),
+                                  sum(r.seconds for r in results)).best_action
         if self.reuse:
             after = state.copy()
             after.apply(action)
