@@ -233,6 +233,8 @@ ctypedef struct GameState:
     uint8_t hands[MAX_SEATS][MAX_ISLANDS]
     uint8_t public_cards[MAX_SEATS][MAX_ISLANDS]   # what every player knows is in the hand
     uint8_t hidden_by[MAX_SEATS][MAX_ISLANDS]      # face-down discards since the last reshuffle
+    uint8_t pile[MAX_SEATS][MAX_ISLANDS]  # [observer][island]: seen go into the deck at the last reshuffle, not seen out
+    uint8_t pile_unseen[MAX_SEATS]        # [observer]: cards of that reshuffle it could not see, not matched since
     uint8_t hand_size[MAX_SEATS]
     uint8_t deck[MAX_CARDS]             # deck[deck_top] is the top card
     uint8_t discard_open[MAX_CARDS]     # open discards, in the order they were paid
@@ -489,11 +491,36 @@ cdef void reset_state(GameState* s, const BoardTables* b, int players, int prese
     s.ku_target = -1
 
 
+cdef inline void seen_leave_deck(GameState* s, int o, int x) noexcept nogil:
+    """Observer ``o`` sees a card of ``x`` come out of the deck (docs/engine.md "What a reshuffle reveals"):
+    one of the cards it saw go in, or else one of those it could not see."""
+    if s.pile[o][x]:
+        s.pile[o][x] -= 1
+    elif s.pile_unseen[o]:
+        s.pile_unseen[o] -= 1
+
+
+cdef inline void deck_left(GameState* s) noexcept nogil:
+    """A card came out of the deck: once it is empty, there is nothing left to know of it."""
+    if s.deck_top == s.deck_end:
+        memset(s.pile, 0, sizeof(s.pile))
+        memset(s.pile_unseen, 0, sizeof(s.pile_unseen))
+
+
+cdef inline void turn_up(GameState* s, int i) noexcept nogil:
+    """The deck's top card goes face-up at slot ``i``, seen by every player."""
+    cdef int o, x = s.deck[s.deck_top]
+    s.face_up[i] = x
+    s.deck_top += 1
+    for o in range(s.n_players):
+        seen_leave_deck(s, o, x)
+    deck_left(s)
+
+
 cdef inline void refill_face_up(GameState* s) noexcept nogil:
     while s.n_face_up < s.face_up_cap and s.deck_top < s.deck_end:
-        s.face_up[s.n_face_up] = s.deck[s.deck_top]
+        turn_up(s, s.n_face_up)
         s.n_face_up += 1
-        s.deck_top += 1
 
 
 cdef void deal_state(GameState* s, const BoardTables* b, int players, int preset, uint64_t seed,
@@ -909,8 +936,7 @@ cdef void take_card(GameState* s, int seat, int x) noexcept nogil:
                 if o != seat:
                     s.known[o][seat][x] += 1
         if s.deck_top < s.deck_end:
-            s.face_up[i] = s.deck[s.deck_top]
-            s.deck_top += 1
+            turn_up(s, i)
         else:
             s.n_face_up -= 1
             while i < s.n_face_up:
@@ -920,10 +946,14 @@ cdef void take_card(GameState* s, int seat, int x) noexcept nogil:
 
 cdef inline void draw_card(GameState* s, int seat) noexcept nogil:
     """R5, R16.5: the deck's top card goes to the hand, unseen by the others."""
+    cdef int x
     if s.deck_top < s.deck_end:
-        s.hands[seat][s.deck[s.deck_top]] += 1
+        x = s.deck[s.deck_top]
+        s.hands[seat][x] += 1
         s.hand_size[seat] += 1
         s.deck_top += 1
+        seen_leave_deck(s, seat, x)
+        deck_left(s)
 
 
 cdef void rank_by_points(GameState* s, const int8_t* order, int n, int first) noexcept nogil:
@@ -1028,13 +1058,24 @@ cdef void start_final_round(GameState* s) noexcept nogil:
 
 
 cdef void reshuffle(GameState* s) noexcept nogil:
-    """R9: open and face-down discards, listed in island order, shuffled into a new deck."""
+    """R9: open and face-down discards, listed in island order, shuffled into a new deck.
+
+    Each player sees the open discards and its own face-down ones go in, and how many face-down discards
+    of the others it could not see (``pile``, ``pile_unseen``; docs/engine.md "What a reshuffle reveals")."""
     cdef int counts[MAX_ISLANDS]
-    cdef int x, i, seat, n = 0
+    cdef int x, i, seat, o, n = 0, hidden = 0
     for x in range(s.board.n_islands):
         counts[x] = 0
     for i in range(s.n_open):
         counts[s.discard_open[i]] += 1
+    for seat in range(s.n_players):
+        for x in range(s.board.n_islands):
+            hidden += s.hidden_by[seat][x]
+    for o in range(s.n_players):
+        s.pile_unseen[o] = hidden
+        for x in range(s.board.n_islands):
+            s.pile[o][x] = counts[x] + s.hidden_by[o][x]
+            s.pile_unseen[o] -= s.hidden_by[o][x]
     for seat in range(s.n_players):
         for x in range(s.board.n_islands):
             counts[x] += s.hidden_by[seat][x]
@@ -1859,17 +1900,26 @@ cdef inline int sure_of(const GameState* s, int viewer, int seat, int x) noexcep
     return s.known[viewer][seat][x] if s.gods else s.public_cards[seat][x]
 
 
-cdef void determinise_state(GameState* out, const GameState* s, int viewer, uint64_t seed) noexcept nogil:
+cdef void determinise_state(GameState* out, const GameState* s, int viewer, uint64_t seed,
+                            bint use_pile=True) noexcept nogil:
     """``out`` = ``s`` with every card ``viewer`` cannot see dealt afresh from SplitMix64(seed).
 
     The unknown pool (other hands beyond their public part, other seats' setup
     choices and face-down discards, the deck) is gathered as counts per island,
     so its order in ``s`` cannot leak; it is listed in island order, shuffled,
     and dealt back into the same slots in the documented order.
+
+    After a reshuffle the viewer knows which cards went into the deck (``pile``, ``pile_unseen``): the deck
+    is then dealt first, from those cards (docs/engine.md "What a reshuffle reveals"), and the rest of the
+    pool goes to the other slots.  ``use_pile`` False ignores that knowledge (the earlier engine).
     """
     cdef uint8_t cards[MAX_CARDS]
+    cdef uint8_t inn[MAX_CARDS]
+    cdef uint8_t rest[MAX_CARDS]
     cdef int pool[MAX_ISLANDS]
     cdef int n_isl = s.board.n_islands, seat, x, i, n = 0, j = 0, unknown
+    cdef int n_in = 0, n_rest = 0, k, d = s.deck_end - s.deck_top, from_rest
+    cdef bint knows_pile = False
     cdef uint64_t rng = seed
     out[0] = s[0]
     for x in range(n_isl):
@@ -1883,11 +1933,49 @@ cdef void determinise_state(GameState* out, const GameState* s, int viewer, uint
             pool[s.setup_chosen[seat]] += 1
     for i in range(s.deck_top, s.deck_end):
         pool[s.deck[i]] += 1
-    for x in range(n_isl):
-        for i in range(pool[x]):
-            cards[n] = x
+    if d > 0 and use_pile:
+        knows_pile = s.pile_unseen[viewer] != 0
+        for x in range(n_isl):
+            knows_pile |= s.pile[viewer][x] != 0
+    if not knows_pile:
+        for x in range(n_isl):
+            for i in range(pool[x]):
+                cards[n] = x
+                n += 1
+        shuffle_cards(cards, n, &rng)
+    else:
+        # The cards the viewer saw go into the deck, as many as are still unknown to it, and as many of the
+        # others as it could not see go in: the deck is drawn from these, topped up from the rest if short.
+        for x in range(n_isl):
+            k = s.pile[viewer][x] if s.pile[viewer][x] < pool[x] else pool[x]
+            for i in range(k):
+                inn[n_in] = x
+                n_in += 1
+            for i in range(pool[x] - k):
+                rest[n_rest] = x
+                n_rest += 1
+        shuffle_cards(rest, n_rest, &rng)
+        for i in range(s.pile_unseen[viewer] if s.pile_unseen[viewer] < n_rest else n_rest):
+            n_rest -= 1
+            inn[n_in] = rest[n_rest]
+            n_in += 1
+        shuffle_cards(inn, n_in, &rng)
+        k = d if d < n_in else n_in  # deck cards from inn; the other d - k from the end of rest
+        from_rest = d - k
+        for i in range(n_rest - from_rest):
+            cards[n] = rest[i]
             n += 1
-    shuffle_cards(cards, n, &rng)
+        for i in range(k, n_in):
+            cards[n] = inn[i]
+            n += 1
+        shuffle_cards(cards, n, &rng)  # everything but the deck, to be dealt below
+        for i in range(k):
+            cards[n] = inn[i]
+            n += 1
+        for i in range(n_rest - from_rest, n_rest):
+            cards[n] = rest[i]
+            n += 1
+        shuffle_cards(&cards[n - d], d, &rng)
     # Other hands, seat order: the public part stays, the rest is dealt.
     for seat in range(s.n_players):
         if seat == viewer:
@@ -1918,6 +2006,12 @@ cdef void determinise_state(GameState* out, const GameState* s, int viewer, uint
     for i in range(n - j):
         out.deck[i] = cards[j + i]
     out.rng = sm_next(&rng)
+    # What the others saw go into the deck includes their own face-down discards: not the viewer's to know.
+    for i in range(s.n_players):
+        if i != viewer:
+            out.pile_unseen[i] = 0
+            for x in range(n_isl):
+                out.pile[i][x] = 0
     if s.gods:
         # R14.10: what another observer knows of a third hand is its own, not the viewer's: in the sample it is
         # the public part.  What others know of the viewer's hand the viewer saw them learn, so it stays.
@@ -1933,6 +2027,17 @@ cdef void determinise_state(GameState* out, const GameState* s, int viewer, uint
 # ---------------------------------------------------------------------------
 # Validation at the edge (Python objects in, trusted C structs out)
 # ---------------------------------------------------------------------------
+
+cdef tuple _pile_fields(object data, int players, int n_isl, int per_island, int n_cards):
+    """``pile`` and ``pile_unseen`` (what each player saw go into the deck at the last reshuffle), both
+    given or both empty (nothing known), as full tables."""
+    if not data.pile and not data.pile_unseen:
+        return [[0] * n_isl for _ in range(players)], [0] * players
+    if not data.pile or not data.pile_unseen:
+        raise ValueError("pile, pile_unseen: give both or neither")
+    return (_count_rows(data.pile, "pile", players, n_isl, per_island),
+            _int_list(data.pile_unseen, "pile_unseen", players, players, 0, n_cards))
+
 
 cdef object _as_int(object value, str field, object lo, object hi):
     """``value`` as an int in [lo, hi]; ValueError naming ``field`` otherwise."""
@@ -2268,6 +2373,7 @@ cdef class CoreState:
         elif reason == REASON_NO_BRIDGES:
             raise ValueError("reason: only Kahuna ends when a player has no bridge left (R16.8)")
         gods = _gods_fields(data, kahuna, players, n_isl, hands, public)
+        seen_in, seen_in_unseen = _pile_fields(data, players, n_isl, b.cards_per_island, n_cards)
         rng = _as_int(data.rng, "rng", 0, MASK64)
 
         # Every card of the board is somewhere, exactly once (R1, R3).
@@ -2299,6 +2405,8 @@ cdef class CoreState:
                 s.public_cards[seat][x] = public[seat][x]
                 s.hidden_by[seat][x] = hidden_by[seat][x]
                 s.hand_size[seat] += hands[seat][x]
+                s.pile[seat][x] = seen_in[seat][x]
+            s.pile_unseen[seat] = seen_in_unseen[seat]
             s.setup_chosen[seat] = setup_chosen[seat]
         for k in range(colors):
             s.scores[k] = scores[k]
@@ -2357,6 +2465,11 @@ cdef class CoreState:
         """
         cdef const GameState* s = &self.st
         cdef int n_isl = s.board.n_islands, seat, x, k, o, p
+        cdef bint knows_pile = False
+        for o in range(s.n_players):
+            knows_pile |= s.pile_unseen[o] != 0
+            for x in range(n_isl):
+                knows_pile |= s.pile[o][x] != 0
         for o in range(s.n_colors):
             for p in range(o + 1, s.n_colors):
                 if s.bridges[o] & s.bridges[p]:
@@ -2376,6 +2489,8 @@ cdef class CoreState:
             hands=[[s.hands[seat][x] for x in range(n_isl)] for seat in range(s.n_players)],
             public=[[s.public_cards[seat][x] for x in range(n_isl)] for seat in range(s.n_players)],
             hidden_by=[[s.hidden_by[seat][x] for x in range(n_isl)] for seat in range(s.n_players)],
+            pile=[[s.pile[o][x] for x in range(n_isl)] for o in range(s.n_players)] if knows_pile else [],
+            pile_unseen=[s.pile_unseen[o] for o in range(s.n_players)] if knows_pile else [],
             deck=[s.deck[k] for k in range(s.deck_top, s.deck_end)],
             face_up=[s.face_up[k] for k in range(s.n_face_up)],
             discard_open=[s.discard_open[k] for k in range(s.n_open)],
@@ -2507,7 +2622,7 @@ cdef class CoreState:
         value_moves(&self.st, buf, n, values)
         return [values[i] for i in range(n)]
 
-    def determinise(self, viewer, seed):
+    def determinise(self, viewer, seed, pile=True):
         """A state sampled uniformly among the card layouts ``viewer`` cannot tell from this one.
 
         Everything ``viewer`` knows stays (own hand and face-down discards,
@@ -2515,11 +2630,14 @@ cdef class CoreState:
         turn); the unknown cards are dealt afresh from SplitMix64(seed) and the
         chance stream is replaced (docs/engine.md "Knowledge").  Two states
         that differ only in what ``viewer`` cannot see give the same sample.
+        After a reshuffle the deck is dealt from the cards ``viewer`` saw go
+        into it (docs/engine.md "What a reshuffle reveals"); ``pile`` False
+        deals it from all unknown cards alike, as the earlier engine did.
         """
         cdef int seat = _as_int(viewer, "viewer", 0, self.st.n_players - 1)
         cdef uint64_t s0 = _seed(seed)
         cdef CoreState out = CoreState._blank(self.board)
-        determinise_state(&out.st, &self.st, seat, s0)
+        determinise_state(&out.st, &self.st, seat, s0, bool(pile))
         return out
 
     # -- chance made explicit (kanaloa.openspiel) ------------------------------

@@ -317,7 +317,30 @@ def test_the_hint_bot_plays_with_the_hints_settings():
     assert (bot.c, bot.prior, bot.reuse, bot.margin, bot.expand) == (
         HINT_SETTINGS.c, HINT_SETTINGS.prior, HINT_SETTINGS.reuse, HINT_SETTINGS.margin, HINT_SETTINGS.expand_after)
     assert bot.game.policy == HINT_SETTINGS.policy
-    tuned = parse_bot_spec("hint:c=0.9:prior=0:reuse=0")
-    assert (tuned.c, tuned.prior, tuned.reuse) == (0.9, 0.0, False)
+    assert bot.game.reshuffle is HINT_SETTINGS.reshuffle is True
+    tuned = parse_bot_spec("hint:c=0.9:prior=0:reuse=0:reshuffle=0")
+    assert (tuned.c, tuned.prior, tuned.reuse, tuned.game.reshuffle) == (0.9, 0.0, False, False)
     with pytest.raises(OptionError, match="give one budget"):
         parse_bot_spec("hint:time=1:iterations=5")
+
+
+def test_the_reshuffle_key_says_whether_the_determinisations_use_what_went_into_the_deck():
+    """The baselines keep the earlier sampling by default; the key turns the knowledge on
+    (docs/engine.md "What a reshuffle reveals")."""
+    from kanaloa.play.settings import ISMCTS_SETTINGS
+    from kanaloa.rules.board import load_board
+
+    assert not ISMCTS_SETTINGS.reshuffle
+    for spec, wanted in (("ismcts", False), ("pimc", False), ("ismcts:reshuffle=1", True),
+                         ("pimc:reshuffle=1", True), ("ismcts:one_order=1:reshuffle=1", True)):
+        assert parse_bot_spec(spec).game.reshuffle is wanted, spec
+    board = load_board("oro")
+    state = kanaloa_core.CoreState.deal(core_board(board), 4, 0, 11)
+    rng = random.Random(11)
+    while state.round != 2 or not state.to_data().pile:
+        state.apply(rng.choice(state.legal_actions()))
+    me = state.to_move
+    for spec, pile in (("ismcts", False), ("ismcts:reshuffle=1", True)):
+        world = parse_bot_spec(spec).game.wrap(state).resample(me, 3)
+        assert world.core.to_data() == state.determinise(me, 3, pile).to_data(), spec
+    assert state.determinise(me, 3, True).to_data() != state.determinise(me, 3, False).to_data()

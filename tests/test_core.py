@@ -600,6 +600,120 @@ def test_a_sample_plays_on_for_the_viewer(tables):
     assert sample.is_over
 
 
+def in_round_2(tables, seed: int, moves: int) -> CoreState:
+    """A random game ``moves`` moves after its reshuffle (R9), its deck not yet empty, some face-down
+    discards having gone into it."""
+    for attempt in range(200):
+        state = CoreState.deal(tables, 4, PRESET_YUCATA, seed + attempt)
+        rng = random.Random(seed + attempt)
+        hidden = 0
+        while not state.is_over and state.round != ROUND_2:
+            hidden = sum(map(sum, state.to_data().hidden_by))
+            state.apply(rng.choice(state.legal_actions()))
+        for _ in range(moves):
+            if state.is_over or state.round != ROUND_2:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if hidden and state.round == ROUND_2 and state.to_data().deck:
+            return state
+    raise AssertionError("no game in round 2 found")
+
+
+def unknown_pool(data: StateData, viewer: int) -> list[int]:
+    """Per island, the cards ``viewer`` cannot see (docs/engine.md "Knowledge")."""
+    pool = [0] * data.n_islands
+    for seat in range(data.players):
+        if seat != viewer:
+            for x in range(data.n_islands):
+                pool[x] += data.hands[seat][x] - data.public[seat][x] + data.hidden_by[seat][x]
+    for x in data.deck:
+        pool[x] += 1
+    return pool
+
+
+def test_after_a_reshuffle_the_deck_is_dealt_from_the_cards_that_went_in(tables):
+    """docs/engine.md "What a reshuffle reveals": of each island, at most the cards the viewer saw go in
+    (and still unknown to it) are in a sample's deck, and at most pile_unseen more overall."""
+    for seed, moves in ((1, 0), (2, 3), (3, 9)):
+        state = in_round_2(tables, 100 * seed, moves)
+        data = state.to_data()
+        assert data.pile and data.pile_unseen
+        for viewer in range(4):
+            pool = unknown_pool(data, viewer)
+            went_in = [min(k, n) for k, n in zip(data.pile[viewer], pool, strict=True)]
+            unseen = data.pile_unseen[viewer]
+            # Too few cards that went in are left only where the viewer saw some of them played since.
+            short = max(0, len(data.deck) - sum(went_in) - unseen)
+            decks = set()
+            for sample_seed in range(30):
+                sample = state.determinise(viewer, sample_seed).to_data()
+                assert what_viewer_knows(sample, viewer) == what_viewer_knows(data, viewer)
+                assert (sample.pile[viewer], sample.pile_unseen[viewer]) == (data.pile[viewer], unseen)
+                counts = [sample.deck.count(x) for x in range(data.n_islands)]
+                assert sum(max(0, c - k) for c, k in zip(counts, went_in, strict=True)) <= unseen + short
+                decks.add(tuple(sample.deck))
+            assert len(decks) == 30
+
+
+def test_right_after_a_reshuffle_without_face_down_discards_the_deck_is_known_up_to_its_order(tables):
+    """Nobody discarded face down: every card of the new deck went in before every player's eyes, so every
+    sample's deck holds exactly the real deck's cards (in its own order), and the other hands exactly
+    theirs, shared out afresh.  Without the knowledge (``pile=False``) the deck's cards vary."""
+    for attempt in range(300):
+        state = CoreState.deal(tables, 4, PRESET_YUCATA, 7000 + attempt)
+        rng = random.Random(attempt)
+        while not state.is_over and state.round != ROUND_2:
+            moves = [a for a in state.legal_actions() if A.kind_of(a) != A.DISCARD]
+            state.apply(rng.choice(moves or state.legal_actions()))
+        data = state.to_data()
+        if state.round == ROUND_2 and not sum(map(sum, data.hidden_by)) and len(data.deck) > 4:
+            break
+    else:
+        raise AssertionError("no reshuffle without face-down discards found")
+    assert data.pile_unseen == [0, 0, 0, 0]
+    viewer = data.to_move
+    deck = sorted(data.deck)
+    others = [x for seat in range(4) if seat != viewer for x in range(data.n_islands)
+              for _ in range(data.hands[seat][x])]
+    orders, without = set(), set()
+    for seed in range(20):
+        sample = state.determinise(viewer, seed).to_data()
+        assert sorted(sample.deck) == deck
+        assert sorted(x for seat in range(4) if seat != viewer for x in range(data.n_islands)
+                      for _ in range(sample.hands[seat][x])) == sorted(others)
+        orders.add(tuple(sample.deck))
+        without.add(tuple(sorted(state.determinise(viewer, seed, pile=False).to_data().deck)))
+    assert len(orders) == 20 and len(without) > 1
+
+
+def test_the_sample_after_a_reshuffle_depends_only_on_what_the_viewer_knows(tables):
+    """The others' entries name their own face-down discards: a sample clears them, and two states the
+    viewer cannot tell apart give the same sample."""
+    for seed in range(3):
+        state = in_round_2(tables, 500 + 10 * seed, 2)
+        for viewer in range(4):
+            twin = state.determinise(viewer, 999 + seed)
+            data = twin.to_data()
+            assert all(not any(data.pile[o]) and not data.pile_unseen[o] for o in range(4) if o != viewer)
+            for sample_seed in (1, 2):
+                sample = state.determinise(viewer, sample_seed).to_data()
+                assert twin.determinise(viewer, sample_seed).to_data() == sample
+
+
+def test_pile_tables_come_in_pairs_and_within_bounds(oro, tables):
+    data = in_round_2(tables, 900, 1).to_data()
+    for change, message in (
+        (lambda d: setattr(d, "pile", []), "pile, pile_unseen: give both or neither"),
+        (lambda d: d.pile[0].__setitem__(2, 4), "pile"),
+        (lambda d: d.pile_unseen.__setitem__(1, -1), "pile_unseen"),
+        (lambda d: d.pile_unseen.append(0), "pile_unseen"),
+    ):
+        bad = data.copy()
+        change(bad)
+        with pytest.raises(ValueError, match=message):
+            CoreState.from_data(tables, bad)
+
+
 def test_determinise_refuses_a_seat_not_at_the_table(tables):
     state = CoreState.deal(tables, 3, PRESET_YUCATA, 1)
     with pytest.raises(ValueError, match="viewer"):

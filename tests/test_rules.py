@@ -595,6 +595,70 @@ def test_R9_the_reshuffle_is_fixed_by_the_seed(impl):
     assert after_reshuffle(5) != after_reshuffle(6)
 
 
+def reshuffle_table(impl: Engine) -> Position:
+    """Blue takes the last face-up card of round 1; red and green have one face-down discard each."""
+    doc = table(impl, to_move="blue", face_up=["RASI"], deck=[], seed=99, hands={"blue": ["KULU"]}).to_json()
+    opened = doc["discard"]["open"]
+    opened.remove("ALOA")
+    opened.remove("BAFI")
+    doc["discard"].update(hidden=2, hidden_by={"red": ["ALOA"], "green": ["BAFI"], "blue": [], "yellow": []})
+    return Position.from_json(doc, engine=impl)
+
+
+def seen_out(went_in: Counter, unseen: int, cards: list[str]) -> tuple[Counter, int]:
+    """What a player knows of the deck after seeing ``cards`` come out of it: each is one it saw go in, if
+    there is one of its island, or else one it could not see."""
+    went_in = Counter(went_in)
+    for card in cards:
+        if went_in[card]:
+            went_in[card] -= 1
+        elif unseen:
+            unseen -= 1
+    return +went_in, unseen
+
+
+def knowledge(pos: Position) -> dict[str, tuple[Counter, int]]:
+    return {c: (Counter(k["cards"]), k["unseen"]) for c, k in pos.to_json().get("reshuffle", {}).items()}
+
+
+def test_R9_each_player_knows_which_cards_went_into_the_new_deck(impl):
+    """The open discards and the player's own face-down ones go in before its eyes; the others' face-down
+    discards are cards it could not see.  The cards turned face-up come out before everyone's eyes."""
+    pos = reshuffle_table(impl)
+    opened = Counter(pos.to_json()["discard"]["open"])
+    pos.play("take RASI")
+    doc = pos.to_json()
+    assert "reshuffle" not in table(impl).to_json()  # round 1: no reshuffle yet
+    went_in = {"red": (opened + Counter(["ALOA"]), 1), "green": (opened + Counter(["BAFI"]), 1),
+               "blue": (opened, 2), "yellow": (opened, 2)}
+    assert knowledge(pos) == {c: seen_out(cards, unseen, doc["face_up"]) for c, (cards, unseen) in went_in.items()}
+
+
+def test_R9_a_blind_draw_is_seen_by_the_drawer_alone_a_refill_by_everyone(impl):
+    pos = reshuffle_table(impl)
+    pos.play("take RASI")  # yellow moves next, in round 2
+    before, top = knowledge(pos), pos.to_json()["deck"][0]
+    pos.play("draw")
+    after = knowledge(pos)
+    assert after["yellow"] == seen_out(*before["yellow"], [top])
+    assert all(after[c] == before[c] for c in ("red", "green", "blue"))
+    # Red takes a face-up card: the card that fills the gap comes out before every player.
+    doc = pos.to_json()
+    taken, refill = doc["face_up"][0], doc["deck"][0]
+    pos.play(f"take {taken}")
+    assert knowledge(pos) == {c: seen_out(*after[c], [refill]) for c in after}
+
+
+def test_R9_what_went_into_the_deck_is_forgotten_when_it_runs_out(impl):
+    pos = reshuffle_table(impl)
+    pos.play("take RASI")
+    assert "reshuffle" in pos.to_json()
+    while pos.to_json()["deck"]:
+        moves = pos.move_strings()
+        pos.play("draw" if "draw" in moves else next(m for m in moves if m.startswith("discard")))
+    assert "reshuffle" not in pos.to_json() and pos.round == 2
+
+
 # -- R10 the final round -------------------------------------------------------------------------
 
 

@@ -32,7 +32,10 @@ Options (``key=value`` after the name, separated by ``:``):
 * ``pimc`` and ``ismcts``: ``iterations`` (default 1000) or ``time``
   (seconds per move), ``c`` (exploration, default 0.7), ``margin`` (weight of
   the point margin in the reward, default 0), ``policy`` (``heuristic`` or
-  ``random`` rollouts, default heuristic);
+  ``random`` rollouts, default heuristic), ``reshuffle`` (1: after a
+  reshuffle the determinisations deal the deck from the cards the bot saw
+  go into it, docs/engine.md "What a reshuffle reveals"; default 0, ``hint``
+  1);
 * ``ismcts`` and ``hint``: ``expand`` (visits a tree node needs before its
   moves are expanded, default 1), ``prior`` (weight of the core's heuristic
   move scores as priors, default 0), ``reuse`` (1: keep the tree through the
@@ -344,7 +347,7 @@ class SearchBot(Bot):
     """Common options of the search bots: budget, exploration, reward margin, playout policy."""
 
     def __init__(self, spec: str, seed: int = 0, iterations: int | None = None, time: float | None = None,
-                 c: float = 0.7, margin: float = 0.0, policy: str = "heuristic") -> None:
+                 c: float = 0.7, margin: float = 0.0, policy: str = "heuristic", reshuffle: int = 0) -> None:
         super().__init__(spec, seed)
         if iterations is None and time is None:
             iterations = 1000
@@ -352,7 +355,7 @@ class SearchBot(Bot):
         self.seconds = time
         self.c = c
         self.margin = margin
-        self.game = KanaloaGame(POLICIES[policy])
+        self.game = KanaloaGame(POLICIES[policy], reshuffle=bool(reshuffle))
 
 
 class ISMCTSBot(SearchBot):
@@ -376,7 +379,7 @@ class ISMCTSBot(SearchBot):
     def __init__(self, spec: str, expand: int = 1, prior: float = 0.0, reuse: int = 0, root_c: float | None = None,
                  one_order: int = 0, halving: int = 0, trees: int = 1, turn_only: int = 0, **options: Any) -> None:
         super().__init__(spec, **options)
-        self.game = KanaloaGame(self.game.policy, bool(one_order))
+        self.game = KanaloaGame(self.game.policy, bool(one_order), self.game.reshuffle)
         self.expand = expand
         self.prior = prior
         self.reuse = bool(reuse)
@@ -440,9 +443,9 @@ class HintBot(ISMCTSBot):
                  expand: int = HINT_SETTINGS.expand_after, prior: float = HINT_SETTINGS.prior,
                  reuse: int = int(HINT_SETTINGS.reuse), policy: str = POLICY_NAMES[HINT_SETTINGS.policy],
                  root_c: float | None = HINT_SETTINGS.root_c, one_order: int = int(HINT_SETTINGS.one_order),
-                 **options: Any) -> None:
+                 reshuffle: int = int(HINT_SETTINGS.reshuffle), **options: Any) -> None:
         super().__init__(spec, c=c, margin=margin, expand=expand, prior=prior, reuse=reuse, policy=policy,
-                         root_c=root_c, one_order=one_order, **options)
+                         root_c=root_c, one_order=one_order, reshuffle=reshuffle, **options)
 
 
 class PIMCBot(SearchBot):
@@ -463,7 +466,7 @@ class PIMCBot(SearchBot):
         seconds = self.seconds / self.dets if self.seconds is not None else None
         votes: dict[int, int] = {}
         for _ in range(self.dets):
-            world = self.game.wrap(state.determinise(me, self.rng.getrandbits(63)))
+            world = self.game.wrap(state.determinise(me, self.rng.getrandbits(63), self.game.reshuffle))
             search = MCTS(c=self.c, margin=self.margin, seed=self.rng.getrandbits(63))
             for cand in search.search(world, iterations, seconds).candidates():
                 votes[cand.action] = votes.get(cand.action, 0) + cand.visits
@@ -595,6 +598,7 @@ _SEARCH = {
     "c": _Option(float, 0.0),
     "margin": _Option(float, 0.0),
     "policy": _Option(str, choices=tuple(POLICIES)),
+    "reshuffle": _Option(int, 0),
 }
 _ISMCTS = {**_SEARCH, "expand": _Option(int, 1), "prior": _Option(float, 0.0), "reuse": _Option(int, 0),
            "root_c": _Option(float, 0.0), "one_order": _Option(int, 0), "halving": _Option(int, 0),
@@ -693,7 +697,8 @@ _SPEC_HELP = {
     "hint": ("the engine behind 'kanaloa hint': ismcts with the hint's settings as its defaults "
              f"(c={HINT_SETTINGS.c:g}, root_c={_HINT_ROOT_C:g}, prior={HINT_SETTINGS.prior:g}, "
              f"reuse={int(HINT_SETTINGS.reuse)}, one_order={int(HINT_SETTINGS.one_order)}, "
-             f"margin={HINT_SETTINGS.margin:g}, expand={HINT_SETTINGS.expand_after})"),
+             f"margin={HINT_SETTINGS.margin:g}, expand={HINT_SETTINGS.expand_after}, "
+             f"reshuffle={int(HINT_SETTINGS.reshuffle)})"),
     # keys
     "seed": "mixed into the seed each game gives the bot",
     "width": "positions looked at per decision",
@@ -702,6 +707,8 @@ _SPEC_HELP = {
     "c": "exploration constant of the tree search",
     "margin": "weight of the point margin in the reward, at most 1; 0 plays to win, whatever the margin",
     "policy": "how playouts choose their moves",
+    "reshuffle": ("not 0: after a reshuffle, deal the deck of each determinisation from the cards the bot saw go "
+                  "into it (docs/engine.md); 0 deals it from all unseen cards alike"),
     "expand": "visits a tree node needs before its moves are expanded",
     "prior": "weight of the heuristic move scores that order and bias the search; 0 ignores them",
     "reuse": "not 0: keep the search tree through the moves of the bot's turn",

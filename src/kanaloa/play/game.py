@@ -6,7 +6,8 @@ The searches of ``kanaloa.search`` know no game; they reach one only through
 (``kanaloa_core.CoreState``) behind that protocol:
 
 * moves are the core's action codes, its legal lists sorted by code;
-* ``resample`` is the core's determinisation (docs/engine.md "Knowledge");
+* ``resample`` is the core's determinisation (docs/engine.md "Knowledge"),
+  with what a reshuffle reveals unless the game says otherwise;
 * ``rollout`` plays to the end inside the core with one of its playout
   policies (``POLICY_HEURISTIC`` by default, ``POLICY_RANDOM``);
 * a face-down discard (R4) shows nothing of its card, so every discard of
@@ -121,15 +122,21 @@ class KanaloaGame:
     so a search explores each set of such builds once instead of in every
     order.  Before the first move of a search nothing is left out: moves
     made before it cannot be reordered.
+
+    ``reshuffle``: determinisations deal the deck after a reshuffle from the
+    cards the player saw go into it (docs/engine.md "What a reshuffle
+    reveals"); False deals it from all unknown cards alike, as the earlier
+    engine did.
     """
 
-    __slots__ = ("_near", "one_order", "policy")
+    __slots__ = ("_near", "one_order", "policy", "reshuffle")
 
-    def __init__(self, policy: int = POLICY_HEURISTIC, one_order: bool = False) -> None:
+    def __init__(self, policy: int = POLICY_HEURISTIC, one_order: bool = False, reshuffle: bool = True) -> None:
         if policy not in (POLICY_RANDOM, POLICY_HEURISTIC):
             raise ValueError(f"unknown playout policy {policy}")
         self.policy = policy
         self.one_order = one_order
+        self.reshuffle = reshuffle
         self._near: dict[tuple[tuple[int, int], ...], list[int]] = {}
 
     def wrap(self, core_state: CoreState) -> KanaloaState:
@@ -246,7 +253,7 @@ class KanaloaState:
 
     def resample(self, player: int, seed: int) -> KanaloaState:
         """A determinisation from ``player``'s knowledge (docs/engine.md "Knowledge")."""
-        return KanaloaState(self.game, self.core.determinise(player, seed), self.near)
+        return KanaloaState(self.game, self.core.determinise(player, seed, self.game.reshuffle), self.near)
 
     def rollout(self, seed: int) -> None:
         """Play to the end in the core with the game's playout policy (no Python per move)."""

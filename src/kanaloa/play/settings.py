@@ -32,7 +32,9 @@ class SearchSettings:
     (``KanaloaGame``); ``reuse``: a bot
     keeps its tree through the atomic moves of its turn (a hint searches one
     decision and has nothing to keep); ``max_nodes``: the tree's size cap
-    per search (per worker for a hint), which bounds memory.
+    per search (per worker for a hint), which bounds memory; ``reshuffle``:
+    determinisations use what a reshuffle revealed of the deck
+    (``KanaloaGame``).
     """
 
     c: float
@@ -44,6 +46,7 @@ class SearchSettings:
     reuse: bool = False
     max_nodes: int = DEFAULT_MAX_NODES
     one_order: bool = False
+    reshuffle: bool = True
 
     def searcher(self, seed: int) -> ISMCTS:
         """An ISMCTS with these settings and ``seed`` that keeps the final points at the root."""
@@ -52,7 +55,7 @@ class SearchSettings:
 
     def game(self) -> KanaloaGame:
         """The game adapter with these settings' playout policy."""
-        return KanaloaGame(self.policy, self.one_order)
+        return KanaloaGame(self.policy, self.one_order, self.reshuffle)
 
     def check(self) -> None:
         """Raise ``OptionError`` for a setting the search or the game refuses."""
@@ -66,4 +69,4 @@ class SearchSettings:
 # The engine behind hints (docs/strength.md: experiment 5 for the root, 14 for the rest).
 HINT_SETTINGS = SearchSettings(c=0.7, prior=0.0, root_c=1.0, reuse=True)
 # The engine hints used before: plain ISMCTS with random expansion order and c = 0.7.
-ISMCTS_SETTINGS = SearchSettings(c=0.7, prior=0.0)
+ISMCTS_SETTINGS = SearchSettings(c=0.7, prior=0.0, reshuffle=False)

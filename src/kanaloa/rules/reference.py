@@ -34,7 +34,7 @@ face-up or discarded face-down.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ..errors import shorten
 from . import actions as A
@@ -550,13 +550,16 @@ class ReferenceState:
         slot = d.face_up.index(island)
         if d.deck:
             d.face_up[slot] = d.deck.pop(0)
+            seen_leave_deck(d, range(d.players), d.face_up[slot])
         else:
             del d.face_up[slot]
 
     def draw_card(self) -> None:  # R5, R16.5
         """The mover draws the deck's top card, unseen by the others."""
         d = self.data
-        d.hands[d.to_move][d.deck.pop(0)] += 1
+        card = d.deck.pop(0)
+        d.hands[d.to_move][card] += 1
+        seen_leave_deck(d, [d.to_move], card)
 
     def end_turn(self) -> None:
         """After the draw: reset the turn, end the round if the cards ran out (R9, R10), next seat."""
@@ -585,8 +588,10 @@ class ReferenceState:
 
     def reshuffle_discards(self, face_up: int = FACE_UP) -> None:  # R9, R16.6
         """Every discard, listed in island order, shuffled by the state's stream into the deck;
-        ``face_up`` cards (4, or 3 in Kahuna) are turned up from its top."""
+        ``face_up`` cards (4, or 3 in Kahuna) are turned up from its top.  Each player knows which of
+        the deck's cards it saw go in (``reshuffle_knowledge``)."""
         d = self.data
+        d.pile, d.pile_unseen = reshuffle_knowledge(d)
         counts = [0] * self.board.n_islands
         for island in d.discard_open:
             counts[island] += 1
@@ -601,6 +606,8 @@ class ReferenceState:
         d.hidden_by = [[0] * self.board.n_islands for _ in range(d.players)]
         d.face_up = deck[:face_up]
         d.deck = deck[face_up:]
+        for card in d.face_up:
+            seen_leave_deck(d, range(d.players), card)
 
     def start_final_round(self) -> None:  # R10
         d = self.data
@@ -1250,3 +1257,40 @@ def turn_up_face_up(state: ReferenceState) -> None:  # R3, R9, R16.6
     size = KAHUNA_FACE_UP if d.game == GAME_KAHUNA else FACE_UP
     while len(d.face_up) < size and d.deck:
         d.face_up.append(d.deck.pop(0))
+        seen_leave_deck(d, range(d.players), d.face_up[-1])
+
+
+# -- what a reshuffle reveals (docs/engine.md "What a reshuffle reveals") --------------------------
+
+
+def reshuffle_knowledge(d: StateData) -> tuple[list[list[int]], list[int]]:
+    """What each player knows of the deck the discards of ``d`` are about to become (R9, R16.6).
+
+    Player ``o`` saw the open discards and its own face-down ones go in
+    (``pile[o]``, counts per island), and knows how many face-down discards of
+    the others it could not see (``pile_unseen[o]``).
+    """
+    open_counts = [0] * d.n_islands
+    for island in d.discard_open:
+        open_counts[island] += 1
+    hidden = sum(sum(row) for row in d.hidden_by)
+    pile = [[n + own for n, own in zip(open_counts, d.hidden_by[o], strict=True)] for o in range(d.players)]
+    unseen = [hidden - sum(d.hidden_by[o]) for o in range(d.players)]
+    if not any(unseen) and not any(any(row) for row in pile):
+        return [], []  # nothing was discarded: nothing to know
+    return pile, unseen
+
+
+def seen_leave_deck(d: StateData, observers: Iterable[int], card: int) -> None:
+    """Each of ``observers`` sees ``card`` come out of the deck: one of the cards it saw go in at the last
+    reshuffle, or else one of those it could not see.  Once the deck is empty, or nobody knows anything
+    more of it, the tables are empty again, as before the first reshuffle."""
+    if not d.pile:
+        return
+    for o in observers:
+        if d.pile[o][card]:
+            d.pile[o][card] -= 1
+        elif d.pile_unseen[o]:
+            d.pile_unseen[o] -= 1
+    if not d.deck or (not any(d.pile_unseen) and not any(any(row) for row in d.pile)):
+        d.pile, d.pile_unseen = [], []

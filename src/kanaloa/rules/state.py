@@ -92,6 +92,13 @@ class StateData:
     ``hands[s]``, ``public[s]`` and ``hidden_by[s]`` are counts per island:
     the hand, the part of it every player knows (R5 face-up takes), and the
     face-down discards seat ``s`` made since the last reshuffle.
+    ``pile[o]`` (counts per island) and ``pile_unseen[o]`` are what player
+    ``o`` knows of the deck after a reshuffle (R9, R16.6): the cards it saw
+    go into the deck then and has not seen come out of it since, and how
+    many cards of that reshuffle it could not see (the others' face-down
+    discards), less those it has since seen come out (docs/engine.md "What
+    a reshuffle reveals").  Both are empty while nobody knows anything of
+    the kind (before the first reshuffle).
     ``deck`` lists islands top first; ``face_up`` and ``discard_open`` keep
     their order.  ``setup_chosen[s]`` is the island seat ``s`` set aside in
     R3, or ``NO_CARD``.  ``rng`` is the SplitMix64 state for chance events.
@@ -119,6 +126,8 @@ class StateData:
     hands: list[list[int]] = field(default_factory=list)
     public: list[list[int]] = field(default_factory=list)
     hidden_by: list[list[int]] = field(default_factory=list)
+    pile: list[list[int]] = field(default_factory=list)
+    pile_unseen: list[int] = field(default_factory=list)
     deck: list[int] = field(default_factory=list)
     face_up: list[int] = field(default_factory=list)
     discard_open: list[int] = field(default_factory=list)
@@ -175,6 +184,8 @@ class StateData:
             hands=[list(h) for h in self.hands],
             public=[list(p) for p in self.public],
             hidden_by=[list(h) for h in self.hidden_by],
+            pile=[list(p) for p in self.pile],
+            pile_unseen=list(self.pile_unseen),
             deck=list(self.deck),
             face_up=list(self.face_up),
             discard_open=list(self.discard_open),
