@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from collections import Counter
 
 import pytest
@@ -330,8 +331,8 @@ FULL_ERRORS = [
     (_set("format", "kanaloa-position/2"), "format: 'kanaloa-position/2' is not 'kanaloa-position/1'"),
     (_set("format", _DELETE), 'format: missing; a position starts with "format": "kanaloa-position/1"'),
     (_set("colour", "red"), "colour: unknown field (the fields are format, game, board, rules, players, colors, "
-                            "viewer, to_move, round, bridges, gods, hands, face_up, deck, discard, scores, turn, "
-                            "final_round, setup, result, seed)"),
+                            "viewer, to_move, round, bridges, gods, hands, face_up, deck, discard, reshuffle, scores, "
+                            "turn, final_round, setup, result, seed)"),
     (_set("hands", _DELETE), "hands: missing"),
     (_set("board", 7), "board: must be a built-in board name or a file path, not 7"),
     (_set("board", "atlantis"), "board 'atlantis': no such built-in board (oro, kahuna) or file"),
@@ -860,8 +861,8 @@ def test_a_key_that_is_long_or_on_several_lines_is_quoted_cut_short():
         "bridges.'ALOA\\nBAFI': not a link of board oro (write two islands joined by '-')")
     assert full_position_error(_set("x" * 100_000, 1)) == (
         "'" + "x" * 60 + "'... (100000 characters): unknown field (the fields are format, game, board, "
-        "rules, players, colors, viewer, to_move, round, bridges, gods, hands, face_up, deck, discard, scores, turn, "
-        "final_round, setup, result, seed)")
+        "rules, players, colors, viewer, to_move, round, bridges, gods, hands, face_up, deck, discard, reshuffle, "
+        "scores, turn, final_round, setup, result, seed)")
     assert full_position_error(_set("turn. ", 1)).startswith("turn.' ': unknown field (turn has ")
 
 
@@ -1199,3 +1200,72 @@ def test_the_api_quotes_long_arguments_cut_short():
             call()
         message = str(caught.value)
         assert "(5000 characters)" in message and len(message) < 300, message[:400]
+
+
+# -- reshuffle: what each player saw go into the deck (R9) --------------------------------------
+
+
+def round_2_position(engine) -> Position:
+    """A random 4-player game a few moves into round 2, cards left in its deck."""
+    rng = random.Random(5)
+    pos = Position.new(4, seed=5, engine=engine)
+    while pos.round != 2:
+        pos.push(rng.choice(pos.state.legal_actions()))
+    for _ in range(3):
+        pos.push(rng.choice(pos.state.legal_actions()))
+    assert pos.round == 2 and pos.to_json()["deck"]
+    return pos
+
+
+def test_the_reshuffle_field_holds_every_players_knowledge_and_reads_back(engine):
+    pos = round_2_position(engine)
+    doc = pos.to_json()
+    assert set(doc["reshuffle"]) == {"red", "green", "blue", "yellow"}
+    assert all(set(k) == {"cards", "unseen"} for k in doc["reshuffle"].values())
+    assert Position.from_json(pos.dumps(), engine=engine).to_json() == doc
+    # A viewer position holds the viewer's alone: the others' include their own face-down discards.
+    seen = pos.as_viewer("green").to_json()
+    assert seen["reshuffle"] == {"green": doc["reshuffle"]["green"]}
+    assert Position.from_json(seen, engine=engine).to_json() == seen
+    # Left out, a player knows nothing of the deck; the position is still good.
+    del doc["reshuffle"]
+    assert "reshuffle" not in Position.from_json(doc, engine=engine).to_json()
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.update(reshuffle=[]), "reshuffle: must be an object mapping players to what each saw go into the "
+                                       "deck, not []"),
+    (lambda d: d["reshuffle"].update(pink={}),
+     "reshuffle.pink: 'pink' is not playing (the colors are red, green, blue, yellow)"),
+    (lambda d: d["reshuffle"]["red"].update(top="ALOA"), "reshuffle.red.top: unknown field (reshuffle.red has "
+                                                         "cards, unseen)"),
+    (lambda d: d["reshuffle"]["red"].update(cards=["ORO"] * 4), "reshuffle.red.cards: 4 ORO cards, but the board "
+                                                                "has 3"),
+    (lambda d: d["reshuffle"]["red"].update(cards=["ATLANTIS"]), "reshuffle.red.cards: 'ATLANTIS' is not an island "
+                                                                 "of board oro"),
+    (lambda d: d["reshuffle"]["red"].update(unseen=-1), "reshuffle.red.unseen: -1 must be a whole number, 0 or more"),
+])
+def test_a_bad_reshuffle_field_names_the_field_and_why(change, message):
+    doc = round_2_position(load_engine("reference")).to_json()
+    change(doc)
+    with pytest.raises(PositionError) as err:
+        Position.from_json(doc, engine=load_engine("reference"))
+    assert str(err.value) == message
+
+
+def test_the_reshuffle_field_belongs_to_round_2_with_a_deck_and_to_the_viewer():
+    engine = load_engine("reference")
+    with pytest.raises(PositionError) as err:
+        Position.from_json(full_doc(reshuffle={"red": {"cards": ["ALOA"]}}), engine=engine)
+    assert str(err.value) == "reshuffle: round 1 has no deck made from a reshuffle (R9)"
+    doc = round_2_position(engine).to_json()
+    seen = Position.from_json(doc, engine=engine).as_viewer("red").to_json()
+    seen["reshuffle"]["blue"] = doc["reshuffle"]["blue"]
+    with pytest.raises(PositionError) as err:
+        Position.from_json(seen, engine=engine)
+    assert str(err.value) == ("reshuffle.blue: red cannot know what blue saw go into the deck (its own face-down "
+                              "discards among them)")
+    seen["deck"] = {"count": 0}
+    with pytest.raises(PositionError) as err:
+        Position.from_json(seen, engine=engine)
+    assert str(err.value) == "reshuffle: the deck is empty: there is nothing left to know of it"

@@ -625,7 +625,7 @@ class Position:
         state.apply(action)
         if state.round != before:
             after = state.to_data()
-            kind = V.enter_wait(after, before)
+            kind = V.enter_wait(after, d, viewer)
             if kind is not None:
                 self._state, self._wait, self._wait_kind = None, after, kind
                 return

@@ -19,6 +19,16 @@ holds.  The details it leaves open are settled here:
 ``discard.hidden_by``: written for every color in a full position (empty
   lists included), for the viewer alone in a viewer position.
 
+``reshuffle``: ``{PLAYER: {"cards": [...], "unseen": N}}``, what each player
+  saw go into the deck at the last reshuffle and has not seen come out of it,
+  and how many of its cards it could not see (``StateData.pile`` and
+  ``pile_unseen``; docs/engine.md "What a reshuffle reveals").  Allowed only
+  in round 2 (Kahuna: 2 and 3) with cards in the deck (a game won at once
+  leaves it out); written for every
+  player who knows something in a full position, for the viewer alone in a
+  viewer position; ``cards`` defaults to ``[]`` and ``unseen`` to 0, a player
+  left out knows nothing.  Cards are in island order on output.
+
 ``seed``: a full position must give it: the state of the chance stream
   (``StateData.rng``) from which its later reshuffles (R9) are drawn, so that
   the same position and moves always give the same game.  ``kanaloa new
@@ -181,7 +191,7 @@ from .viewer import UNSEEN_CHOICE, WAIT_RESHUFFLE, WAIT_SETUP, WaitKind, card_na
 FORMAT = "kanaloa-position/1"
 FIELDS = (
     "format", "game", "board", "rules", "players", "colors", "viewer", "to_move", "round", "bridges", "gods",
-    "hands", "face_up", "deck", "discard", "scores", "turn", "final_round", "setup", "result", "seed",
+    "hands", "face_up", "deck", "discard", "reshuffle", "scores", "turn", "final_round", "setup", "result", "seed",
 )
 GOD_TURN_KEYS = ("ku_target", "pele_gifts", "lono_draw", "over_limit")  # R14.6-R14.9: what a token use leaves
 _RULE_OF_TURN_KEY = {"ku_target": "R14.6", "pele_gifts": "R14.7", "lono_draw": "R14.8", "over_limit": "R14.9"}
@@ -373,6 +383,11 @@ def render(board: Board, colors: tuple[str, ...], d: StateData, viewer: int | No
         "hidden": d.hidden_count(),
         "hidden_by": {colors[s]: card_names(board, d.hidden_by[s]) for s in seen},
     }
+    if d.pile and not over:  # what a reshuffle revealed of the deck, while it lasts: every player's, or the viewer's
+        went_in = {colors[s]: {"cards": card_names(board, d.pile[s]), "unseen": d.pile_unseen[s]} for s in seen
+                   if d.pile_unseen[s] or any(d.pile[s])}
+        if went_in:
+            doc["reshuffle"] = went_in
     doc["scores"] = {colors[c]: d.scores[c] for c in color_order(d.players, d.game)}
     if not over and kahuna:
         doc["turn"] = {"played": d.played, "discarded": d.discarded, "skipped_draw": d.skipped}
@@ -485,6 +500,7 @@ class _Reader:
         d.face_up = self._cards("face_up", doc["face_up"])
         deck_count = self._deck(d, doc["deck"])
         hidden = self._discard(d, doc.get("discard", {}))
+        self._reshuffle(d, doc, deck_count)
         self._scores(d, doc.get("scores", {}))
         self._turn(d, doc)
         if d.lono_draw and not d.face_up and deck_count == 0:
@@ -893,6 +909,41 @@ class _Reader:
         if self.viewer is not None and hidden < named:
             raise _fail("discard.hidden", f"{hidden} but {self.players[self.viewer]} alone discarded {named}")
         return hidden
+
+    def _reshuffle(self, d: StateData, doc: dict[str, Any], deck_count: int) -> None:
+        """``reshuffle``: what each player saw go into the deck at the last reshuffle and has not seen come
+        out of it (docs/engine.md "What a reshuffle reveals")."""
+        if "reshuffle" not in doc:
+            return
+        known = doc["reshuffle"]
+        if not isinstance(known, dict):
+            raise _fail("reshuffle", "must be an object mapping players to what each saw go into the deck, "
+                                     f"not {brief(known)}")
+        later = (ROUND_2, ROUND_3) if self.game == GAME_KAHUNA else (ROUND_2,)
+        if d.round not in later:
+            raise _fail("reshuffle", f"round {ROUND_NAMES[d.round]!r} has no deck made from a reshuffle "
+                                     f"({'R16.6' if self.game == GAME_KAHUNA else 'R9'})")
+        if deck_count == 0:
+            raise _fail("reshuffle", "the deck is empty: there is nothing left to know of it")
+        n = self.board.n_islands
+        pile = [[0] * n for _ in self.players]
+        unseen = [0] * len(self.players)
+        for c, entry in known.items():
+            field = f"reshuffle.{_key(c)}"
+            s = self._seat(field, c)
+            if self.viewer is not None and s != self.viewer:
+                raise _fail(field, f"{self.players[self.viewer]} cannot know what {c} saw go into the deck "
+                                   f"(its own face-down discards among them)")
+            entry = self._object(field, entry, ("cards", "unseen"))
+            pile[s] = self._multiset(f"{field}.cards", entry.get("cards", []))
+            per_island = self.board.cards_per_island
+            for x, k in enumerate(pile[s]):
+                if k > per_island:
+                    raise _fail(f"{field}.cards", f"{k} {self.board.islands[x]} cards, but the board has "
+                                                  f"{per_island}")
+            unseen[s] = self._count(f"{field}.unseen", entry.get("unseen", 0))
+        if any(unseen) or any(any(row) for row in pile):
+            d.pile, d.pile_unseen = pile, unseen
 
     def _scores(self, d: StateData, scores: Any) -> None:
         if not isinstance(scores, dict):

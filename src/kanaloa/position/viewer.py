@@ -64,7 +64,7 @@ from typing import Literal
 from ..errors import MoveError
 from ..rules import actions as A
 from ..rules.board import Board
-from ..rules.reference import ReferenceState, turn_up_face_up
+from ..rules.reference import ReferenceState, reshuffle_knowledge, turn_up_face_up
 from ..rules.rng import SplitMix64
 from ..rules.state import GAME_KAHUNA, ROUND_1, ROUND_2, ROUND_3, ROUND_SETUP, StateData
 from . import notation as N
@@ -432,14 +432,17 @@ def _bring_to_deck_top(board: Board, colors: tuple[str, ...], viewer: int, d: St
 # -- waiting for the cards turned face-up --------------------------------------------------
 
 
-def enter_wait(after: StateData, before_round: int) -> WaitKind | None:
+def enter_wait(after: StateData, before: StateData, viewer: int) -> WaitKind | None:
     """After a move in a viewer position: turn ``after`` back into a wait where the deck turned up unseen cards.
 
-    ``after`` is the state the engine reached from a state in round
-    ``before_round``; it is changed in place into the waiting state of the
-    module docstring.  Returns the kind of wait, or None (``after`` then
-    unchanged).
+    ``after`` is the state the engine reached from ``before`` (the
+    viewer's filled-in state); it is changed in place into the waiting
+    state of the module docstring.  After a reshuffle the viewer keeps what
+    it saw go into the deck (``reshuffle_knowledge`` of ``before``), and
+    nothing of the others' knowledge, which the filled-in cards would
+    make up.  Returns the kind of wait, or None (``after`` then unchanged).
     """
+    before_round = before.round
     if before_round == ROUND_SETUP and after.round == ROUND_1:
         # R3: the chosen cards (seat order) and the top-up lie face-up; the viewer has not seen them.
         n = after.players
@@ -453,6 +456,12 @@ def enter_wait(after: StateData, before_round: int) -> WaitKind | None:
         # R9, R16.6: the reshuffled deck turned cards face-up; unseen until recorded.
         after.deck = after.face_up + after.deck
         after.face_up = []
+        pile, unseen = reshuffle_knowledge(before)
+        if pile and (unseen[viewer] or any(pile[viewer])):
+            after.pile = [row if o == viewer else [0] * len(row) for o, row in enumerate(pile)]
+            after.pile_unseen = [n if o == viewer else 0 for o, n in enumerate(unseen)]
+        else:
+            after.pile, after.pile_unseen = [], []
         return WAIT_RESHUFFLE
     return None
 
