@@ -160,6 +160,37 @@ def test_a_reshuffle_turns_up_cards_by_chance():
     assert {"deal", "draw", "face-up"} <= kinds
 
 
+def test_after_a_reshuffle_each_player_knows_what_went_in_less_the_row_chance_turned_up():
+    """docs/engine.md "What a reshuffle reveals": the row is chance's, not the core's own shuffle's, so what
+    each player saw come out of the deck is that row."""
+    from kanaloa.rules.reference import reshuffle_knowledge, seen_leave_deck
+
+    checked = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = OS.load(OS.KANALOA_NAME, seed=seed).new_initial_state()
+        before = None
+        while not state.is_terminal() and state.core.round != 2:
+            if not state.is_chance_node():
+                before = state.core.to_data()
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True) if state.is_chance_node() else (None, None)
+            state.apply_action(rng.choices(outcomes, probs)[0] if outcomes else rng.choice(state.legal_actions()))
+        while state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        if state.is_terminal() or before is None:
+            continue
+        data = state.core.to_data()
+        expected = before.copy()
+        expected.pile, expected.pile_unseen = reshuffle_knowledge(before)
+        expected.deck = data.deck
+        for card in data.face_up:
+            seen_leave_deck(expected, range(data.players), card)
+        assert (data.pile, data.pile_unseen) == (expected.pile, expected.pile_unseen), seed
+        checked += 1
+    assert checked > 0
+
+
 def test_chance_outcomes_follow_the_cards_left():
     """The first card dealt: every island equally likely (3 cards each on oro); an impossible outcome is refused."""
     state = OS.load(OS.KANALOA_NAME).new_initial_state()

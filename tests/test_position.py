@@ -1244,6 +1244,9 @@ def test_the_reshuffle_field_holds_every_players_knowledge_and_reads_back(engine
     (lambda d: d["reshuffle"]["red"].update(cards=["ATLANTIS"]), "reshuffle.red.cards: 'ATLANTIS' is not an island "
                                                                  "of board oro"),
     (lambda d: d["reshuffle"]["red"].update(unseen=-1), "reshuffle.red.unseen: -1 must be a whole number, 0 or more"),
+    (lambda d: d["reshuffle"].update(red={"cards": ["ORO"], "unseen": 1}),
+     "reshuffle.red: 1 card and 1 unseen, but the deck holds 31; every card of the deck went into it at the "
+     "reshuffle"),
 ])
 def test_a_bad_reshuffle_field_names_the_field_and_why(change, message):
     doc = round_2_position(load_engine("reference")).to_json()

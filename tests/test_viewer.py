@@ -355,6 +355,27 @@ def test_after_a_reshuffle_the_viewer_waits_for_the_cards_turned_up(engine):
     assert Position.from_json(view.dumps(), engine=engine).to_json() == out
 
 
+def test_a_viewer_record_of_a_card_that_did_not_go_into_the_deck_is_refused(engine):
+    """docs/engine.md "What a reshuffle reveals": red saw every card of the new deck go in (nothing unseen),
+    so a card turned up or drawn must be one of them; those it records come off what it knows."""
+    doc = _reshuffled(engine, 10)
+    went_in = ["COCO", "COCO", "ELOI", "ELOI", "HILO", "IKA", "LANI", "MOKU", "NALU", "PAHU"]
+    doc["reshuffle"] = {"red": {"cards": went_in, "unseen": 0}}
+    view = Position.from_json(doc, engine=engine)
+    with pytest.raises(MoveError) as err:
+        view.play("faceup ELOI ELOI ELOI COCO")
+    assert str(err.value) == ("move 'faceup ELOI ELOI ELOI COCO': ELOI cannot come from the deck: red saw every "
+                              "card that went into it at the reshuffle, and no ELOI is left among them")
+    view.play("faceup eloi eloi lani coco")
+    assert view.to_json()["reshuffle"] == {
+        "red": {"cards": ["COCO", "HILO", "IKA", "MOKU", "NALU", "PAHU"], "unseen": 0}}
+    with pytest.raises(MoveError) as err:
+        view.play("draw LANI")
+    assert "LANI cannot come from the deck: red saw every card" in str(err.value)
+    view.play("draw HILO")
+    assert view.to_json()["reshuffle"] == {"red": {"cards": ["COCO", "IKA", "MOKU", "NALU", "PAHU"], "unseen": 0}}
+
+
 def test_a_short_deck_turns_up_fewer_cards(engine):
     view = Position.from_json(_reshuffled(engine, 2), engine=engine)
     assert view.waiting == "the deck turned up 2 unseen card(s); record them with 'faceup CARD CARD' (R9)"

@@ -62,6 +62,7 @@ from .position.viewer import pele_stream
 from .rules import actions as A
 from .rules.board import Board, load_board
 from .rules.core import CoreState, core_board
+from .rules.reference import reshuffle_knowledge, seen_leave_deck
 from .rules.state import (
     GAME_KAHUNA,
     GAME_KANALOA,
@@ -504,6 +505,11 @@ class KanaloaState(pyspiel.State):
             d = self._core.to_data()
             seq = _arrange(list(d.face_up) + list(d.deck), [*p.chosen, outcome], start=len(p.chosen))
             d.face_up, d.deck = seq[: len(d.face_up)], seq[len(d.face_up) :]
+            # What each player saw go into the deck, less the row as it now lies (docs/engine.md "What a
+            # reshuffle reveals"): the core took off the cards its own shuffle turned up.
+            d.pile, d.pile_unseen = reshuffle_knowledge(p.before.to_data())
+            for card in d.face_up:
+                seen_leave_deck(d, range(d.players), card)
             self._core = CoreState.from_data(game.core_board, d)
         p.chosen.append(outcome)
         if len(p.chosen) < p.need:

@@ -942,6 +942,10 @@ class _Reader:
                     raise _fail(f"{field}.cards", f"{k} {self.board.islands[x]} cards, but the board has "
                                                   f"{per_island}")
             unseen[s] = self._count(f"{field}.unseen", entry.get("unseen", 0))
+            if sum(pile[s]) + unseen[s] < deck_count:
+                n = sum(pile[s])
+                raise _fail(field, f"{n} card{'' if n == 1 else 's'} and {unseen[s]} unseen, but the deck holds "
+                                   f"{deck_count}; every card of the deck went into it at the reshuffle")
         if any(unseen) or any(any(row) for row in pile):
             d.pile, d.pile_unseen = pile, unseen
 

@@ -419,6 +419,7 @@ def _bring_to_deck_top(board: Board, colors: tuple[str, ...], viewer: int, d: St
     """Make the filled-in deck's top card ``card`` (the viewer saw it drawn or turned up)."""
     x = board.find_island(card)
     assert x is not None  # a parsed move names islands of its board
+    check_went_in(board, colors[viewer], viewer, d, [x], fail)
     if d.deck[0] == x:
         return False
     src = _find_unseen(d, viewer, x, skip={("deck", 0)})
@@ -427,6 +428,24 @@ def _bring_to_deck_top(board: Board, colors: tuple[str, ...], viewer: int, d: St
         raise fail(f"{card} cannot be the card {noun}: {colors[viewer]} knows where every {card} card is")
     _exchange(d, src, x, ("deck", 0), d.deck[0])
     return True
+
+
+def check_went_in(board: Board, seen: str, viewer: int, d: StateData, cards: list[int], fail: Fail) -> None:
+    """Refuse cards said to come out of the deck that the viewer knows did not go into it at the last
+    reshuffle (docs/engine.md "What a reshuffle reveals"): each must be one it saw go in and has not seen
+    come out, or one of those it could not see."""
+    if not d.pile:
+        return
+    went_in, unseen = list(d.pile[viewer]), d.pile_unseen[viewer]
+    for x in cards:
+        if went_in[x]:
+            went_in[x] -= 1
+        elif unseen:
+            unseen -= 1
+        else:
+            name = board.islands[x]
+            raise fail(f"{name} cannot come from the deck: {seen} saw every card that went into it at the "
+                       f"reshuffle, and no {name} is left among them")
 
 
 # -- waiting for the cards turned face-up --------------------------------------------------
@@ -514,6 +533,7 @@ def apply_faceup(board: Board, colors: tuple[str, ...], viewer: int, d: StateDat
             _bring(board, seen, viewer, d, x, ("chosen", seat), fixed, fail,
                    f"{board.islands[x]} cannot be {colors[seat]}'s chosen card")
         deck_cards = want[n:]
+    check_went_in(board, seen, viewer, d, [x for x in deck_cards if x is not None], fail)
     for j, x in enumerate(deck_cards):
         assert x is not None
         _bring(board, seen, viewer, d, x, ("deck", j), fixed, fail, f"{board.islands[x]} cannot come from the deck")

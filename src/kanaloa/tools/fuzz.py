@@ -111,7 +111,7 @@ _FIELD_NAMES = (
     "deck", "discard", "scores", "turn", "final_round", "setup", "result", "seed", "cards", "public", "count",
     "open", "hidden", "hidden_by", "played", "discarded", "remove_on", "done", "passed", "chosen", "ranking",
     "winner", "reason", "preset", "name", "cards_per_island", "islands", "links", "xy", "colors", "color",
-    "game", "skipped_draw",
+    "game", "skipped_draw", "reshuffle", "unseen",
 )
 _WORDS = (
     "red", "green", "blue", "yellow", "purple", "RED", "yucata", "tabletop", "final", "over", "points",
