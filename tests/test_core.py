@@ -16,6 +16,7 @@ from kanaloa.rules.board import load_board
 from kanaloa.rules.rng import SplitMix64
 from kanaloa.rules.state import (
     DEAL,
+    GAME_KAHUNA,
     NO_CARD,
     PRESET_TABLETOP,
     PRESET_YUCATA,
@@ -600,11 +601,11 @@ def test_a_sample_plays_on_for_the_viewer(tables):
     assert sample.is_over
 
 
-def in_round_2(tables, seed: int, moves: int) -> CoreState:
-    """A random game ``moves`` moves after its reshuffle (R9), its deck not yet empty, some face-down
-    discards having gone into it."""
+def in_round_2(tables, seed: int, moves: int, players: int = 4, **deal) -> CoreState:
+    """A random game ``moves`` moves after its reshuffle (R9, R16.6), its deck not yet empty, some face-down
+    discards having gone into it; ``deal`` goes to ``CoreState.deal`` (Kahuna, the gods)."""
     for attempt in range(200):
-        state = CoreState.deal(tables, 4, PRESET_YUCATA, seed + attempt)
+        state = CoreState.deal(tables, players, PRESET_YUCATA, seed + attempt, **deal)
         rng = random.Random(seed + attempt)
         hidden = 0
         while not state.is_over and state.round != ROUND_2:
@@ -631,14 +632,22 @@ def unknown_pool(data: StateData, viewer: int) -> list[int]:
     return pool
 
 
-def test_after_a_reshuffle_the_deck_is_dealt_from_the_cards_that_went_in(tables):
+@pytest.mark.parametrize("game", ["4 players", "2 players", "gods", "kahuna"])
+def test_after_a_reshuffle_the_deck_is_dealt_from_the_cards_that_went_in(oro, tables, game):
     """docs/engine.md "What a reshuffle reveals": of each island, at most the cards the viewer saw go in
     (and still unknown to it) are in a sample's deck, and at most pile_unseen more overall."""
+    board, players, deal = tables, 4, {}
+    if game == "2 players":
+        players = 2
+    elif game == "gods":
+        deal = {"gods": True}
+    elif game == "kahuna":
+        board, players, deal = core_board(load_board("kahuna")), 2, {"game": GAME_KAHUNA}
     for seed, moves in ((1, 0), (2, 3), (3, 9)):
-        state = in_round_2(tables, 100 * seed, moves)
+        state = in_round_2(board, 100 * seed, moves, players, **deal)
         data = state.to_data()
         assert data.pile and data.pile_unseen
-        for viewer in range(4):
+        for viewer in range(players):
             pool = unknown_pool(data, viewer)
             went_in = [min(k, n) for k, n in zip(data.pile[viewer], pool, strict=True)]
             unseen = data.pile_unseen[viewer]
