@@ -151,7 +151,7 @@ from typing import Any
 
 from ..errors import BoardError, KanaloaError, PositionError, brief
 from ..rules.board import Board, load_board
-from ..rules.reference import ReferenceState, why_unreachable
+from ..rules.reference import ReferenceState, knows_of_deck, why_unreachable
 from ..rules.state import (
     GAME_KAHUNA,
     GAME_KANALOA,
@@ -385,7 +385,7 @@ def render(board: Board, colors: tuple[str, ...], d: StateData, viewer: int | No
     }
     if d.pile and not over:  # what a reshuffle revealed of the deck, while it lasts: every player's, or the viewer's
         went_in = {colors[s]: {"cards": card_names(board, d.pile[s]), "unseen": d.pile_unseen[s]} for s in seen
-                   if d.pile_unseen[s] or any(d.pile[s])}
+                   if knows_of_deck(d.pile[s], d.pile_unseen[s])}
         if went_in:
             doc["reshuffle"] = went_in
     doc["scores"] = {colors[c]: d.scores[c] for c in color_order(d.players, d.game)}
@@ -925,8 +925,8 @@ class _Reader:
                                      f"({'R16.6' if self.game == GAME_KAHUNA else 'R9'})")
         if deck_count == 0:
             raise _fail("reshuffle", "the deck is empty: there is nothing left to know of it")
-        n = self.board.n_islands
-        pile = [[0] * n for _ in self.players]
+        per_island = self.board.cards_per_island
+        pile = [[0] * self.board.n_islands for _ in self.players]
         unseen = [0] * len(self.players)
         for c, entry in known.items():
             field = f"reshuffle.{_key(c)}"
@@ -936,17 +936,16 @@ class _Reader:
                                    f"(its own face-down discards among them)")
             entry = self._object(field, entry, ("cards", "unseen"))
             pile[s] = self._multiset(f"{field}.cards", entry.get("cards", []))
-            per_island = self.board.cards_per_island
             for x, k in enumerate(pile[s]):
                 if k > per_island:
                     raise _fail(f"{field}.cards", f"{k} {self.board.islands[x]} cards, but the board has "
                                                   f"{per_island}")
             unseen[s] = self._count(f"{field}.unseen", entry.get("unseen", 0))
-            if sum(pile[s]) + unseen[s] < deck_count:
-                n = sum(pile[s])
-                raise _fail(field, f"{n} card{'' if n == 1 else 's'} and {unseen[s]} unseen, but the deck holds "
-                                   f"{deck_count}; every card of the deck went into it at the reshuffle")
-        if any(unseen) or any(any(row) for row in pile):
+            named = sum(pile[s])
+            if named + unseen[s] < deck_count:
+                raise _fail(field, f"{named} card{'' if named == 1 else 's'} and {unseen[s]} unseen, but the deck "
+                                   f"holds {deck_count}; every card of the deck went into it at the reshuffle")
+        if any(knows_of_deck(row, n) for row, n in zip(pile, unseen, strict=True)):
             d.pile, d.pile_unseen = pile, unseen
 
     def _scores(self, d: StateData, scores: Any) -> None:

@@ -64,7 +64,7 @@ from typing import Literal
 from ..errors import MoveError
 from ..rules import actions as A
 from ..rules.board import Board
-from ..rules.reference import ReferenceState, reshuffle_knowledge, turn_up_face_up
+from ..rules.reference import ReferenceState, came_out, knows_of_deck, reshuffle_knowledge, turn_up_face_up
 from ..rules.rng import SplitMix64
 from ..rules.state import GAME_KAHUNA, ROUND_1, ROUND_2, ROUND_3, ROUND_SETUP, StateData
 from . import notation as N
@@ -438,10 +438,9 @@ def check_went_in(board: Board, seen: str, viewer: int, d: StateData, cards: lis
         return
     went_in, unseen = list(d.pile[viewer]), d.pile_unseen[viewer]
     for x in cards:
-        if went_in[x]:
-            went_in[x] -= 1
-        elif unseen:
-            unseen -= 1
+        left = came_out(went_in, unseen, x)
+        if left is not None:
+            unseen = left
         else:
             name = board.islands[x]
             raise fail(f"{name} cannot come from the deck: {seen} saw every card that went into it at the "
@@ -476,7 +475,7 @@ def enter_wait(after: StateData, before: StateData, viewer: int) -> WaitKind | N
         after.deck = after.face_up + after.deck
         after.face_up = []
         pile, unseen = reshuffle_knowledge(before)
-        if pile and (unseen[viewer] or any(pile[viewer])):
+        if pile and knows_of_deck(pile[viewer], unseen[viewer]):
             after.pile = [row if o == viewer else [0] * len(row) for o, row in enumerate(pile)]
             after.pile_unseen = [n if o == viewer else 0 for o, n in enumerate(unseen)]
         else:

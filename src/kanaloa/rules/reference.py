@@ -1276,9 +1276,24 @@ def reshuffle_knowledge(d: StateData) -> tuple[list[list[int]], list[int]]:
     hidden = sum(sum(row) for row in d.hidden_by)
     pile = [[n + own for n, own in zip(open_counts, d.hidden_by[o], strict=True)] for o in range(d.players)]
     unseen = [hidden - sum(d.hidden_by[o]) for o in range(d.players)]
-    if not any(unseen) and not any(any(row) for row in pile):
+    if not any(knows_of_deck(row, n) for row, n in zip(pile, unseen, strict=True)):
         return [], []  # nothing was discarded: nothing to know
     return pile, unseen
+
+
+def knows_of_deck(went_in: list[int], unseen: int) -> bool:
+    """Whether one player's entry (its ``pile`` row and ``pile_unseen``) says anything of the deck."""
+    return bool(unseen) or any(went_in)
+
+
+def came_out(went_in: list[int], unseen: int, card: int) -> int | None:
+    """One player sees ``card`` come out of the deck: one of the cards it saw go in (taken off ``went_in``,
+    in place), or else one of those it could not see.  Returns what is left unseen, or None when the card
+    can be neither (the player knows it did not go in)."""
+    if went_in[card]:
+        went_in[card] -= 1
+        return unseen
+    return unseen - 1 if unseen else None
 
 
 def seen_leave_deck(d: StateData, observers: Iterable[int], card: int) -> None:
@@ -1288,9 +1303,8 @@ def seen_leave_deck(d: StateData, observers: Iterable[int], card: int) -> None:
     if not d.pile:
         return
     for o in observers:
-        if d.pile[o][card]:
-            d.pile[o][card] -= 1
-        elif d.pile_unseen[o]:
-            d.pile_unseen[o] -= 1
-    if not d.deck or (not any(d.pile_unseen) and not any(any(row) for row in d.pile)):
+        left = came_out(d.pile[o], d.pile_unseen[o], card)
+        if left is not None:
+            d.pile_unseen[o] = left
+    if not d.deck or not any(knows_of_deck(row, n) for row, n in zip(d.pile, d.pile_unseen, strict=True)):
         d.pile, d.pile_unseen = [], []
