@@ -37,6 +37,7 @@ determinisation are shared.
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
+from libc.math cimport exp
 
 from kanaloa.rules import actions as _actions
 from kanaloa.rules import board as _board
@@ -1501,6 +1502,93 @@ cdef long long playout_state(GameState* s, uint64_t seed, int policy) noexcept n
 
 
 # ---------------------------------------------------------------------------
+# Rollouts cut short (search, not rules; docs/engine.md "Rollouts cut short")
+# ---------------------------------------------------------------------------
+
+DEF CUT_FEATURES = 6     # per color, see cut_features
+DEF CUT_BUCKETS = 7      # the phases a model is fitted for, see cut_bucket
+
+
+cdef inline int cut_bucket(const GameState* s) noexcept nogil:
+    """The phase of a cut state: rounds 1 and 2 each in three parts by the cards left in the deck (more than
+    3/8 of all cards, more than 3/16, fewer), then the final round (6)."""
+    cdef int left = s.deck_end - s.deck_top, cards = s.board.n_cards
+    if s.round == ROUND_FINAL:
+        return 6
+    return (0 if s.round == ROUND_1 else 3) + (0 if 8 * left > 3 * cards else (1 if 16 * left > 3 * cards else 2))
+
+
+cdef void cut_features(const GameState* s, double* f) noexcept nogil:
+    """``f[color * CUT_FEATURES + k]``: 0 points banked, 1 the island points if the game were scored now (R11),
+    2 islands controlled, 3 bridges, 4 cards in hand, 5 seats until that color's player moves."""
+    cdef int32_t now[MAX_COLORS]
+    cdef int c, n = s.n_colors
+    for c in range(n):
+        now[c] = 0
+    island_points(s, 1, now)
+    for c in range(n):
+        f[c * CUT_FEATURES + 0] = s.scores[c]
+        f[c * CUT_FEATURES + 1] = now[c]
+        f[c * CUT_FEATURES + 2] = islands_controlled(s, c)
+        f[c * CUT_FEATURES + 3] = popcount(s.bridges[c])
+        f[c * CUT_FEATURES + 4] = s.hand_size[s.seat_of_color[c]]
+        f[c * CUT_FEATURES + 5] = (s.seat_of_color[c] - s.to_move + s.n_players) % s.n_players
+
+
+cdef long long playout_cut_state(GameState* s, uint64_t seed, int policy, long long plies) noexcept nogil:
+    """``playout_state`` that stops after ``plies`` moves (or at the end of the game)."""
+    cdef int32_t buf[MAX_ACTIONS]
+    cdef int values[MAX_ACTIONS]
+    cdef uint64_t rng = seed
+    cdef long long moves = 0
+    cdef int i, n
+    while s.round != ROUND_OVER and moves < plies:
+        i = choose_move(s, policy, &rng, buf, values, &n)
+        if n == 0:
+            break
+        apply_move(s, buf[i])
+        moves += 1
+    return moves
+
+
+cdef class CutModel:
+    """What a rollout cut short is worth: for each phase (``cut_bucket``), weights of the cut features.
+
+    ``win[b]`` (CUT_FEATURES numbers): a color's win chance is the softmax over
+    the colors of the weighted sum of its features.  ``points[b]``
+    (CUT_FEATURES + 1, the last a constant): a color's expected final points.
+    ``players``: the player count it was fitted for (3 or 4; one color each).
+    Fitted from the heuristic policy's own games (``kanaloa.tools.cutfit``).
+    """
+
+    cdef double win[CUT_BUCKETS][CUT_FEATURES]
+    cdef double points[CUT_BUCKETS][CUT_FEATURES + 1]
+    cdef readonly int players
+
+    def __init__(self, players, win, points):
+        cdef int b, k
+        self.players = _as_int(players, "players", 3, MAX_SEATS)
+        for name, rows, width in (("win", win, CUT_FEATURES), ("points", points, CUT_FEATURES + 1)):
+            if not isinstance(rows, (list, tuple)) or len(rows) != CUT_BUCKETS:
+                raise ValueError(f"{name}: must be {CUT_BUCKETS} rows")
+            for b, row in enumerate(rows):
+                if not isinstance(row, (list, tuple)) or len(row) != width:
+                    raise ValueError(f"{name}[{b}]: must be {width} numbers")
+                for k, x in enumerate(row):
+                    if isinstance(x, bool) or not isinstance(x, (int, float)) or x != x or abs(x) > 1e6:
+                        raise ValueError(f"{name}[{b}][{k}]: must be a finite number, not {x!r}")
+                    if name == "win":
+                        self.win[b][k] = x
+                    else:
+                        self.points[b][k] = x
+
+    @staticmethod
+    def shape():
+        """(buckets, features): the rows a model has and the features each row weighs."""
+        return CUT_BUCKETS, CUT_FEATURES
+
+
+# ---------------------------------------------------------------------------
 # Kahuna (R16; docs/engine.md "Kahuna")
 # ---------------------------------------------------------------------------
 
@@ -2584,6 +2672,52 @@ cdef class CoreState:
         cdef int pol = _policy(policy)
         with nogil:
             playout_state(&self.st, s0, pol)
+
+    def cut_features(self):
+        """(phase, features of every color) as ``playout_cut`` judges this state (``CutModel``)."""
+        cdef double f[MAX_COLORS * CUT_FEATURES]
+        cut_features(&self.st, f)
+        return cut_bucket(&self.st), [[f[c * CUT_FEATURES + k] for k in range(CUT_FEATURES)]
+                                      for c in range(self.st.n_colors)]
+
+    def playout_cut(self, seed, policy, plies, CutModel model not None):
+        """Play at most ``plies`` moves as ``playout(seed, policy)`` would; None if the game ended, else
+        (each seat's estimated win chance, each seat's expected final points) from ``model``.
+
+        Raises ValueError unless the state has one color per seat and ``model.players`` seats.
+        """
+        cdef uint64_t s0 = _seed(seed)
+        cdef int pol = _policy(policy)
+        cdef long long n = _as_int(plies, "plies", 0, 1 << 62)
+        cdef double f[MAX_COLORS * CUT_FEATURES]
+        cdef double v[MAX_COLORS]
+        cdef double top = -1e300, total = 0.0, x
+        cdef int c, k, bucket, colors = self.st.n_colors
+        if colors != self.st.n_players or model.players != self.st.n_players:
+            raise ValueError(f"model: fitted for {model.players} players, one color each; "
+                             f"this game has {self.st.n_players} players and {colors} colors")
+        if self.st.game != GAME_KANALOA or self.st.gods:
+            raise ValueError("model: fitted for Kanaloa without the gods (R14)")
+        with nogil:
+            playout_cut_state(&self.st, s0, pol, n)
+        if self.st.round == ROUND_OVER:
+            return None
+        cut_features(&self.st, f)
+        bucket = cut_bucket(&self.st)
+        expected = []
+        for c in range(colors):
+            v[c] = 0.0
+            x = model.points[bucket][CUT_FEATURES]
+            for k in range(CUT_FEATURES):
+                v[c] += model.win[bucket][k] * f[c * CUT_FEATURES + k]
+                x += model.points[bucket][k] * f[c * CUT_FEATURES + k]
+            expected.append(x)
+            if v[c] > top:
+                top = v[c]
+        for c in range(colors):
+            v[c] = exp(v[c] - top)
+            total += v[c]
+        return [v[c] / total for c in range(colors)], expected
 
     def rollout_scores(self, seed, policy=POLICY_RANDOM):
         """(final scores per color, winner seat) of ``playout(seed, policy)`` played on a copy; this state

@@ -35,7 +35,9 @@ Options (``key=value`` after the name, separated by ``:``):
   ``random`` rollouts, default heuristic), ``reshuffle`` (1: after a
   reshuffle the determinisations deal the deck from the cards the bot saw
   go into it, docs/engine.md "What a reshuffle reveals"; default 0, ``hint``
-  1);
+  1), ``cut`` (N > 0: each rollout stops after N moves and a model fitted
+  to the playout policy's own games judges the state, docs/engine.md
+  "Rollouts cut short"; default 0, plays to the end);
 * ``ismcts`` and ``hint``: ``expand`` (visits a tree node needs before its
   moves are expanded, default 1), ``prior`` (weight of the core's heuristic
   move scores as priors, default 0), ``reuse`` (1: keep the tree through the
@@ -347,7 +349,8 @@ class SearchBot(Bot):
     """Common options of the search bots: budget, exploration, reward margin, playout policy."""
 
     def __init__(self, spec: str, seed: int = 0, iterations: int | None = None, time: float | None = None,
-                 c: float = 0.7, margin: float = 0.0, policy: str = "heuristic", reshuffle: int = 0) -> None:
+                 c: float = 0.7, margin: float = 0.0, policy: str = "heuristic", reshuffle: int = 0,
+                 cut: int = 0) -> None:
         super().__init__(spec, seed)
         if iterations is None and time is None:
             iterations = 1000
@@ -355,7 +358,7 @@ class SearchBot(Bot):
         self.seconds = time
         self.c = c
         self.margin = margin
-        self.game = KanaloaGame(POLICIES[policy], reshuffle=bool(reshuffle))
+        self.game = KanaloaGame(POLICIES[policy], reshuffle=bool(reshuffle), cut=cut)
 
 
 class ISMCTSBot(SearchBot):
@@ -379,7 +382,7 @@ class ISMCTSBot(SearchBot):
     def __init__(self, spec: str, expand: int = 1, prior: float = 0.0, reuse: int = 0, root_c: float | None = None,
                  one_order: int = 0, halving: int = 0, trees: int = 1, turn_only: int = 0, **options: Any) -> None:
         super().__init__(spec, **options)
-        self.game = KanaloaGame(self.game.policy, bool(one_order), self.game.reshuffle)
+        self.game = KanaloaGame(self.game.policy, bool(one_order), self.game.reshuffle, self.game.cut)
         self.expand = expand
         self.prior = prior
         self.reuse = bool(reuse)
@@ -443,9 +446,10 @@ class HintBot(ISMCTSBot):
                  expand: int = HINT_SETTINGS.expand_after, prior: float = HINT_SETTINGS.prior,
                  reuse: int = int(HINT_SETTINGS.reuse), policy: str = POLICY_NAMES[HINT_SETTINGS.policy],
                  root_c: float | None = HINT_SETTINGS.root_c, one_order: int = int(HINT_SETTINGS.one_order),
-                 reshuffle: int = int(HINT_SETTINGS.reshuffle), **options: Any) -> None:
+                 reshuffle: int = int(HINT_SETTINGS.reshuffle), cut: int = HINT_SETTINGS.cut,
+                 **options: Any) -> None:
         super().__init__(spec, c=c, margin=margin, expand=expand, prior=prior, reuse=reuse, policy=policy,
-                         root_c=root_c, one_order=one_order, reshuffle=reshuffle, **options)
+                         root_c=root_c, one_order=one_order, reshuffle=reshuffle, cut=cut, **options)
 
 
 class PIMCBot(SearchBot):
@@ -599,6 +603,7 @@ _SEARCH = {
     "margin": _Option(float, 0.0),
     "policy": _Option(str, choices=tuple(POLICIES)),
     "reshuffle": _Option(int, 0),
+    "cut": _Option(int, 0),
 }
 _ISMCTS = {**_SEARCH, "expand": _Option(int, 1), "prior": _Option(float, 0.0), "reuse": _Option(int, 0),
            "root_c": _Option(float, 0.0), "one_order": _Option(int, 0), "halving": _Option(int, 0),
@@ -698,7 +703,7 @@ _SPEC_HELP = {
              f"(c={HINT_SETTINGS.c:g}, root_c={_HINT_ROOT_C:g}, prior={HINT_SETTINGS.prior:g}, "
              f"reuse={int(HINT_SETTINGS.reuse)}, one_order={int(HINT_SETTINGS.one_order)}, "
              f"margin={HINT_SETTINGS.margin:g}, expand={HINT_SETTINGS.expand_after}, "
-             f"reshuffle={int(HINT_SETTINGS.reshuffle)})"),
+             f"reshuffle={int(HINT_SETTINGS.reshuffle)}, cut={HINT_SETTINGS.cut})"),
     # keys
     "seed": "mixed into the seed each game gives the bot",
     "width": "positions looked at per decision",
@@ -709,6 +714,8 @@ _SPEC_HELP = {
     "policy": "how playouts choose their moves",
     "reshuffle": ("not 0: after a reshuffle, deal the deck of each determinisation from the cards the bot saw go "
                   "into it (docs/engine.md); 0 deals it from all unseen cards alike"),
+    "cut": ("not 0: a rollout stops after this many moves and a model fitted to the playout policy's games "
+            "judges the state (3 or 4 players on oro, without the gods; docs/engine.md); 0 plays to the end"),
     "expand": "visits a tree node needs before its moves are expanded",
     "prior": "weight of the heuristic move scores that order and bias the search; 0 ignores them",
     "reuse": "not 0: keep the search tree through the moves of the bot's turn",

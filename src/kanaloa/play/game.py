@@ -9,7 +9,11 @@ The searches of ``kanaloa.search`` know no game; they reach one only through
 * ``resample`` is the core's determinisation (docs/engine.md "Knowledge"),
   with what a reshuffle reveals unless the game says otherwise;
 * ``rollout`` plays to the end inside the core with one of its playout
-  policies (``POLICY_HEURISTIC`` by default, ``POLICY_RANDOM``);
+  policies (``POLICY_HEURISTIC`` by default, ``POLICY_RANDOM``); with
+  ``cut`` it stops after that many moves where a cut model fits
+  (``kanaloa.play.cut``), and the state, finished for the search, returns
+  the model's win chances and expected final points (docs/engine.md
+  "Rollouts cut short");
 * a face-down discard (R4) shows nothing of its card, so every discard of
   another player has one public key, ``HIDDEN_DISCARD``;
 * ``priors`` are the core's heuristic move scores (``move_values``, the
@@ -34,9 +38,11 @@ from collections.abc import Sequence
 import cython
 
 from ..rules import actions as A
-from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM, CoreState
+from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM, CoreState, CutModel
 from ..rules.reference import seat_standing
+from ..rules.state import GAME_KANALOA
 from ..search.protocol import Action
+from .cut import cut_model_for
 
 __all__ = [
     "HIDDEN_DISCARD",
@@ -127,13 +133,22 @@ class KanaloaGame:
     cards the player saw go into it (docs/engine.md "What a reshuffle
     reveals"); False deals it from all unknown cards alike, as the earlier
     engine did.
+
+    ``cut``: a rollout stops after this many moves and the cut model of the
+    state's board and player count judges it (``cut_model``); 0, or no model
+    for the game, plays rollouts to the end.
     """
 
-    __slots__ = ("_near", "one_order", "policy", "reshuffle")
+    __slots__ = ("_models", "_near", "cut", "one_order", "policy", "reshuffle")
 
-    def __init__(self, policy: int = POLICY_HEURISTIC, one_order: bool = False, reshuffle: bool = True) -> None:
+    def __init__(self, policy: int = POLICY_HEURISTIC, one_order: bool = False, reshuffle: bool = True,
+                 cut: int = 0) -> None:
         if policy not in (POLICY_RANDOM, POLICY_HEURISTIC):
             raise ValueError(f"unknown playout policy {policy}")
+        if cut < 0:
+            raise ValueError(f"cut {cut}: must be 0 or more")
+        self.cut = cut
+        self._models: dict[tuple[tuple[tuple[int, int], ...], int], CutModel | None] = {}
         self.policy = policy
         self.one_order = one_order
         self.reshuffle = reshuffle
@@ -142,6 +157,18 @@ class KanaloaGame:
     def wrap(self, core_state: CoreState) -> KanaloaState:
         """The protocol view of a ``kanaloa_core.CoreState`` (shared, not copied)."""
         return KanaloaState(self, core_state)
+
+    def cut_model(self, core_state: CoreState) -> CutModel | None:
+        """The cut model fitted for the state's board and player count (kept per game), or None: Kanaloa
+        without the gods (R14) with 3 or 4 players on a board with fitted models (``kanaloa.play.cut``)."""
+        if core_state.gods or core_state.game != GAME_KANALOA:
+            return None
+        key = (tuple(core_state.board.links), core_state.players)
+        try:
+            return self._models[key]
+        except KeyError:
+            model = self._models[key] = cut_model_for(*key)
+            return model
 
     def near(self, core_state: CoreState) -> list[int] | None:
         """``near_links`` of the state's board (kept per board), or None without ``one_order``."""
@@ -170,8 +197,10 @@ class KanaloaState:
     game = cython.declare(object, visibility="public")
     near = cython.declare(object, visibility="public")
     last = cython.declare(cython.longlong, visibility="public")
+    estimate = cython.declare(object, visibility="public")
 
     def __init__(self, game: KanaloaGame, core: CoreState, near: list[int] | bool | None = True) -> None:
+        self.estimate = None
         self.game = game
         self.core = core
         self.near = game.near(core) if near is True else near  # (True: look it up; states made here pass it)
@@ -222,10 +251,12 @@ class KanaloaState:
         return twin
 
     def is_terminal(self) -> bool:
-        return self.core.is_over
+        return self.estimate is not None or self.core.is_over
 
     def returns(self) -> list[float]:
         """1 for the winner (R8, or R12 with its tie-break), 0 for the others; zeros while playing."""
+        if self.estimate is not None:
+            return list(self.estimate[0])
         core = self.core
         result = [0.0] * core.players
         winner = core.winner
@@ -236,11 +267,14 @@ class KanaloaState:
     def margins(self) -> list[float]:
         """Each player's points minus the best other player's, over ``MARGIN_SCALE``, clipped to [-1, 1].
 
-        With two players a player's points are those of its weaker color (R15.5).
+        With two players a player's points are those of its weaker color (R15.5).  After a rollout cut
+        short they are the cut model's expected final points.
         """
         points = self.core.scores
         players = self.core.players
-        if len(points) == players:  # one color per seat (3 or 4 players, Kahuna)
+        if self.estimate is not None:
+            scores = list(self.estimate[1])
+        elif len(points) == players:  # one color per seat (3 or 4 players, Kahuna)
             scores = list(points)
         else:
             scores = [seat_standing(points, seat, players)[0] for seat in range(players)]
@@ -256,8 +290,14 @@ class KanaloaState:
         return KanaloaState(self.game, self.core.determinise(player, seed, self.game.reshuffle), self.near)
 
     def rollout(self, seed: int) -> None:
-        """Play to the end in the core with the game's playout policy (no Python per move)."""
-        self.core.playout(seed, self.game.policy)
+        """Play to the end in the core with the game's playout policy (no Python per move); with the game's
+        ``cut``, stop after that many moves where a cut model applies and keep its estimate."""
+        game = self.game
+        model = game.cut_model(self.core) if game.cut else None
+        if model is None:
+            self.core.playout(seed, game.policy)
+        else:
+            self.estimate = self.core.playout_cut(seed, game.policy, game.cut, model)
 
     def public_actions(self, observer: int) -> list[Action]:
         """Legal moves as ``observer`` tells them apart: another player's discards are one key (R4), and so
@@ -302,7 +342,9 @@ class KanaloaState:
         return values
 
     def points(self) -> list[float]:
-        """The score of every color (R11)."""
+        """The score of every color (R11); after a rollout cut short, the cut model's expected final points."""
+        if self.estimate is not None:
+            return list(self.estimate[1])
         return [float(p) for p in self.core.scores]
 
     def apply_public(self, key: Action, observer: int, rng: random.Random) -> Action:

@@ -34,7 +34,9 @@ class SearchSettings:
     decision and has nothing to keep); ``max_nodes``: the tree's size cap
     per search (per worker for a hint), which bounds memory; ``reshuffle``:
     determinisations use what a reshuffle revealed of the deck
-    (``KanaloaGame``).
+    (``KanaloaGame``); ``cut``: rollouts stop after that many moves and
+    the state is judged by a fitted model where one applies (0: rollouts
+    play to the end; ``KanaloaGame``, docs/engine.md "Rollouts cut short").
     """
 
     c: float
@@ -47,6 +49,7 @@ class SearchSettings:
     max_nodes: int = DEFAULT_MAX_NODES
     one_order: bool = False
     reshuffle: bool = True
+    cut: int = 0
 
     def searcher(self, seed: int) -> ISMCTS:
         """An ISMCTS with these settings and ``seed`` that keeps the final points at the root."""
@@ -55,7 +58,7 @@ class SearchSettings:
 
     def game(self) -> KanaloaGame:
         """The game adapter with these settings' playout policy."""
-        return KanaloaGame(self.policy, self.one_order, self.reshuffle)
+        return KanaloaGame(self.policy, self.one_order, self.reshuffle, self.cut)
 
     def check(self) -> None:
         """Raise ``OptionError`` for a setting the search or the game refuses."""

@@ -19,6 +19,7 @@ from .board import Board
 
 CoreBoard = kanaloa_core.CoreBoard
 CoreState = kanaloa_core.CoreState
+CutModel = kanaloa_core.CutModel
 random_games = kanaloa_core.random_games
 determinisations = kanaloa_core.determinisations
 POLICY_RANDOM = kanaloa_core.POLICY_RANDOM
