@@ -79,8 +79,8 @@ def plain() -> dict[str, ModuleType]:
 
 def tree(node, depth: int = 0) -> list:
     """The whole tree below ``node`` as nested lists of every statistic, children in key order."""
-    return [node.action, node.player, node.visits, node.avail, node.reward, node.wins, node.mean, node.prior,
-            node.proven, node.points, [tree(node.children[k], depth + 1) for k in sorted(node.children)]]
+    return [node.action, node.player, node.visits, node.avail, node.reward, node.wins, node.wins2, node.mean,
+            node.prior, node.proven, node.points, [tree(node.children[k], depth + 1) for k in sorted(node.children)]]
 
 
 SETTINGS = [
@@ -128,3 +128,16 @@ def test_a_continued_tree_is_the_same_compiled_or_plain(plain):
                                                         root=first.root)
         trees.append(tree(again.root))
     assert trees[0] == trees[1]
+
+
+def test_rollouts_cut_short_grow_the_same_tree_compiled_or_plain(plain):
+    """With ``cut`` the adapter backs up the cut model's estimates, compiled or not (docs/engine.md)."""
+    board = load_board("oro")
+    state = bench_position(board, 4, "mid-round-1").core_state(board)
+    trees = []
+    for ismcts, game in ((ismcts_module, game_module), (plain["ismcts"], plain["game"])):
+        result = ismcts.ISMCTS(seed=4, points=True, root_c=1.0).search(game.KanaloaGame(cut=20).wrap(state.copy()),
+                                                                        300)
+        trees.append(tree(result.root))
+    assert trees[0] == trees[1]
+    assert any(kid[5] != round(kid[5]) for kid in trees[0][-1])  # sums of win chances

@@ -17,27 +17,32 @@ from click.testing import CliRunner
 
 from kanaloa.errors import OptionError
 from kanaloa.play.bots import parse_bot_spec as make_bot
-from kanaloa.play.cut import MODELS_FORMAT, cut_model_for, read_models, shipped_models
+from kanaloa.play.cut import MODELS_FORMAT, cut_model_for, model_key, read_models, shipped_models
 from kanaloa.play.game import KanaloaGame
 from kanaloa.play.settings import HINT_SETTINGS
 from kanaloa.rules.board import load_board
-from kanaloa.rules.core import POLICY_HEURISTIC, CoreState, CutModel, core_board
+from kanaloa.rules.core import POLICY_HEURISTIC, POLICY_RANDOM, CoreState, CutModel, core_board
 from kanaloa.rules.reference import ReferenceState
-from kanaloa.rules.state import GAME_KAHUNA, PRESET_YUCATA, seat_of_color
+from kanaloa.rules.state import GAME_KAHUNA, PRESET_TABLETOP, PRESET_YUCATA, seat_of_color
 from kanaloa.search import ISMCTS
 
 BUCKETS, FEATURES = CutModel.shape()
 
 
-def played(board, players: int, seed: int, moves: int, gods: bool = False, game: int = 0) -> CoreState:
+def played(board, players: int, seed: int, moves: int, gods: bool = False, game: int = 0,
+           preset: int = PRESET_YUCATA) -> CoreState:
     """A game dealt from ``seed`` after ``moves`` heuristic moves (or at its end)."""
-    state = CoreState.deal(core_board(board), players, PRESET_YUCATA, seed, game, gods)
+    state = CoreState.deal(core_board(board), players, preset, seed, game, gods)
     rng = random.Random(seed)
     for _ in range(moves):
         if state.is_over:
             break
         state.apply(state.pick_action(rng.getrandbits(63), POLICY_HEURISTIC))
     return state
+
+
+def oro_key(oro, players: int, preset: int = PRESET_YUCATA):
+    return model_key(oro.links, oro.cards_per_island, players, preset)
 
 
 def flat_model(players: int, win_row: list[float], points_row: list[float]) -> CutModel:
@@ -94,7 +99,7 @@ def test_the_phases_follow_round_and_deck(oro):
 
 
 def test_playout_cut_is_the_models_formula(oro):
-    model = shipped_models()[(tuple(oro.links), 4)]
+    model = shipped_models()[oro_key(oro, 4)]
     entry = next(e for e in json.loads(_shipped_text())["models"] if e["players"] == 4)
     for seed in range(20):
         state = played(oro, 4, seed, 30 + 5 * seed)
@@ -173,17 +178,19 @@ def test_cut_model_refuses_malformed_weights(args, message):
 
 
 def test_the_shipped_models_cover_oro_with_three_and_four_players(oro):
-    assert cut_model_for(tuple(oro.links), 4).players == 4
-    assert cut_model_for(tuple(oro.links), 3).players == 3
-    assert cut_model_for(tuple(oro.links), 2) is None
-    assert cut_model_for(tuple(load_board("kahuna").links), 2) is None
+    assert cut_model_for(oro_key(oro, 4)).players == 4
+    assert cut_model_for(oro_key(oro, 3)).players == 3
+    assert cut_model_for(oro_key(oro, 2)) is None
+    assert cut_model_for(oro_key(oro, 4, PRESET_TABLETOP)) is None
+    kahuna = load_board("kahuna")
+    assert cut_model_for(model_key(kahuna.links, kahuna.cards_per_island, 2, PRESET_YUCATA)) is None
 
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_shipped_models_predict_games_they_were_not_fitted_on(oro, players):
     """On heuristic games dealt from seeds far from the fitting's, the model's win chances beat even chances
     (log loss) and name the winner more often than chance from the middle of round 2 on."""
-    model = cut_model_for(tuple(oro.links), players)
+    model = cut_model_for(oro_key(oro, players))
     rng = random.Random(7)
     late_loss, even_loss, hits, n = 0.0, 0.0, 0, 0
     for g in range(150):
@@ -206,14 +213,22 @@ def test_the_shipped_models_predict_games_they_were_not_fitted_on(oro, players):
     assert hits / n > 1.5 / players
 
 
+ENTRY = {"board": "oro", "preset": "yucata", "policy": "heuristic", "players": 4,
+         "win": [[0.0] * FEATURES] * BUCKETS, "points": [[0.0] * (FEATURES + 1)] * BUCKETS}
+
+
 @pytest.mark.parametrize(("document", "message"), [
     ({"format": "other"}, "format: must be"),
     ({"format": MODELS_FORMAT, "models": {}}, "models: must be a list"),
     ({"format": MODELS_FORMAT, "models": [3]}, r"models\[0\]: must be an object"),
-    ({"format": MODELS_FORMAT, "models": [{"board": "oro", "players": 4, "win": []}]},
+    ({"format": MODELS_FORMAT, "models": [{**ENTRY, "win": []}]}, r"models\[0\]: win: must be 7 rows"),
+    ({"format": MODELS_FORMAT, "models": [{k: v for k, v in ENTRY.items() if k != "points"}]},
      r"models\[0\]: points is missing"),
-    ({"format": MODELS_FORMAT, "models": [{"board": "oro", "players": 4, "win": [], "points": []}]},
-     r"models\[0\]: win: must be 7 rows"),
+    ({"format": MODELS_FORMAT, "models": [{**ENTRY, "policy": "random"}]},
+     r"models\[0\]: policy: must be 'heuristic'"),
+    ({"format": MODELS_FORMAT, "models": [{**ENTRY, "preset": "home"}]}, r"models\[0\]: preset: must be one of"),
+    ({"format": MODELS_FORMAT, "models": [{**ENTRY, "players": "four"}]}, r"models\[0\]: players"),
+    ({"format": MODELS_FORMAT, "models": [{**ENTRY, "board": "atlantis"}]}, r"models\[0\]: .*atlantis"),
 ])
 def test_read_models_names_what_is_wrong(document, message):
     with pytest.raises(ValueError, match=message):
@@ -222,7 +237,7 @@ def test_read_models_names_what_is_wrong(document, message):
 
 def test_read_models_refuses_two_models_for_one_game():
     entry = next(e for e in json.loads(_shipped_text())["models"] if e["players"] == 4)
-    with pytest.raises(ValueError, match=r"models\[1\]: a second model for oro with 4 players"):
+    with pytest.raises(ValueError, match=r"models\[1\]: a second model for oro, yucata, 4 players"):
         read_models({"format": MODELS_FORMAT, "models": [entry, entry]})
 
 
@@ -236,7 +251,11 @@ def test_the_game_cuts_only_where_a_model_fits(oro):
     assert game.cut_model(played(oro, 2, 1, 10)) is None
     assert game.cut_model(played(oro, 4, 1, 10, gods=True)) is None
     assert game.cut_model(played(load_board("kahuna"), 2, 1, 10, game=GAME_KAHUNA)) is None
-    with pytest.raises(ValueError, match="cut -1"):
+    assert game.cut_model(played(oro, 4, 1, 10, preset=PRESET_TABLETOP)) is None
+    # The models are fitted to the heuristic policy's games: random rollouts play to the end.
+    assert KanaloaGame(POLICY_RANDOM, cut=10).cut_model(played(oro, 4, 1, 10)) is None
+    assert KanaloaGame(cut=0).cut_model(played(oro, 4, 1, 10)) is None
+    with pytest.raises(ValueError, match="cut -1: must be a whole number of moves, 0 or more"):
         KanaloaGame(cut=-1)
 
 
@@ -261,12 +280,20 @@ def test_two_player_rollouts_still_play_to_the_end(oro):
     assert sorted(state.returns()) == [0.0, 1.0]
 
 
-def test_a_search_with_cut_rollouts_reports_win_chances_and_points(oro):
-    game = KanaloaGame(cut=20)
-    result = ISMCTS(seed=3, points=True).search(game.wrap(played(oro, 4, 5, 30)), iterations=400)
-    best = result.candidates()[0]
-    assert 0.0 <= best.win <= 1.0 and len(best.points) == 4
-    assert len(result.points) == 4 and all(0.0 < p < 60.0 for p in result.points)
+def test_a_search_with_cut_rollouts_backs_up_estimates(oro):
+    """Early in the game every rollout is cut: the results are win chances, not 0 or 1, so a move's error
+    is their spread (smaller than the binomial one), and the points are the model's."""
+    state = played(oro, 4, 5, 30)
+    cut = ISMCTS(seed=3, points=True).search(KanaloaGame(cut=20).wrap(state.copy()), iterations=400)
+    whole = ISMCTS(seed=3, points=True).search(KanaloaGame().wrap(state.copy()), iterations=400)
+    for child in cut.root.children.values():
+        assert child.wins != round(child.wins)  # a sum of win chances
+    best = cut.candidates()[0]
+    assert 0.0 < best.win < 1.0 and len(best.points) == 4
+    assert best.error < 0.9 * math.sqrt(best.win * (1 - best.win) / best.visits)
+    plain = whole.candidates()[0]
+    assert plain.error == pytest.approx(math.sqrt(plain.win * (1 - plain.win) / plain.visits))
+    assert len(cut.points) == 4 and cut.points != whole.points
 
 
 def test_the_bot_key_cut(oro):

@@ -4,11 +4,11 @@ A search game with ``cut`` = N (``KanaloaGame``) stops each rollout after N
 moves and scores the state it reached with a ``CutModel`` of the core: each
 player's win chance (a softmax over the players of weighted features) and
 expected final points (a weighted sum), with one set of weights per phase of
-the game.  The weights are fitted for one board and player count from games
-of the core's heuristic playout policy, the policy the rollouts play
-(``kanaloa.tools.cutfit``), and shipped in ``cut_models.json`` beside this
-module.  Where no model fits (another board, two players, the gods, Kahuna),
-rollouts play to the end.
+the game.  The weights are fitted for one board, preset and player count
+from games of the core's heuristic playout policy, the policy the rollouts
+play (``kanaloa.tools.cutfit``), and shipped in ``cut_models.json`` beside
+this module.  Where no model fits (another board or preset, two players, the
+gods, Kahuna, random rollouts), rollouts play to the end.
 """
 
 from __future__ import annotations
@@ -18,17 +18,25 @@ import json
 from importlib import resources
 from typing import Any
 
-from ..rules.board import load_board
+from ..rules.board import Board, load_board
 from ..rules.core import CutModel
+from ..rules.state import PRESETS
 
 MODELS_FILE = "cut_models.json"
 MODELS_FORMAT = "kanaloa-cut-models/1"
+FITTED_POLICY = "heuristic"  # the playout policy every model is fitted to
 
-Links = tuple[tuple[int, int], ...]
+# (the board's links, cards per island, players, preset)
+ModelKey = tuple[tuple[tuple[int, int], ...], int, int, int]
 
 
-def read_models(data: dict[str, Any]) -> dict[tuple[Links, int], CutModel]:
-    """The models of a ``cut_models.json`` document, keyed by (the board's links, players).
+def model_key(links: Any, cards_per_island: int, players: int, preset: int) -> ModelKey:
+    """The key of the model for a board (its links and cards per island), player count and preset."""
+    return tuple((int(a), int(b)) for a, b in links), cards_per_island, players, preset
+
+
+def read_models(data: dict[str, Any]) -> dict[ModelKey, CutModel]:
+    """The models of a ``cut_models.json`` document, keyed by ``model_key``.
 
     Raises ``ValueError`` naming the entry for a malformed document.
     """
@@ -37,31 +45,40 @@ def read_models(data: dict[str, Any]) -> dict[tuple[Links, int], CutModel]:
     entries = data.get("models")
     if not isinstance(entries, list):
         raise ValueError("models: must be a list")
-    models: dict[tuple[Links, int], CutModel] = {}
+    models: dict[ModelKey, CutModel] = {}
     for i, entry in enumerate(entries):
         if not isinstance(entry, dict):
             raise ValueError(f"models[{i}]: must be an object")
         try:
-            board = load_board(entry["board"])
+            if entry["policy"] != FITTED_POLICY:
+                raise ValueError(f"policy: must be {FITTED_POLICY!r}, the rollouts' policy")
+            if entry["preset"] not in PRESETS:
+                raise ValueError(f"preset: must be one of {', '.join(PRESETS)}")
+            board: Board = load_board(entry["board"])
             model = CutModel(entry["players"], entry["win"], entry["points"])
         except KeyError as exc:
             raise ValueError(f"models[{i}]: {exc.args[0]} is missing") from None
-        except ValueError as exc:
+        except (TypeError, ValueError) as exc:
             raise ValueError(f"models[{i}]: {exc}") from None
-        key = (tuple(board.links), model.players)
+        key = model_key(board.links, board.cards_per_island, model.players, PRESETS[entry["preset"]])
         if key in models:
-            raise ValueError(f"models[{i}]: a second model for {entry['board']} with {model.players} players")
+            raise ValueError(f"models[{i}]: a second model for {entry['board']}, {entry['preset']}, "
+                             f"{model.players} players")
         models[key] = model
     return models
 
 
 @functools.cache
-def shipped_models() -> dict[tuple[Links, int], CutModel]:
-    """The models shipped with the package (read once)."""
+def shipped_models() -> dict[ModelKey, CutModel]:
+    """The models shipped with the package (read once).  Raises ``ValueError`` naming the file and the entry
+    when it is malformed."""
     text = resources.files("kanaloa.play").joinpath(MODELS_FILE).read_text("utf-8")
-    return read_models(json.loads(text))
+    try:
+        return read_models(json.loads(text))
+    except ValueError as exc:
+        raise ValueError(f"{MODELS_FILE}: {exc}") from None
 
 
-def cut_model_for(links: Links, players: int) -> CutModel | None:
-    """The shipped model for a board (by its links) and player count, or None."""
-    return shipped_models().get((tuple(map(tuple, links)), players))  # type: ignore[arg-type]
+def cut_model_for(key: ModelKey) -> CutModel | None:
+    """The shipped model for ``key`` (``model_key``), or None."""
+    return shipped_models().get(key)

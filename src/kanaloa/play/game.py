@@ -42,7 +42,7 @@ from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM, CoreState, CutModel
 from ..rules.reference import seat_standing
 from ..rules.state import GAME_KANALOA
 from ..search.protocol import Action
-from .cut import cut_model_for
+from .cut import cut_model_for, model_key, shipped_models
 
 __all__ = [
     "HIDDEN_DISCARD",
@@ -135,20 +135,22 @@ class KanaloaGame:
     engine did.
 
     ``cut``: a rollout stops after this many moves and the cut model of the
-    state's board and player count judges it (``cut_model``); 0, or no model
-    for the game, plays rollouts to the end.
+    state's board, preset and player count judges it (``cut_model``); 0, or
+    no model for the game, plays rollouts to the end.  The models are fitted
+    to the heuristic policy's games, so random rollouts are never cut.
     """
 
-    __slots__ = ("_models", "_near", "cut", "one_order", "policy", "reshuffle")
+    __slots__ = ("_near", "cut", "one_order", "policy", "reshuffle")
 
     def __init__(self, policy: int = POLICY_HEURISTIC, one_order: bool = False, reshuffle: bool = True,
                  cut: int = 0) -> None:
         if policy not in (POLICY_RANDOM, POLICY_HEURISTIC):
             raise ValueError(f"unknown playout policy {policy}")
         if cut < 0:
-            raise ValueError(f"cut {cut}: must be 0 or more")
+            raise ValueError(f"cut {cut!r}: must be a whole number of moves, 0 or more")
         self.cut = cut
-        self._models: dict[tuple[tuple[tuple[int, int], ...], int], CutModel | None] = {}
+        if cut and policy == POLICY_HEURISTIC:
+            shipped_models()  # a broken models file is refused here, not in the middle of a search
         self.policy = policy
         self.one_order = one_order
         self.reshuffle = reshuffle
@@ -159,16 +161,13 @@ class KanaloaGame:
         return KanaloaState(self, core_state)
 
     def cut_model(self, core_state: CoreState) -> CutModel | None:
-        """The cut model fitted for the state's board and player count (kept per game), or None: Kanaloa
-        without the gods (R14) with 3 or 4 players on a board with fitted models (``kanaloa.play.cut``)."""
-        if core_state.gods or core_state.game != GAME_KANALOA:
+        """The cut model that judges this game's rollouts from ``core_state``, or None (they play to the end):
+        with ``cut``, heuristic rollouts, Kanaloa without the gods (R14), and a model fitted for the
+        state's board, preset and player count (``kanaloa.play.cut``; 3 or 4 players on ``oro``)."""
+        if not self.cut or self.policy != POLICY_HEURISTIC or core_state.gods or core_state.game != GAME_KANALOA:
             return None
-        key = (tuple(core_state.board.links), core_state.players)
-        try:
-            return self._models[key]
-        except KeyError:
-            model = self._models[key] = cut_model_for(*key)
-            return model
+        board = core_state.board
+        return cut_model_for(model_key(board.links, board.cards_per_island, core_state.players, core_state.preset))
 
     def near(self, core_state: CoreState) -> list[int] | None:
         """``near_links`` of the state's board (kept per board), or None without ``one_order``."""
@@ -190,20 +189,29 @@ class KanaloaState:
     ``clone`` to keep an original.  ``last`` is the build just made by the
     player to move, while it keeps the move (-1: none), and ``near`` the
     game's ``near_links`` masks when it offers one order of commuting
-    builds (else None).
+    builds (else None).  ``model`` is the game's ``cut_model`` for the
+    state (None: rollouts play to the end), and ``estimate`` what it said
+    of the state after a rollout cut short: (win chances, expected final
+    points), else None.  Such a state is finished for the search: it is
+    ``is_terminal``, ``returns`` its win chances and ``points`` its
+    expected points; play on it no further.
     """
 
     core = cython.declare(object, visibility="public")
     game = cython.declare(object, visibility="public")
     near = cython.declare(object, visibility="public")
-    last = cython.declare(cython.longlong, visibility="public")
+    model = cython.declare(object, visibility="public")
     estimate = cython.declare(object, visibility="public")
+    last = cython.declare(cython.longlong, visibility="public")
 
-    def __init__(self, game: KanaloaGame, core: CoreState, near: list[int] | bool | None = True) -> None:
-        self.estimate = None
+    def __init__(self, game: KanaloaGame, core: CoreState, near: list[int] | bool | None = True,
+                 model: CutModel | bool | None = True) -> None:
         self.game = game
         self.core = core
-        self.near = game.near(core) if near is True else near  # (True: look it up; states made here pass it)
+        # (True: look them up; the states made here pass them on, as a state's board and players never change)
+        self.near = game.near(core) if near is True else near
+        self.model = game.cut_model(core) if model is True else model
+        self.estimate = None
         self.last = -1
 
     def num_players(self) -> int:
@@ -246,7 +254,7 @@ class KanaloaState:
         self.last = action if _PLACE <= kind <= _SWAP and core.to_move == mover else -1
 
     def clone(self) -> KanaloaState:
-        twin = KanaloaState(self.game, self.core.copy(), self.near)
+        twin = KanaloaState(self.game, self.core.copy(), self.near, self.model)
         twin.last = self.last
         return twin
 
@@ -254,7 +262,8 @@ class KanaloaState:
         return self.estimate is not None or self.core.is_over
 
     def returns(self) -> list[float]:
-        """1 for the winner (R8, or R12 with its tie-break), 0 for the others; zeros while playing."""
+        """1 for the winner (R8, or R12 with its tie-break), 0 for the others; zeros while playing; after a
+        rollout cut short, the model's win chances."""
         if self.estimate is not None:
             return list(self.estimate[0])
         core = self.core
@@ -287,17 +296,17 @@ class KanaloaState:
 
     def resample(self, player: int, seed: int) -> KanaloaState:
         """A determinisation from ``player``'s knowledge (docs/engine.md "Knowledge")."""
-        return KanaloaState(self.game, self.core.determinise(player, seed, self.game.reshuffle), self.near)
+        return KanaloaState(self.game, self.core.determinise(player, seed, self.game.reshuffle), self.near,
+                            self.model)
 
     def rollout(self, seed: int) -> None:
         """Play to the end in the core with the game's playout policy (no Python per move); with the game's
         ``cut``, stop after that many moves where a cut model applies and keep its estimate."""
         game = self.game
-        model = game.cut_model(self.core) if game.cut else None
-        if model is None:
+        if self.model is None:
             self.core.playout(seed, game.policy)
         else:
-            self.estimate = self.core.playout_cut(seed, game.policy, game.cut, model)
+            self.estimate = self.core.playout_cut(seed, game.policy, game.cut, self.model)
 
     def public_actions(self, observer: int) -> list[Action]:
         """Legal moves as ``observer`` tells them apart: another player's discards are one key (R4), and so

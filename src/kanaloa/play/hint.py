@@ -91,11 +91,12 @@ NODE_BYTES = 350
 ABOUT_EQUAL_Z = 1.96
 ABOUT_EQUAL_MIN_SHARE = 0.05
 INTERVAL_Z = 1.96  # a candidate's 95% interval: win +- INTERVAL_Z standard errors, clipped to [0, 1]
-# The standard error a hint states for a win chance is the binomial one, sqrt(win * (1 - win) / visits), times
-# ERROR_SCALE.  The search's iterations are not independent draws (each move's estimate also depends on how
-# well its subtree happened to be searched), so win estimates spread more from seed to seed than the binomial
-# error says; ``kanaloa steadiness`` measures by how much (its error ratio), and this is that measured ratio
-# (docs/hints.md "Steadiness").
+# The standard error a hint states for a win chance is the search's (``Candidate.error``: the spread of the
+# move's results over sqrt(visits), the binomial sqrt(win * (1 - win) / visits) where every result is 0 or 1)
+# times ERROR_SCALE.  The search's iterations are not independent draws (each move's estimate also depends on
+# how well its subtree happened to be searched), so win estimates spread more from seed to seed than the
+# results' spread says; ``kanaloa steadiness`` measures by how much (its error ratio), and this is that
+# measured ratio (docs/hints.md "Steadiness").
 ERROR_SCALE = 1.6
 
 
@@ -105,7 +106,7 @@ ERROR_SCALE = 1.6
 class HintCandidate:
     """A root move: its notation, how often the search tried it, and the mover's estimated win chance.
 
-    ``error`` is the standard error of ``win`` (the binomial error times
+    ``error`` is the standard error of ``win`` (the search's error times
     ``ERROR_SCALE``, see there), ``about_equal`` says that the
     search cannot tell it apart from the best move (``about_equal``) or
     that it is a later move of the plan that may as well be played first
@@ -258,7 +259,7 @@ def about_equal(best: Candidate | HintCandidate, other: Candidate | HintCandidat
     ``best``'s visits and their win chances differ by at most
     ``ABOUT_EQUAL_Z`` standard errors of the difference,
     ``sqrt(error_best² + error_other²)`` (a two-sample z test at 95%; the
-    errors are the hint's stated ones, ``ERROR_SCALE`` times the binomial).
+    errors are the hint's stated ones, ``ERROR_SCALE`` times the search's).
     ``best`` is about equal to itself.  Two moves with the same win chance
     and no error at all (every game lost, say) are about equal; different
     ones without error are not.

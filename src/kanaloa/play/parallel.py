@@ -56,8 +56,8 @@ if TYPE_CHECKING:
 KEEP_SHARE = 0.001
 POLL_SECONDS = 0.05  # how often the main process looks at its workers while it waits for them
 
-# A packed node: (action, player, visits, avail, reward, wins, points or None, children, proven).
-Packed = tuple[int, int, int, int, float, float, "tuple[float, ...] | None", "tuple[Packed, ...]", bool]
+# A packed node: (action, player, visits, avail, reward, wins, wins2, points or None, children, proven).
+Packed = tuple[int, int, int, int, float, float, float, "tuple[float, ...] | None", "tuple[Packed, ...]", bool]
 
 
 class Settings(Protocol):
@@ -102,14 +102,15 @@ def _points(node: Node) -> tuple[float, ...] | None:
 
 
 def _leaf(node: Node) -> Packed:
-    return (node.action, node.player, node.visits, node.avail, node.reward, node.wins, _points(node), (), node.proven)
+    return (node.action, node.player, node.visits, node.avail, node.reward, node.wins, node.wins2, _points(node), (),
+            node.proven)
 
 
 def _own(node: Node, observer: int, floor: int) -> Packed:
     kids = tuple((_own(c, observer, floor) if c.player == observer else _leaf(c))
                  for c in node.children.values() if c.visits >= floor or c.proven)
-    return (node.action, node.player, node.visits, node.avail, node.reward, node.wins, _points(node), kids,
-            node.proven)
+    return (node.action, node.player, node.visits, node.avail, node.reward, node.wins, node.wins2, _points(node),
+            kids, node.proven)
 
 
 def pack(result: SearchResult, keep: float = KEEP_SHARE) -> Packed:
@@ -117,17 +118,18 @@ def pack(result: SearchResult, keep: float = KEEP_SHARE) -> Packed:
     root = result.root
     floor = max(1, math.ceil(root.visits * keep))
     kids = tuple(_own(c, result.player, floor) for c in root.children.values())
-    return (root.action, root.player, root.visits, root.avail, root.reward, root.wins, _points(root), kids,
-            root.proven)
+    return (root.action, root.player, root.visits, root.avail, root.reward, root.wins, root.wins2, _points(root),
+            kids, root.proven)
 
 
 def _add(into: Node, packed: Packed) -> None:
-    _, _, visits, avail, reward, wins, points, children, proven = packed
+    _, _, visits, avail, reward, wins, wins2, points, children, proven = packed
     into.proven = into.proven or proven  # a forced win in one worker's tree is one in every tree
     into.visits += visits
     into.avail += avail
     into.reward += reward
     into.wins += wins
+    into.wins2 += wins2
     into.mean = into.reward / into.visits if into.visits else 0.0
     if points is not None:
         into.points = list(points) if into.points is None else [a + b for a, b in zip(into.points, points,

@@ -14,7 +14,8 @@ iteration draws one determinisation of the root from the observer's knowledge
   moves;
 * the first move of the determinisation not yet in the tree is expanded, then
   the rest of the game is played by ``rollout`` (in the compiled core for
-  Kanaloa, with its heuristic playout policy); with ``expand_after`` = T > 1
+  Kanaloa, with its heuristic playout policy; a game may cut it short and
+  judge the state it reached, ``kanaloa.play.game``); with ``expand_after`` = T > 1
   a node is judged by T rollouts of its own before its moves enter the tree;
 * the reward vector (one entry per player) is backed up max^n style: each
   node adds the entry of the player who chose its move.
@@ -74,7 +75,8 @@ class Node:
     """One edge of the tree with the state it leads to.
 
     ``player`` chose ``action``; ``visits``, ``reward`` (sum of that player's
-    rewards) and ``wins`` (sum of that player's results) are its statistics;
+    rewards), ``wins`` (sum of that player's results) and ``wins2`` (sum of
+    their squares) are its statistics;
     ``avail`` counts how often the move was available when its parent was
     visited (ISMCTS; plain UCT uses the parent's visits).  ``children`` maps
     an action (or its public key) to the child node.  ``untried`` is the list
@@ -96,6 +98,7 @@ class Node:
     avail = cython.declare(cython.longlong, visibility="public")
     reward = cython.declare(cython.double, visibility="public")
     wins = cython.declare(cython.double, visibility="public")
+    wins2 = cython.declare(cython.double, visibility="public")
     mean = cython.declare(cython.double, visibility="public")
     prior = cython.declare(cython.double, visibility="public")
     proven = cython.declare(cython.bint, visibility="public")
@@ -111,6 +114,7 @@ class Node:
         self.avail = 1
         self.reward = 0.0
         self.wins = 0.0
+        self.wins2 = 0.0
         self.mean = 0.0
         self.prior = prior
         self.points = None
@@ -123,7 +127,9 @@ class Candidate:
     """A move at the root with its statistics.
 
     ``win`` is the estimated chance the mover wins, ``error`` its standard
-    error (``sqrt(win * (1 - win) / visits)``), ``value`` the mean reward
+    error (the results' standard deviation over ``sqrt(visits)``; with
+    results of 0 or 1, ``sqrt(win * (1 - win) / visits)``; a rollout cut
+    short gives a win chance between them), ``value`` the mean reward
     (equal to ``win`` when no margin is blended in), ``points`` the mean final
     ``points()`` of the games played through the move (empty when not kept),
     ``proven`` that the move wins for certain (its player can force the win
@@ -145,8 +151,8 @@ def candidate(n: Node) -> Candidate:
         return Candidate(n.action, 0, 0.0, 0.0, 0.5, proven=n.proven)
     win = n.wins / n.visits
     points = tuple(p / n.visits for p in n.points) if n.points else ()
-    return Candidate(n.action, n.visits, win, n.mean, math.sqrt(max(win * (1.0 - win), 0.0) / n.visits), points,
-                     n.proven)
+    spread = n.wins2 / n.visits - win * win  # the results' variance: win * (1 - win) when each is 0 or 1
+    return Candidate(n.action, n.visits, win, n.mean, math.sqrt(max(spread, 0.0) / n.visits), points, n.proven)
 
 
 @dataclass
@@ -203,11 +209,13 @@ def blend(returns: list[float], margins: list[float], margin: float) -> list[flo
 
 def simulate_and_backup(s: GameState, root: Node, path: list[Node], margin: float, seed: int,
                         points: bool = False) -> None:
-    """Finish one iteration: play ``s`` to the end (``rollout``), then back the rewards up ``path``.
+    """Finish one iteration: play ``s`` on (``rollout``: to the end, or as far as the game cuts it short), then
+    back the rewards up ``path``.
 
     Every node on the path (the root excepted) adds the reward entry of the
-    player who chose its move (max^n); ``wins`` keeps the pure win/loss part
-    apart for the reported win chances.  With ``points``, the root and the
+    player who chose its move (max^n); ``wins`` keeps the pure result part
+    (``returns()``) apart for the reported win chances, and ``wins2`` the
+    sum of its squares for their errors.  With ``points``, the root and the
     root's child on the path add the game's final ``points()``.
     """
     if not s.is_terminal():
@@ -216,6 +224,7 @@ def simulate_and_backup(s: GameState, root: Node, path: list[Node], margin: floa
     rewards: list = blend(wins, s.margins(), margin) if margin else wins
     n: Node
     j: cython.Py_ssize_t
+    w: cython.double
     if points:
         tally: list = s.points()
         for n in path[:2]:
@@ -230,7 +239,9 @@ def simulate_and_backup(s: GameState, root: Node, path: list[Node], margin: floa
         n.visits += 1
         p = n.player
         n.reward += rewards[p]
-        n.wins += wins[p]
+        w = wins[p]
+        n.wins += w
+        n.wins2 += w * w
         n.mean = n.reward / n.visits
 
 

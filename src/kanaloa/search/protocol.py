@@ -18,7 +18,8 @@ Hidden information has two faces here:
   these keys never learns a hidden card from its own tree.
 
 Rewards are a vector with one entry per player in ``[0, 1]``:
-``returns()`` is the game result (1 for the winner, 0 for the others), and
+``returns()`` is the game result (1 for the winner, 0 for the others; after
+a ``rollout`` the game cut short, each player's estimated win chance), and
 ``margins()`` each player's point margin over the best other player,
 normalised to ``[-1, 1]``, which a search may blend in.  ``points()`` is
 the game's own final tally (one entry per scoring unit, any length), which a

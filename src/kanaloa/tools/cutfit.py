@@ -1,7 +1,7 @@
 """Fit the models of rollouts cut short (``kanaloa.play.cut``) from the heuristic policy's own games.
 
-Games are dealt from ``seed`` on and played to the end by the core's
-heuristic playout policy for every seat (the policy the rollouts play).  A
+Games are dealt from ``seed`` on (the yucata preset) and played to the end
+by the core's heuristic playout policy for every seat (the policy the rollouts play).  A
 tenth of their states in rounds 1, 2 and the final round, chosen from the
 same seed, become samples: the state's phase and cut features
 (``CoreState.cut_features``), the game's winner and its final points.  Per
@@ -25,10 +25,10 @@ from typing import Any
 
 import click
 
-from ..play.cut import MODELS_FORMAT
+from ..play.cut import FITTED_POLICY, MODELS_FORMAT
 from ..rules.board import BoardError, load_board
 from ..rules.core import POLICY_HEURISTIC, CoreState, CutModel, core_board
-from ..rules.state import PRESET_YUCATA
+from ..rules.state import PRESET_NAMES, PRESET_YUCATA
 
 SAMPLE_SHARE = 0.1  # of the states in rounds 1, 2 and the final round
 RIDGE = 1e-3        # per sample, on the win weights
@@ -110,7 +110,8 @@ def model_entry(board_name: str, players: int, games: int, seed: int) -> dict[st
     samples = play_samples(board_name, players, games, seed)
     win, points = fit(samples)
     CutModel(players, win, points)  # refuses what the core would refuse
-    return {"board": board_name, "players": players, "games": games, "seed": seed,
+    return {"board": board_name, "preset": PRESET_NAMES[PRESET_YUCATA], "policy": FITTED_POLICY, "players": players,
+            "games": games, "seed": seed,
             "samples": len(samples.phases), "win": win, "points": points}
 
 
