@@ -1479,8 +1479,9 @@ cdef int choose_move(const GameState* s, int policy, uint64_t* rng, int32_t* mov
     return best_move(values, n, rng)
 
 
-cdef long long playout_state(GameState* s, uint64_t seed, int policy) noexcept nogil:
-    """Play to the end of the game with ``policy``; return the number of moves made.
+cdef long long playout_state(GameState* s, uint64_t seed, int policy, long long plies=-1) noexcept nogil:
+    """Play to the end of the game with ``policy``, or at most ``plies`` moves when that is 0 or more; return
+    the number of moves made.
 
     The moves are drawn from their own stream SplitMix64(seed); chance events
     keep using the state's ``rng``.  Policy 0 plays ``legal[next() % n]`` of
@@ -1492,7 +1493,7 @@ cdef long long playout_state(GameState* s, uint64_t seed, int policy) noexcept n
     cdef uint64_t rng = seed
     cdef long long moves = 0
     cdef int i, n
-    while s.round != ROUND_OVER:
+    while s.round != ROUND_OVER and moves != plies:
         i = choose_move(s, policy, &rng, buf, values, &n)
         if n == 0:
             break
@@ -1533,22 +1534,6 @@ cdef void cut_features(const GameState* s, double* f) noexcept nogil:
         f[c * CUT_FEATURES + 3] = popcount(s.bridges[c])
         f[c * CUT_FEATURES + 4] = s.hand_size[s.seat_of_color[c]]
         f[c * CUT_FEATURES + 5] = (s.seat_of_color[c] - s.to_move + s.n_players) % s.n_players
-
-
-cdef long long playout_cut_state(GameState* s, uint64_t seed, int policy, long long plies) noexcept nogil:
-    """``playout_state`` that stops after ``plies`` moves (or at the end of the game)."""
-    cdef int32_t buf[MAX_ACTIONS]
-    cdef int values[MAX_ACTIONS]
-    cdef uint64_t rng = seed
-    cdef long long moves = 0
-    cdef int i, n
-    while s.round != ROUND_OVER and moves < plies:
-        i = choose_move(s, policy, &rng, buf, values, &n)
-        if n == 0:
-            break
-        apply_move(s, buf[i])
-        moves += 1
-    return moves
 
 
 cdef class CutModel:
@@ -2699,7 +2684,7 @@ cdef class CoreState:
         if self.st.game != GAME_KANALOA or self.st.gods:
             raise ValueError("model: fitted for Kanaloa without the gods (R14)")
         with nogil:
-            playout_cut_state(&self.st, s0, pol, n)
+            playout_state(&self.st, s0, pol, n)
         if self.st.round == ROUND_OVER:
             return None
         cut_features(&self.st, f)
