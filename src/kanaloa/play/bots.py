@@ -37,7 +37,7 @@ Options (``key=value`` after the name, separated by ``:``):
   go into it, docs/engine.md "What a reshuffle reveals"; default 0, ``hint``
   1), ``cut`` (N > 0: each rollout stops after N moves and a model fitted
   to the playout policy's own games judges the state, docs/engine.md
-  "Rollouts cut short"; default 0, plays to the end);
+  "Rollouts cut short"; default 0, plays to the end; ``hint`` 40);
 * ``ismcts`` and ``hint``: ``expand`` (visits a tree node needs before its
   moves are expanded, default 1), ``prior`` (weight of the core's heuristic
   move scores as priors, default 0), ``reuse`` (1: keep the tree through the

@@ -69,7 +69,7 @@ class SearchSettings:
             raise OptionError(f"search settings: {exc}") from None
 
 
-# The engine behind hints (docs/strength.md: experiment 5 for the root, 14 for the rest).
-HINT_SETTINGS = SearchSettings(c=0.7, prior=0.0, root_c=1.0, reuse=True)
+# The engine behind hints (docs/strength.md: experiment 5 for the root, 14 for the rest, 18 for the rollouts).
+HINT_SETTINGS = SearchSettings(c=0.7, prior=0.0, root_c=1.0, reuse=True, cut=40)
 # The engine hints used before: plain ISMCTS with random expansion order and c = 0.7.
 ISMCTS_SETTINGS = SearchSettings(c=0.7, prior=0.0, reshuffle=False)
