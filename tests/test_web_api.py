@@ -136,7 +136,9 @@ def test_a_hint_gives_the_move_the_plan_and_the_win_chances(client):
     view = finish_bots(client, gid, client.post(f"/api/games/{gid}/move", json={"move": view["moves"][0]}).json())
     hint = client.post(f"/api/games/{gid}/hint", json={}).json()
     assert hint["move"] in view["moves"] and hint["plan"][0] == hint["move"]
-    assert hint["iterations"] == 200 and 0 <= hint["candidates"][0]["win"] <= 1
+    # the test app's budget, and any short searches that completed a plan cut short (docs/hints.md)
+    assert hint["iterations"] >= 200 and (hint["iterations"] - 200) % COMPLETION_ITERATIONS == 0
+    assert 0 <= hint["candidates"][0]["win"] <= 1
     assert f'data-move="{hint["move"]}"' in hint["svg"]  # the plan drawn on the picture
     small = client.post(f"/api/games/{gid}/hint", json={"iterations": 50}).json()["iterations"]
     # the budget asked for, and any short searches that completed a plan cut short (docs/hints.md)
