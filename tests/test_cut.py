@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -257,6 +258,13 @@ def test_the_game_cuts_only_where_a_model_fits(oro):
     assert KanaloaGame(cut=0).cut_model(played(oro, 4, 1, 10)) is None
     with pytest.raises(ValueError, match="cut -1: must be a whole number of moves, 0 or more"):
         KanaloaGame(cut=-1)
+
+
+@pytest.mark.parametrize("cut", [2.5, True, "3", None])
+def test_a_cut_that_is_not_a_whole_number_is_refused(cut):
+    # Compiled or plain, the game checks the type itself: nothing is rounded or converted.
+    with pytest.raises(ValueError, match=re.escape(f"cut {cut!r}: must be a whole number of moves, 0 or more")):
+        KanaloaGame(cut=cut)
 
 
 def test_a_cut_rollout_backs_up_the_estimate(oro):

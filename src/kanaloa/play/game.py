@@ -143,10 +143,12 @@ class KanaloaGame:
     __slots__ = ("_near", "cut", "one_order", "policy", "reshuffle")
 
     def __init__(self, policy: int = POLICY_HEURISTIC, one_order: bool = False, reshuffle: bool = True,
-                 cut: int = 0) -> None:
+                 cut: object = 0) -> None:
         if policy not in (POLICY_RANDOM, POLICY_HEURISTIC):
             raise ValueError(f"unknown playout policy {policy}")
-        if cut < 0:
+        # ``cut`` is annotated ``object`` so that the compiled module checks it here rather than convert
+        # it on entry (where 2.5 would become 2).
+        if not isinstance(cut, int) or isinstance(cut, bool) or cut < 0:
             raise ValueError(f"cut {cut!r}: must be a whole number of moves, 0 or more")
         self.cut = cut
         if cut and policy == POLICY_HEURISTIC:
