@@ -320,8 +320,8 @@ def test_fitting_is_reproducible_and_learns_the_winner(oro, tmp_path):
     pytest.importorskip("numpy")
     from kanaloa.tools.cutfit import fit, main, play_samples
 
-    samples = play_samples("oro", 4, 40, 5)
-    assert samples == play_samples("oro", 4, 40, 5)
+    samples = play_samples("oro", 4, "yucata", 40, 5)
+    assert samples == play_samples("oro", 4, "yucata", 40, 5)
     win, points = fit(samples)
     assert (win, points) == fit(samples)
     assert len(win) == BUCKETS and all(len(r) == FEATURES for r in win)
@@ -331,6 +331,13 @@ def test_fitting_is_reproducible_and_learns_the_winner(oro, tmp_path):
     assert result.exit_code == 0, result.output
     models = read_models(json.loads(out.read_text()))
     assert [m.players for m in models.values()] == [3]
+    # The tabletop preset (R13: 20 bridges a color) gets models of its own, keyed by preset.
+    result = CliRunner().invoke(main, ["--players", "3", "--players", "4", "--preset", "yucata", "--preset", "tabletop",
+                                       "--games", "10", "--seed", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    models = read_models(json.loads(out.read_text()))
+    assert sorted((key[2], key[3]) for key in models) == sorted(
+        (players, preset) for players in (3, 4) for preset in (PRESET_YUCATA, PRESET_TABLETOP))
 
 
 def test_fitting_refuses_an_unknown_board():

@@ -1,6 +1,6 @@
 """Fit the models of rollouts cut short (``kanaloa.play.cut``) from the heuristic policy's own games.
 
-Games are dealt from ``seed`` on (the yucata preset) and played to the end
+Games are dealt from ``seed`` on and played to the end
 by the core's heuristic playout policy for every seat (the policy the rollouts play).  A
 tenth of their states in rounds 1, 2 and the final round, chosen from the
 same seed, become samples: the state's phase and cut features
@@ -9,7 +9,8 @@ phase, the win weights maximise the likelihood of the winner under a
 softmax over the players (Newton's method with a small ridge), and the
 point weights are least squares of each player's final points.
 
-    python -m kanaloa.tools.cutfit --players 3 --players 4 --out src/kanaloa/play/cut_models.json
+    python -m kanaloa.tools.cutfit --players 3 --players 4 --preset yucata --preset tabletop \
+        --out src/kanaloa/play/cut_models.json
 
 needs numpy (installed with the ``openspiel`` extra).
 """
@@ -28,7 +29,7 @@ import click
 from ..play.cut import FITTED_POLICY, MODELS_FORMAT
 from ..rules.board import BoardError, load_board
 from ..rules.core import POLICY_HEURISTIC, CoreState, CutModel, core_board
-from ..rules.state import PRESET_NAMES, PRESET_YUCATA
+from ..rules.state import PRESETS
 
 SAMPLE_SHARE = 0.1  # of the states in rounds 1, 2 and the final round
 RIDGE = 1e-3        # per sample, on the win weights
@@ -46,13 +47,14 @@ class Samples:
     points: list[list[float]]
 
 
-def play_samples(board_name: str, players: int, games: int, seed: int) -> Samples:
-    """Samples from ``games`` games dealt with seeds ``seed``, ``seed + 1``, ... (heuristic policy)."""
+def play_samples(board_name: str, players: int, preset: str, games: int, seed: int) -> Samples:
+    """Samples from ``games`` games of ``preset`` dealt with seeds ``seed``, ``seed + 1``, ... (heuristic
+    policy)."""
     tables = core_board(load_board(board_name))
     rng = random.Random(seed)
     out = Samples([], [], [], [])
     for g in range(games):
-        state = CoreState.deal(tables, players, PRESET_YUCATA, seed + g)
+        state = CoreState.deal(tables, players, PRESETS[preset], seed + g)
         taken = []
         while not state.is_over:
             if state.round != 0 and rng.random() < SAMPLE_SHARE:
@@ -105,12 +107,12 @@ def fit(samples: Samples) -> tuple[list[list[float]], list[list[float]]]:
     return win_rows, point_rows
 
 
-def model_entry(board_name: str, players: int, games: int, seed: int) -> dict[str, Any]:
+def model_entry(board_name: str, players: int, preset: str, games: int, seed: int) -> dict[str, Any]:
     """One entry of ``cut_models.json``: the fitted weights and how they were made."""
-    samples = play_samples(board_name, players, games, seed)
+    samples = play_samples(board_name, players, preset, games, seed)
     win, points = fit(samples)
     CutModel(players, win, points)  # refuses what the core would refuse
-    return {"board": board_name, "preset": PRESET_NAMES[PRESET_YUCATA], "policy": FITTED_POLICY, "players": players,
+    return {"board": board_name, "preset": preset, "policy": FITTED_POLICY, "players": players,
             "games": games, "seed": seed,
             "samples": len(samples.phases), "win": win, "points": points}
 
@@ -119,13 +121,16 @@ def model_entry(board_name: str, players: int, games: int, seed: int) -> dict[st
 @click.option("--board", default="oro", show_default=True, help="Built-in board name or board file.")
 @click.option("--players", "player_counts", type=click.IntRange(3, 4), multiple=True, default=(3, 4),
               show_default=True, help="Player counts to fit (repeat the option).")
+@click.option("--preset", "presets", type=click.Choice(list(PRESETS)), multiple=True, default=("yucata",),
+              show_default=True, help="Presets (R13) to fit (repeat the option).")
 @click.option("--games", type=click.IntRange(1), default=DEFAULT_GAMES, show_default=True,
               help="Heuristic self-play games per player count.")
 @click.option("--seed", type=click.IntRange(0), default=DEFAULT_SEED, show_default=True,
               help="Deal seed of the first game; the sample choice flows from it too.")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), required=True,
               help="Where to write the models (JSON).")
-def main(board: str, player_counts: tuple[int, ...], games: int, seed: int, out: str) -> None:
+def main(board: str, player_counts: tuple[int, ...], presets: tuple[str, ...], games: int, seed: int,
+         out: str) -> None:
     """Fit the models of rollouts cut short and write them as cut_models.json."""
     try:
         import numpy  # noqa: F401
@@ -136,11 +141,12 @@ def main(board: str, player_counts: tuple[int, ...], games: int, seed: int, out:
     except BoardError as exc:
         raise click.BadParameter(str(exc), param_hint="--board") from None
     entries = []
-    for players in player_counts:
-        started = time.perf_counter()
-        entries.append(model_entry(board, players, games, seed))
-        print(f"{board}, {players} players: {games} games, {entries[-1]['samples']} samples, "
-              f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
+    for preset in presets:
+        for players in player_counts:
+            started = time.perf_counter()
+            entries.append(model_entry(board, players, preset, games, seed))
+            print(f"{board}, {preset}, {players} players: {games} games, {entries[-1]['samples']} samples, "
+                  f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
     with open(out, "w", encoding="utf-8") as fh:
         fh.write(models_text(entries))
 
