@@ -182,20 +182,24 @@ def test_the_shipped_models_cover_oro_with_three_and_four_players(oro):
     assert cut_model_for(oro_key(oro, 4)).players == 4
     assert cut_model_for(oro_key(oro, 3)).players == 3
     assert cut_model_for(oro_key(oro, 2)) is None
-    assert cut_model_for(oro_key(oro, 4, PRESET_TABLETOP)) is None
+    # The tabletop preset (R13) has models of its own, fitted to its own games.
+    assert cut_model_for(oro_key(oro, 4, PRESET_TABLETOP)).players == 4
+    assert cut_model_for(oro_key(oro, 3, PRESET_TABLETOP)).players == 3
+    assert cut_model_for(oro_key(oro, 3, PRESET_TABLETOP)) is not cut_model_for(oro_key(oro, 3))
     kahuna = load_board("kahuna")
     assert cut_model_for(model_key(kahuna.links, kahuna.cards_per_island, 2, PRESET_YUCATA)) is None
 
 
+@pytest.mark.parametrize("preset", [PRESET_YUCATA, PRESET_TABLETOP])
 @pytest.mark.parametrize("players", [3, 4])
-def test_the_shipped_models_predict_games_they_were_not_fitted_on(oro, players):
+def test_the_shipped_models_predict_games_they_were_not_fitted_on(oro, players, preset):
     """On heuristic games dealt from seeds far from the fitting's, the model's win chances beat even chances
     (log loss) and name the winner more often than chance from the middle of round 2 on."""
-    model = cut_model_for(oro_key(oro, players))
+    model = cut_model_for(oro_key(oro, players, preset))
     rng = random.Random(7)
     late_loss, even_loss, hits, n = 0.0, 0.0, 0, 0
     for g in range(150):
-        state = CoreState.deal(core_board(oro), players, PRESET_YUCATA, 900_000_000 + g)
+        state = CoreState.deal(core_board(oro), players, preset, 900_000_000 + g)
         snaps = []
         while not state.is_over:
             if state.round in (2, 3) and rng.random() < 0.1:
@@ -252,7 +256,8 @@ def test_the_game_cuts_only_where_a_model_fits(oro):
     assert game.cut_model(played(oro, 2, 1, 10)) is None
     assert game.cut_model(played(oro, 4, 1, 10, gods=True)) is None
     assert game.cut_model(played(load_board("kahuna"), 2, 1, 10, game=GAME_KAHUNA)) is None
-    assert game.cut_model(played(oro, 4, 1, 10, preset=PRESET_TABLETOP)) is None
+    tabletop = cut_model_for(oro_key(oro, 4, PRESET_TABLETOP))
+    assert game.cut_model(played(oro, 4, 1, 10, preset=PRESET_TABLETOP)) is tabletop
     # The models are fitted to the heuristic policy's games: random rollouts play to the end.
     assert KanaloaGame(POLICY_RANDOM, cut=10).cut_model(played(oro, 4, 1, 10)) is None
     assert KanaloaGame(cut=0).cut_model(played(oro, 4, 1, 10)) is None

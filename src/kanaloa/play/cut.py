@@ -7,8 +7,9 @@ expected final points (a weighted sum), with one set of weights per phase of
 the game.  The weights are fitted for one board, preset and player count
 from games of the core's heuristic playout policy, the policy the rollouts
 play (``kanaloa.tools.cutfit``), and shipped in ``cut_models.json`` beside
-this module.  Where no model fits (another board or preset, two players, the
-gods, Kahuna, random rollouts), rollouts play to the end.
+this module: ``oro`` with 3 and 4 players, both presets (R13).  Where no
+model fits (another board, two players, the gods, Kahuna, random rollouts),
+rollouts play to the end.
 """
 
 from __future__ import annotations
