@@ -9,8 +9,9 @@ phase, the win weights maximise the likelihood of the winner under a
 softmax over the players (Newton's method with a small ridge), and the
 point weights are least squares of each player's final points.
 
-    python -m kanaloa.tools.cutfit --players 3 --players 4 --preset yucata --preset tabletop \
-        --out src/kanaloa/play/cut_models.json
+    python -m kanaloa.tools.cutfit --out src/kanaloa/play/cut_models.json
+
+(the defaults: 3 and 4 players, both presets) writes the shipped models again, weight for weight.
 
 needs numpy (installed with the ``openspiel`` extra).
 """
@@ -121,7 +122,7 @@ def model_entry(board_name: str, players: int, preset: str, games: int, seed: in
 @click.option("--board", default="oro", show_default=True, help="Built-in board name or board file.")
 @click.option("--players", "player_counts", type=click.IntRange(3, 4), multiple=True, default=(3, 4),
               show_default=True, help="Player counts to fit (repeat the option).")
-@click.option("--preset", "presets", type=click.Choice(list(PRESETS)), multiple=True, default=("yucata",),
+@click.option("--preset", "presets", type=click.Choice(list(PRESETS)), multiple=True, default=tuple(PRESETS),
               show_default=True, help="Presets (R13) to fit (repeat the option).")
 @click.option("--games", type=click.IntRange(1), default=DEFAULT_GAMES, show_default=True,
               help="Heuristic self-play games per player count.")
