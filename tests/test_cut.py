@@ -304,6 +304,8 @@ def test_a_search_with_cut_rollouts_backs_up_estimates(oro):
     best = cut.candidates()[0]
     assert 0.0 < best.win < 1.0 and len(best.points) == 4
     assert best.error < 0.9 * math.sqrt(best.win * (1 - best.win) / best.visits)
+    node = cut.root.children[best.action]  # the error is the spread of the results kept in wins2
+    assert best.error == pytest.approx(math.sqrt((node.wins2 / node.visits - best.win ** 2) / node.visits))
     plain = whole.candidates()[0]
     assert plain.error == pytest.approx(math.sqrt(plain.win * (1 - plain.win) / plain.visits))
     assert len(cut.points) == 4 and cut.points != whole.points
