@@ -1,0 +1,155 @@
+"""The game registry: every game the engine plays, by name, and ``load_game``.
+
+In the manner of ``pyspiel.load_game``, a game is made from its name and
+parameters::
+
+    from kanaloa import load_game
+    rules = load_game("kanaloa", players=2, gods=True)
+    rules = load_game("kahuna")
+
+``load_game`` returns the game's rule set (for the Kanaloa family a
+``kanaloa.rules.ruleset.Ruleset``), checked once; every layer above asks it
+what it needs.  ``game_types()`` lists the registered games with their
+parameters and defaults (``kanaloa games`` prints them).
+
+**A game plugs in** with one ``GameType`` in ``REGISTERED`` below: its name,
+its parameters, the function that makes its rule set, and its *faces*, one
+per layer that has game-specific work to do, each a ``"module:attribute"``
+path loaded only when a layer asks for it (``GameType.face``):
+
+============  ======================================================================
+face          what it is
+============  ======================================================================
+``position``  the position class: ``new``/``deal``, ``from_json``, moves in notation
+``search``    the adapter that puts the game behind the search protocol, and the
+              bots that know the game (``greedy``)
+``display``   the terminal picture of a position (``kanaloa show``)
+``svg``       the SVG picture of a position
+``openspiel`` the game's registration with OpenSpiel
+``bench``     the benchmark's workloads and the game's signature
+============  ======================================================================
+
+Nothing above the rules imports a game's modules by name; it asks the
+registry for the face, so a second game with its own core, reference,
+position format and pictures needs nothing beyond its own package and its
+entry here.  The paths are strings, so this module imports no layer above
+the rules (``tests/test_layers.py`` checks that every path names a module of
+the layer the face belongs to).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import brief
+from .ruleset import KAHUNA, KANALOA, Parameter, ParameterError, Ruleset, make_ruleset, parameters
+
+FACES = ("position", "search", "display", "svg", "openspiel", "bench")
+
+# The Kanaloa family's faces: both of its games are served by the same modules, which ask the rule set.
+_FAMILY_FACES = {
+    "position": "kanaloa.position.api:Position",
+    "search": "kanaloa.play.game:family_search",
+    "display": "kanaloa.interfaces.display:position_lines",
+    "svg": "kanaloa.interfaces.svg:position_svg",
+    "openspiel": "kanaloa.openspiel:register_family",
+    "bench": "kanaloa.tools.benchmark:family_workloads",
+}
+
+
+@dataclass(frozen=True)
+class GameType:
+    """One registered game: its name, parameters and faces (see the module docstring)."""
+
+    name: str
+    title: str
+    rules: str  # the rule ids of RULES.md it implements
+    summary: str
+    parameters: tuple[Parameter, ...]
+    make: Callable[..., Any]
+    faces: Mapping[str, str] = field(default_factory=dict)
+    document_default: bool = False  # positions without a "game" field are this game's
+    # Parameters ``make`` takes beyond ``parameters``, which it refuses with the rule's reason unless they
+    # hold their neutral value (Kahuna's preset and gods: Kanaloa's options, R16.9).
+    also_takes: tuple[str, ...] = ()
+
+    def load(self, **params: Any) -> Any:
+        """The rule set with ``params``; raises ``ParameterError`` for a parameter it does not take."""
+        known = [p.name for p in self.parameters]
+        for name in params:
+            if name not in known and name not in self.also_takes:
+                raise ParameterError(name, f"{self.title} has no such parameter; its parameters are "
+                                           f"{', '.join(known)}")
+        return self.make(self.name, **params)
+
+    def face(self, role: str) -> Any:
+        """The object behind face ``role`` (loaded on first use); ``KeyError`` when the game has none."""
+        if role not in self.faces:
+            raise KeyError(f"game {self.name} has no {role} face")
+        module, _, attribute = self.faces[role].partition(":")
+        return getattr(importlib.import_module(module), attribute)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "title": self.title, "rules": self.rules, "summary": self.summary,
+                "parameters": [p.to_json() for p in self.parameters]}
+
+
+REGISTERED: tuple[GameType, ...] = (
+    GameType(KANALOA, "Kanaloa", "R1-R15",
+             "bridges between 16 islands for 2-4 players, majorities win islands; presets (R13), two players "
+             "(R15) and Might of the Gods (R14)",
+             parameters(KANALOA), make_ruleset, _FAMILY_FACES, document_default=True),
+    GameType(KAHUNA, "Kahuna", "R16",
+             "Kanaloa's two-player predecessor: 12 islands, white against black, three scorings",
+             parameters(KAHUNA), make_ruleset, _FAMILY_FACES, also_takes=("preset", "gods")),
+)
+_BY_NAME = {g.name: g for g in REGISTERED}
+
+
+def game_types() -> tuple[GameType, ...]:
+    """Every registered game, in registration order."""
+    return REGISTERED
+
+
+def game_names() -> tuple[str, ...]:
+    return tuple(_BY_NAME)
+
+
+def game_type(name: object) -> GameType:
+    """The registered game called ``name``; ``ParameterError`` (parameter ``game``) for another name."""
+    found = _BY_NAME.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise ParameterError("game", f"unknown; choose one of {', '.join(_BY_NAME)}", name, shown=True)
+    return found
+
+
+def document_game(value: object) -> GameType:
+    """The game a position document's ``game`` field names (absent: None, the default game's)."""
+    if value is None:
+        return next(g for g in REGISTERED if g.document_default)
+    return game_type(value)
+
+
+def load_game(name: str, **params: Any) -> Ruleset:
+    """The rule set of game ``name`` with ``params``, every combination checked (``ParameterError``)."""
+    result: Ruleset = game_type(name).load(**params)
+    return result
+
+
+def describe_games() -> list[str]:
+    """``kanaloa games`` for people: each game, its rules and its parameters with their defaults."""
+    lines: list[str] = []
+    for g in REGISTERED:
+        lines.append(f"{g.name}  {g.title} ({g.rules}): {g.summary}")
+        width = max(len(p.name) for p in g.parameters)
+        for p in g.parameters:
+            lines.append(f"  {p.name:<{width}}  {p.takes}; default {p.default}. {p.help}")
+        lines.append("")
+    return lines[:-1]
+
+
+__all__ = ["FACES", "GameType", "ParameterError", "brief", "describe_games", "document_game", "game_names",
+           "game_type", "game_types", "load_game"]

@@ -1,0 +1,690 @@
+"""``Ruleset``: one game of the Kanaloa family with its parameters, checked once, asked by every layer.
+
+A rule set is made once, from the parameters of a game (``load_game`` in
+``kanaloa.rules.registry``, or ``make_ruleset`` here), and every
+combination is checked there, with one message per rule: the player count
+(R3, R15, R16.1), the preset (R13, R16.9), the gods (R14.1, R14.5, R16.9),
+the board and its cards (R1, R3, R16.2) and the players' colors (R15.1,
+R16.1).  After that nothing above the rules asks which game it serves: it
+asks the rule set what it needs to know.
+
+- **Seats and colors.**  ``colors`` names the colors by index, as
+  ``kanaloa.rules.state`` numbers them: the players' first colors in seat
+  order, then (two players of Kanaloa, R15.1) their second colors.
+  ``seat_names`` are the players, each named by its first color;
+  ``colors_of(seat)`` and ``seat_of(color)`` map between them;
+  ``color_order`` is the order of a scores table (each player's colors
+  together).  ``palette`` is every color the game may name.
+- **The deal and the table.**  ``deal_size``, ``face_up_size``,
+  ``hand_limit`` (R4: most cards when leaving the play phase),
+  ``hand_most`` (most cards a hand may hold to draw: R4's 5, Kahuna's 5),
+  ``bridges_per_color`` (None when unlimited, R13, R16.1).
+- **What the rules have.**  ``rounds`` (the round codes a position may be in)
+  and their names, ``reasons`` (how a game may end), ``has_setup`` (R3),
+  ``has_pass`` (R10), ``has_swap`` (R4), ``removal_pays`` (R16.3),
+  ``owes_removals`` (R7), ``pairs`` (R15.1), ``may_skip_draw`` (R16.5),
+  ``may_end_without_winner`` (R16.7), ``tokens`` (R14.1),
+  ``scores_islands`` (R16.6: a scoring counts islands, not links).  Where
+  a rule set lacks something another one has, ``lacks(feature)`` says why,
+  in the words a message quotes.
+- **Rules to cite.**  ``rule_of(event)`` names the rule id of an event
+  (``"reshuffle"``, ``"scoring"``, ``"final"``, ``"deal"``...), for messages
+  and pictures.
+- **Documents.**  ``document_game`` (the value of a position's ``game`` field,
+  None where it is left out), ``rules_document`` (its ``rules`` field),
+  ``turn_keys``, ``final_round_keys``.
+- **Standings.**  ``standing(scores, seat)``: what ranks a seat (R12, R15.5).
+- **For people and programs.**  ``title``, ``describe()``, ``params()`` (the
+  parameters that make this rule set again) and ``to_json()`` (for the web
+  page, which so hard-codes no rule number).
+
+``ParameterError`` (an ``OptionError``) names the parameter at fault, the
+value and why; a caller that calls the parameter something else (a
+command-line option, a field of a document) words it its own way from
+``parameter`` and ``why``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..errors import OptionError, brief
+from .board import Board, load_board
+from .state import (
+    DEAL,
+    FACE_UP,
+    GAME_KAHUNA,
+    GAME_KANALOA,
+    GOD_NAMES,
+    GODS_ISLANDS,
+    HAND_LIMIT,
+    KAHUNA_BRIDGES,
+    KAHUNA_DEAL,
+    KAHUNA_FACE_UP,
+    KAHUNA_HAND,
+    KAHUNA_PLAYERS,
+    PRESET_NAMES,
+    PRESETS,
+    REASON_ELEVEN,
+    REASON_NAMES,
+    REASON_NO_BRIDGES,
+    REASON_POINTS,
+    ROUND_1,
+    ROUND_2,
+    ROUND_3,
+    ROUND_FINAL,
+    ROUND_NAMES,
+    ROUND_OVER,
+    ROUND_SETUP,
+    TABLETOP_BRIDGES,
+    TWO_PLAYERS,
+    WIN_ISLANDS,
+    StateData,
+    colors_of_seat,
+    n_colors,
+)
+
+if TYPE_CHECKING:
+    from .engine import Engine, EngineState
+    from .registry import GameType
+
+KANALOA_COLORS = ("red", "green", "blue", "yellow")  # the colors of Kanaloa, in default seat order
+KAHUNA_COLORS = ("white", "black")  # R16.1: Kahuna's two colors, in default seat order
+DEFAULT_PAIRS = (("red", "blue"), ("green", "yellow"))  # R15.1: the two players' colors by default
+JOKER_NAME = GOD_NAMES[1]  # R14.5: KANALOA, the token a build may name as a card
+HAND_MOST = HAND_LIMIT + 1  # R4, R5: a hand of 5 must play or discard before it draws
+SEED_LIMIT = 1 << 64  # seeds are 64-bit (SplitMix64)
+
+KANALOA, KAHUNA = "kanaloa", "kahuna"  # the games of the family, as the registry names them
+_CODE = {KANALOA: GAME_KANALOA, KAHUNA: GAME_KAHUNA}
+_TITLE = {KANALOA: "Kanaloa", KAHUNA: "Kahuna"}
+_ROUNDS = {KANALOA: (ROUND_SETUP, ROUND_1, ROUND_2, ROUND_FINAL, ROUND_OVER),
+           KAHUNA: (ROUND_1, ROUND_2, ROUND_3, ROUND_FINAL, ROUND_OVER)}
+_REASONS = {KANALOA: (REASON_POINTS, REASON_ELEVEN), KAHUNA: (REASON_POINTS, REASON_NO_BRIDGES)}
+_TURN_KEYS = {KANALOA: ("played", "discarded", "remove_on"), KAHUNA: ("played", "discarded", "skipped_draw")}
+GOD_TURN_KEYS = ("ku_target", "pele_gifts", "lono_draw", "over_limit")  # R14.6-R14.9: what a token use leaves
+_RULE_OF_TURN_KEY = {"ku_target": "R14.6", "pele_gifts": "R14.7", "lono_draw": "R14.8", "over_limit": "R14.9"}
+# The rule ids of the events messages and pictures cite, per game.
+_RULES = {
+    KANALOA: {"deal": "R3", "reshuffle": "R9", "scoring": "R11", "final": "R10", "winner": "R12", "hand": "R4",
+              "stock": "R13", "control": "R2", "draw": "R5"},
+    KAHUNA: {"deal": "R16.2", "reshuffle": "R16.6", "scoring": "R16.6", "final": "R16.7", "winner": "R16.7",
+             "hand": "R16.5", "stock": "R16.1", "control": "R16.4", "draw": "R16.5"},
+}
+# What one rule set lacks and another has: the feature, and why it is absent, for messages.
+_LACKS_IN_KAHUNA = {
+    "setup": "Kahuna has no setup: 3 cards are dealt to each player and 3 turned face-up (R16.2)",
+    "round:0": "Kahuna has no setup round: the cards are dealt and play begins in round 1 (R16.2)",
+    "move:reveal": "Kahuna has no setup choice: 3 cards are dealt to each player and 3 turned face-up (R16.2)",
+    "move:pass": "Kahuna has no pass: each player takes one final turn, in turn, and ends it with 'end' (R16.7)",
+    "final_round.passed": "Kahuna has no pass: each player takes one final turn, in turn (R16.7)",
+    "move:swap": "Kahuna has no swap (R16.3)",
+    "tokens": "Kahuna has no god tokens: Might of the Gods is a variant of Kanaloa (R14, R16.9)",
+    "turn.remove_on": ("Kahuna owes no removal after a build: R7 does not apply (R16.9); a removal there is a move "
+                       "paying two cards (R16.3)"),
+    "turn.color": ("in Kahuna each player builds with its one color (R16.1); 'turn.color' is the color of a turn "
+                   "in Kanaloa's 2-player game (R15.3)"),
+    "colors": ("in Kahuna each player plays one color, white or black (R16.1); only a 2-player game of Kanaloa "
+               "gives each player two colors (R15.1)"),
+    "reason:eleven islands": "Kahuna has no immediate win (R8 does not apply, R16.9)",
+    "rules.preset": "Kahuna has no presets (R13 does not apply, R16.9); each player has 25 bridges (R16.1)",
+    "rules.gods": "Might of the Gods is a variant of Kanaloa, not of Kahuna (R14, R16.9)",
+}
+_LACKS_IN_KANALOA = {
+    "round:3": "round 3 is Kahuna's (R16.6): a Kahuna position says \"game\": \"kahuna\"",
+    "turn.skipped_draw": ("a Kanaloa turn always ends with a draw (R5); only Kahuna skips one (R16.5): a Kahuna "
+                          "position says \"game\": \"kahuna\""),
+    "reason:no bridges": "only a game of Kahuna ends when a player has no bridge left (R16.8)",
+    "no_winner": "a game of Kanaloa always has a winner (R12); only Kahuna may end without one (R16.7)",
+    "removal_pays": ("a removal paying two cards is Kahuna's (R16.3); Kanaloa's removal follows a relative "
+                     "majority (R7)"),
+}
+
+
+class ParameterError(OptionError):
+    """A parameter of a game cannot be, alone or with the others: ``parameter`` names it, ``why`` says why.
+
+    ``str()`` is ``PARAMETER VALUE: WHY`` (the value left out when there is
+    none to show); callers that call the parameter otherwise (``--players``,
+    ``rules.preset``) word it from ``parameter``, ``value`` and ``why``.
+    """
+
+    def __init__(self, parameter: str, why: str, value: object = None, shown: bool = False) -> None:
+        self.parameter = parameter
+        self.why = why
+        self.value = value
+        self.shown = shown  # whether the value belongs in the message
+        super().__init__(f"{parameter} {brief(value)}: {why}" if shown else f"{parameter}: {why}")
+
+    def worded(self, label: str, error: type[OptionError] | None = None) -> OptionError:
+        """The same error with the parameter called ``label`` (``--preset``, ``rules.preset``)."""
+        cls = error or OptionError
+        return cls(f"{label}: {self.why}")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of a game: its name, what it takes, its default and what it means (``kanaloa games``)."""
+
+    name: str
+    takes: str  # for people: "2, 3 or 4", "yucata or tabletop", "true or false", "a board name or file"
+    default: str  # for people: "4", "oro", "by the player count"
+    help: str
+    choices: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "takes": self.takes, "default": self.default, "help": self.help}
+        if self.choices:
+            out["choices"] = list(self.choices)
+        return out
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One game of the Kanaloa family with its parameters (see the module docstring).
+
+    Build one with ``make_ruleset`` (or ``kanaloa.load_game``), which checks
+    every parameter; the fields are then consistent, and everything else is
+    derived from them.
+    """
+
+    game: str  # "kanaloa" or "kahuna"
+    players: int
+    preset: str  # "yucata" or "tabletop" (Kahuna: "yucata", it has no presets)
+    gods: bool  # Might of the Gods (R14)
+    board: Board
+    colors: tuple[str, ...]  # the color names by color index
+    _n_colors: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_n_colors", n_colors(self.players, _CODE[self.game]))
+
+    # -- identity --------------------------------------------------------------------------
+
+    @property
+    def code(self) -> int:
+        """The rule set's code in ``StateData.game``."""
+        return _CODE[self.game]
+
+    @property
+    def preset_code(self) -> int:
+        return PRESETS[self.preset]
+
+    @property
+    def game_type(self) -> GameType:
+        """The registry's entry of this game."""
+        from .registry import game_type
+
+        return game_type(self.game)
+
+    @property
+    def title(self) -> str:
+        """``Kanaloa``, ``Kahuna``."""
+        return _TITLE[self.game]
+
+    def describe(self) -> str:
+        """One line for people: ``Kanaloa, 4 players, yucata preset, on board oro``."""
+        if self.game == KAHUNA:
+            return f"{self.title}, white against black, on board {self.board.name}"
+        parts = [self.title, f"{self.players} players" + (" with two colors each" if self.pairs else ""),
+                 f"{self.preset} preset"]
+        if self.gods:
+            parts.append("Might of the Gods")
+        return ", ".join(parts) + f", on board {self.board.name}"
+
+    def params(self) -> dict[str, Any]:
+        """The parameters that make this rule set again with ``load_game(self.game, **params)``."""
+        out: dict[str, Any] = {"players": self.players, "board": self.board.source,
+                               "colors": ",".join("+".join(self.color_names_of(s)) for s in range(self.players))}
+        if self.game == KANALOA:
+            out["preset"] = self.preset
+            out["gods"] = self.gods
+        return out
+
+    # -- seats and colors (R15.1, R16.1) ---------------------------------------------------------
+
+    @property
+    def n_colors(self) -> int:
+        """How many colors are in play: one a seat, or two a seat with two players of Kanaloa (R15.1)."""
+        return self._n_colors
+
+    @property
+    def pairs(self) -> bool:
+        """True when every player plays two colors (R15.1)."""
+        return self._n_colors != self.players
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        """The players in seat order, each named by its first color."""
+        return self.colors[: self.players]
+
+    @property
+    def palette(self) -> tuple[str, ...]:
+        """Every color the game may name, in default seat order."""
+        return KAHUNA_COLORS if self.game == KAHUNA else KANALOA_COLORS
+
+    @property
+    def other_palette(self) -> tuple[str, ...]:
+        """The colors of the family's other game (named in messages: "white and black are Kahuna's")."""
+        return KANALOA_COLORS if self.game == KAHUNA else KAHUNA_COLORS
+
+    def colors_of(self, seat: int) -> tuple[int, ...]:
+        """The color indexes ``seat`` plays, its first color first."""
+        return colors_of_seat(seat, self.players, self.code)
+
+    def color_names_of(self, seat: int) -> tuple[str, ...]:
+        """The names of the colors ``seat`` plays, its first color first."""
+        return tuple(self.colors[c] for c in self.colors_of(seat))
+
+    def seat_of(self, color: int) -> int:
+        """The seat that plays color ``color``."""
+        return color % self.players
+
+    @property
+    def color_order(self) -> list[int]:
+        """The color indexes player by player, each player's first color first (the order of ``scores``)."""
+        return [c for s in range(self.players) for c in self.colors_of(s)]
+
+    def standing(self, scores: Sequence[int], seat: int) -> tuple[int, ...]:  # R12, R15.5
+        """What ranks ``seat``, greater is better: its points, or with two colors each the pair (points of the
+        weaker color, points of the other)."""
+        if not self.pairs:
+            return (scores[seat],)
+        weak, strong = sorted(scores[c] for c in self.colors_of(seat))
+        return (weak, strong)
+
+    # -- the deal and the table ------------------------------------------------------------------
+
+    @property
+    def deal_size(self) -> int:
+        """Cards dealt to each hand (R3; Kahuna R16.2)."""
+        return KAHUNA_DEAL if self.game == KAHUNA else DEAL
+
+    @property
+    def face_up_size(self) -> int:
+        """Cards face-up beside the deck (R3, R9; Kahuna R16.2, R16.6)."""
+        return KAHUNA_FACE_UP if self.game == KAHUNA else FACE_UP
+
+    @property
+    def hand_limit(self) -> int:
+        """Most cards a hand may hold when the turn's play ends (R4); Kahuna's most a hand holds (R16.5)."""
+        return KAHUNA_HAND if self.game == KAHUNA else HAND_LIMIT
+
+    @property
+    def setup_hand(self) -> int:
+        """Cards in a hand when play begins: the deal less the card set aside (R3), or the deal (R16.2)."""
+        return self.deal_size - 1 if self.has_setup else self.deal_size
+
+    @property
+    def bridges_per_color(self) -> int | None:
+        """Bridges each color has: None when unlimited (yucata, R13), 20 (tabletop, R13), 25 (Kahuna, R16.1)."""
+        if self.game == KAHUNA:
+            return KAHUNA_BRIDGES
+        return TABLETOP_BRIDGES if self.preset == "tabletop" else None
+
+    @property
+    def win_islands(self) -> int | None:
+        """Islands whose control wins at once (R8), or None where no such win exists (Kahuna, R16.9)."""
+        return None if self.game == KAHUNA else WIN_ISLANDS
+
+    # -- what the rules have ---------------------------------------------------------------------
+
+    @property
+    def rounds(self) -> tuple[int, ...]:
+        """The round codes a position of this game may be in (``kanaloa.rules.state``)."""
+        return _ROUNDS[self.game]
+
+    @property
+    def deck_rounds(self) -> tuple[int, ...]:
+        """The rounds played with a deck: 1 and 2 (R9), or Kahuna's 1, 2 and 3 (R16.6)."""
+        return tuple(r for r in self.rounds if r not in (ROUND_SETUP, ROUND_FINAL, ROUND_OVER))
+
+    @property
+    def reshuffled_rounds(self) -> tuple[int, ...]:
+        """The rounds whose deck a reshuffle made (R9, R16.6)."""
+        return self.deck_rounds[1:]
+
+    @staticmethod
+    def round_name(code: int) -> int | str:
+        """A round as positions name it: ``0``, ``1``, ``2``, ``3``, ``"final"`` or ``"over"``."""
+        return ROUND_NAMES[code]
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """How a game may end, as ``result.reason`` names it (R8, R12; Kahuna R16.7, R16.8)."""
+        return tuple(REASON_NAMES[r] for r in _REASONS[self.game])
+
+    @property
+    def has_setup(self) -> bool:
+        """Whether the game begins with a setup, each player revealing a card (R3)."""
+        return ROUND_SETUP in self.rounds
+
+    @property
+    def has_pass(self) -> bool:
+        """Whether a final turn may be passed (R10); Kahuna's may not (R16.7)."""
+        return self.game == KANALOA
+
+    @property
+    def has_swap(self) -> bool:
+        """Whether a build may swap a bridge (R4); Kahuna removes and places instead (R16.3)."""
+        return self.game == KANALOA
+
+    @property
+    def removal_pays(self) -> bool:
+        """Whether a removal is a move paying two cards (R16.3), rather than owed after a build (R7)."""
+        return self.game == KAHUNA
+
+    @property
+    def owes_removals(self) -> bool:
+        """Whether a build may leave removals owed on islands (R7, ``turn.remove_on``)."""
+        return self.game == KANALOA
+
+    @property
+    def may_skip_draw(self) -> bool:
+        """Whether a turn may end without a draw (R16.5, ``turn.skipped_draw``)."""
+        return self.game == KAHUNA
+
+    @property
+    def may_end_without_winner(self) -> bool:
+        """Whether a game may end with no winner (R16.7)."""
+        return self.game == KAHUNA
+
+    @property
+    def scores_islands(self) -> bool:
+        """Whether a scoring counts the islands each controls (R16.6, R16.7) rather than links (R11)."""
+        return self.game == KAHUNA
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        """The god tokens' kinds, ``KANE`` ... ``LONO`` (R14.1); empty without the gods."""
+        return GOD_NAMES if self.gods else ()
+
+    @property
+    def joker(self) -> str | None:
+        """The token a build may name as a card, ``KANALOA`` (R14.5), or None without the gods."""
+        return JOKER_NAME if self.gods else None
+
+    def rule_of(self, event: str) -> str:
+        """The rule id of ``event`` in this game: ``deal``, ``reshuffle``, ``scoring``, ``final``, ``winner``,
+        ``hand``, ``stock``, ``control``, ``draw``."""
+        return _RULES[self.game][event]
+
+    def lacks(self, feature: str) -> str | None:
+        """Why this game has no ``feature`` another game of the family has, or None when it has it.
+
+        Features: ``setup``, ``round:N`` (a round by its name), ``move:WORD``,
+        ``turn.KEY``, ``final_round.passed``, ``colors`` (two colors each),
+        ``tokens``, ``reason:NAME``, ``rules.preset``, ``rules.gods``,
+        ``no_winner``, ``removal_pays``.
+        """
+        if self.game == KAHUNA:
+            return _LACKS_IN_KAHUNA.get(feature)
+        if feature in _LACKS_IN_KANALOA:
+            return _LACKS_IN_KANALOA[feature]
+        players = self.players
+        if feature == "turn.color" and not self.pairs:
+            return f"only a 2-player game chooses a color each turn (R15.3); with {players} players each plays its one color"
+        if feature == "colors" and not self.pairs:
+            return f"only a 2-player game gives each player two colors (R15.1); with {players} players each plays one color"
+        if (feature == "tokens" or feature.startswith("turn.") and feature[5:] in GOD_TURN_KEYS) and not self.gods:
+            key = feature[5:]
+            rule = f" ({_RULE_OF_TURN_KEY[key]})" if key in _RULE_OF_TURN_KEY else " (R14)"
+            what = "god tokens" if feature == "tokens" else "a token's action pending"
+            return f"only a game of Might of the Gods has {what}{rule}: its rules say \"gods\": true"
+        return None
+
+    # -- documents (kanaloa-position/1) ------------------------------------------------------------
+
+    @property
+    def document_game(self) -> str | None:
+        """A position's ``game`` field: written for Kahuna, left out for Kanaloa (its default)."""
+        return None if self.game == KANALOA else self.game
+
+    def rules_document(self) -> dict[str, Any] | None:
+        """A position's ``rules`` field, or None where the game has no rule options (Kahuna, R16.9)."""
+        if self.game == KAHUNA:
+            return None
+        doc: dict[str, Any] = {"preset": self.preset}
+        if self.gods:
+            doc["gods"] = True
+        return doc
+
+    @property
+    def turn_keys(self) -> tuple[str, ...]:
+        """The keys of a position's ``turn`` field."""
+        keys = _TURN_KEYS[self.game]
+        if self.pairs:
+            keys += ("color",)
+        if self.gods:
+            keys += GOD_TURN_KEYS
+        return keys
+
+    @property
+    def final_round_keys(self) -> tuple[str, ...]:
+        """The keys of a position's ``final_round`` field (R10; nobody passes in Kahuna, R16.7)."""
+        return ("done", "passed") if self.has_pass else ("done",)
+
+    # -- the engines --------------------------------------------------------------------------------
+
+    def empty_state(self) -> StateData:
+        """A state of this game with no bridge and no card anywhere (the caller fills it in)."""
+        b = self.board
+        return StateData.empty(b.n_islands, b.n_links, self.players, self.preset_code, self.code)
+
+    def deal(self, engine: Engine, seed: int) -> EngineState:
+        """A new game dealt from ``seed`` on ``engine`` (``Engine.deal``)."""
+        return engine.deal(self, seed)
+
+    # -- for the web page ---------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """What a page needs to know of the game to draw and edit it, no rule number hard-coded there."""
+        return {
+            "game": self.game,
+            "title": self.title,
+            "description": self.describe(),
+            "players": list(self.seat_names),
+            "colors": {name: list(self.color_names_of(s)) for s, name in enumerate(self.seat_names)},
+            "palette": list(self.palette),
+            "preset": self.preset if self.game == KANALOA else None,
+            "gods": self.gods,
+            "board": self.board.source,
+            "deal": self.deal_size,
+            "setup_hand": self.setup_hand,
+            "face_up": self.face_up_size,
+            "hand_limit": self.hand_limit,
+            "bridges": self.bridges_per_color,
+            "win_islands": self.win_islands,
+            "has_setup": self.has_setup,
+            "has_pass": self.has_pass,
+            "has_swap": self.has_swap,
+            "pairs": self.pairs,
+            "tokens": list(self.tokens),
+            "scores_islands": self.scores_islands,
+            "rules": dict(_RULES[self.game]),
+        }
+
+
+# -- making a rule set: every combination checked, one message per rule ------------------------------
+
+
+def make_ruleset(game: str = KANALOA, *, players: object = None, preset: object = None, gods: object = None,
+                 board: object = None, colors: object = None) -> Ruleset:
+    """The rule set of ``game`` (``kanaloa`` or ``kahuna``) with these parameters, each checked.
+
+    ``players`` is 4 by default (Kahuna: 2); ``preset`` ``yucata``; ``gods``
+    false; ``board`` a built-in name, a file path or a ``Board`` (``oro``, or
+    ``kahuna`` for Kahuna); ``colors`` each player's colors in seat order,
+    written ``red+blue,green+yellow`` (two players of Kanaloa) or
+    ``green,red,blue``, or as a sequence of per-seat sequences (by default the
+    palette in order, R15.1's pairs with two players).
+
+    Raises ``ParameterError`` naming the first parameter at fault and the rule,
+    and ``BoardError`` for a board that cannot be read.
+    """
+    if game not in _CODE:
+        raise ParameterError("game", f"unknown; choose one of {', '.join(_CODE)}", game, shown=True)
+    kahuna = game == KAHUNA
+    # players (R3, R15, R16.1)
+    if players is None:
+        players = KAHUNA_PLAYERS if kahuna else 4
+    if kahuna and (not _is_int(players) or players != KAHUNA_PLAYERS):
+        raise ParameterError("players", "Kahuna is for 2 players, white and black (R16.1)", players, shown=True)
+    if not _is_int(players) or players not in (2, 3, 4):
+        raise ParameterError("players", "the game is for 2, 3 or 4 players", players, shown=True)
+    assert isinstance(players, int)
+    # preset (R13, R16.9)
+    if preset is None:
+        preset = "yucata"
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise ParameterError("preset", f"unknown; choose one of {', '.join(PRESETS)} (R13)", preset, shown=True)
+    if kahuna and preset != PRESET_NAMES[0]:
+        raise ParameterError("preset", _LACKS_IN_KAHUNA["rules.preset"], preset, shown=True)
+    # gods (R14, R16.9)
+    if gods is None:
+        gods = False
+    if not isinstance(gods, bool):
+        raise ParameterError("gods", "must be true (Might of the Gods, R14) or false", gods, shown=True)
+    if kahuna and gods:
+        raise ParameterError("gods", _LACKS_IN_KAHUNA["rules.gods"])
+    # board (R1) and what the game needs of it (R3, R14.1, R14.5, R16.2)
+    if board is None:
+        board = KAHUNA if kahuna else "oro"
+    if isinstance(board, str):
+        bd = load_board(board)
+    elif isinstance(board, Board):
+        bd = board
+    else:
+        raise ParameterError("board", "must be a built-in board name or a board file's path", board, shown=True)
+    if gods:
+        check_gods_board(bd)
+    if kahuna:
+        need = KAHUNA_PLAYERS * KAHUNA_DEAL + KAHUNA_FACE_UP
+        if bd.n_cards < need:
+            raise ParameterError("board", f"Kahuna deals {KAHUNA_DEAL} cards to each of 2 players and turns "
+                                          f"{KAHUNA_FACE_UP} face-up, {need} cards; the board has {bd.n_cards} (R16.2)",
+                                 bd.name, shown=True)
+    elif players * DEAL > bd.n_cards:
+        raise ParameterError("players", f"{players} hands of {DEAL} cards need more than the {bd.n_cards} cards of "
+                                        f"board {bd.name} (R3)", players, shown=True)
+    names = _color_names(game, players, colors)
+    return Ruleset(game, players, preset, gods, bd, names)
+
+
+def check_gods_board(bd: Board) -> None:  # R14.1, R14.5
+    """Might of the Gods lays one token on each of 16 islands, and no island may share the joker's name."""
+    if bd.n_islands != GODS_ISLANDS:
+        raise ParameterError("board", f"Might of the Gods lays one of its {GODS_ISLANDS} god tokens on each island "
+                                      f"(R14.1); board {bd.name} has {bd.n_islands} islands", bd.name, shown=True)
+    if bd.find_island(JOKER_NAME) is not None:
+        raise ParameterError("board", f"board {bd.name} has an island called {JOKER_NAME}, the name of a god token: a "
+                                      f"build could not say which it pays (R14.5)", bd.name, shown=True)
+
+
+def color_text(per_seat: Sequence[Sequence[str]]) -> str:
+    """Colors per seat as the parameter writes them: ``red+blue,green+yellow``."""
+    return ",".join("+".join(seat) for seat in per_seat)
+
+
+def _per_seat(colors: object) -> list[list[str]]:
+    """``colors`` as per-seat lists of names: from ``"red+blue,green+yellow"`` or a sequence of sequences."""
+    if isinstance(colors, str):
+        return [[c.strip().lower() for c in seat.split("+")] for seat in colors.split(",")]
+    if isinstance(colors, Sequence) and all(isinstance(s, (list, tuple)) for s in colors):
+        return [list(s) for s in colors]
+    if isinstance(colors, Sequence) and all(isinstance(s, str) for s in colors):
+        return [[s] for s in colors]
+    raise ParameterError("colors", "give each player's colors in seat order, e.g. red+blue,green+yellow",
+                         colors, shown=True)
+
+
+def _color_names(game: str, players: int, colors: object) -> tuple[str, ...]:
+    """The color names by index (R15.1, R16.1), from each seat's colors; checked."""
+    pairs = game == KANALOA and players == TWO_PLAYERS
+    palette = KAHUNA_COLORS if game == KAHUNA else KANALOA_COLORS
+    if colors is None:
+        if pairs:
+            return (DEFAULT_PAIRS[0][0], DEFAULT_PAIRS[1][0], DEFAULT_PAIRS[0][1], DEFAULT_PAIRS[1][1])
+        return palette[:players]
+    seats = _per_seat(colors)
+    shape = ("write each player's two colors joined by '+', the players by ',': red+blue,green+yellow" if pairs
+             else f"name one color per player, in seat order, e.g. {','.join(palette[:players])}")
+    if len(seats) != players:
+        raise ParameterError("colors", f"{len(seats)} player(s); this game has {players}; {shape}", color_text(seats),
+                             shown=True)
+    width = {len(s) for s in seats}
+    if not pairs and width != {1}:
+        why = (_LACKS_IN_KAHUNA["colors"] if game == KAHUNA else
+               f"only a 2-player game gives each player two colors (R15.1); with {players} players each plays one "
+               f"color")
+        raise ParameterError("colors", why)
+    if pairs and width != {2}:
+        bad = next(s for s in seats if len(s) != 2)
+        raise ParameterError("colors", f"{'+'.join(bad)!r} is not two colors; {shape}", color_text(seats), shown=True)
+    for seat in seats:
+        for c in seat:
+            if not isinstance(c, str) or c not in palette:
+                other = KANALOA_COLORS if game == KAHUNA else KAHUNA_COLORS
+                note = (f"; {' and '.join(other)} are {'Kanaloa' if game == KAHUNA else 'Kahuna'}'s" if c in other
+                        else "")
+                raise ParameterError("colors", f"{brief(c)} is not a color of {_TITLE[game]} "
+                                               f"({', '.join(palette)}){note}")
+    names = tuple(s[0] for s in seats) + (tuple(s[1] for s in seats) if pairs else ())
+    for i, c in enumerate(names):
+        if c in names[:i]:
+            if pairs:
+                places = [j for j, x in enumerate(names) if x == c][:2]
+                whose = ("both players' first color" if places[1] < players else
+                         " and ".join(f"{names[j % players]}'s {'first' if j < players else 'second'} color"
+                                      for j in places))
+                raise ParameterError("colors", f"{c} is named twice ({whose}); each color belongs to one player")
+            raise ParameterError("colors", f"{c} is named twice; each player plays its own color")
+    return names
+
+
+def parameters(game: str) -> tuple[Parameter, ...]:
+    """The parameters of ``game`` with their defaults, for ``kanaloa games`` and ``--help``."""
+    board = Parameter("board", "a built-in board name or a board file's path",
+                      KAHUNA if game == KAHUNA else "oro", "the islands, links and cards (R1)")
+    if game == KAHUNA:
+        return (
+            Parameter("players", "2", "2", "Kahuna is for 2 players, white and black (R16.1)", ("2",)),
+            board,
+            Parameter("colors", "white,black or black,white", "white,black",
+                      "the players' colors in seat order; the first moves first (R16.1)"),
+        )
+    return (
+        Parameter("players", "2, 3 or 4", "4", "players; with 2 each plays two colors (R15.1)", ("2", "3", "4")),
+        Parameter("preset", "yucata or tabletop", "yucata",
+                  "yucata: unlimited bridges; tabletop: 20 bridges a color (R13)", tuple(PRESETS)),
+        Parameter("gods", "true or false", "false", "Might of the Gods: god tokens on the 16 islands (R14)",
+                  ("false", "true")),
+        board,
+        Parameter("colors", "COLOR,... or A+B,C+D with 2 players", "red,green,blue,yellow; red+blue,green+yellow",
+                  "each player's colors in seat order (R15.1)"),
+    )
+
+
+def ruleset_for_state(board: Board, data: StateData, colors: Sequence[str] | None = None) -> Ruleset:
+    """The rule set a ``StateData`` plays (its game, players, preset and gods), on ``board``; ``colors`` by
+    index, or the game's defaults.  Raises ``ParameterError`` as ``make_ruleset`` does."""
+    game = KAHUNA if data.game == GAME_KAHUNA else KANALOA
+    names: object = None
+    if colors is not None:
+        rs = make_ruleset(game, players=data.players, board=board)
+        names = [[colors[c] for c in rs.colors_of(s)] for s in range(data.players)]
+    preset = PRESET_NAMES[data.preset]
+    if game == KAHUNA:
+        return make_ruleset(game, players=data.players, board=board, colors=names)
+    return make_ruleset(game, players=data.players, preset=preset, gods=bool(data.gods), board=board, colors=names)
+
+
+def labelled(error: ParameterError, labels: Mapping[str, str], error_type: type[OptionError]) -> OptionError:
+    """``error`` worded with the caller's name for its parameter (``labels``, the parameter's own name else)."""
+    return error.worded(labels.get(error.parameter, error.parameter), error_type)
