@@ -26,6 +26,7 @@ workers (or a cluster) gives the same games:
 - the bot in seat ``s`` of game ``g`` is started (``Bot.start``) with output
   ``4 * g + s`` of the SplitMix64 stream seeded with the tournament seed XOR
   ``BOT_SALT``.  Its spec's own ``seed`` option is mixed in by the bot.
+  (``kanaloa.play.streams`` derives every such seed.)
   Bots are built afresh for every game, so no state crosses games.
 
 Bots with a time budget (``ismcts:time=S``) play as far as the clock lets
@@ -111,7 +112,7 @@ from ..position.notation import COLORS, Move, color_order, game_colors, seat_col
 from ..rules.board import Board, load_board
 from ..rules.engine import Engine
 from ..rules.reference import seat_standing
-from ..rules.rng import MASK64, SplitMix64
+from ..rules.rng import MASK64
 from ..rules.state import (
     GAME_KAHUNA,
     GAME_KANALOA,
@@ -127,24 +128,18 @@ from ..rules.state import (
 )
 from .bots import parse_bot_spec
 from .stats import BotStats, BotTable, SeatOutcome, format_table
+from .streams import bot_seeds, deal_seed, stream_output  # noqa: F401 (stream_output: the tournament's seeds)
 
 if TYPE_CHECKING:
     from ..position.api import Position
 
 RECORD_FORMAT = "kanaloa-game/1"
-BOT_SALT = 0xD1B54A32D192ED03  # separates the bots' seed stream from the deal stream
-SEED_STRIDE = 4  # bot seeds per game: one per seat of the largest table (games seat 2, 3 or 4 players)
 MAX_MOVES = 100_000  # far beyond any real game (a few hundred moves); a guard against a looping bot
 PLAYER_COUNTS = (2, 3, 4)
 SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss")  # how a Dask scheduler is reached over a network
 
 
 # -- the schedule -----------------------------------------------------------------
-
-
-def stream_output(seed: int, index: int) -> int:
-    """Output ``index`` (from 0) of the SplitMix64 stream seeded with ``seed``, in O(1)."""
-    return SplitMix64((seed + index * 0x9E3779B97F4A7C15) & MASK64).next()
 
 
 class _Seats:
@@ -210,12 +205,11 @@ class Tournament(_Seats):
 
     def deal_seed(self, game: int) -> int:
         """The seed that deals ``game`` (shared by the rotations of one deal)."""
-        return stream_output(self.seed, self.deal_of(game))
+        return deal_seed(self.seed, self.deal_of(game))
 
     def bot_seeds(self, game: int) -> tuple[int, ...]:
         """The seed each seat's bot starts ``game`` with."""
-        base = self.seed ^ BOT_SALT
-        return tuple(stream_output(base, SEED_STRIDE * game + seat) for seat in range(self.players))
+        return bot_seeds(self.seed, game, self.players)
 
 
 def make_tournament(bots: Sequence[str], games: int, seed: int, preset: str = "yucata",

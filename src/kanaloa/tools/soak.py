@@ -11,7 +11,7 @@ reproducer for every game where the two part ways.
 the very same games and gives the same figures:
 
 - the deal seed is output ``i`` of the SplitMix64 stream seeded with the
-  soak seed (``kanaloa.play.simulate.stream_output``), what ``kanaloa new --seed``
+  soak seed (``kanaloa.play.streams.deal_seed``), what ``kanaloa new --seed``
   takes;
 - the players and the preset cycle with ``i``: 3 players yucata, 4 players
   yucata, 3 players tabletop, 4 players tabletop, 2 players yucata, 2
@@ -26,8 +26,9 @@ the very same games and gives the same figures:
   on together, so that the soak also starts from states in the middle of a
   turn;
 - every move is drawn uniformly from the legal moves with the SplitMix64
-  stream seeded with the deal seed XOR ``MOVE_SALT`` (the crowded start
-  draws its bridges from that stream first).
+  stream seeded with the deal seed XOR ``MOVE_SALT``
+  (``kanaloa.play.streams.move_stream``; the crowded start draws its bridges
+  from that stream first).
 
 **What is compared.**  The reference alone plays about 400 random games a
 second on one core; a comparison of both complete states after every move
@@ -71,7 +72,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
 from ..errors import OptionError
-from ..play.simulate import stream_output
+from ..play.streams import deal_seed, move_stream
 from ..position.notation import COLORS, Move, seat_colors
 from ..rules.board import Board, load_board
 from ..rules.engine import Engine, EngineState, load_engine
@@ -87,7 +88,6 @@ from ..rules.state import (
     n_colors,
 )
 
-MOVE_SALT = 0x5DEECE66DA3B9F17  # separates each game's move stream from its deal
 MAX_MOVES = 2000  # a random game takes 150 to 200 moves; one still running here never ends
 JUMP_MOVES = 150  # the core alone plays 1 to JUMP_MOVES moves before a jump-in start
 KEPT = 20  # divergences kept in full (with their moves) when the soak keeps going
@@ -132,7 +132,7 @@ def soak_game(soak_seed: int, index: int) -> SoakGame:
     """The setup of game ``index`` (see *The games* in the module docstring)."""
     players, preset = _KINDS[index % len(_KINDS)]
     start = _START_CYCLE[(index // 4) % len(_START_CYCLE)]
-    return SoakGame(soak_seed, index, stream_output(soak_seed, index), players, preset, start)
+    return SoakGame(soak_seed, index, deal_seed(soak_seed, index), players, preset, start)
 
 
 @dataclass(frozen=True)
@@ -263,7 +263,7 @@ def crowd(data: StateData, stream: SplitMix64) -> None:
 
 def play_game(game: SoakGame, board: Board, core_engine: Engine, ref_engine: Engine) -> GameOutcome:
     """Play ``game`` through both engines side by side (see *What is compared*)."""
-    stream = SplitMix64(game.seed ^ MOVE_SALT)
+    stream = move_stream(game.seed)
     below = stream.below
     actions: list[int] = []
     movers: list[int] = []  # the seat that made each action, to write it (a 2-player build names its color)

@@ -90,7 +90,8 @@ from typing import Any
 from ..errors import KanaloaError, OptionError, PositionError, brief, quote
 from ..play.bots import parse_bot_spec
 from ..play.hint import check_budget, hint
-from ..play.simulate import BOT_SALT, stream_output
+from ..play.streams import bot_seeds as game_bot_seeds
+from ..play.streams import deal_seed as game_deal_seed
 from ..position.api import Position
 from ..position.format import dumps
 from ..position.notation import seat_colors
@@ -588,8 +589,8 @@ def _line_strings(position: Position, line: Sequence[int]) -> tuple[str, ...]:
 def _game_candidates(seed: int, game: int, counter: Iterator[int]) -> list[_Candidate]:
     """Play the generator's game ``game`` and return the puzzles found on the way."""
     players, seating, preset = _lineup(game)
-    deal_seed = stream_output(seed, game)
-    bot_seeds = [stream_output(seed ^ BOT_SALT, 4 * game + s) for s in range(players)]
+    deal_seed = game_deal_seed(seed, game)
+    bot_seeds = list(game_bot_seeds(seed, game, players))
     position = Position.new(players=players, seed=deal_seed, preset=preset)
     board = position.board
     bots = [parse_bot_spec(spec) for spec in seating]
