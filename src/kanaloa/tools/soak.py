@@ -65,13 +65,15 @@ from __future__ import annotations
 import json
 import math
 import shlex
-import signal
 import time
 import traceback
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 
 from ..errors import OptionError
+from ..play.interrupt import CtrlC
+from ..play.limits import worker_count
+from ..play.pools import process_pool, serial
 from ..play.streams import deal_seed, move_stream
 from ..position.notation import COLORS, Move, seat_colors
 from ..rules.board import Board, load_board
@@ -491,64 +493,61 @@ def _plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    """Game ranges: small enough to spread over the workers and show progress, at most CHUNK_GAMES."""
-    size = max(1, min(CHUNK_GAMES, math.ceil(games / (8 * workers))))
-    return [(first, min(first + size, games)) for first in range(0, games, size)]
+def _chunk_size(games: int, workers: int) -> int:
+    """Games a chunk: small enough to spread over the workers and show progress, at most CHUNK_GAMES."""
+    return max(1, min(CHUNK_GAMES, math.ceil(games / (8 * workers))))
 
 
-def _worker_init() -> None:
-    # The parent handles Ctrl-C and stops the pool; a worker taking it too would print a traceback.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _chunks(games: int, workers: int) -> Iterator[tuple[int, int]]:
+    """The game ranges of the soak, made one at a time (a soak of any length starts at once)."""
+    size = _chunk_size(games, workers)
+    return ((first, min(first + size, games)) for first in range(0, games, size))
 
 
-def _worker_chunk(task: tuple[int, int, int, bool]) -> ChunkResult:
-    seed, first, stop, keep_going = task
+def _play_chunk(seed: int, keep_going: bool, chunk: tuple[int, int]) -> ChunkResult:
+    first, stop = chunk
     return play_chunk(seed, first, stop, keep_going)
 
 
 def _results(seed: int, games: int, workers: int, keep_going: bool) -> Generator[ChunkResult, None, None]:
-    """Chunk results in game order, played here or in a pool of ``workers`` processes."""
-    tasks = [(seed, first, stop, keep_going) for first, stop in _chunks(games, workers)]
-    if workers == 1 or len(tasks) == 1:
-        for task in tasks:
-            yield _worker_chunk(task)
-        return
-    import multiprocessing
-
-    pool = multiprocessing.get_context().Pool(min(workers, len(tasks)), _worker_init)
-    try:
-        yield from pool.imap(_worker_chunk, tasks)
-        pool.close()
-    finally:
-        pool.terminate()  # after a divergence, an interrupt or an error: stop the games in flight
-        pool.join()
+    """Chunk results in game order, played here or in a pool of ``workers`` processes
+    (``kanaloa.play.pools``)."""
+    chunks = _chunks(games, workers)
+    count = math.ceil(games / _chunk_size(games, workers))
+    if workers == 1 or count == 1:
+        return serial(_play_chunk, chunks, seed, keep_going)
+    return process_pool(_play_chunk, chunks, min(workers, count), seed, keep_going, ordered=True)
 
 
 def run_soak(games: int, seed: int, workers: int = 1, keep_going: bool = False,
              on_progress: Callable[[int], None] | None = None) -> SoakRun:
     """Play soak games ``0`` to ``games - 1`` through both engines and return the figures.
 
-    ``workers`` > 1 plays in that many processes; the figures do not depend
-    on it.  ``on_progress`` is called with the number of games finished so
-    far.  Ctrl-C stops the soak and returns what finished (in game order),
-    with ``interrupted`` set.
+    ``workers`` > 1 plays in that many processes (0: one per core); the
+    figures do not depend on it.  ``on_progress`` is called with the number
+    of games finished so far.  Ctrl-C stops the soak and returns what
+    finished (in game order), with ``interrupted`` set
+    (``kanaloa.play.interrupt``).
     """
-    _check(games, seed, workers)
+    _check(games, seed)
+    workers = worker_count(workers)
     run = SoakRun(seed, games, workers, keep_going)
     start = time.perf_counter()
     source = _results(seed, games, workers, keep_going)
-    try:
-        for chunk in source:
-            run.add(chunk)
-            if on_progress is not None:
-                on_progress(run.games)
-            if run.diverged and not keep_going:
-                break
-    except KeyboardInterrupt:
-        run.interrupted = True
-    finally:
-        source.close()
+    with CtrlC() as ctrl_c:
+        try:
+            for chunk in source:
+                with ctrl_c.holding():  # a chunk counts whole, with its progress
+                    run.add(chunk)
+                    if on_progress is not None:
+                        on_progress(run.games)
+                if run.diverged and not keep_going:
+                    break
+        except KeyboardInterrupt:
+            run.interrupted = True
+        finally:
+            with ctrl_c.holding(reraise=False):  # a second Ctrl-C must not cut the clean-up short
+                source.close()
     run.seconds = time.perf_counter() - start
     return run
 
@@ -557,14 +556,12 @@ def replay_game(seed: int, index: int) -> GameOutcome:
     """Play game ``index`` of the soak seeded with ``seed`` again, alone, in this process."""
     if isinstance(index, bool) or not isinstance(index, int) or index < 0:
         raise OptionError(f"--game {index!r}: must be a whole number, 0 or more")
-    _check(index + 1, seed, 1)
+    _check(index + 1, seed)
     return play_game(soak_game(seed, index), load_board("oro"), load_engine("core"), load_engine("reference"))
 
 
-def _check(games: object, seed: object, workers: object) -> None:
+def _check(games: object, seed: object) -> None:
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise OptionError(f"--games {games!r}: must be a whole number, 1 or more")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
         raise OptionError(f"--seed {seed!r}: must be an integer from 0 to 2**64-1")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise OptionError(f"--workers {workers!r}: must be a positive whole number")
