@@ -7,6 +7,7 @@ to seat; what is tested here is the tournament machinery, not bot strength.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -255,6 +256,76 @@ def test_replay_of_a_line_that_is_no_record(small_run, change, message):
     change(doc)
     assert assert_user_error(run("replay", "-", input="\n" + json.dumps(doc) + "\n")) == (
         f"error: RECORDS (standard input) line 2: {message}")
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d["scores"].__setitem__(0, d["scores"][0] + 1), "field 'scores' says {said}, but the game its "
+                                                                    "moves play ends with {was}"),
+        (lambda d: d.update(ranks=d["ranks"][::-1]), "field 'ranks' says {said}, but the game its moves play ends "
+                                                     "with {was}"),
+        (lambda d: d.update(winner=(d["winner"] + 1) % 4), "field 'winner' says {said}, but the game its moves play "
+                                                           "ends with {was}"),
+    ],
+)
+def test_replay_refuses_a_record_whose_result_is_not_its_games(small_run, tmp_path, change, message):
+    """The record's winner and scores were taken on trust; they are now those of the game its moves play."""
+    rec = small_run.records[1]
+    doc = json.loads(rec.dumps())
+    change(doc)
+    key = message.split("'")[1]
+    lines = [r.dumps() for r in small_run.records[:3]]
+    lines[1] = json.dumps(doc)
+    path = tmp_path / "games.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    said, was = json.dumps(doc[key]), json.dumps(json.loads(rec.dumps())[key])
+    assert assert_user_error(run("replay", str(path), "--game", "1")) == (
+        f"error: RECORDS {str(path)!r} line 2: " + message.format(said=said, was=was))
+    # the other games of the file replay as ever
+    assert run("replay", str(path), "--game", "0").exit_code == 0
+
+
+def test_replay_refuses_a_record_whose_reason_is_not_its_games(small_run):
+    rec = next(r for r in small_run.records if r.reason == "points")
+    doc = json.loads(rec.dumps())
+    doc["reason"] = "eleven islands"
+    assert assert_user_error(run("replay", "-", "--game", str(rec.index), input=json.dumps(doc) + "\n")) == (
+        "error: RECORDS (standard input) line 1: field 'reason' says \"eleven islands\", but the game its moves play "
+        "ends with \"points\"")
+
+
+def test_replay_refuses_a_record_whose_moves_stop_before_the_end(small_run):
+    doc = json.loads(small_run.records[0].dumps())
+    doc["moves"] = doc["moves"][:-1]
+    assert assert_user_error(run("replay", "-", input=json.dumps(doc) + "\n")) == (
+        f"error: RECORDS (standard input) line 1: field 'moves': the game is not over after its "
+        f"{len(doc['moves'])} moves, but the record gives its result")
+    # --at checks the whole record too: the position of move 10 of a record that lies is not printed
+    assert_user_error(run("replay", "-", "--at", "10", input=json.dumps(doc) + "\n"), "field 'moves'")
+
+
+def test_replay_checks_the_record_in_the_library_too(small_run):
+    rec = small_run.records[2]
+    liar = dataclasses.replace(rec, winner=(rec.winner + 1) % 4)
+    with pytest.raises(OptionError, match=f"^game 2: field 'winner' says {liar.winner}, but the game its moves play "
+                                          f"ends with {rec.winner}$"):
+        replay(liar)
+    assert replay(liar, at=5, check=False).state.to_data() == replay(rec, at=5).state.to_data()
+
+
+def test_replay_refuses_a_file_with_the_same_game_twice(small_run, tmp_path):
+    """Two runs appended to one file held game 0 twice, and replay took the first without a word."""
+    path = tmp_path / "twice.jsonl"
+    path.write_text("".join(r.dumps() + "\n" for r in small_run.records[:3]) + "\n"
+                    + small_run.records[0].dumps() + "\n")
+    message = (f"error: RECORDS {str(path)!r} line 5: game 0 again, after line 1; a file holds each game once")
+    assert assert_user_error(run("replay", str(path), "--game", "0")) == message
+    assert assert_user_error(run("replay", str(path), "--game", "2")) == message  # the whole file is read
+    alone = tmp_path / "alone.jsonl"
+    alone.write_text(small_run.records[4].dumps() + "\n" + small_run.records[4].dumps() + "\n")
+    assert assert_user_error(run("replay", str(alone))) == (
+        f"error: RECORDS {str(alone)!r} line 2: game 4 again, after line 1; a file holds each game once")
 
 
 @pytest.mark.parametrize(
@@ -888,3 +959,15 @@ def test_2_player_seats_rotate_within_each_deal(two_player_run):
         assert second.lineup == first.lineup[::-1]
     rows = two_player_run.table()
     assert [s.games for row in rows for s in row.by_seat] == [3, 3, 3, 3]
+
+
+def test_replay_refuses_a_2_player_record_whose_color_scores_are_not_its_games(two_player_run):
+    """R15: a 2-player record gives every color's points too; they are checked against the game like the rest."""
+    rec = two_player_run.records[0]
+    doc = json.loads(rec.dumps())
+    doc["color_scores"]["blue"] += 1
+    said = json.dumps(doc["color_scores"])
+    was = json.dumps(json.loads(rec.dumps())["color_scores"])
+    assert assert_user_error(run("replay", "-", input=json.dumps(doc) + "\n")) == (
+        f"error: RECORDS (standard input) line 1: field 'color_scores' says {said}, but the game its moves play "
+        f"ends with {was}")

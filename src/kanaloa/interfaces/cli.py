@@ -562,20 +562,22 @@ def _is_game_record(line: str) -> bool:
 @click.option("--at", "at", type=click.IntRange(0), default=None, metavar="K",
               help="Print the position after the game's first K moves (0: the deal) instead of the final one.")
 def replay(records: str, game: int | None, at: int | None) -> None:
-    """Replay a recorded game and print its final position (JSON).
+    """Replay a recorded game, check its record and print its final position (JSON).
 
     RECORDS is a file of game records (kanaloa-game/1, one per line, as
     'kanaloa simulate --out' writes them; docs/commands.md "Game records";
     '-' reads standard input). The game is dealt again from its seed and rule
     set, and every move is played and checked, so the result is exactly the
-    position the bots reached. With --at K the position after the first K
-    moves is printed instead. Look at it with:
+    position the bots reached; the record's scores, ranks, winner and reason
+    must be that game's. With --at K the position after the first K moves
+    is printed instead. Look at it with:
 
     \b
         kanaloa replay games.jsonl --game 5 --at 40 | kanaloa show -
 
     Records are read one line at a time, so a file of any number of games
-    is fine; a line over 4 MiB is refused.
+    is fine; it is read to its end, every line must be a record (a line over
+    4 MiB is refused), and a file holds each game once.
     """
     from ..play.records import GameRecord, read_records
     from ..play.records import replay as replay_record
@@ -590,8 +592,6 @@ def replay(records: str, game: int | None, at: int | None) -> None:
                                   f"...); choose one with --game N")
             if game is None or record.index == game:
                 chosen = record
-                if game is not None:
-                    break
             elif len(seen) < 2:
                 seen.append(record.index)
             else:
@@ -607,6 +607,8 @@ def replay(records: str, game: int | None, at: int | None) -> None:
                           f"{chosen.length}")
     try:
         pos = replay_record(chosen, at=at)
+    except OptionError:
+        raise  # a result the game does not have: the message names the line and the field
     except KanaloaError as exc:  # a move that does not fit the deal
         raise KanaloaError(f"{where}: {exc}") from None
     click.echo(pos.dumps())

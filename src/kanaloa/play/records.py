@@ -63,11 +63,15 @@ of the wrong JSON type, fields that disagree (``deal`` and ``rotation`` with
 ``reason`` the rule set has not, ``color_scores`` where it belongs and only
 there) and a rule set that cannot be (``load_game``'s reasons, worded with
 the record's field names).  The board is loaded when the record is read
-(``boards``, ``load_board`` by default).
+(``boards``, ``load_board`` by default).  A file holds each game once:
+``read_records`` refuses a second record of a game, naming both lines.
 
 **Replaying.**  ``replay`` deals the game again from ``seed`` by its rule
 set and plays ``moves`` on it, checking every move; the final position is
-exactly the one the bots reached.
+exactly the one the bots reached.  It then checks the record against it: the
+game must be over, and ``scores``, ``ranks``, ``winner``, ``reason`` (and
+``color_scores``) must be those of the game its moves play; a record that
+says otherwise is refused, naming its line and the field.
 """
 
 from __future__ import annotations
@@ -105,6 +109,7 @@ _ITEMS = {"colors": "colors (text)", "lineup": "bot specs", "bot_seeds": "whole 
 # The record's field of each parameter of a rule set (``ParameterError.parameter``).
 _FIELD_OF = {"game": "ruleset", "players": "players", "preset": "preset", "gods": "gods", "board": "board",
              "colors": "colors"}
+_RESULT_FIELDS = ("scores", "ranks", "winner", "reason", "color_scores")
 
 
 @dataclass(frozen=True)
@@ -381,9 +386,11 @@ def read_records(stream: IO[bytes], where: str, boards: BoardLoader = load_board
 
     Blank lines are skipped.  A line longer than ``MAX_INPUT_BYTES`` is
     refused without reading it whole.  Raises ``OptionError`` naming
-    ``where`` and the line for anything that is not a record.
+    ``where`` and the line for anything that is not a record, and for a
+    second record of a game (naming both lines).
     """
     number = 0
+    lines: dict[int, int] = {}  # the line of each game read so far
     rulesets: dict = {}
     while True:
         line = stream.readline(MAX_INPUT_BYTES + 1)
@@ -399,7 +406,11 @@ def read_records(stream: IO[bytes], where: str, boards: BoardLoader = load_board
             raise OptionError(f"{at}: not UTF-8 text (byte {exc.start})") from None
         if not text.strip():
             continue
-        yield _read(text, at, boards, rulesets)
+        record = _read(text, at, boards, rulesets)
+        first = lines.setdefault(record.index, number)
+        if first != number:
+            raise OptionError(f"{at}: game {record.index} again, after line {first}; a file holds each game once")
+        yield record
 
 
 # -- writing ------------------------------------------------------------------------------------
@@ -436,13 +447,17 @@ class RecordWriter:
 # -- replaying ------------------------------------------------------------------------------------
 
 
-def replay(record: GameRecord | dict | str, engine: Engine | None = None, at: int | None = None) -> Position:
+def replay(record: GameRecord | dict | str, engine: Engine | None = None, at: int | None = None,
+           check: bool = True) -> Position:
     """The ``Position`` of a recorded game: dealt again from its seed, its moves played (checked).
 
     Every move is played, or the first ``at`` of them (``at=0``: the deal).
-    Raises ``OptionError`` for an ``at`` beyond the game's length, and
-    ``MoveError`` naming the move's number if a move does not fit (the record
-    does not belong to this deal or these rules).
+    With ``check`` (the default) the whole game is played, and the record's
+    result must be the game's (see *Replaying* in the module docstring).
+    Raises ``OptionError`` for an ``at`` beyond the game's length and for a
+    result that is not the game's, and ``MoveError`` naming the move's number
+    if a move does not fit (the record does not belong to this deal or these
+    rules).
     """
     from ..position.api import Position
 
@@ -453,9 +468,40 @@ def replay(record: GameRecord | dict | str, engine: Engine | None = None, at: in
     # POSITION-API: Position.deal(rs, rec.seed, engine) once the position API takes a rule set.
     pos = Position.new(players=rs.players, seed=rec.seed, preset=rs.preset, board=rs.board, engine=engine,
                        game=rs.game, gods=rs.gods)
-    for number, move in enumerate(rec.moves[:at], start=1):
+    stop = rec.length if check or at is None else at
+    kept = pos.copy() if at == 0 else None
+    for number, move in enumerate(rec.moves[:stop], start=1):
         try:
             pos.play(move)
         except MoveError as exc:
             raise MoveError(f"game {rec.index}, move {number} of {rec.length}: {exc}") from None
-    return pos
+        if number == at and at < stop:
+            kept = pos.copy()
+    if check:
+        check_result(rec, pos)
+    return pos if kept is None else kept
+
+
+def check_result(rec: GameRecord, final: Position) -> None:
+    """Refuse ``rec`` (``OptionError``, naming its line and the field) unless ``final``, the position its moves
+    play to, is over with the result the record gives."""
+    where = rec.source or f"game {rec.index}"
+    if not final.is_over:
+        raise OptionError(f"{where}: field 'moves': the game is not over after its {rec.length} moves, but the "
+                          f"record gives its result")
+    rs = rec.ruleset
+    played = _result(rs, final.state.to_data())
+    said = (rec.scores, rec.ranks, rec.winner, rec.reason, rec.color_scores)
+    for name, given, was in zip(_RESULT_FIELDS, said, played, strict=True):
+        if given != was:
+            raise OptionError(f"{where}: field {name!r} says {_brief(_json_value(rs, name, given))}, but the game "
+                              f"its moves play ends with {_brief(_json_value(rs, name, was))}")
+
+
+def _json_value(rs: Ruleset, name: str, value: Any) -> Any:
+    """A result field's value as the record writes it."""
+    if name == "winner":
+        return None if value < 0 else value
+    if name == "color_scores":
+        return _color_scores_json(rs, value)
+    return list(value) if isinstance(value, tuple) else value
