@@ -917,8 +917,7 @@ class _WithBotSpecs(click.Command):
 @click.option("--board", default=None,
               help="Built-in board name or board file path. [default: oro; Kahuna: kahuna]")
 @click.option("--game", "game", type=click.Choice(game_names()), default="kanaloa", show_default=True,
-              help="The rule set: Kanaloa, or Kahuna (R16: 2 bots, white against black); 'kanaloa games' lists "
-                   "every game.")
+              help="The rule set: Kanaloa, or Kahuna (R16: 2 bots, white against black).")
 @click.option("--gods", "gods", is_flag=True,
               help="Play Might of the Gods (R14): god tokens on the islands (a 16-island board, Kanaloa only).")
 @click.option("--workers", "workers", default=None, metavar="N",

@@ -326,7 +326,8 @@ def _read(obj: dict | str, where: str, boards: BoardLoader, cache: dict) -> Game
     if doc["winner"] is None:
         if not rs.may_end_without_winner:
             raise OptionError(f"{where}: field 'winner' must be a whole number, not null; {rs.lacks('no_winner')}")
-        if doc["reason"] != REASON_NAMES[REASON_POINTS]:  # only a final scoring leaves a game without a winner
+        # RULESET-TODO: how a game without a winner ends (a Ruleset.no_winner_reason): by its final scoring.
+        if doc["reason"] != REASON_NAMES[REASON_POINTS]:
             raise OptionError(f"{where}: field 'winner' is null, which only a final scoring can leave "
                               f"({rs.rule_of('winner')}), but 'reason' is {_brief(doc['reason'])}")
     elif not 0 <= doc["winner"] < players:
