@@ -430,22 +430,51 @@ def nth_card(hand: list[int], index: int) -> int:  # R14.7
     raise IndexError("the hand holds fewer cards")
 
 
+def pele_victims(d: StateData) -> list[int]:  # R14.7
+    """The players PELE takes a card from: every other player who holds one, in seat order after the mover."""
+    me = d.to_move
+    seats = [(me + step) % d.players for step in range(1, d.players)]
+    return [v for v in seats if d.hand_size(v) > 0]
+
+
+def pele_takes(d: StateData, stream: int) -> tuple[dict[int, int], int]:  # R14.7
+    """The card PELE takes from each victim when the chance stream is in state ``stream``: one draw per victim,
+    in seat order after the mover, ``below(hand size)`` naming the card in island order.  Returns the takes
+    (victim to island) and the stream's state after them."""
+    rng = SplitMix64(stream)
+    takes = {v: nth_card(d.hands[v], rng.below(d.hand_size(v))) for v in pele_victims(d)}
+    return takes, rng.state
+
+
+PELE_TRIES = 1 << 20  # streams tried for takes a viewer recorded; one in at most 125 fits (hands of at most 5)
+
+
+def stream_for_pele_takes(d: StateData, want: dict[int, int]) -> int | None:  # R14.7
+    """A state of the chance stream whose PELE draws take ``want[v]`` from each victim ``v`` it names: the
+    state's own first, then the outputs of a stream seeded by it; None if none of ``PELE_TRIES`` does.
+
+    A viewer position has no seed; where the viewer sees takes (its own PELE, or the card taken from it),
+    its filled-in state's stream becomes one that draws them."""
+    candidates = SplitMix64(d.rng)
+    candidate = d.rng
+    for _ in range(PELE_TRIES):
+        takes, _after = pele_takes(d, candidate)
+        if all(takes[v] == x for v, x in want.items()):
+            return candidate
+        candidate = candidates.next()
+    return None
+
+
 def use_pele(state: ReferenceState) -> None:  # R14.7
     """PELE takes one card at random (from the state's stream) from every other player who holds
     one, in seat order after the mover; each victim sees which card it lost and is owed a gift."""
     d = state.data
     me = d.to_move
     spend(d, PELE)
-    rng = SplitMix64(d.rng)
-    victims = []
-    for step in range(1, d.players):
-        victim = (me + step) % d.players
-        if d.hand_size(victim) > 0:
-            island = nth_card(d.hands[victim], rng.below(d.hand_size(victim)))
-            move_card_seen(d, victim, me, island)
-            victims.append(victim)
-    d.rng = rng.state
-    d.pele_gifts = victims
+    takes, d.rng = pele_takes(d, d.rng)
+    for victim, island in takes.items():
+        move_card_seen(d, victim, me, island)
+    d.pele_gifts = list(takes)
 
 
 def give(state: ReferenceState, island: int, receiver: int) -> None:  # R14.7

@@ -274,6 +274,10 @@ class Ruleset:
         """The colors of the family's other game (named in messages: "white and black are Kahuna's")."""
         return KANALOA_COLORS if self.game == KAHUNA else KAHUNA_COLORS
 
+    def why_not_color(self, name: object) -> str | None:
+        """Why ``name`` is not a color of this game (naming the family's game whose color it is), or None."""
+        return _why_not_color(self.game, name)
+
     def colors_of(self, seat: int) -> tuple[int, ...]:
         """The color indexes ``seat`` plays, its first color first."""
         return colors_of_seat(seat, self.players, self.code)
@@ -429,10 +433,13 @@ class Ruleset:
             return _LACKS_IN_KANALOA[feature]
         players = self.players
         if feature == "turn.color" and not self.pairs:
-            return f"only a 2-player game chooses a color each turn (R15.3); with {players} players each plays its one color"
+            return (f"only a 2-player game chooses a color each turn (R15.3); with {players} players each plays its "
+                    f"one color")
         if feature == "colors" and not self.pairs:
-            return f"only a 2-player game gives each player two colors (R15.1); with {players} players each plays one color"
-        if (feature == "tokens" or feature.startswith("turn.") and feature[5:] in GOD_TURN_KEYS) and not self.gods:
+            return (f"only a 2-player game gives each player two colors (R15.1); with {players} players each plays "
+                    f"one color")
+        god_key = feature.startswith("turn.") and feature[5:] in GOD_TURN_KEYS
+        if (feature == "tokens" or god_key) and not self.gods:
             key = feature[5:]
             rule = f" ({_RULE_OF_TURN_KEY[key]})" if key in _RULE_OF_TURN_KEY else " (R14)"
             what = "god tokens" if feature == "tokens" else "a token's action pending"
@@ -629,12 +636,9 @@ def _color_names(game: str, players: int, colors: object) -> tuple[str, ...]:
         raise ParameterError("colors", f"{'+'.join(bad)!r} is not two colors; {shape}", color_text(seats), shown=True)
     for seat in seats:
         for c in seat:
-            if not isinstance(c, str) or c not in palette:
-                other = KANALOA_COLORS if game == KAHUNA else KAHUNA_COLORS
-                note = (f"; {' and '.join(other)} are {'Kanaloa' if game == KAHUNA else 'Kahuna'}'s" if c in other
-                        else "")
-                raise ParameterError("colors", f"{brief(c)} is not a color of {_TITLE[game]} "
-                                               f"({', '.join(palette)}){note}")
+            why = _why_not_color(game, c)
+            if why is not None:
+                raise ParameterError("colors", why)
     names = tuple(s[0] for s in seats) + (tuple(s[1] for s in seats) if pairs else ())
     for i, c in enumerate(names):
         if c in names[:i]:
@@ -646,6 +650,20 @@ def _color_names(game: str, players: int, colors: object) -> tuple[str, ...]:
                 raise ParameterError("colors", f"{c} is named twice ({whose}); each color belongs to one player")
             raise ParameterError("colors", f"{c} is named twice; each player plays its own color")
     return names
+
+
+def _why_not_color(game: str, name: object) -> str | None:
+    """Why ``name`` is no color of ``game`` (R16.1 for the family's other game's colors), or None."""
+    palette = KAHUNA_COLORS if game == KAHUNA else KANALOA_COLORS
+    if isinstance(name, str) and name in palette:
+        return None
+    other = KANALOA_COLORS if game == KAHUNA else KAHUNA_COLORS
+    if isinstance(name, str) and name in other:
+        whose = "Kanaloa" if game == KAHUNA else "Kahuna"
+        return (f"{brief(name)} is not a color of {_TITLE[game]} ({', '.join(palette)}); {' and '.join(other)} are "
+                f"{whose}'s (R16.1)")
+    return f"{brief(name)} is not a color of {_TITLE[game]} ({', '.join(palette)})" + (
+        " (R16.1)" if game == KAHUNA else "")
 
 
 def parameters(game: str) -> tuple[Parameter, ...]:
