@@ -89,7 +89,7 @@ def test_reference_positions_replay_from_the_deal(oro, positions):
         for _ in range(p.moves):
             legal = state.legal_actions()
             state.apply(legal[stream.below(len(legal))])
-        assert state.to_data() == p.data, p.name
+        assert state.to_data() == p.state.to_data(), p.name
         for action in p.line:  # the recorded continuation is the same game going on
             legal = state.legal_actions()
             assert action == legal[stream.below(len(legal))], p.name
@@ -99,7 +99,7 @@ def test_reference_positions_replay_from_the_deal(oro, positions):
 def test_reference_positions_are_at_a_turn_start_in_their_phase(oro, positions):
     """start: round 1 after the R3 reveals; mid-round-1: half the deck gone; round-2: after R9; final: R10."""
     for p in positions:
-        d = p.data
+        d = p.state.to_data()
         assert d.played == 0 and not d.discarded and not d.remove_on, p.name
         assert p.line, p.name
     by_name = {p.name: p for p in positions}

@@ -18,6 +18,7 @@ from kanaloa.play.bots import parse_bot_spec
 from kanaloa.play.game import HIDDEN_GIVE, HIDDEN_STEAL, KanaloaGame
 from kanaloa.rules.board import load_board
 from kanaloa.rules.core import core_board
+from kanaloa.rules.ruleset import ruleset_for_state
 from kanaloa.tools import benchmark as B
 
 KU, STEAL, PELE, GIVE, LONO = 10, 11, 12, 13, 14
@@ -39,7 +40,7 @@ def play(board, specs, seed: int, kinds: Counter | None = None):
     state = deal(board, len(specs), seed)
     bots = [parse_bot_spec(spec) for spec in specs]
     for seat, bot in enumerate(bots):
-        bot.start(board, 100 * seed + seat)
+        bot.start(ruleset_for_state(board, state.to_data()), 100 * seed + seat)
     moves = 0
     while not state.is_over:
         action = bots[state.to_move].choose(state)

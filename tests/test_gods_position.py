@@ -101,7 +101,7 @@ def test_the_hand_written_example_reads_and_writes_back_canonically():
     assert out["gods"] == doc["gods"]
     assert out["hands"]["green"] == {"cards": ["DALI", "ELOI"], "public": ["ELOI"], "known": {"blue": ["DALI", "ELOI"]}}
     assert "known" not in out["hands"]["red"] and "known" not in out["hands"]["blue"]
-    data = pos.data
+    data = pos.state.to_data()
     assert data.gods_owned[0] == [0, 1, 1, 1, 1]  # KANE is never owned (R14.3)
     assert data.god_on[ORO.find_island("COCO")] == NO_GOD
     assert data.known[2][1] == data.hands[1] and data.known[0][1] == data.public[1]
@@ -162,7 +162,7 @@ def test_positions_of_the_gods_round_trip_through_whole_games(engine):
                 again = Position.from_json(pos.dumps(), engine=engine)
                 assert again.dumps() == pos.dumps()
                 if pos.viewer is None and not pos.is_over:
-                    assert again.data == pos.data
+                    assert again.state.to_data() == pos.state.to_data()
             turn = full.to_json().get("turn", {})
             seen |= {key for key in ("ku_target", "pele_gifts", "lono_draw", "over_limit") if key in turn}
             seen |= {"known"} if any("known" in h for h in full.to_json()["hands"].values()) else set()
@@ -536,7 +536,7 @@ def test_the_tokens_are_used_in_a_full_position():
     assert out["hands"]["green"] == {"cards": ["ELOI"], "public": [], "known": {"red": ["ELOI"]}}
     assert "ku_target" not in out["turn"] and out["gods"]["owned"]["red"] == ["KANALOA", "PELE", "LONO"]
     pos.play("pele")  # R14.7: one card from each other player, drawn from the seed
-    assert pos.to_json()["turn"]["pele_gifts"] == ["green", "blue"] and pos.data.hand_size(0) == 6
+    assert pos.to_json()["turn"]["pele_gifts"] == ["green", "blue"] and pos.state.to_data().hand_size(0) == 6
     pos.play("give green ALOA")
     assert pos.to_json()["turn"]["pele_gifts"] == ["blue"]
     pos.play("give blue BAFI")
@@ -595,7 +595,7 @@ def _full_after(moves, **fields):
     pos = example(**fields)
     for move in moves:
         pos.play(move)
-    return pos.data
+    return pos.state.to_data()
 
 
 def test_ku_as_its_user_sees_it():
@@ -645,11 +645,11 @@ def test_ku_as_its_victim_and_a_third_player_see_it():
 def _pele_takes():
     """The cards the full example's PELE takes from green and from blue (drawn from its seed)."""
     pos = example()
-    before = pos.data.hands
+    before = pos.state.to_data().hands
     pos.play("pele")
-    after = pos.data.hands
+    after = pos.state.to_data().hands
     taken = [next(ORO.islands[x] for x in range(16) if after[s][x] < before[s][x]) for s in (1, 2)]
-    return taken, pos.data
+    return taken, pos.state.to_data()
 
 
 def test_pele_as_its_user_sees_it():
@@ -731,7 +731,7 @@ def test_gifts_as_the_giver_the_receiver_and_a_third_player_see_them():
     views["green"].play("red: give green ALOA")
     views["blue"].play("red: give green")
     for seat, color in enumerate(PLAYERS):
-        assert views[color].to_json() == render(ORO, full.colors, full.data, seat), color
+        assert views[color].to_json() == render(ORO, full.colors, full.state.to_data(), seat), color
     assert views["red"].to_json()["hands"]["green"]["known"]["red"][0] == "ALOA"  # the giver knows its gift
     assert "ALOA" in views["green"].to_json()["hands"]["green"]["cards"]
 
@@ -759,7 +759,7 @@ def test_lono_and_kanaloa_are_recorded_as_their_moves():
         full.play(move)
         for seat, color in enumerate(PLAYERS):
             views[color].play(notes[color])
-            assert views[color].to_json() == render(ORO, full.colors, full.data, seat), (move, color)
+            assert views[color].to_json() == render(ORO, full.colors, full.state.to_data(), seat), (move, color)
     assert notes["green"] == "red: BAFI-ORO/KANALOA+BAFI"
 
 
@@ -798,7 +798,7 @@ def mirror_game(seed: int, players: int, engine, check_moves: bool = False) -> d
         seen["kanaloa"] += kind in (A.PLACE, A.SWAP) and A.build_arg(action) in (A.JOKER, A.SWAP_JA, A.SWAP_JB,
                                                                                  A.SWAP_JJ)
         full.push(action)
-        data = full.data
+        data = full.state.to_data()
         for seat, (color, view) in enumerate(views.items()):
             view.play(notes[color])
             if view.waiting:

@@ -23,6 +23,7 @@ from kanaloa.position import Position
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import load_board
 from kanaloa.rules.core import core_board
+from kanaloa.rules.ruleset import ruleset_for_state
 from kanaloa.rules.state import (
     GAME_KAHUNA,
     KAHUNA_BRIDGES,
@@ -55,7 +56,7 @@ def play(board, specs, seed: int):
     state = deal(board, seed)
     bots = [parse_bot_spec(spec) for spec in specs]
     for seat, bot in enumerate(bots):
-        bot.start(board, 100 * seed + seat)
+        bot.start(ruleset_for_state(board, state.to_data()), 100 * seed + seat)
     moves = 0
     while not state.is_over:
         action = bots[state.to_move].choose(state)
@@ -173,7 +174,7 @@ def test_a_kahuna_bot_plays_the_same_whatever_it_cannot_see(kahuna, name):
     choices = []
     for s in (state, kanaloa_core.CoreState.from_data(core_board(kahuna), twin)):
         bot = parse_bot_spec(SMALL[name])
-        bot.start(kahuna, 5)
+        bot.start(ruleset_for_state(kahuna, twin), 5)
         choices.append(bot.choose(s))
     assert choices[0] == choices[1]
 
@@ -205,7 +206,7 @@ def test_a_hint_on_a_kahuna_position_names_its_moves_in_kahuna_notation(kahuna):
     from kanaloa.rules.engine import load_engine
 
     pos = Position.new(game="kahuna", seed=12)
-    hint = hint_state(pos.state_for(load_engine("core")), kahuna, iterations=300, seed=1, colors=pos.colors)
+    hint = hint_state(pos.on(load_engine("core")).state, kahuna, iterations=300, seed=1, colors=pos.colors)
     assert hint.move in pos.move_strings()
     assert set(hint.gains) == {pos.to_move}
     assert set(hint.expected_points) == {"white", "black"}

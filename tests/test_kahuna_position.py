@@ -99,7 +99,7 @@ def test_kahuna_positions_round_trip_through_a_whole_game(engine):
                 again = Position.from_json(pos.dumps(), engine=engine)
                 assert again.dumps() == pos.dumps()
                 if pos.viewer is None and not pos.is_over:  # a finished game writes no turn
-                    assert again.data == pos.data
+                    assert again.state.to_data() == pos.state.to_data()
             if full.is_over:
                 break
             full.push(rng.choice(full.state.legal_actions()))
@@ -116,7 +116,7 @@ def test_a_round_3_turn_with_a_skipped_draw_reads_back():
     assert pos.round == 3
     out = pos.to_json()
     assert out["round"] == 3 and out["turn"] == {"played": 1, "discarded": False, "skipped_draw": True}
-    assert pos.data.skipped is True
+    assert pos.state.to_data().skipped is True
     assert "end" not in pos.move_strings()  # R16.5: no skipping twice in a row
     assert Position.from_json(pos.dumps(), engine=REFERENCE).dumps() == pos.dumps()
 
@@ -503,9 +503,9 @@ def mirror_game(seed: int, engine) -> dict:
         seen["discards"] += kind == A.DISCARD
         for color, view in views.items():
             note = notes[color]
-            hand_before = view.data.hands if kind in (A.PLACE, A.REMOVE) else None
+            hand_before = view.state.to_data().hands if kind in (A.PLACE, A.REMOVE) else None
             view.play(note)
-            if hand_before is not None and mover != color and view.data.hands != hand_before:
+            if hand_before is not None and mover != color and view.state.to_data().hands != hand_before:
                 seen["exchanges"] += 1
             seen["refills"] += " refill " in note
             seen["own draws"] += note.startswith(f"{color}: draw ")
@@ -662,7 +662,7 @@ def test_show_draws_a_kahuna_position():
 
 def test_a_kahuna_state_keeps_its_game_through_the_position():
     pos = Position.new(game="kahuna", seed=1, engine=REFERENCE)
-    data = pos.data
+    data = pos.state.to_data()
     assert isinstance(data, StateData) and data.game == GAME_KAHUNA
     assert pos.copy().game == "kahuna" and pos.as_viewer("black").game == "kahuna"
     assert repr(pos) == "<Position kahuna round 1, white to move, full>"

@@ -28,6 +28,7 @@ from kanaloa.position.api import Position  # noqa: E402
 from kanaloa.rules import actions as A  # noqa: E402
 from kanaloa.rules.board import load_board  # noqa: E402
 from kanaloa.rules.engine import load_engine  # noqa: E402
+from kanaloa.rules.ruleset import ruleset_for_state  # noqa: E402
 from kanaloa.rules.state import GAME_KAHUNA, GAME_KANALOA, PRESETS  # noqa: E402
 
 REFERENCE = load_engine("reference")
@@ -350,14 +351,14 @@ def test_openspiel_bots_do_not_see_hidden_cards(spec):
     """Two states that differ only in another player's hidden cards and the deck's order: the same choice."""
     board = load_board("oro")
     position = _midgame()
-    state = position.live
+    state = position.state
     me = state.to_move
     other = state.determinise(me, 99)
     assert other.to_data() != state.to_data()
     choices = []
     for s in (state, other):
         bot = parse_bot_spec(spec)
-        bot.start(board, 5)
+        bot.start(ruleset_for_state(board, state.to_data()), 5)
         choices.append(bot.choose(s))
     assert choices[0] == choices[1]
 
@@ -411,7 +412,7 @@ def test_core_rollouts_are_openspiels_random_rollouts(params, seed):
 
 
 def test_shuffle_chance_reorders_the_deck_and_renews_the_chance_stream_and_nothing_else():
-    state = _midgame().live
+    state = _midgame().state
     before = state.to_data()
     orders, streams = set(), set()
     for seed in range(6):
@@ -435,7 +436,7 @@ def test_core_rollouts_from_one_world_do_not_share_their_chance():
     from kanaloa.play.openspiel_search import CoreRolloutEvaluator, random_state
 
     game = OS.load(OS.KANALOA_NAME)
-    world = game.state_of(_midgame().live.determinise(0, 3))
+    world = game.state_of(_midgame().state.determinise(0, 3))
     evaluator = CoreRolloutEvaluator(random_state(2))
     starts = [evaluator.rollout_start(world).to_data() for _ in range(5)]
     original = world.core.to_data()
@@ -455,8 +456,8 @@ def test_an_unknown_rollout_is_refused():
 def test_openspiel_bot_time_budget_stops_the_search():
     position = _midgame()
     bot = parse_bot_spec("openspiel-ismcts:time=0.05")
-    bot.start(position.board, 1)
-    bot.choose(position.live)
+    bot.start(position.ruleset, 1)
+    bot.choose(position.state)
     assert 2 <= bot.searched < 5000
 
 
@@ -483,7 +484,7 @@ def test_openspiel_bots_without_the_extra_say_how_to_install_it(monkeypatch):
 
 def test_a_state_made_from_a_core_state_serializes():
     game = pyspiel.load_game(OS.KANALOA_NAME)
-    state = game.state_of(_midgame().live)
+    state = game.state_of(_midgame().state)
     again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
     assert str(again) == str(state)
     assert again.legal_actions() == state.legal_actions()

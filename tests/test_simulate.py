@@ -130,7 +130,7 @@ def test_records_replay_to_the_same_final_position(small_run):
         _, final = S.play_seated_game(t.board, t.preset, rec.seed, rec.lineup, rec.bot_seeds)
         replayed = S.replay(rec)
         assert replayed.is_over
-        assert replayed.data == final.to_data()
+        assert replayed.state.to_data() == final.to_data()
         assert list(replayed.scores.values()) == list(rec.scores)
         assert replayed.outcome["winner"] == rec.colors[rec.winner]
 
@@ -657,7 +657,7 @@ def test_2_player_records_rank_by_the_pair_and_replay(two_player_run):
             assert pairs[rec.winner] >= pairs[1 - rec.winner]
         _, final = S.play_seated_game(t.board, t.preset, rec.seed, rec.lineup, rec.bot_seeds)
         replayed = S.replay(rec)
-        assert replayed.data == final.to_data()
+        assert replayed.state.to_data() == final.to_data()
         assert replayed.pairs == dict(zip(rec.colors, pairs, strict=True))
         assert S.GameRecord.from_json(rec.dumps()) == rec
 

@@ -164,7 +164,7 @@ class UnboundedSolver(T.TurnSolver):
 @pytest.mark.parametrize("pid", [p.id for p in PUZZLES if p.kind != "last-turn"])
 def test_the_eleven_island_shortcut_changes_no_answer(pid):
     position = next(p for p in PUZZLES if p.id == pid).load()
-    state = position.state_for(load_engine("reference"))
+    state = position.on(load_engine("reference")).state
     assert UnboundedSolver(state.copy()).solve().values == T.solve_position(position).values
 
 
@@ -203,7 +203,7 @@ def test_every_puzzle_is_seen_by_the_mover_and_discriminates(pid):
     assert len(legal) == puzzle.legal
     assert len(set(puzzle.best)) == len(puzzle.best) and set(puzzle.best) < set(legal)
     assert len(puzzle.best) <= T.MAX_SHARE * puzzle.legal and puzzle.legal >= T.MIN_LEGAL
-    data = position.data
+    data = position.state.to_data()
     if puzzle.kind == "removal":
         assert data.remove_on and all(m.startswith("remove ") for m in legal)
     elif puzzle.kind == "last-turn":

@@ -37,7 +37,7 @@ def at_round_1(seed: int = 5, engine=None, colors=None) -> Position:
     pos = dealt(seed, engine, colors)
     pos.play(pos.move_strings()[0])
     pos.play(pos.move_strings()[0])
-    assert pos.round == 1 and pos.data.played == 0
+    assert pos.round == 1 and pos.state.to_data().played == 0
     return pos
 
 
@@ -211,7 +211,7 @@ def test_a_build_must_name_one_of_the_movers_colors():
         with pytest.raises(MoveError) as caught:
             pos.play(text)
         assert str(caught.value).startswith(message), str(caught.value)
-    assert pos.data.played == 0  # nothing was played
+    assert pos.state.to_data().played == 0  # nothing was played
 
 
 def test_a_turn_builds_with_one_color_only():

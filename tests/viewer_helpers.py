@@ -9,7 +9,7 @@ from kanaloa.rules import actions as A
 
 def record(full: Position, action: int, viewer: str) -> str:
     """The move ``action`` of the full position as ``viewer`` writes it down."""
-    d = full.data
+    d = full.state.to_data()
     mover = full.players[d.to_move]
     own = mover == viewer
     kind, a = A.kind_of(action), A.arg_a(action)
@@ -34,7 +34,7 @@ def record(full: Position, action: int, viewer: str) -> str:
 
 def _god_record(full: Position, action: int, viewer: str) -> str:
     """A god token's move as ``viewer`` writes it down (README.md "Viewer positions and records")."""
-    d = full.data
+    d = full.state.to_data()
     players = full.players
     mover = players[d.to_move]
     me = players.index(viewer)

@@ -58,11 +58,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import OptionError, PositionError, brief
-from ..position.notation import COLORS, Move, color_order, seat_colors
+from ..position.notation import COLORS, Move
 from ..rules.board import Board
 from ..rules.core import CoreState
 from ..rules.engine import load_engine
-from ..rules.state import GAME_KANALOA, ROUND_1, ROUND_SETUP, colors_of_seat
+from ..rules.ruleset import ruleset_for_state
+from ..rules.state import GAME_KANALOA, ROUND_1, ROUND_SETUP
 from ..search import Candidate
 from . import parallel
 from .settings import HINT_SETTINGS, SearchSettings
@@ -421,11 +422,10 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
     seeds = [rng.getrandbits(63) for _ in range(workers)][:len(shares) if shares is not None else workers]
     main_seconds = seconds * (1.0 - COMPLETION_SHARE) if seconds is not None else None
     mover = core.to_move
-    kind = core.game  # Kanaloa or Kahuna (R16)
-    builders = seat_colors(colors, core.players, mover, kind)
+    rules = ruleset_for_state(board, core.to_data(), colors)
 
     def name(action: int) -> str:
-        return str(Move.from_action(action, board, builders=builders, game=kind, players=colors[:core.players]))
+        return str(Move.from_action(action, rules, mover))
 
     flag = _Flag()
 
@@ -470,7 +470,7 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
         interrupted = interrupted or flag.raised  # Ctrl-C, even after the last search ended
 
     def by_color(points: Sequence[float]) -> dict[str, float]:
-        return {colors[c]: points[c] for c in color_order(core.players, kind)} if points else {}
+        return {colors[c]: points[c] for c in rules.color_order} if points else {}
 
     found = result.candidates()
     same = [same_plan(core, line, cand.action) for cand in found]
@@ -492,7 +492,7 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
         about_equal=tuple(cand.move for cand, eq in zip(ranked, equal, strict=True) if eq),
         expected_points=by_color(result.points),
         gains={colors[c]: Gain(standing(core, board, c), standing(after, board, c))
-               for c in colors_of_seat(mover, core.players, kind)},
+               for c in rules.colors_of(mover)},
         workers=len(seeds),
         interrupted=interrupted,
         nodes=result.nodes,
@@ -512,6 +512,6 @@ def standing(state: CoreState, board: Board, color: int) -> Standing:
 
 def _core_state(position: Position) -> CoreState:
     """The position's state in the compiled core (the search runs there), as read: not checked again."""
-    state = position.state_for(load_engine("core"))
+    state = position.on(load_engine("core")).state
     assert isinstance(state, CoreState)
     return state

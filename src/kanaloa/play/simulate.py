@@ -107,11 +107,12 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import MAX_INPUT_BYTES, PATH_LIMIT, MoveError, OptionError, brief, quote, shorten, too_large
-from ..position.notation import COLORS, Move, color_order, game_colors, seat_colors
+from ..position.notation import COLORS, Move
 from ..rules.board import Board, load_board
 from ..rules.engine import Engine
 from ..rules.reference import seat_standing
 from ..rules.rng import MASK64, SplitMix64
+from ..rules.ruleset import KAHUNA_COLORS, ruleset_for_state
 from ..rules.state import (
     GAME_KAHUNA,
     GAME_KANALOA,
@@ -130,6 +131,15 @@ from .stats import BotStats, BotTable, SeatOutcome, format_table
 
 if TYPE_CHECKING:
     from ..position.api import Position
+
+
+def game_colors(game: int) -> tuple[str, ...]:  # (until the play layer asks the rule set)
+    return KAHUNA_COLORS if game == GAME_KAHUNA else COLORS
+
+
+def color_order(players: int, game: int = GAME_KANALOA) -> list[int]:
+    return [c for s in range(players) for c in (s, s + players)] if players == TWO_PLAYERS and game == GAME_KANALOA \
+        else list(range(players))
 
 RECORD_FORMAT = "kanaloa-game/1"
 BOT_SALT = 0xD1B54A32D192ED03  # separates the bots' seed stream from the deal stream
@@ -573,9 +583,10 @@ def play_seated_game(board: Board, preset: str, deal_seed: int, seating: Sequenc
 
     board = _shared_board(board)
     state = CoreState.deal(core_board(board), len(seating), PRESETS[preset], deal_seed, game=game, gods=gods)
+    rules = ruleset_for_state(board, state.to_data())
     bots = [parse_bot_spec(spec) for spec in seating]
     for bot, seed in zip(bots, bot_seeds, strict=True):
-        bot.start(board, seed)
+        bot.start(rules, seed)
     actions: list[int] = []
     while not state.is_over:
         bot = bots[state.to_move]
@@ -607,8 +618,7 @@ def play_game(tournament: Tournament, game: int) -> GameRecord:
     ranks = [0] * t.players
     for place, seat in enumerate(data.ranking):  # R12 (or R8, R15.5, R16.7): best first
         ranks[seat] = place + 1
-    names = game_colors(t.game_code)[: n_colors(t.players, t.game_code)]
-    builders = [seat_colors(names, t.players, seat, t.game_code) for seat in range(t.players)]
+    rs = ruleset_for_state(t.board, data)
     two = t.two_colors
     # a seat's points: its color's, or with two colors each its weaker color's (the first of its pair, R15.5)
     scores = tuple(seat_standing(data.scores, seat, t.players)[0] if two else data.scores[seat]
@@ -616,9 +626,7 @@ def play_game(tournament: Tournament, game: int) -> GameRecord:
     return GameRecord(
         game=game, deal=t.deal_of(game), rotation=t.rotation_of(game), board=t.board.source,
         players=t.players, preset=t.preset, seed=deal_seed, lineup=seating, bot_seeds=bot_seeds,
-        moves=tuple(str(Move.from_action(a, t.board, builders=builders[seat], game=t.game_code,
-                                         players=names[:t.players]))
-                    for a, seat in zip(actions, movers, strict=True)),
+        moves=tuple(str(Move.from_action(a, rs, seat)) for a, seat in zip(actions, movers, strict=True)),
         scores=scores, ranks=tuple(ranks), winner=data.winner, reason=REASON_NAMES[data.reason],
         color_scores=tuple(data.scores) if two else (), ruleset=t.game, gods=t.gods,
     )

@@ -21,8 +21,10 @@ path loaded only when a layer asks for it (``GameType.face``):
 face          what it is
 ============  ======================================================================
 ``position``  the position class: ``new``/``deal``, ``from_json``, moves in notation
-``search``    the adapter that puts the game behind the search protocol, and the
-              bots that know the game (``greedy``)
+``search``    the adapter that puts the game behind the search protocol
+              (``search(policy, one_order, reshuffle, cut)``, with ``wrap(state)``)
+``greedy``    the greedy bot's player for the game (``greedy(ruleset, width)``, with
+              ``choose(state, rng)``)
 ``display``   the terminal picture of a position (``kanaloa show``)
 ``svg``       the SVG picture of a position
 ``openspiel`` the game's registration with OpenSpiel
@@ -47,12 +49,13 @@ from typing import Any
 from ..errors import brief
 from .ruleset import KAHUNA, KANALOA, Parameter, ParameterError, Ruleset, make_ruleset, parameters
 
-FACES = ("position", "search", "display", "svg", "openspiel", "bench")
+FACES = ("position", "search", "greedy", "display", "svg", "openspiel", "bench")
 
 # The Kanaloa family's faces: both of its games are served by the same modules, which ask the rule set.
 _FAMILY_FACES = {
     "position": "kanaloa.position.api:Position",
     "search": "kanaloa.play.game:family_search",
+    "greedy": "kanaloa.play.greedy:GreedyPlayer",
     "display": "kanaloa.interfaces.display:position_lines",
     "svg": "kanaloa.interfaces.svg:position_svg",
     "openspiel": "kanaloa.openspiel:register_family",

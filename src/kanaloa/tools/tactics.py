@@ -594,7 +594,7 @@ def _game_candidates(seed: int, game: int, counter: Iterator[int]) -> list[_Cand
     board = position.board
     bots = [parse_bot_spec(spec) for spec in seating]
     for bot, bot_seed in zip(bots, bot_seeds, strict=True):
-        bot.start(board, bot_seed)
+        bot.start(position.ruleset, bot_seed)
     game_source = {"game": game, "deal_seed": deal_seed, "players": players, "preset": preset,
                    "seating": list(seating), "bot_seeds": bot_seeds}
     found: list[_Candidate] = []

@@ -227,7 +227,7 @@ class PlayGame:
         for seat, spec in enumerate(self.seats):
             if spec != HUMAN:
                 bot = parse_bot_spec(spec)
-                bot.start(self.pos.board, seed + seat)
+                bot.start(self.pos.ruleset, seed + seat)
                 self.bots[seat] = bot
         self._look()
 
