@@ -45,7 +45,7 @@ def test_apply(benchmark, oro, position, rate):
     benchmark(lambda: replay_line(state.copy(), line))
     after = state.copy()
     replay_line(after, line)
-    assert after.to_data() != position.data
+    assert after.to_data() != position.state.to_data()
 
 
 def test_copy(benchmark, oro, position, rate):
@@ -53,17 +53,17 @@ def test_copy(benchmark, oro, position, rate):
     state = position.state(oro)
     benchmark.group = "copy"
     rate(benchmark, 1, "copies")
-    assert benchmark(state.copy).to_data() == position.data
+    assert benchmark(state.copy).to_data() == position.state.to_data()
 
 
 def test_determinise(benchmark, oro, position, rate):
     """One determinisation for the player to move, called from Python (docs/engine.md "Knowledge")."""
     state = position.state(oro)
-    viewer = position.data.to_move
+    viewer = position.state.to_data().to_move
     benchmark.group = "determinise"
     rate(benchmark, 1, "determinisations")
     sample = benchmark(state.determinise, viewer, 1)
-    assert sample.to_data().hands[viewer] == position.data.hands[viewer]
+    assert sample.to_data().hands[viewer] == position.state.to_data().hands[viewer]
 
 
 def test_determinisations_in_c(benchmark, oro, position, rate):
@@ -71,7 +71,8 @@ def test_determinisations_in_c(benchmark, oro, position, rate):
     state = position.state(oro)
     benchmark.group = f"determinisations in C ({DETERMINISATIONS} per call)"
     rate(benchmark, DETERMINISATIONS, "determinisations")
-    assert benchmark(bulk_determinisations, state, position.data.to_move, DETERMINISATIONS, 1) == DETERMINISATIONS
+    mover = position.state.to_move
+    assert benchmark(bulk_determinisations, state, mover, DETERMINISATIONS, 1) == DETERMINISATIONS
 
 
 @pytest.mark.parametrize("preset", [PRESET_YUCATA, PRESET_TABLETOP], ids=PRESET_NAMES.get)

@@ -345,7 +345,8 @@ FULL_ERRORS = [
     (_set("players", ["red", "green"]),
      "colors: missing; a 2-player position gives both colors of each player (R15.1), e.g. "
      "{\"red\": [\"red\", \"COLOR\"], ...}"),
-    (_set("players", ["red", "green", "blue", "pink"]), "players: 'pink' is not a color of Kanaloa (red, green, blue, yellow)"),
+    (_set("players", ["red", "green", "blue", "pink"]),
+     "players: 'pink' is not a color of Kanaloa (red, green, blue, yellow)"),
     (_set("players", ["red", "green", "red", "blue"]),
      "players: ['red', 'green', 'red', 'blue'] names a color twice"),
     (_set("viewer", "pink"), "viewer: 'pink' is not playing (the colors are red, green, blue, yellow)"),

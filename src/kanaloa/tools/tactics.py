@@ -591,7 +591,6 @@ def _game_candidates(seed: int, game: int, counter: Iterator[int]) -> list[_Cand
     deal_seed = stream_output(seed, game)
     bot_seeds = [stream_output(seed ^ BOT_SALT, 4 * game + s) for s in range(players)]
     position = Position.new(players=players, seed=deal_seed, preset=preset)
-    board = position.board
     bots = [parse_bot_spec(spec) for spec in seating]
     for bot, bot_seed in zip(bots, bot_seeds, strict=True):
         bot.start(position.ruleset, bot_seed)
