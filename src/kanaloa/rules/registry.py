@@ -25,10 +25,12 @@ face          what it is
               (``search(policy, one_order, reshuffle, cut)``, with ``wrap(state)``)
 ``greedy``    the greedy bot's player for the game (``greedy(ruleset, width)``, with
               ``choose(state, rng)``)
-``display``   the terminal picture of a position (``kanaloa show``)
-``svg``       the SVG picture of a position
-``openspiel`` the game's registration with OpenSpiel
-``bench``     the benchmark's workloads and the game's signature
+``display``   the terminal picture of a position (``kanaloa show``):
+              ``display(position, color) -> list[str]``
+``svg``       the SVG picture of a position: ``svg(position, **options) -> str``
+``openspiel`` the game as an OpenSpiel game: ``openspiel(ruleset) -> pyspiel.Game``
+              (importing its module registers the games with ``pyspiel``)
+``bench``     the benchmark's workloads and the game's signatures
 ============  ======================================================================
 
 Nothing above the rules imports a game's modules by name; it asks the
@@ -58,7 +60,7 @@ _FAMILY_FACES = {
     "greedy": "kanaloa.play.greedy:GreedyPlayer",
     "display": "kanaloa.interfaces.display:position_lines",
     "svg": "kanaloa.interfaces.svg:position_svg",
-    "openspiel": "kanaloa.openspiel:register_family",
+    "openspiel": "kanaloa.openspiel:game_for",
     "bench": "kanaloa.tools.benchmark:family_workloads",
 }
 
