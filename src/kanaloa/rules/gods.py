@@ -25,7 +25,6 @@ what every player knows.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import actions as A
@@ -49,9 +48,7 @@ from .state import (
     ROUND_1,
     ROUND_2,
     ROUND_FINAL,
-    ROUND_OVER,
     ROUND_SETUP,
-    TWO_PLAYERS,
     StateData,
     seat_of_color,
 )
@@ -535,7 +532,7 @@ def malformed(board: Board, players: int, kind: int, a: int, arg: int) -> str | 
         return None if arg < players else f"'give' names a player: this game has no player {arg}"
     if kind in (A.PELE, A.LONO):
         return None if a == arg == 0 else f"'{A.KIND_NAMES[kind]}' names nothing"
-    return ref._malformed(board, kind, a, arg)
+    return ref._malformed(board, players, kind, a, arg)
 
 
 def token_used_by(kind: int, arg: int) -> int | None:
@@ -547,32 +544,12 @@ def token_used_by(kind: int, arg: int) -> int | None:
     return None
 
 
-def why_illegal(state: ReferenceState, action: int, names: Sequence[str], hand_known: bool = True) -> str | None:
-    """Why the player to move may not play ``action`` in a game of the variant; None when it is legal.
-
-    As ``kanaloa.rules.reference.why_illegal`` (which calls this one for a state with ``gods``):
-    ``names`` are the colors by color number; with ``hand_known`` false only the hand's size is
-    known (and so is, for a steal, only the size of the hand KU showed).
-    """
+def why_not_pending(state: ReferenceState, kind: int, a: int, arg: int, names: tuple[str, ...],
+                    hand_known: bool) -> str | ref.Undecided | None:  # R14.6-R14.8
+    """The variant's step of ``reference.why_illegal`` after the setup: with a token's action pending (KU's
+    steal, PELE's gifts, LONO's extra card) whether ``kind`` is it; a steal or gift with none pending is
+    refused; else ``reference.UNDECIDED`` (Kanaloa's next steps decide)."""
     d = state.data
-    names = tuple(names)
-    kind, a, arg = A.kind_of(action), A.arg_a(action), A.arg_b(action)
-    slot = 0
-    if kind in (A.PLACE, A.SWAP):
-        slot, arg = A.build_slot(action), A.build_arg(action)
-    shape = malformed(state.board, d.players, kind, a, arg)
-    if shape is not None:
-        return shape
-    if slot and d.players != TWO_PLAYERS:
-        return f"with {d.players} players each plays one color; only a 2-player game builds with a second color (R15.1)"
-    if d.round == ROUND_OVER:
-        return "the game is over"
-    if d.round == ROUND_SETUP:  # R3
-        if kind != A.REVEAL:
-            return "in the setup each color first reveals one card: 'reveal CARD' (R3)"
-        return ref._why_unpaid(state, [a], names, hand_known)
-    if kind == A.REVEAL:
-        return "cards are revealed only in the setup (R3)"
     if d.ku_target >= 0:
         return why_not_stolen(state, kind, a, names, hand_known)
     if d.pele_gifts:
@@ -583,16 +560,7 @@ def why_illegal(state: ReferenceState, action: int, names: Sequence[str], hand_k
         return "no KU is pending: 'steal' takes a card from the hand a KU showed (R14.6)"
     if kind == A.GIVE:
         return "no PELE gift is pending: 'give' hands a card back after PELE (R14.7)"
-    if d.remove_on:  # R7
-        return ref._why_not_removable(state, kind, a, names)
-    if kind == A.REMOVE:
-        return "no removal is pending (R7)"
-    token = token_used_by(kind, arg)
-    if token is not None:
-        return why_not_token_use(state, kind, token, a, arg, slot, names, hand_known)
-    if d.round == ROUND_FINAL:
-        return ref._why_not_in_final_round(state, kind, a, arg, slot, names, hand_known)
-    return why_not_in_play_phase(state, kind, a, arg, slot, names, hand_known)
+    return ref.UNDECIDED
 
 
 def why_not_stolen(state: ReferenceState, kind: int, island: int, names: tuple[str, ...],

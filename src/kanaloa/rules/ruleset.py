@@ -357,7 +357,8 @@ class Ruleset:
     @staticmethod
     def round_name(code: int) -> int | str:
         """A round as positions name it: ``0``, ``1``, ``2``, ``3``, ``"final"`` or ``"over"``."""
-        return ROUND_NAMES[code]
+        name: int | str = ROUND_NAMES[code]  # type: ignore[assignment]
+        return name
 
     @property
     def reasons(self) -> tuple[str, ...]:
@@ -465,7 +466,7 @@ class Ruleset:
     @property
     def turn_keys(self) -> tuple[str, ...]:
         """The keys of a position's ``turn`` field."""
-        keys = _TURN_KEYS[self.game]
+        keys: tuple[str, ...] = _TURN_KEYS[self.game]
         if self.pairs:
             keys += ("color",)
         if self.gods:
@@ -636,9 +637,9 @@ def _color_names(game: str, players: int, colors: object) -> tuple[str, ...]:
         raise ParameterError("colors", f"{'+'.join(bad)!r} is not two colors; {shape}", color_text(seats), shown=True)
     for seat in seats:
         for c in seat:
-            why = _why_not_color(game, c)
-            if why is not None:
-                raise ParameterError("colors", why)
+            not_color = _why_not_color(game, c)
+            if not_color is not None:
+                raise ParameterError("colors", not_color)
     names = tuple(s[0] for s in seats) + (tuple(s[1] for s in seats) if pairs else ())
     for i, c in enumerate(names):
         if c in names[:i]:
