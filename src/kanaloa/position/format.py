@@ -160,7 +160,6 @@ from ..rules.ruleset import (
 )
 from ..rules.state import (
     GOD_NAMES,
-    GOD_TOKENS,
     KANE,
     NO_CARD,
     NO_COLOR,
@@ -474,8 +473,8 @@ class _Reader:
             board = self.boards(board_name)
         except BoardError as exc:
             raise PositionError(str(exc)) from None
-        probe = make_ruleset(game.name, board=board) if game.name != "kanaloa" else None
-        options = self._rules(doc.get("rules", {}), probe)
+        has_options = any(p.name in ("preset", "gods") for p in game.parameters)
+        options = self._rules(doc.get("rules", {}), None if has_options else make_ruleset(game.name, board=board))
         players = doc["players"]
         if not isinstance(players, list) or not all(isinstance(c, str) for c in players):
             raise _fail("players", "must be a list of colors in seat order")
@@ -683,7 +682,7 @@ class _Reader:
             if d.god_on[i] != NO_GOD:
                 raise _fail(field, f"{self.board.islands[i]} is given twice")
             d.god_on[i] = self._token(field, token)
-        for kind, total in enumerate(GOD_TOKENS):
+        for kind, total in enumerate(self.rs.token_counts):
             if d.god_on.count(kind) > total:
                 raise _fail("gods.on_islands", f"{d.god_on.count(kind)} {GOD_NAMES[kind]} tokens; the game has "
                                                f"{total} (R14.1)")
@@ -700,7 +699,7 @@ class _Reader:
                 if kind == KANE:
                     raise _fail(field, "KANE is never owned: it scores when it is claimed and leaves the game (R14.3)")
                 d.gods_owned[s][kind] += 1
-            for kind, total in enumerate(GOD_TOKENS):
+            for kind, total in enumerate(self.rs.token_counts):
                 if d.gods_owned[s][kind] > total:
                     raise _fail(field, f"{d.gods_owned[s][kind]} {GOD_NAMES[kind]} tokens; the game has {total} "
                                        f"(R14.1)")

@@ -80,10 +80,9 @@ from dataclasses import dataclass, replace
 from ..errors import MoveError, brief, quote, shorten
 from ..rules import actions
 from ..rules.board import Board
-from ..rules.ruleset import JOKER_NAME, KAHUNA_COLORS, KANALOA_COLORS, Ruleset
+from ..rules.ruleset import JOKER_NAME, Ruleset, default_palette
 
-COLORS = KANALOA_COLORS  # the colors, in default seat order
-ALL_COLORS = KANALOA_COLORS + KAHUNA_COLORS  # every color a move's prefix or a player's name may be
+COLORS = default_palette()  # the colors of the default game (Kanaloa), in default seat order
 
 # Kinds of move.  All but "faceup" map one-to-one onto action kinds; "faceup" is
 # a record only.
@@ -193,7 +192,7 @@ class Move:
             if rs.lacks("tokens") is not None:
                 raise fail(f"'{head}' uses a god token of Might of the Gods ({_GOD_RULE[head]}); "
                            f"{rs.lacks('tokens')}")
-            return cls._parse_god_move(head, words[1:], board, fail, color)
+            return cls._parse_god_move(head, words[1:], board, fail, color, rs.palette)
         if head in words_here:
             return cls._parse_keyword(head, words[1:], rs, fail, color)
         builds = "'LINK/CARD' or 'LINK/CARD+CARD'" if rs.has_swap else "'LINK/CARD'"
@@ -218,7 +217,7 @@ class Move:
         return cls(SWAP, link, cards, color=color)
 
     @classmethod
-    def _parse_god_move(cls, head, args, board, fail, color) -> Move:
+    def _parse_god_move(cls, head, args, board, fail, color, palette) -> Move:
         """The moves of the god tokens and their viewer records (R14.6-R14.8); see the module docstring."""
         if head == LONO:
             if args:
@@ -230,13 +229,13 @@ class Move:
                 raise fail("'steal' names one card, the card taken from the hand KU showed: 'steal CARD' (R14.6)")
             return cls(STEAL, cards=tuple(_parse_island(a, board, fail) for a in args), color=color)
         if head == PELE:
-            return cls._parse_pele(args, board, fail, color)
+            return cls._parse_pele(args, board, fail, color, palette)
         # KU and GIVE name a player first.
         shape = "'ku COLOR' (or the user's record 'ku COLOR sees CARD ...')" if head == KU else \
             "'give COLOR CARD' (or another player's gift, unseen: 'give COLOR')"
         if not args:
             raise fail(f"'{head}' names a player: {shape}")
-        target = _parse_color(args[0], fail, head)
+        target = _parse_color(args[0], fail, head, palette)
         if head == GIVE:
             if len(args) > 2:
                 raise fail(f"'give' names a player and one card: {shape}")
@@ -250,7 +249,7 @@ class Move:
         return cls(KU, color=color, target=target, seen=tuple(sorted(seen, key=board.islands.index)))
 
     @classmethod
-    def _parse_pele(cls, args, board, fail, color) -> Move:
+    def _parse_pele(cls, args, board, fail, color, palette) -> Move:
         """``pele``, the user's record ``pele takes COLOR:CARD ...`` or a victim's ``pele takes CARD`` (R14.7)."""
         if not args:
             return cls(PELE, color=color)
@@ -265,7 +264,7 @@ class Move:
             if not colon or not who or not card:
                 raise fail(f"{quote(word)}: the user's record names each player and the card taken from it, "
                            f"'COLOR:CARD' (R14.7)")
-            takes.append((_parse_color(who, fail, PELE), _parse_island(card, board, fail)))
+            takes.append((_parse_color(who, fail, PELE, palette), _parse_island(card, board, fail)))
         named = [who for who, _ in takes]
         twice = next((who for i, who in enumerate(named) if who in named[:i]), None)
         if twice is not None:
@@ -581,12 +580,12 @@ def _parse_island(name: str, board: Board, fail) -> str:
     return board.islands[index]
 
 
-def _parse_color(name: str, fail, kind: str) -> str:
-    """The color a ``ku``, a ``give`` or a ``pele takes`` record names (any color of Kanaloa; the position
+def _parse_color(name: str, fail, kind: str, palette: tuple[str, ...]) -> str:
+    """The color a ``ku``, a ``give`` or a ``pele takes`` record names (any color of the game; the position
     checks that it plays)."""
     color = name.lower()
-    if color not in COLORS:
-        raise fail(f"unknown color {quote(name)} after '{kind}' (the colors are {', '.join(COLORS)})")
+    if color not in palette:
+        raise fail(f"unknown color {quote(name)} after '{kind}' (the colors are {', '.join(palette)})")
     return color
 
 

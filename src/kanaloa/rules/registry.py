@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import brief
-from .ruleset import KAHUNA, KANALOA, Parameter, ParameterError, Ruleset, make_ruleset, parameters
+from .ruleset import KAHUNA_GAME, KANALOA_GAME, Parameter, ParameterError, Ruleset, make_ruleset, parameters
 
 FACES = ("position", "search", "greedy", "display", "svg", "openspiel", "bench")
 
@@ -103,13 +103,13 @@ class GameType:
 
 
 REGISTERED: tuple[GameType, ...] = (
-    GameType(KANALOA, "Kanaloa", "R1-R15",
+    GameType(KANALOA_GAME, "Kanaloa", "R1-R15",
              "bridges between 16 islands for 2-4 players, majorities win islands; presets (R13), two players "
              "(R15) and Might of the Gods (R14)",
-             parameters(KANALOA), make_ruleset, _FAMILY_FACES, document_default=True),
-    GameType(KAHUNA, "Kahuna", "R16",
+             parameters(KANALOA_GAME), make_ruleset, _FAMILY_FACES, document_default=True),
+    GameType(KAHUNA_GAME, "Kahuna", "R16",
              "Kanaloa's two-player predecessor: 12 islands, white against black, three scorings",
-             parameters(KAHUNA), make_ruleset, _FAMILY_FACES, also_takes=("preset", "gods")),
+             parameters(KAHUNA_GAME), make_ruleset, _FAMILY_FACES, also_takes=("preset", "gods")),
 )
 _BY_NAME = {g.name: g for g in REGISTERED}
 

@@ -58,6 +58,7 @@ from .state import (
     GAME_KAHUNA,
     GAME_KANALOA,
     GOD_NAMES,
+    GOD_TOKENS,
     GODS_ISLANDS,
     HAND_LIMIT,
     KAHUNA_BRIDGES,
@@ -97,20 +98,20 @@ JOKER_NAME = GOD_NAMES[1]  # R14.5: KANALOA, the token a build may name as a car
 HAND_MOST = HAND_LIMIT + 1  # R4, R5: a hand of 5 must play or discard before it draws
 SEED_LIMIT = 1 << 64  # seeds are 64-bit (SplitMix64)
 
-KANALOA, KAHUNA = "kanaloa", "kahuna"  # the games of the family, as the registry names them
-_CODE = {KANALOA: GAME_KANALOA, KAHUNA: GAME_KAHUNA}
-_TITLE = {KANALOA: "Kanaloa", KAHUNA: "Kahuna"}
-_ROUNDS = {KANALOA: (ROUND_SETUP, ROUND_1, ROUND_2, ROUND_FINAL, ROUND_OVER),
-           KAHUNA: (ROUND_1, ROUND_2, ROUND_3, ROUND_FINAL, ROUND_OVER)}
-_REASONS = {KANALOA: (REASON_POINTS, REASON_ELEVEN), KAHUNA: (REASON_POINTS, REASON_NO_BRIDGES)}
-_TURN_KEYS = {KANALOA: ("played", "discarded", "remove_on"), KAHUNA: ("played", "discarded", "skipped_draw")}
+KANALOA_GAME, KAHUNA_GAME = "kanaloa", "kahuna"  # the games of the family, as the registry names them
+_CODE = {KANALOA_GAME: GAME_KANALOA, KAHUNA_GAME: GAME_KAHUNA}
+_TITLE = {KANALOA_GAME: "Kanaloa", KAHUNA_GAME: "Kahuna"}
+_ROUNDS = {KANALOA_GAME: (ROUND_SETUP, ROUND_1, ROUND_2, ROUND_FINAL, ROUND_OVER),
+           KAHUNA_GAME: (ROUND_1, ROUND_2, ROUND_3, ROUND_FINAL, ROUND_OVER)}
+_REASONS = {KANALOA_GAME: (REASON_POINTS, REASON_ELEVEN), KAHUNA_GAME: (REASON_POINTS, REASON_NO_BRIDGES)}
+_TURN_KEYS = {KANALOA_GAME: ("played", "discarded", "remove_on"), KAHUNA_GAME: ("played", "discarded", "skipped_draw")}
 GOD_TURN_KEYS = ("ku_target", "pele_gifts", "lono_draw", "over_limit")  # R14.6-R14.9: what a token use leaves
 _RULE_OF_TURN_KEY = {"ku_target": "R14.6", "pele_gifts": "R14.7", "lono_draw": "R14.8", "over_limit": "R14.9"}
 # The rule ids of the events messages and pictures cite, per game.
 _RULES = {
-    KANALOA: {"deal": "R3", "reshuffle": "R9", "scoring": "R11", "final": "R10", "winner": "R12", "hand": "R4",
+    KANALOA_GAME: {"deal": "R3", "reshuffle": "R9", "scoring": "R11", "final": "R10", "winner": "R12", "hand": "R4",
               "stock": "R13", "control": "R2", "draw": "R5"},
-    KAHUNA: {"deal": "R16.2", "reshuffle": "R16.6", "scoring": "R16.6", "final": "R16.7", "winner": "R16.7",
+    KAHUNA_GAME: {"deal": "R16.2", "reshuffle": "R16.6", "scoring": "R16.6", "final": "R16.7", "winner": "R16.7",
              "hand": "R16.5", "stock": "R16.1", "control": "R16.4", "draw": "R16.5"},
 }
 # What one rule set lacks and another has: the feature, and why it is absent, for messages.
@@ -230,7 +231,7 @@ class Ruleset:
 
     def describe(self) -> str:
         """One line for people: ``Kanaloa, 4 players, yucata preset, on board oro``."""
-        if self.game == KAHUNA:
+        if self.game == KAHUNA_GAME:
             return f"{self.title}, white against black, on board {self.board.name}"
         parts = [self.title, f"{self.players} players" + (" with two colors each" if self.pairs else ""),
                  f"{self.preset} preset"]
@@ -242,7 +243,7 @@ class Ruleset:
         """The parameters that make this rule set again with ``load_game(self.game, **params)``."""
         out: dict[str, Any] = {"players": self.players, "board": self.board.source,
                                "colors": ",".join("+".join(self.color_names_of(s)) for s in range(self.players))}
-        if self.game == KANALOA:
+        if self.game == KANALOA_GAME:
             out["preset"] = self.preset
             out["gods"] = self.gods
         return out
@@ -267,12 +268,12 @@ class Ruleset:
     @property
     def palette(self) -> tuple[str, ...]:
         """Every color the game may name, in default seat order."""
-        return KAHUNA_COLORS if self.game == KAHUNA else KANALOA_COLORS
+        return KAHUNA_COLORS if self.game == KAHUNA_GAME else KANALOA_COLORS
 
     @property
     def other_palette(self) -> tuple[str, ...]:
         """The colors of the family's other game (named in messages: "white and black are Kahuna's")."""
-        return KANALOA_COLORS if self.game == KAHUNA else KAHUNA_COLORS
+        return KANALOA_COLORS if self.game == KAHUNA_GAME else KAHUNA_COLORS
 
     def why_not_color(self, name: object) -> str | None:
         """Why ``name`` is not a color of this game (naming the family's game whose color it is), or None."""
@@ -308,17 +309,17 @@ class Ruleset:
     @property
     def deal_size(self) -> int:
         """Cards dealt to each hand (R3; Kahuna R16.2)."""
-        return KAHUNA_DEAL if self.game == KAHUNA else DEAL
+        return KAHUNA_DEAL if self.game == KAHUNA_GAME else DEAL
 
     @property
     def face_up_size(self) -> int:
         """Cards face-up beside the deck (R3, R9; Kahuna R16.2, R16.6)."""
-        return KAHUNA_FACE_UP if self.game == KAHUNA else FACE_UP
+        return KAHUNA_FACE_UP if self.game == KAHUNA_GAME else FACE_UP
 
     @property
     def hand_limit(self) -> int:
         """Most cards a hand may hold when the turn's play ends (R4); Kahuna's most a hand holds (R16.5)."""
-        return KAHUNA_HAND if self.game == KAHUNA else HAND_LIMIT
+        return KAHUNA_HAND if self.game == KAHUNA_GAME else HAND_LIMIT
 
     @property
     def setup_hand(self) -> int:
@@ -328,14 +329,14 @@ class Ruleset:
     @property
     def bridges_per_color(self) -> int | None:
         """Bridges each color has: None when unlimited (yucata, R13), 20 (tabletop, R13), 25 (Kahuna, R16.1)."""
-        if self.game == KAHUNA:
+        if self.game == KAHUNA_GAME:
             return KAHUNA_BRIDGES
         return TABLETOP_BRIDGES if self.preset == "tabletop" else None
 
     @property
     def win_islands(self) -> int | None:
         """Islands whose control wins at once (R8), or None where no such win exists (Kahuna, R16.9)."""
-        return None if self.game == KAHUNA else WIN_ISLANDS
+        return None if self.game == KAHUNA_GAME else WIN_ISLANDS
 
     # -- what the rules have ---------------------------------------------------------------------
 
@@ -373,37 +374,37 @@ class Ruleset:
     @property
     def has_pass(self) -> bool:
         """Whether a final turn may be passed (R10); Kahuna's may not (R16.7)."""
-        return self.game == KANALOA
+        return self.game == KANALOA_GAME
 
     @property
     def has_swap(self) -> bool:
         """Whether a build may swap a bridge (R4); Kahuna removes and places instead (R16.3)."""
-        return self.game == KANALOA
+        return self.game == KANALOA_GAME
 
     @property
     def removal_pays(self) -> bool:
         """Whether a removal is a move paying two cards (R16.3), rather than owed after a build (R7)."""
-        return self.game == KAHUNA
+        return self.game == KAHUNA_GAME
 
     @property
     def owes_removals(self) -> bool:
         """Whether a build may leave removals owed on islands (R7, ``turn.remove_on``)."""
-        return self.game == KANALOA
+        return self.game == KANALOA_GAME
 
     @property
     def may_skip_draw(self) -> bool:
         """Whether a turn may end without a draw (R16.5, ``turn.skipped_draw``)."""
-        return self.game == KAHUNA
+        return self.game == KAHUNA_GAME
 
     @property
     def may_end_without_winner(self) -> bool:
         """Whether a game may end with no winner (R16.7)."""
-        return self.game == KAHUNA
+        return self.game == KAHUNA_GAME
 
     @property
     def scores_islands(self) -> bool:
         """Whether a scoring counts the islands each controls (R16.6, R16.7) rather than links (R11)."""
-        return self.game == KAHUNA
+        return self.game == KAHUNA_GAME
 
     @property
     def tokens(self) -> tuple[str, ...]:
@@ -411,8 +412,13 @@ class Ruleset:
         return GOD_NAMES if self.gods else ()
 
     @property
+    def token_counts(self) -> tuple[int, ...]:
+        """How many tokens of each kind the game has, in the order of ``tokens`` (R14.1); empty without the gods."""
+        return GOD_TOKENS if self.gods else ()
+
+    @property
     def joker(self) -> str | None:
-        """The token a build may name as a card, ``KANALOA`` (R14.5), or None without the gods."""
+        """The token a build may name as a card, ``KANALOA_GAME`` (R14.5), or None without the gods."""
         return JOKER_NAME if self.gods else None
 
     def rule_of(self, event: str) -> str:
@@ -428,7 +434,7 @@ class Ruleset:
         ``tokens``, ``reason:NAME``, ``rules.preset``, ``rules.gods``,
         ``no_winner``, ``removal_pays``.
         """
-        if self.game == KAHUNA:
+        if self.game == KAHUNA_GAME:
             return _LACKS_IN_KAHUNA.get(feature)
         if feature in _LACKS_IN_KANALOA:
             return _LACKS_IN_KANALOA[feature]
@@ -452,11 +458,11 @@ class Ruleset:
     @property
     def document_game(self) -> str | None:
         """A position's ``game`` field: written for Kahuna, left out for Kanaloa (its default)."""
-        return None if self.game == KANALOA else self.game
+        return None if self.game == KANALOA_GAME else self.game
 
     def rules_document(self) -> dict[str, Any] | None:
         """A position's ``rules`` field, or None where the game has no rule options (Kahuna, R16.9)."""
-        if self.game == KAHUNA:
+        if self.game == KAHUNA_GAME:
             return None
         doc: dict[str, Any] = {"preset": self.preset}
         if self.gods:
@@ -500,7 +506,7 @@ class Ruleset:
             "players": list(self.seat_names),
             "colors": {name: list(self.color_names_of(s)) for s, name in enumerate(self.seat_names)},
             "palette": list(self.palette),
-            "preset": self.preset if self.game == KANALOA else None,
+            "preset": self.preset if self.game == KANALOA_GAME else None,
             "gods": self.gods,
             "board": self.board.source,
             "deal": self.deal_size,
@@ -522,7 +528,7 @@ class Ruleset:
 # -- making a rule set: every combination checked, one message per rule ------------------------------
 
 
-def make_ruleset(game: str = KANALOA, *, players: object = None, preset: object = None, gods: object = None,
+def make_ruleset(game: str = KANALOA_GAME, *, players: object = None, preset: object = None, gods: object = None,
                  board: object = None, colors: object = None) -> Ruleset:
     """The rule set of ``game`` (``kanaloa`` or ``kahuna``) with these parameters, each checked.
 
@@ -538,7 +544,7 @@ def make_ruleset(game: str = KANALOA, *, players: object = None, preset: object 
     """
     if game not in _CODE:
         raise ParameterError("game", f"unknown; choose one of {', '.join(_CODE)}", game, shown=True)
-    kahuna = game == KAHUNA
+    kahuna = game == KAHUNA_GAME
     # players (R3, R15, R16.1)
     if players is None:
         players = KAHUNA_PLAYERS if kahuna else 4
@@ -563,7 +569,7 @@ def make_ruleset(game: str = KANALOA, *, players: object = None, preset: object 
         raise ParameterError("gods", _LACKS_IN_KAHUNA["rules.gods"])
     # board (R1) and what the game needs of it (R3, R14.1, R14.5, R16.2)
     if board is None:
-        board = KAHUNA if kahuna else "oro"
+        board = KAHUNA_GAME if kahuna else "oro"
     if isinstance(board, str):
         bd = load_board(board)
     elif isinstance(board, Board):
@@ -595,6 +601,16 @@ def check_gods_board(bd: Board) -> None:  # R14.1, R14.5
                                       f"build could not say which it pays (R14.5)", bd.name, shown=True)
 
 
+def default_palette() -> tuple[str, ...]:
+    """The colors of the registry's default game (Kanaloa), in default seat order."""
+    return KANALOA_COLORS
+
+
+def palettes() -> tuple[str, ...]:
+    """Every color a game of the family may name, each once: the colors ``--viewer`` and move prefixes take."""
+    return KANALOA_COLORS + KAHUNA_COLORS
+
+
 def color_text(per_seat: Sequence[Sequence[str]]) -> str:
     """Colors per seat as the parameter writes them: ``red+blue,green+yellow``."""
     return ",".join("+".join(seat) for seat in per_seat)
@@ -614,8 +630,8 @@ def _per_seat(colors: object) -> list[list[str]]:
 
 def _color_names(game: str, players: int, colors: object) -> tuple[str, ...]:
     """The color names by index (R15.1, R16.1), from each seat's colors; checked."""
-    pairs = game == KANALOA and players == TWO_PLAYERS
-    palette = KAHUNA_COLORS if game == KAHUNA else KANALOA_COLORS
+    pairs = game == KANALOA_GAME and players == TWO_PLAYERS
+    palette = KAHUNA_COLORS if game == KAHUNA_GAME else KANALOA_COLORS
     if colors is None:
         if pairs:
             return (DEFAULT_PAIRS[0][0], DEFAULT_PAIRS[1][0], DEFAULT_PAIRS[0][1], DEFAULT_PAIRS[1][1])
@@ -628,7 +644,7 @@ def _color_names(game: str, players: int, colors: object) -> tuple[str, ...]:
                              shown=True)
     width = {len(s) for s in seats}
     if not pairs and width != {1}:
-        why = (_LACKS_IN_KAHUNA["colors"] if game == KAHUNA else
+        why = (_LACKS_IN_KAHUNA["colors"] if game == KAHUNA_GAME else
                f"only a 2-player game gives each player two colors (R15.1); with {players} players each plays one "
                f"color")
         raise ParameterError("colors", why)
@@ -655,23 +671,23 @@ def _color_names(game: str, players: int, colors: object) -> tuple[str, ...]:
 
 def _why_not_color(game: str, name: object) -> str | None:
     """Why ``name`` is no color of ``game`` (R16.1 for the family's other game's colors), or None."""
-    palette = KAHUNA_COLORS if game == KAHUNA else KANALOA_COLORS
+    palette = KAHUNA_COLORS if game == KAHUNA_GAME else KANALOA_COLORS
     if isinstance(name, str) and name in palette:
         return None
-    other = KANALOA_COLORS if game == KAHUNA else KAHUNA_COLORS
+    other = KANALOA_COLORS if game == KAHUNA_GAME else KAHUNA_COLORS
     if isinstance(name, str) and name in other:
-        whose = "Kanaloa" if game == KAHUNA else "Kahuna"
+        whose = "Kanaloa" if game == KAHUNA_GAME else "Kahuna"
         return (f"{brief(name)} is not a color of {_TITLE[game]} ({', '.join(palette)}); {' and '.join(other)} are "
                 f"{whose}'s (R16.1)")
     return f"{brief(name)} is not a color of {_TITLE[game]} ({', '.join(palette)})" + (
-        " (R16.1)" if game == KAHUNA else "")
+        " (R16.1)" if game == KAHUNA_GAME else "")
 
 
 def parameters(game: str) -> tuple[Parameter, ...]:
     """The parameters of ``game`` with their defaults, for ``kanaloa games`` and ``--help``."""
     board = Parameter("board", "a built-in board name or a board file's path",
-                      KAHUNA if game == KAHUNA else "oro", "the islands, links and cards (R1)")
-    if game == KAHUNA:
+                      KAHUNA_GAME if game == KAHUNA_GAME else "oro", "the islands, links and cards (R1)")
+    if game == KAHUNA_GAME:
         return (
             Parameter("players", "2", "2", "Kahuna is for 2 players, white and black (R16.1)", ("2",)),
             board,
@@ -693,13 +709,13 @@ def parameters(game: str) -> tuple[Parameter, ...]:
 def ruleset_for_state(board: Board, data: StateData, colors: Sequence[str] | None = None) -> Ruleset:
     """The rule set a ``StateData`` plays (its game, players, preset and gods), on ``board``; ``colors`` by
     index, or the game's defaults.  Raises ``ParameterError`` as ``make_ruleset`` does."""
-    game = KAHUNA if data.game == GAME_KAHUNA else KANALOA
+    game = KAHUNA_GAME if data.game == GAME_KAHUNA else KANALOA_GAME
     names: object = None
     if colors is not None:
         rs = make_ruleset(game, players=data.players, board=board)
         names = [[colors[c] for c in rs.colors_of(s)] for s in range(data.players)]
     preset = PRESET_NAMES[data.preset]
-    if game == KAHUNA:
+    if game == KAHUNA_GAME:
         return make_ruleset(game, players=data.players, board=board, colors=names)
     return make_ruleset(game, players=data.players, preset=preset, gods=bool(data.gods), board=board, colors=names)
 
