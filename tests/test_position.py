@@ -1186,6 +1186,22 @@ def test_a_huge_count_is_refused_in_one_short_line():
     assert len(message) < 200
 
 
+@pytest.mark.parametrize(("field", "text", "message"), [
+    ("seed", "9" * 5000, "seed: a 5000-digit number must be an integer from 0 to 2**64-1"),
+    ("seed", "-" + "9" * 5000, "seed: a 5000-digit number must be an integer from 0 to 2**64-1"),
+    ("scores", '{"red": ' + "1" * 5000 + "}", "scores.red: a 5000-digit number must be a whole number, 0 or more"),
+])
+def test_a_number_of_thousands_of_digits_names_its_field_without_python_s_advice(field, text, message):
+    """Python refuses to read such a number as an int (sys.set_int_max_str_digits); the reader names the field."""
+    doc = json.loads(json.dumps(full_doc()))
+    doc[field] = "@@"
+    document = json.dumps(doc).replace('"@@"', text)
+    with pytest.raises(PositionError) as err:
+        Position.from_json(document)
+    assert str(err.value) == message
+    assert "set_int_max_str_digits" not in str(err.value)
+
+
 def test_the_api_quotes_long_arguments_cut_short():
     """A 5,000-character color, preset, viewer, player, island or move gives one short message."""
     long = "x" * 5000

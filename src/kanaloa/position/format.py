@@ -149,6 +149,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import BoardError, PositionError, brief
+from ..rules import jsontext
 from ..rules.board import Board, load_board
 from ..rules.reference import ReferenceState, knows_of_deck, why_unreachable
 from ..rules.registry import document_game, game_type
@@ -213,19 +214,6 @@ def is_int(value: Any) -> bool:
 # -- JSON text ----------------------------------------------------------------------------
 
 
-class _DuplicateKey(Exception):
-    """A JSON object names one key twice (the standard parser would keep the last silently)."""
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKey(key)
-        out[key] = value
-    return out
-
-
 def parse_json(text: str | bytes | bytearray) -> Any:
     """Parse position text; anything that is not a JSON document is a ``PositionError``."""
     if isinstance(text, (bytes, bytearray)):
@@ -234,16 +222,14 @@ def parse_json(text: str | bytes | bytearray) -> Any:
         except UnicodeDecodeError as exc:
             raise _fail("position", f"not UTF-8 text (byte {exc.start} cannot be decoded)") from None
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys)
-    except _DuplicateKey as exc:
+        return jsontext.loads(text)
+    except jsontext.DuplicateKey as exc:
         raise _fail("position", f"the key {brief(exc.args[0])} appears twice in one object; a position says "
                                 f"each thing once") from None
     except json.JSONDecodeError as exc:
         raise _fail("position", f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
     except RecursionError:
         raise _fail("position", "not a position: the JSON is nested far too deeply") from None
-    except ValueError as exc:  # e.g. a number with thousands of digits
-        raise _fail("position", f"not valid JSON ({exc})") from None
 
 
 def dumps(doc: dict[str, Any]) -> str:
