@@ -80,6 +80,12 @@ class GameType:
     # Parameters ``make`` takes beyond ``parameters``, which it refuses with the rule's reason unless they
     # hold their neutral value (Kahuna's preset and gods: Kanaloa's options, R16.9).
     also_takes: tuple[str, ...] = ()
+    # The rule sets every game-wide check covers (the conformance suite, the soak): parameters of each.
+    examples: tuple[Mapping[str, Any], ...] = ({},)
+
+    def example_rulesets(self) -> list[Any]:
+        """The rule sets of ``examples``, made."""
+        return [self.load(**params) for params in self.examples]
 
     def load(self, **params: Any) -> Any:
         """The rule set with ``params``; raises ``ParameterError`` for a parameter it does not take."""
@@ -106,7 +112,10 @@ REGISTERED: tuple[GameType, ...] = (
     GameType(KANALOA_GAME, "Kanaloa", "R1-R15",
              "bridges between 16 islands for 2-4 players, majorities win islands; presets (R13), two players "
              "(R15) and Might of the Gods (R14)",
-             parameters(KANALOA_GAME), make_ruleset, _FAMILY_FACES, document_default=True),
+             parameters(KANALOA_GAME), make_ruleset, _FAMILY_FACES, document_default=True,
+             examples=({"players": 4}, {"players": 3, "preset": "tabletop"}, {"players": 2},
+                       {"players": 4, "gods": True}, {"players": 3, "gods": True, "preset": "tabletop"},
+                       {"players": 2, "gods": True})),
     GameType(KAHUNA_GAME, "Kahuna", "R16",
              "Kanaloa's two-player predecessor: 12 islands, white against black, three scorings",
              parameters(KAHUNA_GAME), make_ruleset, _FAMILY_FACES, also_takes=("preset", "gods")),
