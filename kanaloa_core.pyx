@@ -49,40 +49,6 @@ determinisation are shared.
 Which rule set a state plays, and every combination of its options, is
 checked by ``kanaloa.rules.ruleset`` before a game is dealt; the checks here
 guard the module's own entry points.
-"""The compiled rules core of kanaloa (rules R1-R13 and R15, and Kahuna's R16, as docs/engine.md pins them down).
-
-A complete game state is one C struct (``CState``); the board's tables are
-another (``BoardTables``), owned by a ``CoreBoard`` that every state points to.
-Copying a state is a struct copy.  Legal-move generation, applying moves,
-random playouts and determinisation are ``noexcept nogil`` C functions over
-those structs; the Python classes validate what enters once and trust it after.
-
-Invariants of a ``CState`` (checked by ``from_data``, kept by ``apply``):
-- ``bridges[c]`` is the bitboard of the links holding a bridge of color ``c``;
-  no link is set in two colors.
-- every card of the board is in exactly one place: a hand, a setup choice, a
-  face-down discard, the open discards, the face-up row or the deck
-  ``deck[deck_top:deck_end]`` (top first).
-- ``public_cards[s][x] <= hands[s][x]`` and ``hand_size[s]`` is the sum of
-  ``hands[s]``; ``hands[s][x]`` is 0 for every ``x`` past the board's islands
-  (``islands_in_hand`` reads 8 islands at a time).
-
-Colors are kept apart from seats (``color_of_seat`` / ``seat_of_color``).
-With 3 or 4 players every seat plays one color and both tables are the
-identity.  With 2 players (R15) there are 4 colors: seat ``s`` plays colors
-``s`` (slot 0) and ``s + 2`` (slot 1); bridges, control, scores and the
-immediate win are per color, and a turn builds with one color only, the one
-its first place or swap chose (``turn_color``, R15.3).
-- ``turn_color`` is ``NO_COLOR`` with 3 or 4 players, and with 2 players
-  whenever no card was played this turn.
-
-Kahuna (R16, ``game == GAME_KAHUNA``) is a second rule set over the same
-struct: two seats with one color each (so ``n_colors == n_players`` and the
-R15 paths never run), a face-up row of 3 (``face_up_cap``), hands of at most
-5, and ``skipped`` recording that the last turn ended without a draw.  Its
-move generation and application are the ``kahuna_`` functions; dealing,
-paying, discards, takes, draws, reshuffles, control by popcount and
-determinisation are shared.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
