@@ -814,7 +814,7 @@ def test_a_gods_table_is_set_up_from_the_tokens_and_the_hand_or_from_a_viewer_po
     ({"gods": True, "tokens": "ALOA"}, ("tokens",)),
     ({"gods": "yes"}, ("gods", "true")),
     ({"tokens": {"ALOA": "KU"}}, ("tokens", "gods")),
-    ({"gods": True, "board": "SMALL"}, ("gods", "16")),
+    ({"gods": True, "board": "SMALL"}, ("board", "16", "R14.1")),  # the rule set names the board at fault
     ({"gods": True, "ruleset": "kahuna", "face_up": ["IFFI", "JOJO", "KAHU"]}, ("gods", "Kahuna")),
 ])
 def test_a_bad_gods_table_setup_is_refused_in_one_line(client, body, words):
