@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from starlette.testclient import TestClient
@@ -665,10 +666,19 @@ def test_unknown_games_paths_and_methods_are_json_errors(client):
 
 
 def test_the_page_and_its_files_are_served_from_the_package(client):
+    from importlib import resources
+
     page = client.get("/")
-    assert page.status_code == 200 and "/static/app.js" in page.text and "http" not in page.text.split("<body>")[1]
-    for name in ("app.js", "style.css"):
-        assert client.get(f"/static/{name}").status_code == 200
+    assert page.status_code == 200 and "http" not in page.text.split("<body>")[1]
+    assert '<script type="module" src="/static/js/main.js">' in page.text
+    assert client.get("/static/style.css").status_code == 200
+    modules = [p.name for p in resources.files("kanaloa.interfaces.web").joinpath("static/js").iterdir()]
+    assert {"main.js", "api.js", "board.js", "play.js", "table.js", "editor.js", "replay.js"} <= set(modules)
+    for name in modules:  # a browser runs a module script only when it comes as JavaScript
+        script = client.get(f"/static/js/{name}")
+        assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript"), name
+        for imported in re.findall(r'from "\./([a-z]+\.js)"', script.text):  # no import from elsewhere
+            assert imported in modules, (name, imported)
 
 
 ENDPOINTS = [

@@ -49,7 +49,7 @@ from ...play.bots import Bot, parse_bot_spec
 from ...play.hint import Hint, hint
 from ...play.simulate import RECORD_FORMAT, GameRecord, replay
 from ...position.api import Position
-from ...position.table import seen_deal
+from ...position.table import face_up_at_deal, seen_deal
 from ...rules.board import BUILTIN_BOARDS, Board, board_from_dict, load_board
 from ...rules.core import CoreState
 from ...rules.engine import load_engine
@@ -154,6 +154,7 @@ def rules_json(rs: Ruleset) -> dict[str, Any]:
     doc = rs.to_json()
     # RULESET-TODO: to_json() to carry may_skip_draw, removal_pays and joker (the Ruleset answers them).
     doc.update(may_skip_draw=rs.may_skip_draw, removal_pays=rs.removal_pays, joker=rs.joker)
+    doc["face_up_at_deal"] = face_up_at_deal(rs)  # what a table's setup asks for besides the hand
     rules = dict(doc["rules"])
     if "no bridges" in rs.reasons:
         rules["no bridges"] = "R16.8"  # RULESET-TODO: rule_of("no bridges"), the rule of an early end
