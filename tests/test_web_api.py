@@ -613,8 +613,7 @@ def test_kahuna_on_a_board_of_the_editor(client):
     ({"ruleset": "kahuna", "seats": ["human", "random", "random"]}, ("seats", "2 players")),
     ({"ruleset": "kahuna", "seats": ["human", "alphazero"]}, ("alphazero",)),
     ({"ruleset": "kahuna", "board": "nope"}, ("board 'nope'", "not a built-in board")),
-    # Position.new deals one color a player only in the default colors (Position.deal will deal any)
-    ({"ruleset": "kahuna", "colors": "black,white"}, ("colors: a new game of Kahuna", "white, black")),
+    ({"ruleset": "kahuna", "colors": "black,red"}, ("colors: 'red' is not a color of Kahuna (white, black)",)),
 ])
 def test_a_bad_kahuna_game_is_refused(client, body, words):
     refused(client.post("/api/games", json={"seats": ["human", "random"], **body}), 400, *words)

@@ -54,7 +54,7 @@ from ...rules.board import BUILTIN_BOARDS, Board, board_from_dict, load_board
 from ...rules.core import CoreState
 from ...rules.engine import load_engine
 from ...rules.registry import GameType, document_game, game_type, game_types, load_game
-from ...rules.ruleset import ParameterError, Ruleset, ruleset_for_state
+from ...rules.ruleset import ParameterError, Ruleset
 
 HUMAN = "human"
 MAX_RECORD_GAMES = 10_000  # records read from one upload, at most
@@ -138,15 +138,6 @@ def request_rules(body: dict[str, Any], board: Board | None) -> Ruleset:
         return load_game(game.name, **params)
     except ParameterError as exc:
         raise request_error(exc) from None
-
-
-def ruleset_of(pos: Position) -> Ruleset:
-    """The rule set ``pos`` plays (its game, players, preset, gods, board and colors)."""
-    # Position.ruleset holds it once the position layer keeps its rule set; until then it is asked of the state.
-    try:
-        return ruleset_for_state(pos.board, pos.data, pos.colors)
-    except ParameterError as exc:
-        raise OptionError(f"position: {exc}") from None
 
 
 def rules_json(rs: Ruleset) -> dict[str, Any]:
@@ -371,7 +362,7 @@ class PlayGame:
         if seat is None or seat not in self.bots:
             who = "nobody" if seat is None else f"{self.pos.players[seat]}, a person,"
             raise Conflict(f"no bot is to move: {who} is")
-        state = self.pos.state_for(load_engine("core"))  # the bots play on the compiled core
+        state = self.pos.on(load_engine("core")).state  # the bots play on the compiled core
         assert isinstance(state, CoreState)
         action = self.bots[seat].choose(state)
         move = str(self.pos.move_of(action))
@@ -470,12 +461,12 @@ def new_game(body: dict[str, Any]) -> PlayGame:
         if pos.viewer is not None:
             raise OptionError(f"position: it is {pos.viewer}'s view; a game needs a full position (every card "
                               f"known), as the Play mode downloads it")
-        return PlayGame(pos, check_seats(body.get("seats"), len(pos.players)), ruleset_of(pos))
+        return PlayGame(pos, check_seats(body.get("seats"), len(pos.players)), pos.ruleset)
     if "record" in body:
         record = read_record(body["record"], body.get("game"))
         bd = board if board is not None else resolve_board(record.board)
         pos = replay(record, at=0, board=bd)
-        game = PlayGame(pos, check_seats(body.get("seats"), record.players), ruleset_of(pos), Deal(record.seed))
+        game = PlayGame(pos, check_seats(body.get("seats"), record.players), pos.ruleset, Deal(record.seed))
         for number, move in enumerate(record.moves, start=1):
             seat = game.seat_to_move()
             if seat is None:
@@ -491,26 +482,10 @@ def new_game(body: dict[str, Any]) -> PlayGame:
         import secrets
 
         seed = secrets.randbits(32)
+    pos = Position.deal(rs, seed)
+    # a game record deals again from the game's parameters and seed, with each game's default colors
     colored = body.get("colors") is not None
-    pos = deal_position(rs, seed, colored)
     return PlayGame(pos, check_seats(body.get("seats"), rs.players), rs, None if colored else Deal(seed))
-
-
-def deal_position(rs: Ruleset, seed: int, colored: bool) -> Position:
-    """A full position of ``rs``'s game dealt from ``seed``; ``colored``: the request chose the colors.
-
-    Raises ``OptionError`` for a bad seed, and for colors of one color a
-    player other than the game's defaults, which ``Position.new`` does not
-    deal (``Position.deal(ruleset, seed)`` will).
-    """
-    colors = [rs.color_names_of(seat) for seat in range(rs.players)] if rs.pairs else None
-    if colored and not rs.pairs:
-        default = load_game(rs.game, players=rs.players).colors
-        if rs.colors != default:
-            raise OptionError(f"colors: a new game of {rs.title} with one color a player is dealt in the colors "
-                              f"{', '.join(default)}, in seat order; other colors only with two players of Kanaloa")
-    return Position.new(players=rs.players, seed=seed, preset=rs.preset, board=rs.board, colors=colors,
-                        game=rs.game, gods=rs.gods)
 
 
 def _document(value: object, what: str) -> dict[str, Any]:
@@ -602,7 +577,7 @@ def new_table(body: dict[str, Any]) -> TableGame:
         if pos.viewer is None:
             raise OptionError("position: a full position knows every card; a table needs a position seen by one "
                               "player (its \"viewer\")")
-        return TableGame(pos, ruleset_of(pos))
+        return TableGame(pos, pos.ruleset)
     rs = request_rules(body, board)
     doc = seen_deal(rs, body.get("viewer", rs.seat_names[0]), body.get("hand"), face_up=body.get("face_up"),
                     tokens=body.get("tokens"))
@@ -656,5 +631,5 @@ def new_replay(body: dict[str, Any]) -> Replay:
         except MoveError as exc:
             raise MoveError(f"game {rec.game}, move {number} of {rec.length}: {exc}") from None
         positions.append(pos.copy())
-    return Replay(rec, positions, ruleset_of(positions[0]))
+    return Replay(rec, positions, positions[0].ruleset)
 
