@@ -306,7 +306,7 @@ def test_every_view_carries_the_rule_set_of_its_game(client, records):
 def test_the_deal_a_table_is_set_up_from_is_the_viewers_view_of_the_real_deal():
     """``seen_deal``, for every game and rule set: the viewer's hand (and the cards face-up at the deal, the
     tokens) of a real deal give the document of that deal as the viewer sees it."""
-    from kanaloa.position.table import face_up_at_deal, seen_deal
+    from kanaloa.position.table import seen_deal
     from kanaloa.rules.registry import load_game
 
     for game, params in [("kanaloa", {}), ("kanaloa", {"players": 2}), ("kanaloa", {"players": 3, "gods": True}),
@@ -316,7 +316,7 @@ def test_the_deal_a_table_is_set_up_from_is_the_viewers_view_of_the_real_deal():
         dealt = full.to_json()
         for viewer in rs.seat_names:
             doc = seen_deal(rs, viewer, dealt["hands"][viewer]["cards"],
-                            face_up=dealt["face_up"] if face_up_at_deal(rs) else None,
+                            face_up=dealt["face_up"] if rs.face_up_at_deal else None,
                             tokens=dealt["gods"]["on_islands"] if rs.tokens else None)
             assert Position.from_json(doc).to_json() == full.as_viewer(viewer).to_json(), (game, params, viewer)
 

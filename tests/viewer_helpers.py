@@ -57,7 +57,7 @@ def _god_record(full: Position, action: int, viewer: str) -> str:
     taken = {}
     for step in range(1, d.players):
         v = (d.to_move + step) % d.players
-        lost = [x for x, (n, m) in enumerate(zip(d.hands[v], after.data.hands[v], strict=True)) if m < n]
+        lost = [x for x, (n, m) in enumerate(zip(d.hands[v], after.state.to_data().hands[v], strict=True)) if m < n]
         if lost:
             taken[v] = isl[lost[0]]
     if own:

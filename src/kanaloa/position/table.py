@@ -25,14 +25,7 @@ from ..errors import OptionError, brief
 from ..rules.ruleset import Ruleset
 from .format import FORMAT
 
-__all__ = ["face_up_at_deal", "seen_deal"]
-
-
-def face_up_at_deal(ruleset: Ruleset) -> int:
-    """How many cards lie face-up when the cards are dealt: none before a setup (the face-up row is filled
-    after it, R3), else the face-up row (R16.2)."""
-    # RULESET-TODO: how many cards are turned face-up at the deal itself (0 with a setup, R3; 3 in Kahuna, R16.2)
-    return 0 if ruleset.has_setup else ruleset.face_up_size
+__all__ = ["seen_deal"]
 
 
 def seen_deal(ruleset: Ruleset, viewer: object, hand: object, face_up: object = None,
@@ -52,7 +45,7 @@ def seen_deal(ruleset: Ruleset, viewer: object, hand: object, face_up: object = 
         raise OptionError(f"viewer {brief(viewer)}: must be one of the players, {', '.join(players)}")
     deal = rs.rule_of("deal")
     cards = _cards("hand", hand, rs.deal_size, "cards you were dealt", deal)
-    shown = face_up_at_deal(rs)
+    shown = rs.face_up_at_deal
     if shown:
         turned = _cards("face_up", face_up, shown, "cards turned face-up at the deal", deal)
     elif face_up is not None:

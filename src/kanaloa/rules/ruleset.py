@@ -110,10 +110,12 @@ _RULE_OF_TURN_KEY = {"ku_target": "R14.6", "pele_gifts": "R14.7", "lono_draw": "
 # The rule ids of the events messages and pictures cite, per game.
 _RULES = {
     KANALOA_GAME: {"deal": "R3", "reshuffle": "R9", "scoring": "R11", "final": "R10", "winner": "R12", "hand": "R4",
-              "stock": "R13", "control": "R2", "draw": "R5"},
+                   "stock": "R13", "control": "R2", "draw": "R5", "eleven islands": "R8", "points": "R12"},
     KAHUNA_GAME: {"deal": "R16.2", "reshuffle": "R16.6", "scoring": "R16.6", "final": "R16.7", "winner": "R16.7",
-             "hand": "R16.5", "stock": "R16.1", "control": "R16.4", "draw": "R16.5"},
+                  "hand": "R16.5", "stock": "R16.1", "control": "R16.4", "draw": "R16.5", "no bridges": "R16.8",
+                  "points": "R16.7"},
 }
+_TOKEN_RULES = {"tokens": "R14.4", "over_limit": "R14.9", "claim": "R14.2"}  # with the gods (R14)
 # What one rule set lacks and another has: the feature, and why it is absent, for messages.
 _LACKS_IN_KAHUNA = {
     "setup": "Kahuna has no setup: 3 cards are dealt to each player and 3 turned face-up (R16.2)",
@@ -423,8 +425,27 @@ class Ruleset:
 
     def rule_of(self, event: str) -> str:
         """The rule id of ``event`` in this game: ``deal``, ``reshuffle``, ``scoring``, ``final``, ``winner``,
-        ``hand``, ``stock``, ``control``, ``draw``."""
-        return _RULES[self.game][event]
+        ``hand``, ``stock``, ``control``, ``draw``, a reason the game may end (``reasons``), and with the gods
+        ``tokens`` (when a token is used), ``over_limit`` (a hand a token left above the limit), ``claim``."""
+        return self.rules_cited()[event]
+
+    def rules_cited(self) -> dict[str, str]:
+        """Every event ``rule_of`` names, with its rule id."""
+        cited = dict(_RULES[self.game])
+        if self.gods:
+            cited.update(_TOKEN_RULES)
+        return cited
+
+    @property
+    def token_rounds(self) -> tuple[int, ...]:
+        """The rounds in which a god token may be used: round 2 only (R14.4); none without the gods."""
+        return (ROUND_2,) if self.gods else ()
+
+    @property
+    def face_up_at_deal(self) -> int:
+        """Cards turned face-up when the cards are dealt: none before a setup (the row is filled after it, R3),
+        else the face-up row (R16.2)."""
+        return 0 if self.has_setup else self.face_up_size
 
     def lacks(self, feature: str) -> str | None:
         """Why this game has no ``feature`` another game of the family has, or None when it has it.
@@ -520,8 +541,14 @@ class Ruleset:
             "has_swap": self.has_swap,
             "pairs": self.pairs,
             "tokens": list(self.tokens),
+            "token_rounds": list(self.token_rounds),
+            "joker": self.joker,
             "scores_islands": self.scores_islands,
-            "rules": dict(_RULES[self.game]),
+            "may_skip_draw": self.may_skip_draw,
+            "removal_pays": self.removal_pays,
+            "face_up_at_deal": self.face_up_at_deal,
+            "reasons": list(self.reasons),
+            "rules": self.rules_cited(),
         }
 
 

@@ -49,7 +49,7 @@ from ...play.bots import Bot, parse_bot_spec
 from ...play.hint import Hint, hint
 from ...play.simulate import RECORD_FORMAT, GameRecord, replay
 from ...position.api import Position
-from ...position.table import face_up_at_deal, seen_deal
+from ...position.table import seen_deal
 from ...rules.board import BUILTIN_BOARDS, Board, board_from_dict, load_board
 from ...rules.core import CoreState
 from ...rules.engine import load_engine
@@ -142,20 +142,7 @@ def request_rules(body: dict[str, Any], board: Board | None) -> Ruleset:
 
 def rules_json(rs: Ruleset) -> dict[str, Any]:
     """What the page knows of a game: ``Ruleset.to_json()`` (docs/web.md "The rule set of a view")."""
-    doc = rs.to_json()
-    # RULESET-TODO: to_json() to carry may_skip_draw, removal_pays and joker (the Ruleset answers them).
-    doc.update(may_skip_draw=rs.may_skip_draw, removal_pays=rs.removal_pays, joker=rs.joker)
-    doc["face_up_at_deal"] = face_up_at_deal(rs)  # what a table's setup asks for besides the hand
-    rules = dict(doc["rules"])
-    if "no bridges" in rs.reasons:
-        rules["no bridges"] = "R16.8"  # RULESET-TODO: rule_of("no bridges"), the rule of an early end
-    if rs.tokens:
-        rules["over_limit"] = "R14.9"  # RULESET-TODO: rule_of("over_limit"), the hand limit after a token use
-        rules["tokens"] = "R14.4"  # RULESET-TODO: rule_of("tokens"), when a god token may be used
-    doc["rules"] = rules
-    # RULESET-TODO: token_rounds, the rounds in which a god token may be used (R14.4: round 2 only)
-    doc["token_rounds"] = [2] if rs.tokens else []
-    return doc
+    return rs.to_json()
 
 
 def _choice_value(text: str) -> object:
