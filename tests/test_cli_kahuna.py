@@ -81,7 +81,7 @@ def test_new_kahuna_refuses_what_kahuna_has_not(args, message):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--game", "chess"], "error: Invalid value for '--game': 'chess' is not one of 'kanaloa', 'kahuna'."),
+        (["--game", "chess"], "error: --game 'chess': unknown; choose one of kanaloa, kahuna"),
         (["--viewer", "white"], "error: --viewer: 'white' is not playing (the colors are red, green, blue, yellow)"),
     ],
 )

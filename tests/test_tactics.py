@@ -364,13 +364,13 @@ def test_tactics_generates_a_suite_that_it_can_run(tmp_path):
     (["--iterations", "0"], "error: --iterations 0: must be a whole number of at least 1"),
     (["--time", "-1"], "error: --time -1.0: must be a positive number of seconds"),
     (["--iterations", "10", "--time", "1"], "error: --iterations and --time: give one budget, not both"),
-    (["--iterations", "ten"], "error: Invalid value for '--iterations': 'ten' is not a valid integer."),
+    (["--iterations", "ten"], "error: --iterations 'ten': must be a whole number"),
     (["--generate", "--iterations", "10"], "error: --iterations: only for running a suite; --generate builds one"),
     (["--generate", "--kind", "eleven"], "error: --kind: only for running a suite; --generate builds one"),
     (["--generate", "--json"], "error: --json: --generate always prints the suite as JSON"),
     (["--out", "suite.json"], "error: --out: only with --generate"),
     (["--games", "10"], "error: --games: only with --generate"),
-    (["--generate", "--games", "0"], "error: Invalid value for '--games': 0 is not in the range x>=1."),
+    (["--generate", "--games", "0"], "error: --games 0: must be a whole number of at least 1"),
     (["--suite", "no-such-suite.json"], "error: --suite 'no-such-suite.json': no such file"),
 ])
 def test_tactics_refuses_bad_options_in_one_line(args, message):

@@ -30,10 +30,27 @@ from ..errors import (
 from ..position.notation import COLORS, KAHUNA_COLORS
 
 EXIT_USAGE = 2
+_TYPED = "kanaloa.typed"  # ctx.meta: what the user typed for each parameter of the command that refused one
+
+
+class KanaloaCommand(click.Command):
+    """A command that keeps what the user typed for a parameter it refuses, so the message can quote it."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        typed = list(args)  # the parser consumes its list
+        try:
+            return super().parse_args(ctx, args)
+        except click.BadParameter:
+            with contextlib.suppress(click.UsageError):
+                opts, _, _ = self.make_parser(ctx).parse_args(args=typed)
+                ctx.meta[_TYPED] = opts
+            raise
 
 
 class KanaloaGroup(click.Group):
-    """A click group whose errors are one line ``error: ...`` with status 2."""
+    """A click group whose errors are one line ``error: ...`` with status 2 (``usage_message``)."""
+
+    command_class = KanaloaCommand
 
     def main(self, args=None, prog_name=None, **extra):  # type: ignore[override]
         args = sys.argv[1:] if args is None else list(args)
@@ -45,7 +62,7 @@ class KanaloaGroup(click.Group):
             click.echo("error: interrupted", err=True)
             sys.exit(130)
         except click.ClickException as exc:
-            click.echo(f"error: {_one_line(_cut_long_input(exc.format_message(), args))}", err=True)
+            click.echo(f"error: {_one_line(usage_message(exc, args))}", err=True)
             sys.exit(EXIT_USAGE)
         except KanaloaError as exc:
             click.echo(f"error: {_one_line(str(exc))}", err=True)
@@ -73,6 +90,121 @@ def _cut_long_input(message: str, args: list[str]) -> str:
     for piece in sorted(pieces, key=len, reverse=True):
         message = message.replace(repr(piece), quote(piece)).replace(piece, shorten(piece))
     return message
+
+
+# -- click's refusals in the project's words: ``OPTION VALUE: why``, one line ----------------------------
+
+
+def usage_message(exc: click.ClickException, args: list[str]) -> str:
+    """The ``error:`` line (without ``error: ``) of a refusal by click: the option or argument, what was typed,
+    and why, e.g. ``--seed -1: must be a whole number from 0 to 2**64-1``."""
+    ctx = getattr(exc, "ctx", None)
+    command = _command_name(ctx)
+    if isinstance(exc, click.NoSuchOption):
+        maybe = f"; did you mean {' or '.join(exc.possibilities)}?" if exc.possibilities else ""
+        return f"{shorten(exc.option_name)}: no such option of '{command}'{maybe}"
+    if isinstance(exc, click.exceptions.NoSuchCommand):
+        maybe = (f"did you mean {' or '.join(exc.possibilities)}?" if exc.possibilities
+                 else "'kanaloa --help' lists them")
+        return f"{quote(exc.command_name)}: no such command; {maybe}"
+    if isinstance(exc, click.MissingParameter) and exc.param is not None and ctx is not None:
+        name = _param_name(exc.param)
+        if isinstance(exc.param, click.Argument):
+            return f"{name}: missing; usage: {command} {' '.join(ctx.command.collect_usage_pieces(ctx))}"
+        return f"{name}: missing; '{command}' needs it (see '{command} --help')"
+    if isinstance(exc, click.BadParameter) and exc.param is not None and ctx is not None:
+        name = _param_name(exc.param)
+        typed = _typed(exc.param, ctx)
+        shown = f" {_shown(typed)}" if typed is not None else ""
+        return f"{name}{shown}: {_why(exc.param.type, exc.message)}"
+    if isinstance(exc, click.BadParameter) and exc.param_hint is not None:
+        hint = exc.param_hint if isinstance(exc.param_hint, str) else " / ".join(exc.param_hint)
+        return f"{hint}: {_sentence(exc.message)}"
+    if isinstance(exc, click.BadOptionUsage):
+        message = exc.message
+        why = ("needs a value" if "requires an argument" in message else
+               "takes no value" if "does not take a value" in message else _sentence(message))
+        return f"{shorten(exc.option_name)}: {why}"
+    if isinstance(exc, click.UsageError) and exc.message.startswith("Got unexpected extra argument"):
+        extra = exc.message.partition("(")[2].rpartition(")")[0]
+        plural = "s" if exc.message.startswith("Got unexpected extra arguments") else ""
+        usage = f"; usage: {command} {' '.join(ctx.command.collect_usage_pieces(ctx))}" if ctx is not None else ""
+        return f"{quote(extra)}: unexpected extra argument{plural}{usage}"
+    if isinstance(exc, click.FileError):
+        return f"{quote(exc.filename, PATH_LIMIT)}: cannot open it ({_sentence(exc.message)})"
+    return _cut_long_input(_sentence(exc.format_message()), args)
+
+
+def _command_name(ctx: click.Context | None) -> str:
+    """``kanaloa new``: the command a context runs, named as the user calls it."""
+    names: list[str] = []
+    while ctx is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(["kanaloa", *reversed(names[:-1])])
+
+
+def _param_name(param: click.Parameter) -> str:
+    """``--seed`` (an option by its long name) or ``POSITION`` (an argument by its metavar)."""
+    if isinstance(param, click.Option):
+        return max(param.opts, key=lambda opt: (opt.startswith("--"), len(opt)))
+    return param.human_readable_name
+
+
+def _typed(param: click.Parameter, ctx: click.Context) -> object:
+    """What the user typed for ``param``: one value, or of several the first that ``param`` refuses."""
+    typed = ctx.meta.get(_TYPED, {}).get(param.name)
+    if not isinstance(typed, (list, tuple)):
+        return typed
+    for value in typed:
+        try:
+            param.type.convert(value, param, ctx)
+        except click.BadParameter:
+            return value
+    return None
+
+
+def _shown(value: object) -> str:
+    """A typed value in a message: a number as it is, anything else quoted (and cut short)."""
+    text = str(value)
+    try:
+        float(text)
+    except ValueError:
+        return quote(text)
+    return text if len(text) <= QUOTE_LIMIT and text.strip() == text else quote(text)
+
+
+def _bound(value: float) -> str:
+    return "2**64-1" if value == 2**64 - 1 else f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _why(kind: click.ParamType, message: str) -> str:
+    """Why a value does not fit the type ``kind``, as the project words it."""
+    if isinstance(kind, (click.IntRange, click.FloatRange)):
+        what = "a whole number" if isinstance(kind, click.IntRange) else "a number"
+        low, high = kind.min, kind.max
+        above = "greater than" if kind.min_open else "at least"
+        below = "less than" if kind.max_open else "at most"
+        if low is not None and high is not None and not kind.min_open and not kind.max_open:
+            return f"must be {what} from {_bound(low)} to {_bound(high)}"
+        limits = ([f"{above} {_bound(low)}"] if low is not None else []) + (
+            [f"{below} {_bound(high)}"] if high is not None else [])
+        return f"must be {what} of {' and '.join(limits)}"
+    if isinstance(kind, click.types.IntParamType):
+        return "must be a whole number"
+    if isinstance(kind, click.types.FloatParamType):
+        return "must be a number"
+    if isinstance(kind, click.types.BoolParamType):
+        return "must be true or false"
+    if isinstance(kind, click.Choice):
+        return f"unknown; choose one of {', '.join(str(c) for c in kind.choices)}"
+    return _sentence(message)
+
+
+def _sentence(message: str) -> str:
+    """Click's sentence as the tail of a message: no capital to start it, no full stop to end it."""
+    text = _one_line(message).rstrip(".")
+    return text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
 
 
 def read_text(source: str, option: str, what: str) -> str:
@@ -853,7 +985,7 @@ def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tup
         click.echo(report.summary())
 
 
-class _WithBotSpecs(click.Command):
+class _WithBotSpecs(KanaloaCommand):
     """A command whose help ends with the bot specs and every key they take (``bots.bot_specs_help``)."""
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
