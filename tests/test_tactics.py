@@ -22,9 +22,10 @@ from cli_helpers import run, user_error
 from conftest import build_state, hide_swap
 from kanaloa.errors import OptionError
 from kanaloa.position import Position
-from kanaloa.position.notation import COLORS, Move, seat_colors
+from kanaloa.position.notation import Move
 from kanaloa.rules.board import load_board
 from kanaloa.rules.engine import load_engine
+from kanaloa.rules.registry import load_game
 from kanaloa.rules.state import ROUND_1, ROUND_2, ROUND_FINAL, StateData
 from kanaloa.tools import tactics as T
 from kanaloa.tools.tactics import Outcome
@@ -37,8 +38,8 @@ IDS = [p.id for p in PUZZLES]
 
 def by_move(solution: T.TurnSolution, players: int = 4) -> dict[str, Outcome]:
     """The solution's outcome of every first move, keyed by its notation."""
-    builders = seat_colors(COLORS, players, solution.mover)
-    return {str(Move.from_action(a, ORO, builders=builders)): v for a, v in solution.values.items()}
+    rules = load_game("kanaloa", players=players)
+    return {str(Move.from_action(a, rules, seat=solution.mover)): v for a, v in solution.values.items()}
 
 
 def best_moves(solution: T.TurnSolution, players: int = 4) -> set[str]:
@@ -64,7 +65,7 @@ def test_R8_one_place_takes_the_eleventh_island_and_only_it_wins():
     assert {m for m, v in outcomes.items() if v == Outcome.OPEN} == {
         "ALOA-COCO/ALOA", "ALOA-DALI/ALOA", "ALOA-GUMO/ALOA", "discard ALOA", "take COCO", "take FALU",
         "take GUMO", "take MOKU", "draw"}
-    assert [str(Move.from_action(a, ORO)) for a in solution.line] == ["ALOA-BAFI/ALOA"]
+    assert [str(Move.from_action(a, load_game("kanaloa"))) for a in solution.line] == ["ALOA-BAFI/ALOA"]
 
 
 def test_R8_a_swap_needs_both_cards_so_spending_either_first_gives_the_win_away():
@@ -142,7 +143,7 @@ def test_R7_the_removal_that_breaks_a_rival_island_elsewhere_decides_the_last_tu
     assert by_move(solution, players=3) == {
         "remove COCO-ORO": Outcome.LOSS, "remove IKA-ORO": Outcome.LOSS, "remove NALU-ORO": Outcome.WIN,
         "remove ORO-PAHU": Outcome.LOSS}
-    assert [str(Move.from_action(a, ORO)) for a in solution.line] == ["remove NALU-ORO", "end"]
+    assert [str(Move.from_action(a, load_game("kanaloa"))) for a in solution.line] == ["remove NALU-ORO", "end"]
 
 
 def test_a_position_far_from_eleven_islands_is_no_puzzle():
@@ -174,7 +175,8 @@ def test_decisive_removals_inside_a_turn_are_collected_with_the_moves_that_lead_
     del bridges["ORO-RASI"]
     data = last_turn(2, hand=["RASI"], bridges=bridges)
     solution = T.solve_turn(ORO, data, collect_removals=True)
-    assert [[str(Move.from_action(a, ORO)) for a in r.path] for r in solution.removals] == [["ORO-RASI/RASI"]]
+    rules = load_game("kanaloa")
+    assert [[str(Move.from_action(a, rules)) for a in r.path] for r in solution.removals] == [["ORO-RASI/RASI"]]
     (removal,) = solution.removals
     assert (removal.wins, removal.legal) == (1, 4) and removal.data.remove_on == [ORO.find_island("ORO")]
 

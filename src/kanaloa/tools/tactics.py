@@ -93,7 +93,6 @@ from ..play.hint import check_budget, hint
 from ..play.simulate import BOT_SALT, stream_output
 from ..position.api import Position
 from ..position.format import dumps
-from ..position.notation import seat_colors
 from ..rules import actions as A
 from ..rules.board import Board
 from ..rules.core import CoreState
@@ -321,7 +320,7 @@ def solve_position(position: Position) -> TurnSolution:
     if position.viewer is not None and position.viewer != position.to_move:
         raise PositionError(f"viewer: the position is seen by {position.viewer}, but {position.to_move} is to "
                             f"move and {position.to_move}'s hand is unknown to it")
-    state = position.state_for(load_engine("reference"))
+    state = position.on(load_engine("reference")).state
     assert isinstance(state, ReferenceState)
     return TurnSolver(state.copy()).solve()
 
@@ -515,7 +514,7 @@ def _color_name(position: Position, color: int) -> str:
 
 def _player_name(position: Position, seat: int) -> str:
     """A player's name: its color, or with two players both its colors (R15.1)."""
-    colors = seat_colors(position.colors, len(position.players), seat)
+    colors = position.ruleset.color_names_of(seat)
     return colors[0] if len(colors) == 1 else f"{colors[0]} (with {colors[1]})"
 
 
@@ -530,7 +529,7 @@ def _standing_text(position: Position, data: StateData) -> str:
 
 def _why(position: Position, solution: TurnSolution, line: Sequence[str]) -> str:
     """The short explanation stored with a puzzle: the situation, the share of correct moves, a winning line."""
-    data = position.data
+    data = position.state.to_data()
     board = position.board
     mover = _player_name(position, solution.mover)
     correct = f"Correct: {len(solution.best)} of {len(solution.values)} legal first moves"
