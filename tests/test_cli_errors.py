@@ -42,12 +42,12 @@ def write(tmp_path, content: str | bytes, name: str = "pos.json"):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--players", "5"], "error: --players 5: must be a whole number from 2 to 4"),
-        (["--players", "four"], "error: --players 'four': must be a whole number from 2 to 4"),
+        (["--players", "5"], "error: --players 5: the game is for 2, 3 or 4 players"),
+        (["--players", "four"], "error: --players 'four': must be a whole number"),
         (["--seed", "-1"], "error: --seed -1: must be a whole number from 0 to 2**64-1"),
         (["--seed", str(2 ** 64)], f"error: --seed {2 ** 64}: must be a whole number from 0 to 2**64-1"),
         (["--seed", "minus"], "error: --seed 'minus': must be a whole number from 0 to 2**64-1"),
-        (["--preset", "fast"], "error: --preset 'fast': unknown; choose one of yucata, tabletop"),
+        (["--preset", "fast"], "error: --preset 'fast': unknown; choose one of yucata, tabletop (R13)"),
         (["--viewer", "pink"], "error: --viewer 'pink': unknown; choose one of red, green, blue, yellow, white, black"),
         (["--players", "3", "--viewer", "yellow"], "error: --viewer: 'yellow' is not playing (the colors are red, "
                                                    "green, blue)"),
@@ -66,7 +66,7 @@ def test_new_on_a_board_too_small_for_every_hand(tmp_path):
                                         "islands": [{"name": "A"}, {"name": "B"}, {"name": "C"}],
                                         "links": [["A", "B"], ["B", "C"], ["A", "C"]]}), "tiny.json")
     assert user_error(run("new", "--seed", "1", "--board", board)) == (
-        "error: players 4: 4 hands of 4 cards need more than the 6 cards of board tiny (R3)")
+        "error: --players 4: 4 hands of 4 cards need more than the 6 cards of board tiny (R3)")
 
 
 def test_new_on_a_board_file_that_is_not_utf8(tmp_path):

@@ -46,8 +46,8 @@ def test_new_gods_with_two_players_a_preset_and_a_viewer():
 
 @pytest.mark.parametrize("args, message", [
     (["--game", "kahuna"], "error: --gods: Might of the Gods is a variant of Kanaloa, not of Kahuna (R14, R16.9)"),
-    (["--board", "kahuna"], "error: --gods: the variant lays one of its 16 god tokens on each island (R14.1); board "
-                            "kahuna has 12 islands"),
+    (["--board", "kahuna"], "error: --board kahuna: Might of the Gods lays one of its 16 god tokens on each island "
+                            "(R14.1); board kahuna has 12 islands"),
     (["--board", "atlantis"], "error: board 'atlantis': no such built-in board (oro, kahuna) or file"),
 ])
 def test_new_refuses_the_gods_where_they_do_not_fit(args, message):

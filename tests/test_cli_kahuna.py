@@ -43,6 +43,12 @@ def test_new_deals_kahuna_by_seed():
     assert "rules" not in doc and "colors" not in doc and "seed" in doc
 
 
+def test_new_kahuna_with_black_first():
+    """R16.1: the players' colors in seat order; the first moves first."""
+    doc = json.loads(run("new", "--game", "kahuna", "--seed", "4", "--colors", "black,white").stdout)
+    assert doc["players"] == ["black", "white"] and doc["to_move"] == "black"
+
+
 def test_new_kahuna_as_a_viewer_and_without_a_seed():
     doc = json.loads(run("new", "--game", "kahuna", "--seed", "4", "--viewer", "black").stdout)
     assert doc["viewer"] == "black" and "seed" not in doc
@@ -69,7 +75,12 @@ def test_new_without_a_game_still_deals_kanaloa():
         (["--preset", "yucata"], "error: --preset yucata: Kahuna has no presets (R13 does not apply, R16.9); "
                                  "each player has 25 bridges (R16.1)"),
         (["--colors", "red+blue,green+yellow"],
-         "error: --colors 'red+blue,green+yellow': in Kahuna each player plays one color, white or black (R16.1)"),
+         "error: --colors 'red+blue,green+yellow': in Kahuna each player plays one color, white or black (R16.1); "
+         "only a 2-player game of Kanaloa gives each player two colors (R15.1)"),
+        (["--colors", "black,red"], "error: --colors 'black,red': 'red' is not a color of Kahuna (white, black); red "
+                                    "and green and blue and yellow are Kanaloa's (R16.1)"),
+        (["--colors", "white,white"], "error: --colors 'white,white': white is named twice; each player plays its own "
+                                      "color"),
         (["--viewer", "red"], "error: --viewer: 'red' is not playing (the colors are white, black)"),
         (["--board", "atlantis"], "error: board 'atlantis': no such built-in board (oro, kahuna) or file"),
     ],
