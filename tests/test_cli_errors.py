@@ -150,7 +150,7 @@ FIELD_ERRORS = [
                                                        "tabletop (R13)"),
     (lambda d: d.update(players=["red", "red", "blue"]), "error: players: ['red', 'red', 'blue'] names a color twice"),
     (lambda d: d.update(players=["red", "green", "purple"]),
-     "error: players: 'purple' is not a color (red, green, blue, yellow)"),
+     "error: players: 'purple' is not a color of Kanaloa (red, green, blue, yellow)"),
     (lambda d: d.update(to_move=None), "error: to_move: None is not playing (the colors are red, green, blue, "
                                        "yellow)"),
     (lambda d: d["hands"]["red"].update(cards="ALOA"),
@@ -190,8 +190,8 @@ def test_a_viewer_position_may_not_list_the_deck(tmp_path):
     [
         ([""], "error: move '': empty move"),
         (["red:"], "error: move 'red:': empty move"),
-        (["pink: reveal ALOA"], "error: move 'pink: reveal ALOA': unknown color 'pink' (the colors are red, green, "
-                                "blue, yellow)"),
+        (["pink: reveal ALOA"], "error: move 'pink: reveal ALOA': unknown color 'pink' (Kanaloa's colors are red, "
+                                "green, blue, yellow)"),
         (["green: reveal ELOI"], "error: move 'green: reveal ELOI': it is red's turn, not green's"),
         (["reveal"], "error: move 'reveal': name the card: 'reveal CARD'"),
         (["reveal ATLANTIS"], "error: move 'reveal ATLANTIS': unknown island 'ATLANTIS' on board oro"),

@@ -154,8 +154,8 @@ def test_show_and_moves_refuse_a_bad_gods_position_in_one_line(tmp_path):
 def test_a_game_without_the_gods_refuses_their_moves_in_one_line(tmp_path):
     path = write(tmp_path, ok(run("new", "--seed", "2", "--players", "3")))
     assert user_error(run("play", path, "ku green")) == (
-        "error: move 'ku green': 'ku' uses a god token of Might of the Gods (R14.6); this game is played without the "
-        "gods")
+        "error: move 'ku green': 'ku' uses a god token of Might of the Gods (R14.6); only a game of Might of the "
+        "Gods has god tokens (R14): its rules say \"gods\": true")
 
 
 def test_a_hand_above_five_after_a_token_is_shown_and_discarded(tmp_path):

@@ -191,8 +191,8 @@ def test_moves_says_when_a_kahuna_viewer_waits_for_the_reshuffled_cards(tmp_path
     assert said.stdout.strip() == ("waiting: the deck turned up 3 unseen card(s); record them with 'faceup CARD CARD "
                                    "CARD' (R16.6)")
     assert user_error(run("play", path, "faceup ALOA BARI COCO DUDA")) == (
-        "error: move 'faceup ALOA BARI COCO DUDA': 'faceup' names the 1 to 3 cards turned face-up, not 4 (a Kahuna "
-        "reshuffle turns up 3, R16.6)")
+        "error: move 'faceup ALOA BARI COCO DUDA': 'faceup' names the 1 to 3 cards turned face-up, not 4 (a reshuffle "
+        "turns up 3, R16.6)")
 
 
 @pytest.mark.parametrize(
@@ -202,7 +202,7 @@ def test_moves_says_when_a_kahuna_viewer_waits_for_the_reshuffled_cards(tmp_path
                  "'end' (R16.7)"),
         ("reveal ALOA", "error: move 'reveal ALOA': Kahuna has no setup choice: 3 cards are dealt to each player and 3 "
                         "turned face-up (R16.2)"),
-        ("remove BARI-DUDA", "error: move 'remove BARI-DUDA': a removal in Kahuna pays two cards, each naming an end "
+        ("remove BARI-DUDA", "error: move 'remove BARI-DUDA': a removal pays two cards, each naming an end "
                              "of the link: 'remove BARI-DUDA/CARD+CARD' (R16.3)"),
         ("ALOA-BARI/ALOA+BARI", "error: move 'ALOA-BARI/ALOA+BARI': Kahuna has no swap (R16.3): remove the bridge "
                                 "with 'remove ALOA-BARI/ALOA+BARI', then place on the free link"),
@@ -222,7 +222,7 @@ def test_play_refuses_moves_kahuna_has_not(dealt, move, message):
         ({"players": ["white", "black", "red"]},
          "error: players: 3 colors; Kahuna is for 2 players, white and black (R16.1)"),
         ({"rules": {"preset": "tabletop"}},
-         "error: rules.preset: Kahuna has no presets (R13 does not apply, R16.9): each player has 25 bridges (R16.1)"),
+         "error: rules.preset: Kahuna has no presets (R13 does not apply, R16.9); each player has 25 bridges (R16.1)"),
         ({"turn": {"played": 0, "discarded": False, "skipped_draw": "no"}},
          "error: turn.skipped_draw: 'no' must be true or false"),
         ({"game": "Kahuna"}, "error: game: 'Kahuna' is not one of 'kanaloa', 'kahuna'"),
