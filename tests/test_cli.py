@@ -375,3 +375,53 @@ def test_error_a_2_player_build_without_its_color(tmp_path):
     build = next(m for m in run("moves", "-", input=after.stdout).stdout.split("\n") if m.startswith("red: "))
     body = build.split(": ", 1)[1]
     assert_user_error(run("play", "-", body, input=after.stdout), f"move '{body}'", "names its color", "(R15.3)")
+
+
+# -- show: the bridges left in stock wherever the rule set counts them -----------------------------------
+
+
+def _first_build(rules, seed: int):
+    """A position of ``rules`` after the setup (R3) and the first build of round 1."""
+    from kanaloa.position import Position
+
+    pos = Position.deal(rules, seed)
+    while pos.round == 0:
+        pos.play(pos.legal_moves()[0])
+    pos.play(next(m for m in pos.move_strings() if "/" in m))
+    return pos
+
+
+def _bridge_lines(pos) -> list[str]:
+    out = run("show", "-", input=pos.dumps())
+    assert out.exit_code == 0, out.output
+    lines = out.stdout.splitlines()
+    start = lines.index("Bridges") + 1
+    return lines[start:lines.index("", start)]
+
+
+def test_show_counts_the_tabletop_presets_bridges_in_stock():
+    """R13: the tabletop preset gives each color 20 bridges; 'show' says how many each has left."""
+    from kanaloa import load_game
+
+    assert _bridge_lines(_first_build(load_game("kanaloa", preset="tabletop"), 3)) == [
+        "  red      1 (19 of 20 left in stock, R13)  BAFI-ORO",
+        "  green    0 (20 of 20 left in stock, R13)  -",
+        "  blue     0 (20 of 20 left in stock, R13)  -",
+        "  yellow   0 (20 of 20 left in stock, R13)  -",
+    ]
+
+
+def test_show_counts_each_color_of_two_players_on_the_tabletop():
+    from kanaloa import load_game
+
+    lines = _bridge_lines(_first_build(load_game("kanaloa", players=2, preset="tabletop"), 3))
+    assert [line.split()[0] for line in lines] == ["red", "blue", "green", "yellow"]
+    assert all("of 20 left in stock, R13)" in line for line in lines)
+
+
+def test_show_has_no_stock_where_the_bridges_are_unlimited():
+    """R13: the yucata preset's bridges are unlimited, so there is no stock to count."""
+    from kanaloa import load_game
+
+    lines = _bridge_lines(_first_build(load_game("kanaloa"), 3))
+    assert lines[0] == "  red      1  BAFI-ORO" and not any("stock" in line for line in lines)
