@@ -213,6 +213,35 @@ def test_play_stops_at_the_first_bad_move_and_prints_nothing(dealt):
     assert result.stdout == ""
 
 
+def test_a_bad_move_in_a_moves_file_is_named_by_its_line(dealt, tmp_path):
+    """A move read from a file says which line of which file it is on; comments and blank lines count."""
+    listing = write(tmp_path, "# the setup (R3)\n\nreveal BAFI\r\n   \nALOA-XX/ALOA\ndraw\n", "game.txt")
+    assert user_error(run("play", str(dealt), "--moves-file", listing)) == (
+        f"error: --moves-file {listing!r} line 5: move 'ALOA-XX/ALOA': unknown island 'XX' on board oro")
+    illegal = write(tmp_path, "reveal BAFI\ndraw\n", "illegal.txt")
+    assert user_error(run("play", str(dealt), "--moves-file", illegal)) == (
+        f"error: --moves-file {illegal!r} line 2: move 'draw': in the setup each color first reveals one card: "
+        f"'reveal CARD' (R3)")
+    assert user_error(run("play", str(dealt), "--moves-file", "-", input="reveal ELOI\n")) == (
+        "error: --moves-file (standard input) line 1: move 'reveal ELOI': red has no ELOI card")
+
+
+def test_a_bad_move_in_a_json_list_or_a_record_is_named_by_its_place(dealt, tmp_path):
+    listing = write(tmp_path, json.dumps(["reveal BAFI", "green: reveal"]), "moves.json")
+    assert user_error(run("play", str(dealt), "--moves-file", listing)) == (
+        f"error: --moves-file {listing!r} move 2: move 'green: reveal': name the card: 'reveal CARD'")
+    record = write(tmp_path, json.dumps({"format": "kanaloa-game/1", "moves": ["reveal BAFI", "reveal BAFI",
+                                                                            "ALOA-ORO/ALOA"]}), "game.jsonl")
+    assert user_error(run("play", str(dealt), "--moves-file", record)).startswith(
+        f"error: --moves-file {record!r} move 2: move 'reveal BAFI': ")
+
+
+def test_a_move_argument_after_a_moves_file_is_named_as_before(dealt, tmp_path):
+    listing = write(tmp_path, "reveal BAFI\n", "game.txt")
+    assert user_error(run("play", str(dealt), "--moves-file", listing, "draw")) == (
+        "error: move 'draw': in the setup each color first reveals one card: 'reveal CARD' (R3)")
+
+
 def test_play_without_moves(dealt, tmp_path):
     assert user_error(run("play", str(dealt))) == (
         "error: MOVE: no moves given; name at least one MOVE or a --moves-file")

@@ -22,6 +22,7 @@ from ..errors import (
     PATH_LIMIT,
     QUOTE_LIMIT,
     KanaloaError,
+    MoveError,
     OptionError,
     PositionError,
     quote,
@@ -681,21 +682,29 @@ def play(position: str, moves: tuple[str, ...], moves_file: str | None) -> None:
     own PELE), 'red: pele takes ALOA' (the card PELE took from it), 'red:
     pele' (it held no card), 'red: give green' (a gift it did not see).
     """
-    listed = list(moves)
+    from_file: list[tuple[str, str]] = []
     if moves_file is not None:
         if moves_file == "-" and position == "-":
             raise OptionError("--moves-file '-': standard input already holds POSITION; give the moves in a file")
-        listed = read_moves_file(moves_file) + listed
-    if not listed:
+        from_file = read_moves_file(moves_file)
+    if not from_file and not moves:
         raise OptionError("MOVE: no moves given; name at least one MOVE or a --moves-file")
     pos = read_position(position)
-    for text in listed:
+    if moves_file is not None:
+        where = input_name(moves_file, "--moves-file")
+        for text, at in from_file:
+            try:
+                pos.play(text)
+            except MoveError as exc:  # which move of which file: 'line 7', or 'move 7' of a JSON list or record
+                raise type(exc)(f"{where} {at}: {exc}") from None
+    for text in moves:
         pos.play(text)
     click.echo(pos.dumps())
 
 
-def read_moves_file(source: str) -> list[str]:
-    """The moves of a --moves-file: lines of notation, a JSON list, or a game record's "moves"."""
+def read_moves_file(source: str) -> list[tuple[str, str]]:
+    """The moves of a --moves-file (lines of notation, a JSON list, or a game record's "moves"), each with where
+    it stands in the file for messages: ``line 7`` (lines), ``move 7`` (the 7th of a JSON list or record)."""
     where = f"--moves-file {quote(source, PATH_LIMIT)}"
     text = read_text(source, "--moves-file", "moves (one per line, a JSON list or a game record)")
     stripped = text.strip()
@@ -714,8 +723,10 @@ def read_moves_file(source: str) -> list[str]:
             raise OptionError(f"{where}: expected a JSON list of moves or an object whose \"moves\" is one")
         if not found:
             raise OptionError(f"{where}: the file holds no moves")
-        return found
-    listed = [line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith("#")]
+        return [(move, f"move {n}") for n, move in enumerate(found, start=1)]
+    # Lines as an editor numbers them ("\n"; "\r\n" too, the "\r" is stripped with the blanks).
+    listed = [(line.strip(), f"line {n}") for n, line in enumerate(text.split("\n"), start=1)
+              if line.strip() and not line.strip().startswith("#")]
     if not listed:
         raise OptionError(f"{where}: the file holds no moves, only comments")
     return listed
