@@ -12,6 +12,7 @@ budget, and check the command.
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import replace
 from importlib import resources
@@ -325,6 +326,51 @@ def test_tactics_reports_the_share_found_per_kind():
     assert result.stderr == ""
 
 
+def test_tactics_says_what_it_will_do_before_a_run_that_is_piped():
+    """Into a pipe or a log (no terminal), the run says on stderr what it will do before the first hint."""
+    count = sum(p.kind == "last-turn" for p in PUZZLES)
+    result = run("tactics", "--kind", "last-turn", "--iterations", "2000")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        f"kanaloa tactics: {count} puzzles of the bundled suite, a hint of 2,000 iterations each, seed 0; then a "
+        f"progress line every 30 s"]
+
+
+@pytest.mark.parametrize("seconds, said", [
+    (None, "a hint of 2 s each (about 30 s in all)"),  # the hint's default budget
+    (5.0, "a hint of 5 s each (about 1 min 15 s in all)"),
+])
+def test_tactics_says_how_long_a_timed_run_takes(seconds, said):
+    from kanaloa.interfaces.cli import _suite_plan
+
+    assert _suite_plan(15, "bundled", None, seconds, 3) == f"15 puzzles of the bundled suite, {said}, seed 3"
+    assert _suite_plan(1, "my.json", 100, None, 0) == (
+        "1 puzzle of suite 'my.json', a hint of 100 iterations each, seed 0")
+
+
+def test_tactics_progress_lines_count_the_puzzles_and_the_time_left():
+    """A line every 30 s into a log, or one line redrawn on a terminal: puzzles done of all, rate, time left."""
+    now = [0.0]
+    log = io.StringIO()
+    meter = T.SuiteProgress(45, log, "lines", clock=lambda: now[0])
+    now[0] = 20.0
+    meter.update(10)  # not yet 30 s: nothing
+    now[0] = 33.0
+    meter.update(15)
+    now[0] = 81.0
+    meter.update(45)  # the last: the report follows
+    meter.close()
+    assert log.getvalue() == (
+        "15/45 puzzles  [#########...................]  0.45 puzzles/s  00:33 elapsed  01:06 left\n")
+    now[0] = 0.0
+    terminal = io.StringIO()
+    meter = T.SuiteProgress(45, terminal, "bar", clock=lambda: now[0])
+    now[0] = 22.0
+    meter.update(12)
+    line = "12/45 puzzles  [#######.....................]  0.55 puzzles/s  00:22 elapsed  01:01 left"
+    assert terminal.getvalue() == f"\r{line}\x1b[K"
+
+
 def test_tactics_json_lists_every_result_and_the_misses():
     from test_docs import documented_keys
 
@@ -353,7 +399,10 @@ def test_tactics_generates_a_suite_that_it_can_run(tmp_path):
     assert list(doc) == documented_keys("The tactical suite file")
     assert list(doc["puzzles"][0]) == documented_keys("A puzzle")
     assert list(doc["puzzles"][0]["source"]) == documented_keys("Where a puzzle comes from")
-    assert result.stderr.startswith(f"kanaloa: wrote {len(doc['puzzles'])} puzzles (")
+    said = result.stderr.splitlines()  # not a terminal: what it will do first, then what it wrote
+    assert said[0] == ("kanaloa tactics: solving the turns of 24 seeded games for puzzles, up to 1 of each kind; "
+                       "then a progress line every 30 s")
+    assert len(said) == 2 and said[1].startswith(f"kanaloa: wrote {len(doc['puzzles'])} puzzles (")
     printed = run("tactics", "--generate", "--games", "24", "--per-kind", "1", "--seed", "2")
     assert printed.stdout == out.read_text(encoding="utf-8")
     ran = run("tactics", "--suite", str(out), "--iterations", "200", "--json")

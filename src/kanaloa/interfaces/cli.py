@@ -946,7 +946,8 @@ def hint_lines(found, scoring: str = "R11") -> list[str]:
                    "one shipped with kanaloa.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--progress/--no-progress", "progress", default=True, show_default=True,
-              help="Show progress on stderr while it is a terminal.")
+              help="Show progress on stderr: a live line on a terminal; elsewhere what the run will do, then a "
+                   "line every 30 s with the puzzles done and the time left.")
 @click.option("--generate", is_flag=True,
               help="Build a new suite from seeded games instead of running one, and print it (or write --out).")
 @click.option("--out", "out", default=None, metavar="FILE", help="With --generate: write the suite to FILE.")
@@ -982,12 +983,13 @@ def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tup
     'kanaloa tactics --generate --seed 0'.
     """
     from ..play.hint import check_budget
+    from ..play.simulate import Progress  # PROGRESS-MOVE: kanaloa.play.progress
     from ..tools.tactics import (
         DEFAULT_GAMES,
         DEFAULT_PER_KIND,
         KINDS,
         GenerateProgress,
-        PuzzleResult,
+        SuiteProgress,
         check_kinds,
         load_suite,
         parse_suite,
@@ -1004,7 +1006,14 @@ def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tup
         if as_json:
             raise OptionError("--json: --generate always prints the suite as JSON")
 
+        planned, kept = games or DEFAULT_GAMES, per_kind or DEFAULT_PER_KIND
+        logged = Progress(planned, sys.stderr, "lines" if progress and not live else "off")
+        if logged.mode == "lines":  # a long run is not silent in a pipe or a log
+            click.echo(f"kanaloa tactics: solving the turns of {planned:,} seeded games for puzzles, up to {kept} of "
+                       f"each kind; then a progress line every 30 s", err=True)
+
         def generated(step: GenerateProgress) -> None:
+            logged.update(step.games)
             if live:
                 counts = ", ".join(f"{kind} {step.found[kind]}" for kind in KINDS)
                 click.echo(f"\rgames {step.games}/{step.planned}; candidates: {counts}\x1b[K", err=True, nl=False)
@@ -1017,8 +1026,7 @@ def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tup
                 except OSError as exc:
                     raise OptionError(f"--out {quote(out, PATH_LIMIT)}: cannot write it ({exc.strerror})") from None
             try:
-                suite = make_suite(seed=seed, games=games or DEFAULT_GAMES, per_kind=per_kind or DEFAULT_PER_KIND,
-                                   on_progress=generated)
+                suite = make_suite(seed=seed, games=planned, per_kind=kept, on_progress=generated)
             finally:
                 if live:
                     click.echo("", err=True)
@@ -1041,21 +1049,36 @@ def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tup
         suite = parse_suite(read_text(suite_file, "--suite", "a tactical suite (kanaloa-tactics/1 JSON)"),
                             input_name(suite_file, "--suite"))
 
-    def solved(done: int, total: int, result: PuzzleResult) -> None:
-        if live:
-            mark = "found" if result.found else "missed"
-            click.echo(f"\rpuzzle {done}/{total}: {result.id} {mark}\x1b[K", err=True, nl=False)
-
+    name = suite_file or "bundled"
+    count = len(suite.of_kinds(chosen))
+    if progress and not sys.stderr.isatty() and count:  # a long run is not silent in a pipe or a log
+        click.echo(f"kanaloa tactics: {_suite_plan(count, name, iterations, seconds, seed)}; then a progress line "
+                   f"every 30 s", err=True)
+    meter = SuiteProgress(count, sys.stderr, "auto" if progress else "off")
     try:
-        report = run_suite(suite, iterations=iterations, seconds=seconds, seed=seed, kinds=chosen,
-                           name=suite_file or "bundled", on_result=solved)
+        report = run_suite(suite, iterations=iterations, seconds=seconds, seed=seed, kinds=chosen, name=name,
+                           on_result=lambda done, total, result: meter.update(done))
     finally:
-        if live:
-            click.echo("\r\x1b[K", err=True, nl=False)
+        meter.close()
     if as_json:
         emit_json(report.to_json())
     else:
         click.echo(report.summary())
+
+
+def _suite_plan(count: int, name: str, iterations: int | None, seconds: float | None, seed: int) -> str:
+    """What a tactics run will do: ``45 puzzles of the bundled suite, a hint of 2,000 iterations each, seed 0``
+    (with a time budget, and the hint's default one, also about how long it takes)."""
+    from ..play.hint import DEFAULT_SECONDS
+
+    suite = "the bundled suite" if name == "bundled" else f"suite {quote(name, PATH_LIMIT)}"
+    puzzles = f"{count} puzzle{'s' if count != 1 else ''} of {suite}"
+    if iterations is not None:
+        return f"{puzzles}, a hint of {iterations:,} iterations each, seed {seed}"
+    each = DEFAULT_SECONDS if seconds is None else seconds
+    total = round(count * each)
+    took = f"{total // 60} min {total % 60} s" if total >= 60 else f"{total} s"
+    return f"{puzzles}, a hint of {each:g} s each (about {took} in all), seed {seed}"
 
 
 class _WithBotSpecs(KanaloaCommand):

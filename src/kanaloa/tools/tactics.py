@@ -90,7 +90,11 @@ from typing import Any
 from ..errors import KanaloaError, OptionError, PositionError, brief, quote
 from ..play.bots import parse_bot_spec
 from ..play.hint import check_budget, hint
-from ..play.simulate import BOT_SALT, stream_output
+from ..play.simulate import (
+    BOT_SALT,
+    Progress,  # PROGRESS-MOVE: kanaloa.play.progress
+    stream_output,
+)
 from ..position.api import Position
 from ..position.format import dumps
 from ..rules import actions as A
@@ -806,6 +810,15 @@ def run_puzzle(puzzle: Puzzle, iterations: int | None = None, seconds: float | N
                         found.iterations, found.seconds)
 
 
+class SuiteProgress(Progress):
+    """Puzzles done, rate and time left, on a stream: ``Progress``'s line counting puzzles, not games
+    (``12/45 puzzles  [######......]  0.55 puzzles/s  00:22 elapsed  01:01 left``)."""
+
+    def line(self) -> str:
+        # PROGRESS-MOVE: a unit for Progress's line would replace this rewording
+        return super().line().replace(" games", " puzzles")
+
+
 def run_suite(suite: Suite, iterations: int | None = None, seconds: float | None = None, seed: int = 0,
               kinds: Sequence[str] = KINDS, name: str = "bundled",
               on_result: Callable[[int, int, PuzzleResult], None] | None = None) -> SuiteReport:
@@ -842,6 +855,7 @@ __all__ = [
     "Puzzle",
     "PuzzleResult",
     "Suite",
+    "SuiteProgress",
     "SuiteReport",
     "TurnSolution",
     "TurnSolver",
