@@ -117,6 +117,16 @@ def test_games_json_is_the_registry():
     assert [p["name"] for p in doc[1]["parameters"]] == ["players", "board", "colors"]
 
 
+def test_commands_md_lists_the_keys_of_games_json():
+    from test_docs import documented_keys
+
+    doc = json.loads(run("games", "--json").stdout)
+    assert all(list(game) == documented_keys("games --json") for game in doc)
+    keys = documented_keys("A parameter")
+    for parameter in (p for game in doc for p in game["parameters"]):
+        assert list(parameter) == (keys if "choices" in parameter else [k for k in keys if k != "choices"])
+
+
 def test_every_registered_game_deals_with_its_defaults():
     from kanaloa.rules.registry import game_types
 
