@@ -619,7 +619,7 @@ def moves(position: str, as_json: bool) -> None:
     """
     pos = read_position(position)
     if pos.is_over:
-        over = game_over_line(pos.outcome)
+        over = game_over_line(pos)
         if as_json:
             emit_json([])
             click.echo(f"kanaloa: {over}", err=True)
@@ -642,14 +642,17 @@ def moves(position: str, as_json: bool) -> None:
             click.echo(text)
 
 
-def game_over_line(outcome: dict | None) -> str:
+def game_over_line(pos) -> str:
     """``the game is over: yellow wins on points; ranking yellow, red, blue, green`` (as ``show`` says it);
-    ``nobody wins (points, R16.7)`` when a game of Kahuna ends without a winner."""
+    ``nobody wins (points, R16.7)`` when a game that may end without a winner does (Kahuna)."""
+    from .display import rule_of_reason
+
+    outcome = pos.outcome
     if outcome is None:
         return "the game is not over"
     winner, reason = outcome["winner"], outcome["reason"]
-    rule = "R16.8" if reason == "no bridges" else "R16.7"  # a Kahuna game may end without a winner
-    wins = f"{winner} wins on {reason}" if winner is not None else f"nobody wins ({reason}, {rule})"
+    wins = (f"{winner} wins on {reason}" if winner is not None else
+            f"nobody wins ({reason}, {rule_of_reason(pos.ruleset, reason)})")
     return f"the game is over: {wins}; ranking {', '.join(outcome['ranking'])}"
 
 

@@ -74,7 +74,7 @@ def stock_note(rules: Ruleset, built: int) -> str:
     return f" ({bridges - built} of {bridges} left in stock, {rules.rule_of('stock')})"
 
 
-def _rule_of_reason(rules: Ruleset, reason: str | None) -> str:
+def rule_of_reason(rules: Ruleset, reason: str | None) -> str:
     """The rule that ends a game for ``reason`` and decides who wins."""
     # RULESET-TODO: the rule of a result reason (``no bridges``: R16.8; otherwise the winner's rule)
     return "R16.8" if reason == "no bridges" else rules.rule_of("winner")
@@ -126,9 +126,9 @@ def render_position(pos: Position, use_color: bool = False) -> str:
         winner = result.get("winner")
         reason = result.get("reason")
         if not winner:  # R16.7: only a game that may end without a winner does
-            wins = f"nobody wins ({reason}, {_rule_of_reason(rules, reason)})"
+            wins = f"nobody wins ({reason}, {rule_of_reason(rules, reason)})"
         elif reason == "no bridges":
-            wins = f"{winner} wins: the other player has no bridge left on the board ({_rule_of_reason(rules, reason)})"
+            wins = f"{winner} wins: the other player has no bridge left on the board ({rule_of_reason(rules, reason)})"
         elif rules.scores_islands:
             # RULESET-TODO: how a final scoring's winner is decided, for people (R12; Kahuna R16.7)
             wins = f"{winner} wins after the final scoring (points, then its points, then bridges: " \
