@@ -120,8 +120,7 @@ DOC_ERRORS = [
     ('"kanaloa"', "error: position: must be a JSON object, not a string"),
     ("[" * 100_000, "error: position: not a position: the JSON is nested far too deeply"),
     ('{"format": ' + "7" * 5000 + "}",
-     "error: position: not valid JSON (Exceeds the limit (4300 digits) for integer string conversion: value has "
-     "5000 digits; use sys.set_int_max_str_digits() to increase the limit)"),
+     "error: format: a 5000-digit number is not 'kanaloa-position/1'"),
     ('{"format": "kanaloa-position/1"', "error: position: not valid JSON (Expecting ',' delimiter at line 1 "
                                         "column 32)"),
     ('{"format": "kanaloa-position/1"}', "error: board: missing"),
