@@ -98,6 +98,8 @@ def _cut_long_input(message: str, args: list[str]) -> str:
 
 # -- click's refusals in the project's words: ``OPTION VALUE: why``, one line ----------------------------
 
+_NO_SUCH_COMMAND = getattr(click.exceptions, "NoSuchCommand", ())  # click 8.2 and later; before, a UsageError
+
 
 def usage_message(exc: click.ClickException, args: list[str]) -> str:
     """The ``error:`` line (without ``error: ``) of a refusal by click: the option or argument, what was typed,
@@ -107,7 +109,7 @@ def usage_message(exc: click.ClickException, args: list[str]) -> str:
     if isinstance(exc, click.NoSuchOption):
         maybe = f"; did you mean {' or '.join(exc.possibilities)}?" if exc.possibilities else ""
         return f"{shorten(exc.option_name)}: no such option of '{command}'{maybe}"
-    if isinstance(exc, click.exceptions.NoSuchCommand):
+    if isinstance(exc, _NO_SUCH_COMMAND):
         maybe = (f"did you mean {' or '.join(exc.possibilities)}?" if exc.possibilities
                  else "'kanaloa --help' lists them")
         return f"{quote(exc.command_name)}: no such command; {maybe}"
@@ -1054,7 +1056,7 @@ def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tup
 
     name = suite_file or "bundled"
     count = len(suite.of_kinds(chosen))
-    if progress and not sys.stderr.isatty() and count:  # a long run is not silent in a pipe or a log
+    if progress and not live and count:  # a long run is not silent in a pipe or a log
         click.echo(f"kanaloa tactics: {_suite_plan(count, name, iterations, seconds, seed)}; then a progress line "
                    f"every 30 s", err=True)
     meter = SuiteProgress(count, sys.stderr, "auto" if progress else "off")
