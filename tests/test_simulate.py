@@ -449,7 +449,7 @@ def test_simulate_without_seed_says_which_seed_it_used():
         (["--bots", "random,random,random", "--games", "10"], ["--games 10", "multiple of 3", "9 or 12"]),
         (["--bots", "random,random,random,random", "--games", "2"], ["--games 2", "multiple of 4", "try 4"]),
         (["--bots", "random,random,random", "--games", "0"], ["--games 0", "positive"]),
-        (["--bots", "random,random,random", "--games", "x"], ["--games", "'x' is not a valid integer"]),
+        (["--bots", "random,random,random", "--games", "x"], ["--games 'x'", "must be a whole number"]),
         (["--bots", "random,random,random", "--seed", "-1"], ["--seed"]),
         (["--bots", "random,random,random", "--workers", "-2"], ["--workers"]),
         (["--bots", "random,random,random", "--preset", "casual"], ["--preset", "casual"]),

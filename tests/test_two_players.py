@@ -337,13 +337,15 @@ def test_new_deals_two_players_and_a_chosen_pairing():
                                          "color and green's second color); each color belongs to one player"),
     (["--colors", "red+green,red+blue"], "error: --colors 'red+green,red+blue': red is named twice (both players' "
                                          "first color); each color belongs to one player"),
-    (["--colors", "red+blue,green+pink"], "error: --colors 'red+blue,green+pink': 'pink' is not a color (red, "
-                                          "green, blue, yellow)"),
-    (["--colors", "red+blue"], "error: --colors 'red+blue': 1 player(s); a 2-player game has 2; write each "
+    (["--colors", "red+blue,green+pink"], "error: --colors 'red+blue,green+pink': 'pink' is not a color of Kanaloa "
+                                          "(red, green, blue, yellow)"),
+    (["--colors", "red+blue,green+white"], "error: --colors 'red+blue,green+white': 'white' is not a color of "
+                                           "Kanaloa (red, green, blue, yellow); white and black are Kahuna's"),
+    (["--colors", "red+blue"], "error: --colors 'red+blue': 1 player(s); this game has 2; write each "
                                "player's two colors joined by '+', the players by ',': red+blue,green+yellow"),
     (["--colors", "red+blue+green,yellow"], "error: --colors 'red+blue+green,yellow': 'red+blue+green' is not two "
                                             "colors"),
-    (["--colors", "red+,green+yellow"], "error: --colors 'red+,green+yellow': 'red+' is not two colors"),
+    (["--colors", "red+,green+yellow"], "error: --colors 'red+,green+yellow': '' is not a color of Kanaloa"),
     (["--viewer", "blue"], "error: --viewer: blue is red's second color; a player is named by its first "
                            "color, red (R15.1)"),
 ])
@@ -352,8 +354,12 @@ def test_new_refuses_bad_colors_for_two_players(args, message):
 
 
 def test_new_refuses_colors_without_two_players():
-    user_error(run("new", "--players", "3", "--colors", "red+blue,green+yellow"),
-               "--colors 'red+blue,green+yellow': only a 2-player game gives each player two colors (R15.1)")
+    assert user_error(run("new", "--players", "3", "--colors", "red+blue,green+yellow")) == (
+        "error: --colors 'red+blue,green+yellow': 2 player(s); this game has 3; name one color per player, in seat "
+        "order, e.g. red,green,blue")
+    assert user_error(run("new", "--colors", "red+blue,green+yellow,blue+red,yellow+green")) == (
+        "error: --colors 'red+blue,green+yellow,blue+red,yellow+green': only a 2-player game gives each player two "
+        "colors (R15.1); with 4 players each plays one color")
 
 
 @pytest.fixture()

@@ -90,10 +90,13 @@ from typing import Any
 from ..errors import KanaloaError, OptionError, PositionError, brief, quote
 from ..play.bots import parse_bot_spec
 from ..play.hint import check_budget, hint
-from ..play.simulate import BOT_SALT, stream_output
+from ..play.simulate import (
+    BOT_SALT,
+    Progress,  # PROGRESS-MOVE: kanaloa.play.progress
+    stream_output,
+)
 from ..position.api import Position
 from ..position.format import dumps
-from ..position.notation import seat_colors
 from ..rules import actions as A
 from ..rules.board import Board
 from ..rules.core import CoreState
@@ -321,7 +324,7 @@ def solve_position(position: Position) -> TurnSolution:
     if position.viewer is not None and position.viewer != position.to_move:
         raise PositionError(f"viewer: the position is seen by {position.viewer}, but {position.to_move} is to "
                             f"move and {position.to_move}'s hand is unknown to it")
-    state = position.state_for(load_engine("reference"))
+    state = position.on(load_engine("reference")).state
     assert isinstance(state, ReferenceState)
     return TurnSolver(state.copy()).solve()
 
@@ -515,7 +518,7 @@ def _color_name(position: Position, color: int) -> str:
 
 def _player_name(position: Position, seat: int) -> str:
     """A player's name: its color, or with two players both its colors (R15.1)."""
-    colors = seat_colors(position.colors, len(position.players), seat)
+    colors = position.ruleset.color_names_of(seat)
     return colors[0] if len(colors) == 1 else f"{colors[0]} (with {colors[1]})"
 
 
@@ -530,7 +533,7 @@ def _standing_text(position: Position, data: StateData) -> str:
 
 def _why(position: Position, solution: TurnSolution, line: Sequence[str]) -> str:
     """The short explanation stored with a puzzle: the situation, the share of correct moves, a winning line."""
-    data = position.data
+    data = position.state.to_data()
     board = position.board
     mover = _player_name(position, solution.mover)
     correct = f"Correct: {len(solution.best)} of {len(solution.values)} legal first moves"
@@ -807,6 +810,15 @@ def run_puzzle(puzzle: Puzzle, iterations: int | None = None, seconds: float | N
                         found.iterations, found.seconds)
 
 
+class SuiteProgress(Progress):
+    """Puzzles done, rate and time left, on a stream: ``Progress``'s line counting puzzles, not games
+    (``12/45 puzzles  [######......]  0.55 puzzles/s  00:22 elapsed  01:01 left``)."""
+
+    def line(self) -> str:
+        # PROGRESS-MOVE: a unit for Progress's line would replace this rewording
+        return super().line().replace(" games", " puzzles")
+
+
 def run_suite(suite: Suite, iterations: int | None = None, seconds: float | None = None, seed: int = 0,
               kinds: Sequence[str] = KINDS, name: str = "bundled",
               on_result: Callable[[int, int, PuzzleResult], None] | None = None) -> SuiteReport:
@@ -843,6 +855,7 @@ __all__ = [
     "Puzzle",
     "PuzzleResult",
     "Suite",
+    "SuiteProgress",
     "SuiteReport",
     "TurnSolution",
     "TurnSolver",
