@@ -77,8 +77,10 @@ def test_new_without_a_game_still_deals_kanaloa():
         (["--colors", "red+blue,green+yellow"],
          "error: --colors 'red+blue,green+yellow': in Kahuna each player plays one color, white or black (R16.1); "
          "only a 2-player game of Kanaloa gives each player two colors (R15.1)"),
-        (["--colors", "black,red"], "error: --colors 'black,red': 'red' is not a color of Kahuna (white, black); red "
-                                    "and green and blue and yellow are Kanaloa's (R16.1)"),
+        (["--colors", "black,red"], "error: --colors 'black,red': 'red' is not a color of Kahuna (white, black); red, "
+                                    "green, blue and yellow are Kanaloa's (R16.1)"),
+        (["--preset", "fast"], "error: --preset 'fast': Kahuna has no presets (R13 does not apply, R16.9); each "
+                               "player has 25 bridges (R16.1)"),
         (["--colors", "white,white"], "error: --colors 'white,white': white is named twice; each player plays its own "
                                       "color"),
         (["--viewer", "red"], "error: --viewer: 'red' is not playing (the colors are white, black)"),

@@ -11,7 +11,6 @@ import contextlib
 import io
 import json
 import os
-import re
 import sys
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -356,9 +355,7 @@ def _as_option(error: ParameterError, given: dict[str, object]) -> OptionError:
     if value is None and error.shown:
         value = error.value
     shown = "" if value is None or isinstance(value, bool) else f" {_shown_value(error.parameter, value)}"
-    # RULESET-TODO: make_ruleset quotes a bad pair of --colors whole (``!r``); it should cut it short (``brief``).
-    why = re.sub(f"(?<!\\w)'([^'\n]{{{QUOTE_LIMIT + 1},}})'(?!\\w)", lambda m: quote(m.group(1)), error.why)
-    return OptionError(f"--{error.parameter}{shown}: {why}")
+    return OptionError(f"--{error.parameter}{shown}: {error.why}")
 
 
 @cli.command()

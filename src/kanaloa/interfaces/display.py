@@ -76,8 +76,7 @@ def stock_note(rules: Ruleset, built: int) -> str:
 
 def rule_of_reason(rules: Ruleset, reason: str | None) -> str:
     """The rule that ends a game for ``reason`` and decides who wins."""
-    # RULESET-TODO: the rule of a result reason (``no bridges``: R16.8; otherwise the winner's rule)
-    return "R16.8" if reason == "no bridges" else rules.rule_of("winner")
+    return rules.rule_of(reason) if reason in rules.reasons else rules.rule_of("winner")
 
 
 def _title(pos: Position, rules: Ruleset) -> str:
@@ -129,10 +128,8 @@ def render_position(pos: Position, use_color: bool = False) -> str:
             wins = f"nobody wins ({reason}, {rule_of_reason(rules, reason)})"
         elif reason == "no bridges":
             wins = f"{winner} wins: the other player has no bridge left on the board ({rule_of_reason(rules, reason)})"
-        elif rules.scores_islands:
-            # RULESET-TODO: how a final scoring's winner is decided, for people (R12; Kahuna R16.7)
-            wins = f"{winner} wins after the final scoring (points, then its points, then bridges: " \
-                   f"{rules.rule_of('winner')})"
+        elif rules.may_end_without_winner:  # the tie-breaks matter to who won: say them
+            wins = f"{winner} wins after the final scoring ({rules.how_the_winner_is_decided()})"
         else:
             wins = f"{winner} wins on {reason}"
         out.append(f"Game over: {wins}; ranking {', '.join(result.get('ranking', []))}")

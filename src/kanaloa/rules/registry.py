@@ -71,7 +71,7 @@ class GameType:
 
     name: str
     title: str
-    rules: str  # the rule ids of RULES.md it implements
+    rules: str  # the rule ids it implements (docs/rules.md)
     summary: str
     parameters: tuple[Parameter, ...]
     make: Callable[..., Any]

@@ -436,6 +436,14 @@ class Ruleset:
             cited.update(_TOKEN_RULES)
         return cited
 
+    def how_the_winner_is_decided(self) -> str:
+        """For people: how the final scoring's winner is found (R12, R15.5; Kahuna's tie-breaks, R16.7)."""
+        if self.game == KAHUNA_GAME:
+            return "most points, then the higher final scoring, then with no points more bridges on the board (R16.7)"
+        if self.pairs:
+            return "the greater pair of points, the weaker color's first, then the earlier final turn (R15.5, R12)"
+        return "most points, then the earlier final turn (R12)"
+
     @property
     def token_rounds(self) -> tuple[int, ...]:
         """The rounds in which a god token may be used: round 2 only (R14.4); none without the gods."""
@@ -583,10 +591,10 @@ def make_ruleset(game: str = KANALOA_GAME, *, players: object = None, preset: ob
     # preset (R13, R16.9)
     if preset is None:
         preset = "yucata"
-    if not isinstance(preset, str) or preset not in PRESETS:
-        raise ParameterError("preset", f"unknown; choose one of {', '.join(PRESETS)} (R13)", preset, shown=True)
     if kahuna and preset != PRESET_NAMES[0]:
         raise ParameterError("preset", _LACKS_IN_KAHUNA["rules.preset"], preset, shown=True)
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise ParameterError("preset", f"unknown; choose one of {', '.join(PRESETS)} (R13)", preset, shown=True)
     # gods (R14, R16.9)
     if gods is None:
         gods = False
@@ -666,18 +674,20 @@ def _color_names(game: str, players: int, colors: object) -> tuple[str, ...]:
     seats = _per_seat(colors)
     shape = ("write each player's two colors joined by '+', the players by ',': red+blue,green+yellow" if pairs
              else f"name one color per player, in seat order, e.g. {','.join(palette[:players])}")
-    if len(seats) != players:
-        raise ParameterError("colors", f"{len(seats)} player(s); this game has {players}; {shape}", color_text(seats),
-                             shown=True)
     width = {len(s) for s in seats}
-    if not pairs and width != {1}:
+    if not pairs and any(n > 1 for n in width):
         why = (_LACKS_IN_KAHUNA["colors"] if game == KAHUNA_GAME else
                f"only a 2-player game gives each player two colors (R15.1); with {players} players each plays one "
                f"color")
         raise ParameterError("colors", why)
-    if pairs and width != {2}:
-        bad = next(s for s in seats if len(s) != 2)
-        raise ParameterError("colors", f"{'+'.join(bad)!r} is not two colors; {shape}", color_text(seats), shown=True)
+    if len(seats) != players:
+        raise ParameterError("colors", f"{len(seats)} player(s); this game has {players}; {shape}", color_text(seats),
+                             shown=True)
+    bad = next((s for s in seats if len(s) != (2 if pairs else 1) or not all(s)), None)
+    if bad is not None:
+        what = "two colors" if pairs else "a color"
+        raise ParameterError("colors", f"{brief('+'.join(bad))} is not {what}; {shape}", color_text(seats),
+                             shown=True)
     for seat in seats:
         for c in seat:
             not_color = _why_not_color(game, c)
@@ -704,8 +714,9 @@ def _why_not_color(game: str, name: object) -> str | None:
     other = KANALOA_COLORS if game == KAHUNA_GAME else KAHUNA_COLORS
     if isinstance(name, str) and name in other:
         whose = "Kanaloa" if game == KAHUNA_GAME else "Kahuna"
-        return (f"{brief(name)} is not a color of {_TITLE[game]} ({', '.join(palette)}); {' and '.join(other)} are "
-                f"{whose}'s (R16.1)")
+        listed = f"{', '.join(other[:-1])} and {other[-1]}"
+        return (f"{brief(name)} is not a color of {_TITLE[game]} ({', '.join(palette)}); {listed} are {whose}'s "
+                f"(R16.1)")
     return f"{brief(name)} is not a color of {_TITLE[game]} ({', '.join(palette)})" + (
         " (R16.1)" if game == KAHUNA_GAME else "")
 
