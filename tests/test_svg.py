@@ -278,6 +278,8 @@ def test_the_panel_says_what_a_waiting_position_waits_for_and_who_won():
     root = parse(S.position_svg(pos))
     outcome = pos.outcome
     assert f"Game over: {outcome['winner']} wins on {outcome['reason']}" in words(root)
+    rule = {"points": "R12", "eleven islands": "R8"}[outcome["reason"]]
+    assert f"Game over: {outcome['winner']} wins on {outcome['reason']} ({rule})" in words(root).replace("\n", " ")
     assert "game over" in root.get("aria-label")
 
 
@@ -357,9 +359,21 @@ def test_a_kahuna_final_round_has_no_pass_and_kanaloas_has():
 def test_a_kahuna_game_may_end_without_a_winner():
     """R16.7, R16.8: ``winner`` null."""
     root = parse(S.position_svg(Position.from_json(no_bridges_over())))
-    assert "Game over: no winner (no bridges)" in words(root)
+    assert "Game over: no winner (no bridges, R16.8)" in words(root)
     assert "ranking white, black" in words(root)
     assert root.get("aria-label") == "Kahuna on kahuna: game over"
+
+
+@pytest.mark.parametrize(("seed", "ending"), [
+    (1, "Game over: white wins on points (R16.7)"),  # the final scoring decides (R16.7)
+    (25, "Game over: white wins: the other has no bridge left (R16.8)"),  # black has no bridge on the board
+])
+def test_a_finished_kahuna_game_cites_the_rule_that_ended_it(seed, ending):
+    pos = Position.new(game="kahuna", seed=seed)
+    rng = random.Random(seed)
+    while not pos.is_over:
+        pos.push(rng.choice(pos.state.legal_actions()))
+    assert ending in words(parse(S.position_svg(pos))).replace("\n", " ")
 
 
 def test_kahuna_draws_white_and_black_and_rings_a_white_island_in_its_dark_edge():

@@ -81,6 +81,7 @@ from ..errors import OptionError, brief
 from ..position import notation as N
 from ..position.api import Position
 from ..rules.board import Board
+from ..rules.ruleset import Ruleset
 from . import layout
 
 if TYPE_CHECKING:
@@ -505,12 +506,14 @@ def _status(panel: _Panel, doc: dict[str, Any], position: Position) -> None:
     rnd = doc["round"]
     if rnd == "over":
         result = doc["result"]
+        reason = result["reason"]
+        rule = rules.rule_of(reason)  # the rule that ends the game for this reason (R8, R12; R16.7, R16.8)
         if result.get("winner") is None:  # only where the rule set may end without a winner (R16.7)
-            panel.text(f"Game over: no winner ({result['reason']})", weight="bold")
+            panel.text(f"Game over: no winner ({reason}, {rule})", weight="bold")
         else:
             panel.swatch(result["winner"])
-            how = "the other has no bridge left" if result["reason"] == "no bridges" else f"on {result['reason']}"
-            panel.text(f"Game over: {result['winner']} wins {how}", weight="bold", indent=18)
+            how = ": the other has no bridge left" if reason == "no bridges" else f" on {reason}"
+            panel.text(f"Game over: {result['winner']} wins{how} ({rule})", weight="bold", indent=18)
         panel.text(f"ranking {', '.join(result['ranking'])}", fill=QUIET)
         return
     if position.waiting is not None:
@@ -567,8 +570,8 @@ def _scores(panel: _Panel, doc: dict[str, Any], position: Position, controllers:
             panel.text(f"{player}: ({low}, {high})", indent=18)
 
 
-def _tokens(panel: _Panel, doc: dict[str, Any]) -> None:
-    """The god tokens each player owns and how many are still on the islands (R14)."""
+def _tokens(panel: _Panel, doc: dict[str, Any], rules: Ruleset) -> None:
+    """The god tokens each player owns, how many are still on the islands and when they are used (R14)."""
     gods = doc.get("gods") or {}
     panel.heading("God tokens (R14)")
     owned = gods.get("owned", {})
@@ -577,8 +580,9 @@ def _tokens(panel: _Panel, doc: dict[str, Any]) -> None:
         panel.swatch(player)
         panel.text(f"{player}: {', '.join(held) if held else 'none'}", indent=18)
     left = len(gods.get("on_islands", {}))
-    # RULESET-TODO: in which rounds a god token may be used, and the rule that says so (R14.4: round 2)
-    when = "used in round 2 only (R14.4)"
+    rounds = [str(r) for r in rules.token_rounds]
+    when = (f"used in round {rounds[0]} only" if len(rounds) == 1 else
+            f"used in rounds {', '.join(rounds[:-1])} and {rounds[-1]}") + f" ({rules.rule_of('tokens')})"
     panel.text(f"{left} token{'s' if left != 1 else ''} still on the islands; {when}", fill=QUIET)
 
 
@@ -670,7 +674,7 @@ def position_svg(position: Position, *, hint: Hint | None = None, width: float =
     _status(panel, doc, position)
     _scores(panel, doc, position, controllers)
     if rules.tokens:
-        _tokens(panel, doc)
+        _tokens(panel, doc, rules)
     card_marks = {s.move.cards[0]: s.number for s in steps if s.move.kind == N.TAKE and s.move.cards}
     panel.heading("Face up")
     panel.cards("face-up card", [(card, {"class_": "card face-up", "data_card": card}) for card in doc["face_up"]],
