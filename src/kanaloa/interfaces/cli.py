@@ -434,13 +434,12 @@ def new(game: str, players: int | None, seed: int | None, preset: str | None, bo
                    "NO_COLOR is set).")
 def show(position: str, use_color: bool | None) -> None:
     """Show the islands, bridges, cards and turn state of POSITION as tables ('kanaloa svg' draws the board)."""
-    from .display import render_position
-
     pos = read_position(position)
     if use_color is None:
         use_color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    display = pos.ruleset.game_type.face("display")  # the game's own terminal picture
     # color=: click would strip the codes again where the output is no terminal (a pipe, a file).
-    click.echo(render_position(pos, use_color=use_color), color=use_color)
+    click.echo(display(pos, use_color=use_color), color=use_color)
 
 
 def write_output(text: str, target: str | None, option: str) -> None:
@@ -496,7 +495,7 @@ def svg(position: str, output: str | None, with_hint: bool, iterations: int | No
     """
     from ..play.hint import check_budget, check_workers, default_workers
     from ..play.hint import hint as make_hint
-    from .svg import WIDTH, position_svg
+    from .svg import WIDTH
 
     if not with_hint:
         for given, name in ((iterations, "--iterations"), (seconds, "--time"), (workers, "--workers"),
@@ -510,7 +509,8 @@ def svg(position: str, output: str | None, with_hint: bool, iterations: int | No
     found = None
     if with_hint:
         found = make_hint(pos, iterations=iterations, seconds=seconds, seed=seed or 0, workers=count)
-    write_output(position_svg(pos, hint=found, width=WIDTH if width is None else width), output, "-o")
+    picture = pos.ruleset.game_type.face("svg")  # the game's own picture
+    write_output(picture(pos, hint=found, width=WIDTH if width is None else width), output, "-o")
 
 
 @cli.command("board")
@@ -644,14 +644,12 @@ def moves(position: str, as_json: bool) -> None:
 def game_over_line(pos) -> str:
     """``the game is over: yellow wins on points; ranking yellow, red, blue, green`` (as ``show`` says it);
     ``nobody wins (points, R16.7)`` when a game that may end without a winner does (Kahuna)."""
-    from .display import rule_of_reason
-
     outcome = pos.outcome
     if outcome is None:
         return "the game is not over"
     winner, reason = outcome["winner"], outcome["reason"]
     wins = (f"{winner} wins on {reason}" if winner is not None else
-            f"nobody wins ({reason}, {rule_of_reason(pos.ruleset, reason)})")
+            f"nobody wins ({reason}, {pos.ruleset.rule_of(reason)})")
     return f"the game is over: {wins}; ranking {', '.join(outcome['ranking'])}"
 
 

@@ -26,7 +26,7 @@ face          what it is
 ``greedy``    the greedy bot's player for the game (``greedy(ruleset, width)``, with
               ``choose(state, rng)``)
 ``display``   the terminal picture of a position (``kanaloa show``):
-              ``display(position, color) -> list[str]``
+              ``display(position, use_color=False) -> str``
 ``svg``       the SVG picture of a position: ``svg(position, **options) -> str``
 ``openspiel`` the game as an OpenSpiel game: ``openspiel(ruleset) -> pyspiel.Game``
               (importing its module registers the games with ``pyspiel``)
@@ -58,7 +58,7 @@ _FAMILY_FACES = {
     "position": "kanaloa.position.api:Position",
     "search": "kanaloa.play.game:family_search",
     "greedy": "kanaloa.play.greedy:GreedyPlayer",
-    "display": "kanaloa.interfaces.display:position_lines",
+    "display": "kanaloa.interfaces.display:render_position",
     "svg": "kanaloa.interfaces.svg:position_svg",
     "openspiel": "kanaloa.openspiel:game_for",
     "bench": "kanaloa.tools.benchmark:family_workloads",

@@ -227,9 +227,9 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
 
         def ask() -> dict[str, Any]:
             found = budget.ask(pos, body.get("iterations"), body.get("seed", 0))
-            from ..svg import position_svg
 
-            return {**found.to_json(), "svg": position_svg(pos, hint=found, interactive=True)}
+            picture = pos.ruleset.game_type.face("svg")
+            return {**found.to_json(), "svg": picture(pos, hint=found, interactive=True)}
 
         return answer(await in_thread(ask, hint_pool))
 

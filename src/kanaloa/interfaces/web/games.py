@@ -198,7 +198,6 @@ def describe(pos: Position, rs: Ruleset, mover_moves: bool) -> dict[str, Any]:
     ``mover_moves``: list the legal moves of the player to move (the
     position knows that player's hand and the browser may play them).
     """
-    from ..svg import position_svg
 
     moves: list[str] = []
     if mover_moves and not pos.is_over and pos.waiting is None:
@@ -208,7 +207,7 @@ def describe(pos: Position, rs: Ruleset, mover_moves: bool) -> dict[str, Any]:
         "ruleset": rs.game,
         "rules": rules_json(rs),
         "position": doc,
-        "svg": position_svg(pos, interactive=True),
+        "svg": pos.ruleset.game_type.face("svg")(pos, interactive=True),
         "controllers": {name: pos.controller_of(name) for name in pos.board.islands},
         "sizes": {name: pos.board.sizes[i] for i, name in enumerate(pos.board.islands)},
         "cards_per_island": pos.board.cards_per_island,
