@@ -356,11 +356,12 @@ def run_openspiel_ismcts(board: Board, position: BenchPosition, iterations: int,
     """OpenSpiel's ISMCTS as the ``openspiel-ismcts`` bot runs it (random rollouts, c = 2; ``rollout`` as
     the bot's key) for the player to move at ``position``, through ``kanaloa.openspiel``; the iterations it
     ran.  Needs the extra openspiel."""
-    from .. import openspiel as os
     from ..play.openspiel_search import ismcts_move, random_state
+    from ..rules.ruleset import ruleset_for_state
 
     state = position.core_state(board)
-    game = os.load(os.KANALOA_NAME, board=board, players=state.players)
+    ruleset = ruleset_for_state(board, position.data)
+    game = ruleset.game_type.face("openspiel")(ruleset)
     rng = random.Random(seed)
     _, ran = ismcts_move(game, game.state_of(state), 2.0, iterations, None, random_state(seed),
                          lambda st, player: st.resample(player, rng.getrandbits(63)), rollout)
