@@ -76,7 +76,8 @@ def core_lacks_gods() -> str | None:
     the core is a failure of the tests.
     """
     try:
-        state = ENGINES["core"].deal(ORO, 4, PRESET_YUCATA, 1, gods=True)
+        core = ENGINES["core"]
+        state = core.state_cls.deal(core.board_for(ORO), 4, PRESET_YUCATA, 1, gods=True)
     except TypeError as exc:
         if "gods" not in str(exc):
             raise

@@ -64,7 +64,8 @@ def core_lacks_kahuna() -> str | None:
     of the core is a failure of the tests.
     """
     try:
-        state = ENGINES["core"].deal(KAHUNA, 2, PRESET_YUCATA, 1, game=GAME_KAHUNA)
+        core = ENGINES["core"]
+        state = core.state_cls.deal(core.board_for(KAHUNA), 2, PRESET_YUCATA, 1, game=GAME_KAHUNA)
     except TypeError as exc:
         if "game" not in str(exc):
             raise
