@@ -41,6 +41,12 @@ def ruleset_of(board: Board, players: int, preset: int = PRESET_YUCATA, *, game:
     return make_ruleset(GAME_NAMES[game], players=players, preset=PRESET_NAMES[preset], gods=gods, board=board)
 
 
+def state_deal(engine: Engine, board: Board, players: int, preset: int, seed: int, **options):
+    """A deal by ``engine``'s state class itself (``deal(board, players, preset, seed, game=, gods=)``), below
+    the rule set: for the tests of what the engines refuse on their own (ValueError)."""
+    return engine.state_cls.deal(engine.board_for(board), players, preset, seed, **options)
+
+
 @pytest.fixture(scope="session")
 def oro() -> Board:
     return load_board("oro")
