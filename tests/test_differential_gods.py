@@ -17,7 +17,7 @@ from collections import Counter
 
 import pytest
 
-from conftest import scramble_bridges
+from conftest import ruleset_of, scramble_bridges
 from kanaloa.rules import actions as A
 from kanaloa.rules.engine import Engine
 from kanaloa.rules.gods import claim
@@ -70,8 +70,8 @@ def test_core_matches_reference_on_random_gods_games(oro, core, reference_engine
     played: list[int] = []
     for i in range(per_test):
         seed, players, preset = game_setup(kind + 4 * (chunk * per_test + i))
-        first = core.deal(oro, players, preset, seed, gods=True)
-        second = reference_engine.deal(oro, players, preset, seed, gods=True)
+        first = core.deal(ruleset_of(oro, players, preset, gods=True), seed)
+        second = reference_engine.deal(ruleset_of(oro, players, preset, gods=True), seed)
         play_side_by_side(oro, core, reference_engine, first, second, seed, random.Random(seed), played)
     seen = token_kinds(played)
     assert seen["ku"] and seen["pele"] and seen["lono"] and seen["place/KANALOA"], seen
@@ -84,8 +84,8 @@ def test_core_matches_reference_on_random_2_player_gods_games(oro, core, referen
     played: list[int] = []
     for i in range(per_test):
         seed = 15_000_000 + 2 * (chunk * per_test + i) + preset
-        first = core.deal(oro, 2, preset, seed, gods=True)
-        second = reference_engine.deal(oro, 2, preset, seed, gods=True)
+        first = core.deal(ruleset_of(oro, 2, preset, gods=True), seed)
+        second = reference_engine.deal(ruleset_of(oro, 2, preset, gods=True), seed)
         play_side_by_side(oro, core, reference_engine, first, second, seed, random.Random(seed), played)
     assert token_kinds(played)["ku"] > 0
 
@@ -93,7 +93,7 @@ def test_core_matches_reference_on_random_2_player_gods_games(oro, core, referen
 def crowded_deal(oro, reference_engine, players: int, preset: int, seed: int, rng: random.Random):
     """A dealt game of the variant with its bridges scrambled, each controlled island's token claimed
     by its controller (KANE scoring at once), as if each had been won in play."""
-    data = reference_engine.deal(oro, players, preset, seed, gods=True).to_data()
+    data = reference_engine.deal(ruleset_of(oro, players, preset, gods=True), seed).to_data()
     scramble_bridges(data, rng)
     state = ReferenceState(oro, data)
     for island in range(oro.n_islands):

@@ -54,10 +54,11 @@ def _god_record(full: Position, action: int, viewer: str) -> str:
     # PELE: the cards taken are drawn by the full position; its result tells them.
     after = full.copy()
     after.push(action)
+    hands = after.state.to_data().hands
     taken = {}
     for step in range(1, d.players):
         v = (d.to_move + step) % d.players
-        lost = [x for x, (n, m) in enumerate(zip(d.hands[v], after.state.to_data().hands[v], strict=True)) if m < n]
+        lost = [x for x, (n, m) in enumerate(zip(d.hands[v], hands[v], strict=True)) if m < n]
         if lost:
             taken[v] = isl[lost[0]]
     if own:
