@@ -24,7 +24,6 @@ from kanaloa.rules.gods import claim
 from kanaloa.rules.reference import ReferenceState
 from kanaloa.rules.state import NO_OWNER, PRESET_TABLETOP, PRESET_YUCATA, REASON_ELEVEN
 from test_differential import play_side_by_side
-from test_rules_gods import core_lacks_gods
 
 GAMES = 1024  # 3 and 4 players, both presets: GAMES / (4 * CHUNKS) per test
 CHUNKS = 8
@@ -36,9 +35,6 @@ KINDS = ["3p-yucata", "4p-yucata", "3p-tabletop", "4p-tabletop"]
 
 @pytest.fixture(scope="module")
 def core(core_engine) -> Engine:
-    reason = core_lacks_gods()
-    if reason is not None:
-        pytest.skip(reason)
     return core_engine
 
 

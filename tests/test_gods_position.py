@@ -213,8 +213,8 @@ def _kanaloa_board(tmp_path):
 FORMAT_ERRORS = [
     (_set("rules.gods", "yes"), "rules.gods: 'yes' must be true (Might of the Gods, R14) or false"),
     (_set("rules.gods", 1), "rules.gods: 1 must be true (Might of the Gods, R14) or false"),
-    (_set("board", "kahuna"), "board: Might of the Gods lays one of its 16 god tokens on each island (R14.1); board "
-                              "kahuna has 12 islands"),
+    (_set("board", "kahuna"), "board: Might of the Gods lays one of its 16 god tokens on each island (R14.1); the "
+                              "board has 12 islands"),
     (_set("gods", _DELETE), "gods: missing; a game of Might of the Gods gives its tokens, {\"on_islands\": {ISLAND: "
                             "TOKEN, ...}, \"owned\": {PLAYER: [TOKEN, ...], ...}} (R14.1, R14.2)"),
     (_set("gods", []), "gods: must be an object, not []"),
@@ -273,8 +273,8 @@ def test_lono_with_nothing_to_take_is_refused():
 
 def test_a_board_with_an_island_called_kanaloa_is_refused(tmp_path):
     doc = gods_doc(board=_kanaloa_board(tmp_path))
-    assert error_of(doc) == ("board: board oro has an island called KANALOA, the name of a god token: a build could "
-                             "not say which it pays (R14.5)")
+    assert error_of(doc) == ("board: an island is called KANALOA, the name of a god token: a build could not say "
+                             "which it pays (R14.5)")
 
 
 @pytest.mark.parametrize("field, message", [

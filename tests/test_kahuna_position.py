@@ -642,7 +642,7 @@ def test_new_refuses_a_board_too_small_for_the_kahuna_deal(tmp_path):
                     '{"name": "C"}, {"name": "D"}], "links": [["A", "B"], ["B", "C"], ["C", "D"]]}')
     with pytest.raises(OptionError) as err:
         Position.new(game="kahuna", board=str(path), engine=REFERENCE)
-    assert str(err.value) == ("board 'tiny': Kahuna deals 3 cards to each of 2 players and turns 3 face-up, 9 cards; "
+    assert str(err.value) == ("board tiny: Kahuna deals 3 cards to each of 2 players and turns 3 face-up, 9 cards; "
                               "the board has 8 (R16.2)")
 
 

@@ -69,40 +69,15 @@ PELE_ = A.encode(A.PELE)
 LONO_ = A.encode(A.LONO)
 
 
-@functools.cache
-def core_lacks_gods() -> str | None:
-    """Why the compiled core cannot play Might of the Gods yet, or None when it can.
-
-    Only a ``CoreState.deal`` that refuses the ``gods`` keyword argument counts: any other failure of
-    the core is a failure of the tests.
-    """
-    try:
-        state = state_deal(ENGINES["core"], ORO, 4, PRESET_YUCATA, 1, gods=True)
-    except TypeError as exc:
-        if "gods" not in str(exc):
-            raise
-        return f"the compiled core does not deal Might of the Gods yet: CoreState.deal refuses 'gods' ({exc})"
-    assert state.to_data().gods, "the core dealt Kanaloa when asked for the gods"
-    return None
-
-
 @pytest.fixture(params=["reference", "core"])
 def engine(request) -> Engine:
-    """Each test using it runs once per implementation; the core's runs are skipped while its
-    ``CoreState.deal`` does not take ``gods``."""
-    if request.param == "core":
-        reason = core_lacks_gods()
-        if reason is not None:
-            pytest.skip(reason)
+    """Each test using it runs once per implementation."""
     return ENGINES[request.param]
 
 
 @pytest.fixture
 def core() -> Engine:
-    """The compiled core, for what only it has (determinisation); skipped while it lacks the gods."""
-    reason = core_lacks_gods()
-    if reason is not None:
-        pytest.skip(reason)
+    """The compiled core, for what only it has (determinisation)."""
     return ENGINES["core"]
 
 
@@ -1353,10 +1328,7 @@ def test_the_same_seed_gives_the_same_game():
 
 
 def test_the_engines_agree_on_the_property_games():
-    """The core plays the property games to the same states (skipped while it lacks the gods)."""
-    reason = core_lacks_gods()
-    if reason is not None:
-        pytest.skip(reason)
+    """The core plays the property games to the same states."""
     core = ENGINES["core"]
     for seed, steps in games()[:40]:
         first = steps[0][0]

@@ -58,31 +58,9 @@ END = A.encode(A.END)
 DRAW = A.encode(A.DRAW)
 
 
-@functools.cache
-def core_lacks_kahuna() -> str | None:
-    """Why the compiled core cannot play Kahuna yet, or None when it can.
-
-    Only a ``CoreState.deal`` that refuses the ``game`` keyword argument counts: any other failure
-    of the core is a failure of the tests.
-    """
-    try:
-        state = state_deal(ENGINES["core"], KAHUNA, 2, PRESET_YUCATA, 1, game=GAME_KAHUNA)
-    except TypeError as exc:
-        if "game" not in str(exc):
-            raise
-        return f"the compiled core does not deal Kahuna yet: CoreState.deal refuses 'game' ({exc})"
-    assert state.to_data().game == GAME_KAHUNA, "the core dealt Kanaloa when asked for Kahuna"
-    return None
-
-
 @pytest.fixture(params=["reference", "core"])
 def engine(request) -> Engine:
-    """Each test using it runs once per implementation; the core's runs are skipped while its
-    ``CoreState.deal`` does not take ``game``."""
-    if request.param == "core":
-        reason = core_lacks_kahuna()
-        if reason is not None:
-            pytest.skip(reason)
+    """Each test using it runs once per implementation."""
     return ENGINES[request.param]
 
 
@@ -1081,10 +1059,6 @@ def test_the_same_seed_gives_the_same_game(engine):
 
 
 def test_the_engines_agree_move_for_move():
-    """The reference and the core play the same random games to the same states (skipped while the
-    core cannot play Kahuna)."""
-    reason = core_lacks_kahuna()
-    if reason is not None:
-        pytest.skip(reason)
+    """The reference and the core play the same random games to the same states."""
     for (seed, ours), (_, theirs) in zip(games("reference"), games("core"), strict=True):
         assert ours == theirs, seed

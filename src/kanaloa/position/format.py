@@ -472,7 +472,7 @@ class _Reader:
             count = f"{len(players)} color{'' if len(players) == 1 else 's'}; " if exc.parameter == "players" else ""
             raise _fail(_FIELD_OF_PARAMETER.get(exc.parameter, exc.parameter), count + exc.why) from None
         for c in players:
-            why = shaped.why_not_color(c)
+            why = shaped.why_not_color(c, document=True)
             if why is not None:
                 raise _fail("players", why)
         per_seat: list[list[str]] = [[c] for c in players]

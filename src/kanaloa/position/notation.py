@@ -189,9 +189,9 @@ class Move:
         if absent is not None:
             raise fail(absent)
         if head in GOD_KINDS:
-            if rs.lacks("tokens") is not None:
+            if rs.lacks("move:tokens") is not None:
                 raise fail(f"'{head}' uses a god token of Might of the Gods ({_GOD_RULE[head]}); "
-                           f"{rs.lacks('tokens')}")
+                           f"{rs.lacks('move:tokens')}")
             return cls._parse_god_move(head, words[1:], board, fail, color, rs.palette)
         if head in words_here:
             return cls._parse_keyword(head, words[1:], rs, fail, color)

@@ -125,6 +125,7 @@ _LACKS_IN_KAHUNA = {
     "final_round.passed": "Kahuna has no pass: each player takes one final turn, in turn (R16.7)",
     "move:swap": "Kahuna has no swap (R16.3)",
     "tokens": "Kahuna has no god tokens: Might of the Gods is a variant of Kanaloa (R14, R16.9)",
+    "move:tokens": "Kahuna has no god tokens: Might of the Gods is a variant of Kanaloa (R14, R16.9)",
     "turn.remove_on": ("Kahuna owes no removal after a build: R7 does not apply (R16.9); a removal there is a move "
                        "paying two cards (R16.3)"),
     "turn.color": ("in Kahuna each player builds with its one color (R16.1); 'turn.color' is the color of a turn "
@@ -141,9 +142,15 @@ _LACKS_IN_KANALOA = {
                           "position says \"game\": \"kahuna\""),
     "reason:no bridges": "only a game of Kahuna ends when a player has no bridge left (R16.8)",
     "no_winner": "a game of Kanaloa always has a winner (R12); only Kahuna may end without one (R16.7)",
-    "removal_pays": ("a removal paying two cards is Kahuna's (R16.3); Kanaloa's removal follows a relative "
-                     "majority (R7)"),
+    "removal_pays": "a removal paying two cards is Kahuna's, R16.3",
 }
+
+
+class BoardName(str):
+    """A board's own name, shown as it is in a message (``board oro: ...``), where a user's text is quoted."""
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 class ParameterError(OptionError):
@@ -277,9 +284,10 @@ class Ruleset:
         """The colors of the family's other game (named in messages: "white and black are Kahuna's")."""
         return KANALOA_COLORS if self.game == KAHUNA_GAME else KAHUNA_COLORS
 
-    def why_not_color(self, name: object) -> str | None:
-        """Why ``name`` is not a color of this game (naming the family's game whose color it is), or None."""
-        return _why_not_color(self.game, name)
+    def why_not_color(self, name: object, document: bool = False) -> str | None:
+        """Why ``name`` is not a color of this game (naming the family's game whose color it is), or None; with
+        ``document``, for a position document, also how a position of that game says so."""
+        return _why_not_color(self.game, name, document)
 
     def colors_of(self, seat: int) -> tuple[int, ...]:
         """The color indexes ``seat`` plays, its first color first."""
@@ -474,6 +482,8 @@ class Ruleset:
         if feature == "colors" and not self.pairs:
             return (f"only a 2-player game gives each player two colors (R15.1); with {players} players each plays "
                     f"one color")
+        if feature == "move:tokens" and not self.gods:
+            return "this game is played without the gods"
         god_key = feature.startswith("turn.") and feature[5:] in GOD_TURN_KEYS
         if (feature == "tokens" or god_key) and not self.gods:
             key = feature[5:]
@@ -618,7 +628,7 @@ def make_ruleset(game: str = KANALOA_GAME, *, players: object = None, preset: ob
         if bd.n_cards < need:
             raise ParameterError("board", f"Kahuna deals {KAHUNA_DEAL} cards to each of 2 players and turns "
                                           f"{KAHUNA_FACE_UP} face-up, {need} cards; the board has {bd.n_cards} (R16.2)",
-                                 bd.name, shown=True)
+                                 BoardName(bd.name), shown=True)
     elif players * DEAL > bd.n_cards:
         raise ParameterError("players", f"{players} hands of {DEAL} cards need more than the {bd.n_cards} cards of "
                                         f"board {bd.name} (R3)", players, shown=True)
@@ -630,10 +640,10 @@ def check_gods_board(bd: Board) -> None:  # R14.1, R14.5
     """Might of the Gods lays one token on each of 16 islands, and no island may share the joker's name."""
     if bd.n_islands != GODS_ISLANDS:
         raise ParameterError("board", f"Might of the Gods lays one of its {GODS_ISLANDS} god tokens on each island "
-                                      f"(R14.1); board {bd.name} has {bd.n_islands} islands", bd.name, shown=True)
+                                      f"(R14.1); the board has {bd.n_islands} islands", BoardName(bd.name), shown=True)
     if bd.find_island(JOKER_NAME) is not None:
-        raise ParameterError("board", f"board {bd.name} has an island called {JOKER_NAME}, the name of a god token: a "
-                                      f"build could not say which it pays (R14.5)", bd.name, shown=True)
+        raise ParameterError("board", f"an island is called {JOKER_NAME}, the name of a god token: a build could not "
+                                      f"say which it pays (R14.5)", BoardName(bd.name), shown=True)
 
 
 def default_palette() -> tuple[str, ...]:
@@ -706,17 +716,21 @@ def _color_names(game: str, players: int, colors: object) -> tuple[str, ...]:
     return names
 
 
-def _why_not_color(game: str, name: object) -> str | None:
-    """Why ``name`` is no color of ``game`` (R16.1 for the family's other game's colors), or None."""
+def _why_not_color(game: str, name: object, document: bool = False) -> str | None:
+    """Why ``name`` is no color of ``game`` (R16.1 for the family's other game's colors), or None; with
+    ``document``, how a position of the other game says which it is."""
     palette = KAHUNA_COLORS if game == KAHUNA_GAME else KANALOA_COLORS
     if isinstance(name, str) and name in palette:
         return None
     other = KANALOA_COLORS if game == KAHUNA_GAME else KAHUNA_COLORS
     if isinstance(name, str) and name in other:
-        whose = "Kanaloa" if game == KAHUNA_GAME else "Kahuna"
+        other_game = KANALOA_GAME if game == KAHUNA_GAME else KAHUNA_GAME
         listed = f"{', '.join(other[:-1])} and {other[-1]}"
-        return (f"{brief(name)} is not a color of {_TITLE[game]} ({', '.join(palette)}); {listed} are {whose}'s "
-                f"(R16.1)")
+        says = ""
+        if document and other_game == KAHUNA_GAME:  # a Kanaloa position leaves its game out
+            says = f": a {_TITLE[other_game]} position says \"game\": \"{other_game}\""
+        return (f"{brief(name)} is not a color of {_TITLE[game]} ({', '.join(palette)}); {listed} are "
+                f"{_TITLE[other_game]}'s{says} (R16.1)")
     return f"{brief(name)} is not a color of {_TITLE[game]} ({', '.join(palette)})" + (
         " (R16.1)" if game == KAHUNA_GAME else "")
 
