@@ -822,14 +822,17 @@ class _Run:
         out: list[Ruleset] = []
         for game in game_types():
             for players in dict.fromkeys(rules.players for rules in corpus_rulesets(game)):
-                same = [params for params in game.examples if params.get("players") == players] or [{}]
-                params = {**same[self.run % len(same)], "players": players, "board": board}
-                made, err = self._try("load_game on the board", functools.partial(game.load, **params))
-                if err is None:
-                    out.append(made)
-                elif not isinstance(err, OptionError):
-                    raise _Found("load_game on the board", f"{type(err).__name__} for an accepted board: "
-                                                           f"{_short(str(err))}")
+                same = [params for params in game.examples if params.get("players") == players]
+                chosen = [same[self.run % len(same)]] if same else []
+                for params in [*chosen, {}]:
+                    load = functools.partial(game.load, **{**params, "players": players, "board": board})
+                    made, err = self._try("load_game on the board", load)
+                    if err is None:
+                        out.append(made)
+                        break
+                    if not isinstance(err, OptionError):
+                        raise _Found("load_game on the board", f"{type(err).__name__} for an accepted board: "
+                                                               f"{_short(str(err))}")
         return out
 
     def _check_board(self, board: Board) -> None:
@@ -846,23 +849,20 @@ class _Run:
 
     def _check_board_positions(self, board: Board) -> None:
         """A board read from a file deals positions that name it and read back: a game of each player count of
-        every registered game."""
-        from ..position.api import Position
-
-        tables = [(game.name, rules.players) for game in game_types() for rules in corpus_rulesets(game)]
-        for game, players in dict.fromkeys(tables):
-            pos, err = self._try("Position.new on the board",
-                             functools.partial(Position.new, players=players, seed=self.run, board=board, game=game))
+        every registered game (``_board_rulesets``), dealt by its position face."""
+        for rules in self._board_rulesets(board):
+            deal = rules.game_type.face("position").deal
+            pos, err = self._try("Position.deal on the board", functools.partial(deal, rules, self.run))
             if err is not None:
                 if not isinstance(err, OptionError):
-                    raise _Found("Position.new on the board", f"{type(err).__name__} for an accepted board: "
-                                                              f"{_short(str(err))}")
+                    raise _Found("Position.deal on the board", f"{type(err).__name__} for an accepted board: "
+                                                               f"{_short(str(err))}")
                 continue
             for _ in range(self.rng.randrange(40)):
                 if pos.is_over:
                     break
                 pos.play(self.rng.choice(pos.move_strings()))
-            self._check_position(pos, "Position.new on the board")
+            self._check_position(pos, "Position.deal on the board")
 
     # the command
 
