@@ -53,6 +53,9 @@ def test_the_engines_agree_over_a_few_hundred_games_and_the_soak_counts_them():
     # one complete comparison at the start, one per turn handed on, one at the end
     assert GAMES * 2 < soak.states < soak.moves
     assert f"{GAMES} games, {soak.moves} moves, 0 divergences" in soak.summary()
+    # each way the games ended, with the rules of the tables that have it (Kahuna's scoring is R16.7)
+    assert (f"ended by points (R12, R16.7) {soak.reasons['points']}, by eleven islands (R8) "
+            f"{soak.reasons['eleven islands']}") in soak.summary()
 
 
 def test_each_kind_of_game_is_dealt_from_the_soak_seed():

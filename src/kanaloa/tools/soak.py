@@ -518,7 +518,7 @@ class SoakRun:
             lines.append(f"stopped at the first divergence, after {self.games} of {self.planned} games "
                          f"(--keep-going plays on)")
         lines.append(self.figures())
-        ended = ", ".join(f"by {reason} {n}" for reason, n in self.reasons.items() if n)
+        ended = ", ".join(f"by {reason} ({_rules_of_reason(reason)}) {n}" for reason, n in self.reasons.items() if n)
         lines.append(f"seed {self.seed}; starts: {self.starts[FROM_DEAL]} from the deal, {self.starts[CROWDED]} "
                      f"crowded, {self.starts[JUMP]} jumped in; {self.states} complete states compared; "
                      f"ended {ended or 'by nothing yet'}")
@@ -527,6 +527,11 @@ class SoakRun:
         if self.diverged > len(self.divergences):
             lines.append(f"... and {self.diverged - len(self.divergences)} more divergences not shown")
         return "\n".join(lines)
+
+
+def _rules_of_reason(reason: str) -> str:
+    """The rule ids of a way to end a game in the tables that have it: ``R12, R16.7`` for points."""
+    return ", ".join(dict.fromkeys(t.rule_of(reason) for t in soak_tables() if reason in t.reasons))
 
 
 def _plural(n: int, noun: str) -> str:
