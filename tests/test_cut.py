@@ -359,3 +359,21 @@ def test_fitting_refuses_an_unknown_board():
     result = CliRunner().invoke(main, ["--board", "atlantis", "--out", "x.json"])
     assert result.exit_code == 2
     assert "--board" in result.output
+
+
+def test_fitting_refuses_a_board_without_the_cards_for_the_players(tmp_path):
+    """R3: four hands of four cards need 16 cards; the board's rule set refuses it before any game is played."""
+    pytest.importorskip("numpy")
+    from importlib import resources
+
+    from kanaloa.tools.cutfit import main
+
+    doc = json.loads(resources.files("kanaloa.boards").joinpath("kahuna.json").read_text("utf-8"))
+    doc["cards_per_island"] = 1  # 12 cards
+    board = tmp_path / "small.json"
+    board.write_text(json.dumps(doc), encoding="utf-8")
+    result = CliRunner().invoke(main, ["--board", str(board), "--players", "4", "--out", str(tmp_path / "x.json")])
+    assert result.exit_code == 2
+    assert "Invalid value for --players: 4 hands of 4 cards need more than the 12 cards of board kahuna (R3)" in (
+        result.output)
+    assert not (tmp_path / "x.json").exists()

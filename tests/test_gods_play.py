@@ -175,7 +175,7 @@ def test_a_tournament_refuses_the_gods_on_a_board_without_16_islands():
         S.make_tournament(["random", "random"], 2, seed=1, board="kahuna", gods=True)
 
 
-def test_the_gods_signature_is_the_same_in_every_engine(oro):
-    core = B.signature_gods(oro, "core")
-    assert core == B.signature_gods(oro, "reference") == B.signature_gods(oro, "api")
-    assert core > 100 * B.signature_gods_games()
+def test_the_gods_signature_is_the_same_in_every_engine():
+    core = B.signature("signature_gods", "core")
+    assert core == B.signature("signature_gods", "reference") == B.signature("signature_gods", "api")
+    assert core > 100 * B.signature_sets()["signature_gods"].total_games

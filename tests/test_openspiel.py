@@ -29,7 +29,6 @@ from kanaloa.play.simulate import make_tournament, run_tournament  # noqa: E402
 from kanaloa.position.api import Position  # noqa: E402
 from kanaloa.position.notation import Move  # noqa: E402
 from kanaloa.rules import actions as A  # noqa: E402
-from kanaloa.rules.board import load_board  # noqa: E402
 from kanaloa.rules.engine import load_engine  # noqa: E402
 from kanaloa.rules.registry import game_types, load_game  # noqa: E402
 
@@ -579,7 +578,6 @@ def test_a_state_made_from_a_core_state_serializes():
 
 @pytest.mark.parametrize("rollout", ["python", "core"])
 def test_the_bench_runs_openspiels_ismcts_with_either_rollout(rollout):
-    from kanaloa.tools.benchmark import bench_position, run_openspiel_ismcts
+    from kanaloa.tools.benchmark import bench_position, position_ruleset, run_openspiel_ismcts
 
-    board = load_board("oro")
-    assert run_openspiel_ismcts(board, bench_position(board, 4, "mid-round-1"), 6, rollout=rollout) == 6
+    assert run_openspiel_ismcts(bench_position(position_ruleset(4), "mid-round-1"), 6, rollout=rollout) == 6
