@@ -30,7 +30,8 @@ face          what it is
 ``svg``       the SVG picture of a position: ``svg(position, **options) -> str``
 ``openspiel`` the game as an OpenSpiel game: ``openspiel(ruleset) -> pyspiel.Game``
               (importing its module registers the games with ``pyspiel``)
-``bench``     the benchmark's workloads and the game's signatures
+``bench``     the benchmark's workloads and the game's signatures:
+              ``bench(game_type) -> kanaloa.tools.benchmark.GameBench``
 ============  ======================================================================
 
 Nothing above the rules imports a game's modules by name; it asks the

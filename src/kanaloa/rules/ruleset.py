@@ -372,6 +372,11 @@ class Ruleset:
         return name
 
     @property
+    def final_round(self) -> int:
+        """The round code of the final round, each player's last turn (R10; Kahuna R16.7)."""
+        return ROUND_FINAL
+
+    @property
     def reasons(self) -> tuple[str, ...]:
         """How a game may end, as ``result.reason`` names it (R8, R12; Kahuna R16.7, R16.8)."""
         return tuple(REASON_NAMES[r] for r in _REASONS[self.game])

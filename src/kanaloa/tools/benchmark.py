@@ -738,16 +738,10 @@ class BenchPosition:
         return CoreState.from_data(core_board(self.ruleset.board), self.data)
 
 
-def _final_round(rs: Ruleset) -> int:
-    # RULESET-TODO: the round code of the final round (R10; Kahuna R16.7), e.g. ``Ruleset.final_round``; a
-    # stand-in from the rounds' names until the rule set answers it.
-    return next(r for r in rs.rounds if rs.round_name(r) == "final")
-
-
 def _at_phase(rs: Ruleset, phase: str, d: StateData, deck_at_start: dict[int, int]) -> bool:
     """Whether ``d`` is at the start of a turn inside ``phase`` (see the module docstring)."""
     first, second = rs.deck_rounds[0], rs.reshuffled_rounds[0]
-    final = _final_round(rs)
+    final = rs.final_round
     if d.round not in (first, second, final) or d.played or d.discarded or d.remove_on:
         return False
     if phase == "start":
