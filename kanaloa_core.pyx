@@ -1,13 +1,14 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The compiled rules core of kanaloa (rules R1-R13 and R15, and Kahuna's R16, as docs/engine.md pins them down).
+"""The compiled rules core of kanaloa: Kanaloa (R1-R13), two players (R15), Might of the Gods (R14) and
+Kahuna (R16), as docs/engine.md pins them down.
 
-A complete game state is one C struct (``GameState``); the board's tables are
+A complete game state is one C struct (``CState``); the board's tables are
 another (``BoardTables``), owned by a ``CoreBoard`` that every state points to.
 Copying a state is a struct copy.  Legal-move generation, applying moves,
 random playouts and determinisation are ``noexcept nogil`` C functions over
 those structs; the Python classes validate what enters once and trust it after.
 
-Invariants of a ``GameState`` (checked by ``from_data``, kept by ``apply``):
+Invariants of a ``CState`` (checked by ``from_data``, kept by ``apply``):
 - ``bridges[c]`` is the bitboard of the links holding a bridge of color ``c``;
   no link is set in two colors.
 - every card of the board is in exactly one place: a hand, a setup choice, a
@@ -26,6 +27,17 @@ its first place or swap chose (``turn_color``, R15.3).
 - ``turn_color`` is ``NO_COLOR`` with 3 or 4 players, and with 2 players
   whenever no card was played this turn.
 
+Might of the Gods (R14, ``gods``) is a variant of Kanaloa over the same
+struct: a token on each of the 16 islands (``god_token``), the tokens each
+seat owns (``gods_owned``), what each observer knows of each hand
+(``known``, R14.10), and what a token use leaves pending (``ku_target``,
+``pele_gifts``, ``lono_draw``, ``over_limit``).  Its moves and their effects
+are the ``gods_`` functions; claiming a token joins the taking of control
+(R6, R14.2), and PELE's takes are drawn from the state's stream (R14.7).
+- ``god_token``, ``gods_owned`` and ``known`` are all zero or ``NO_GOD``
+  without the variant, and ``known[o][s]`` lies between ``public_cards[s]``
+  and ``hands[s]`` for ``o != s``.
+
 Kahuna (R16, ``game == GAME_KAHUNA``) is a second rule set over the same
 struct: two seats with one color each (so ``n_colors == n_players`` and the
 R15 paths never run), a face-up row of 3 (``face_up_cap``), hands of at most
@@ -33,6 +45,10 @@ R15 paths never run), a face-up row of 3 (``face_up_cap``), hands of at most
 move generation and application are the ``kahuna_`` functions; dealing,
 paying, discards, takes, draws, reshuffles, control by popcount and
 determinisation are shared.
+
+Which rule set a state plays, and every combination of its options, is
+checked by ``kanaloa.rules.ruleset`` before a game is dealt; the checks here
+guard the module's own entry points.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
@@ -226,7 +242,7 @@ ctypedef struct BoardTables:
     int link_hi[MAX_LINKS]
 
 
-ctypedef struct GameState:
+ctypedef struct CState:
     const BoardTables* board
     uint64_t bridges[MAX_COLORS]        # one bitboard per color over the links
     uint64_t rng                        # SplitMix64 state: the chance stream (reshuffles, R9)
@@ -280,7 +296,7 @@ ctypedef struct GameState:
 
 
 # A place the determinisation benchmark writes its samples to, so that the work cannot be optimised away.
-cdef GameState _sample_sink
+cdef CState _sample_sink
 
 
 # ---------------------------------------------------------------------------
@@ -325,7 +341,7 @@ cdef inline int32_t encode(int kind, int a, int b) noexcept nogil:
     return (kind << 16) | (a << 8) | b
 
 
-cdef inline uint64_t occupied_links(const GameState* s) noexcept nogil:
+cdef inline uint64_t occupied_links(const CState* s) noexcept nogil:
     cdef uint64_t occ = 0
     cdef int o
     for o in range(s.n_colors):
@@ -340,7 +356,7 @@ cdef inline uint64_t nonzero_bytes(uint64_t w) noexcept nogil:
     return ((w >> 7) * 0x0102040810204080ULL) >> 56
 
 
-cdef inline uint32_t islands_in_hand(const GameState* s, int seat, uint32_t* pairs) noexcept nogil:
+cdef inline uint32_t islands_in_hand(const CState* s, int seat, uint32_t* pairs) noexcept nogil:
     """A bit per island of which ``seat`` holds a card; ``pairs`` gets those it holds two or more of.
 
     Reads the hand 8 islands at a time (``hands`` is 0 past the board's islands).
@@ -371,23 +387,23 @@ cdef inline uint64_t hand_reach(const BoardTables* b, uint32_t held, uint32_t pa
     return reach
 
 
-cdef inline int bridges_on(const GameState* s, int color, int island) noexcept nogil:
+cdef inline int bridges_on(const CState* s, int color, int island) noexcept nogil:
     return popcount(s.bridges[color] & s.board.island_links[island])
 
 
-cdef inline bint has_majority(const GameState* s, int color, int island) noexcept nogil:
+cdef inline bint has_majority(const CState* s, int color, int island) noexcept nogil:
     """R2: more than half of the island's links."""
     return 2 * bridges_on(s, color, island) > s.board.island_size[island]
 
 
-cdef inline int islands_controlled(const GameState* s, int color) noexcept nogil:
+cdef inline int islands_controlled(const CState* s, int color) noexcept nogil:
     cdef int x, n = 0
     for x in range(s.board.n_islands):
         n += has_majority(s, color, x)
     return n
 
 
-cdef inline int controller_of(const GameState* s, int island) noexcept nogil:
+cdef inline int controller_of(const CState* s, int island) noexcept nogil:
     """The color with an absolute majority on ``island`` (R2), or -1."""
     cdef int o
     for o in range(s.n_colors):
@@ -396,7 +412,7 @@ cdef inline int controller_of(const GameState* s, int island) noexcept nogil:
     return -1
 
 
-cdef inline int rival_counts(const GameState* s, int color, uint64_t links, int* rivals, bint* single) noexcept nogil:
+cdef inline int rival_counts(const CState* s, int color, uint64_t links, int* rivals, bint* single) noexcept nogil:
     """On the island whose links are ``links``: the most bridges any color other than ``color``
     has (returned), their total (``rivals``) and whether one of them has exactly one (``single``)."""
     cdef int o, cnt, top = 0
@@ -413,12 +429,12 @@ cdef inline int rival_counts(const GameState* s, int color, uint64_t links, int*
     return top
 
 
-cdef inline bint has_stock(const GameState* s, int color) noexcept nogil:
+cdef inline bint has_stock(const CState* s, int color) noexcept nogil:
     """R13: in the tabletop preset a color places or swaps only with a bridge in stock."""
     return s.preset != PRESET_TABLETOP or popcount(s.bridges[color]) < TABLETOP_BRIDGES
 
 
-cdef inline bint seat_done(const GameState* s, int seat) noexcept nogil:
+cdef inline bint seat_done(const CState* s, int seat) noexcept nogil:
     cdef int i
     for i in range(s.n_done):
         if s.final_done[i] == seat:
@@ -426,7 +442,7 @@ cdef inline bint seat_done(const GameState* s, int seat) noexcept nogil:
     return False
 
 
-cdef inline int next_seat_not_done(const GameState* s, int seat) noexcept nogil:
+cdef inline int next_seat_not_done(const CState* s, int seat) noexcept nogil:
     """R10: the next seat after ``seat`` (wrapping, possibly ``seat`` itself) without a final turn."""
     cdef int i, t
     for i in range(1, s.n_players + 1):
@@ -436,7 +452,7 @@ cdef inline int next_seat_not_done(const GameState* s, int seat) noexcept nogil:
     return seat
 
 
-cdef inline bint seat_ahead(const GameState* s, int a, int b) noexcept nogil:
+cdef inline bint seat_ahead(const CState* s, int a, int b) noexcept nogil:
     """Whether seat ``a``'s score is strictly greater than seat ``b``'s: points (R12), or with
     2 players the pair (weaker color's points, stronger color's points) compared in order (R15.5)."""
     cdef int32_t a_lo, a_hi, b_lo, b_hi
@@ -453,7 +469,7 @@ cdef inline bint seat_ahead(const GameState* s, int a, int b) noexcept nogil:
     return a_lo > b_lo or (a_lo == b_lo and a_hi > b_hi)
 
 
-cdef inline bint may_pass(const GameState* s) noexcept nogil:
+cdef inline bint may_pass(const CState* s) noexcept nogil:
     """R10, R15.6: some other seat with a strictly greater score has not taken its final turn."""
     cdef int t, me = s.to_move
     if s.played != 0:
@@ -468,11 +484,11 @@ cdef inline bint may_pass(const GameState* s) noexcept nogil:
 # Dealing (R3)
 # ---------------------------------------------------------------------------
 
-cdef void reset_state(GameState* s, const BoardTables* b, int players, int preset, int game) noexcept nogil:
+cdef void reset_state(CState* s, const BoardTables* b, int players, int preset, int game) noexcept nogil:
     """An empty table in setup: no card anywhere, no bridge; one color per seat (R1-R13, R16.1), or
     two with 2 players of Kanaloa: seat ``s`` plays colors ``s`` and ``s + 2`` (R15.1)."""
     cdef int x, seat, c
-    memset(s, 0, sizeof(GameState))
+    memset(s, 0, sizeof(CState))
     s.board = b
     s.n_players = players
     s.n_colors = 2 * players if players == TWO_PLAYERS and game == GAME_KANALOA else players
@@ -492,7 +508,7 @@ cdef void reset_state(GameState* s, const BoardTables* b, int players, int prese
     s.ku_target = -1
 
 
-cdef inline void seen_leave_deck(GameState* s, int o, int x) noexcept nogil:
+cdef inline void seen_leave_deck(CState* s, int o, int x) noexcept nogil:
     """Observer ``o`` sees a card of ``x`` come out of the deck (docs/engine.md "What a reshuffle reveals"):
     one of the cards it saw go in, or else one of those it could not see."""
     if s.pile[o][x]:
@@ -501,14 +517,14 @@ cdef inline void seen_leave_deck(GameState* s, int o, int x) noexcept nogil:
         s.pile_unseen[o] -= 1
 
 
-cdef inline void deck_left(GameState* s) noexcept nogil:
+cdef inline void deck_left(CState* s) noexcept nogil:
     """A card came out of the deck: once it is empty, there is nothing left to know of it."""
     if s.deck_top == s.deck_end:
         memset(s.pile, 0, sizeof(s.pile))
         memset(s.pile_unseen, 0, sizeof(s.pile_unseen))
 
 
-cdef inline void turn_up(GameState* s, int i) noexcept nogil:
+cdef inline void turn_up(CState* s, int i) noexcept nogil:
     """The deck's top card goes face-up at slot ``i``, seen by every player."""
     cdef int o, x = s.deck[s.deck_top]
     s.face_up[i] = x
@@ -518,13 +534,13 @@ cdef inline void turn_up(GameState* s, int i) noexcept nogil:
     deck_left(s)
 
 
-cdef inline void refill_face_up(GameState* s) noexcept nogil:
+cdef inline void refill_face_up(CState* s) noexcept nogil:
     while s.n_face_up < s.face_up_cap and s.deck_top < s.deck_end:
         turn_up(s, s.n_face_up)
         s.n_face_up += 1
 
 
-cdef void deal_state(GameState* s, const BoardTables* b, int players, int preset, uint64_t seed,
+cdef void deal_state(CState* s, const BoardTables* b, int players, int preset, uint64_t seed,
                      int game, bint gods=False) noexcept nogil:
     """docs/engine.md "Dealing": shuffle the cards in island order, 4 to each seat from the top
     (R3; the same with 2 players, R15.2).  Kahuna (R16.2): 3 to each seat, then 3 face-up, and
@@ -550,7 +566,7 @@ cdef void deal_state(GameState* s, const BoardTables* b, int players, int preset
         deal_gods(s)
 
 
-cdef void deal_gods(GameState* s) noexcept nogil:
+cdef void deal_gods(CState* s) noexcept nogil:
     """R14.1: the 16 tokens in kind order (8 KANE, 2 each of the others), shuffled with the state's stream
     after the cards, token i on island i."""
     cdef uint8_t tokens[GODS_ISLANDS]
@@ -589,7 +605,7 @@ cdef inline int emit(int32_t* out, int* values, int n, int32_t code, int value, 
     return n + keep
 
 
-cdef inline int one_color_builds(const GameState* s, int32_t* out, int n, int* values, uint64_t reach,
+cdef inline int one_color_builds(const CState* s, int32_t* out, int n, int* values, uint64_t reach,
                                  uint64_t payable, uint64_t occ, uint64_t mine, int32_t flag) noexcept nogil:
     """R4 place and swap for one building color, appended to ``out[:n]``; return the new count.
 
@@ -632,7 +648,7 @@ cdef inline int one_color_builds(const GameState* s, int32_t* out, int n, int* v
     return n
 
 
-cdef int legal_builds_2p(const GameState* s, int32_t* out, int n, uint32_t held, uint32_t pairs,
+cdef int legal_builds_2p(const CState* s, int32_t* out, int n, uint32_t held, uint32_t pairs,
                          int* values) noexcept nogil:
     """R4 place and swap with 2 players (R15.3, R15.4), appended to ``out[:n]``; return the new count.
 
@@ -701,7 +717,7 @@ cdef int legal_builds_2p(const GameState* s, int32_t* out, int n, uint32_t held,
     return one_color_builds(s, out, n, values, reach, payable, occ, s.bridges[c1], SLOT_FLAG)
 
 
-cdef inline int building_color(const GameState* s) noexcept nogil:
+cdef inline int building_color(const CState* s) noexcept nogil:
     """The color the mover's builds and R7 removals count for: its one color, or with 2 players
     the turn's chosen color (R15.3)."""
     if s.turn_color != NO_COLOR:
@@ -709,7 +725,7 @@ cdef inline int building_color(const GameState* s) noexcept nogil:
     return s.color_of_seat[s.to_move]
 
 
-cdef int list_moves(const GameState* s, int32_t* out, int* values) noexcept nogil:
+cdef int list_moves(const CState* s, int32_t* out, int* values) noexcept nogil:
     """Write the legal actions of the player to move into ``out`` (ascending); return how many.
 
     ``values`` is NULL, or an array as large as ``out`` that receives each
@@ -720,7 +736,7 @@ cdef int list_moves(const GameState* s, int32_t* out, int* values) noexcept nogi
     return base_moves(s, out, values)
 
 
-cdef int base_moves(const GameState* s, int32_t* out, int* values) noexcept nogil:
+cdef int base_moves(const CState* s, int32_t* out, int* values) noexcept nogil:
     """``list_moves`` of every game but Might of the Gods, which adds to it (``gods_moves``)."""
     cdef const BoardTables* b = s.board
     cdef int n = 0, seat = s.to_move, c, x, k, o, mine, top, rivals, v = 0
@@ -782,7 +798,7 @@ cdef int base_moves(const GameState* s, int32_t* out, int* values) noexcept nogi
     return draw_moves(s, out, n, values, occ)
 
 
-cdef inline int draw_moves(const GameState* s, int32_t* out, int n, int* values, uint64_t occ) noexcept nogil:
+cdef inline int draw_moves(const CState* s, int32_t* out, int n, int* values, uint64_t occ) noexcept nogil:
     """R5 (R14.8, R16.5): a ``TAKE`` per distinct face-up island, then ``DRAW`` if the deck holds a card,
     appended to ``out[:n]``; with ``values``, their scores beside them (``occ``: the occupied links)."""
     cdef uint32_t seen = 0
@@ -798,12 +814,12 @@ cdef inline int draw_moves(const GameState* s, int32_t* out, int n, int* values,
     return n
 
 
-cdef int legal_moves(const GameState* s, int32_t* out) noexcept nogil:
+cdef int legal_moves(const CState* s, int32_t* out) noexcept nogil:
     """Write the legal actions of the player to move into ``out`` (ascending); return how many."""
     return list_moves(s, out, NULL)
 
 
-cdef bint is_legal_action(const GameState* s, int32_t action) noexcept nogil:
+cdef bint is_legal_action(const CState* s, int32_t action) noexcept nogil:
     cdef int32_t buf[MAX_ACTIONS]
     cdef int i, n = legal_moves(s, buf)
     for i in range(n):
@@ -812,7 +828,7 @@ cdef bint is_legal_action(const GameState* s, int32_t action) noexcept nogil:
     return False
 
 
-cdef bint well_formed(const GameState* s, int32_t action) noexcept nogil:
+cdef bint well_formed(const CState* s, int32_t action) noexcept nogil:
     """Whether ``action`` names things that exist on this board (the cheap guard of ``apply``)."""
     cdef const BoardTables* b = s.board
     cdef int kind = action >> 16, a = (action >> 8) & 0xFF, arg = action & 0xFF
@@ -854,7 +870,7 @@ cdef bint well_formed(const GameState* s, int32_t action) noexcept nogil:
 # Applying moves
 # ---------------------------------------------------------------------------
 
-cdef inline void known_one_fewer(GameState* s, int seat, int x) noexcept nogil:
+cdef inline void known_one_fewer(CState* s, int seat, int x) noexcept nogil:
     """R14.10: every other observer sees a card of ``x`` leave ``seat``'s hand."""
     cdef int o
     for o in range(s.n_players):
@@ -862,7 +878,7 @@ cdef inline void known_one_fewer(GameState* s, int seat, int x) noexcept nogil:
             s.known[o][seat][x] -= s.known[o][seat][x] != 0
 
 
-cdef inline void known_one_fewer_each(GameState* s, int seat, int skip) noexcept nogil:
+cdef inline void known_one_fewer_each(CState* s, int seat, int skip) noexcept nogil:
     """R14.10: a card left ``seat``'s hand unseen by every observer but ``skip`` (and ``seat``): they keep one
     card fewer of every island they knew there."""
     cdef int o, y
@@ -872,7 +888,7 @@ cdef inline void known_one_fewer_each(GameState* s, int seat, int skip) noexcept
                 s.known[o][seat][y] -= s.known[o][seat][y] != 0
 
 
-cdef void move_card_seen(GameState* s, int src, int dst, int x) noexcept nogil:
+cdef void move_card_seen(CState* s, int src, int dst, int x) noexcept nogil:
     """R14.6, R14.7: a card of ``x`` goes from ``src``'s hand to ``dst``'s, seen by both; the others see a card
     leave ``src`` but not which (R14.10)."""
     cdef int y
@@ -889,7 +905,7 @@ cdef void move_card_seen(GameState* s, int src, int dst, int x) noexcept nogil:
         s.public_cards[src][y] -= s.public_cards[src][y] != 0
 
 
-cdef inline void pay_card(GameState* s, int seat, int x) noexcept nogil:
+cdef inline void pay_card(CState* s, int seat, int x) noexcept nogil:
     """R4: a played card leaves the hand (and its public part) for the open discards."""
     if s.hands[seat][x] == 0:
         return  # only reachable through an illegal action; keep the card totals intact
@@ -903,7 +919,7 @@ cdef inline void pay_card(GameState* s, int seat, int x) noexcept nogil:
     s.played += 1
 
 
-cdef void discard_card(GameState* s, int seat, int x) noexcept nogil:
+cdef void discard_card(CState* s, int seat, int x) noexcept nogil:
     """R4, R16.5: a card of ``x`` discarded face-down; others do not see which card went, so every
     known card of the hand becomes uncertain by one."""
     cdef int y
@@ -919,7 +935,7 @@ cdef void discard_card(GameState* s, int seat, int x) noexcept nogil:
     s.discarded = True
 
 
-cdef void take_card(GameState* s, int seat, int x) noexcept nogil:
+cdef void take_card(CState* s, int seat, int x) noexcept nogil:
     """R5, R16.5: the first face-up card of ``x`` goes to the hand, seen by all; the deck's top fills
     the gap at once, or the row shrinks when the deck is empty."""
     cdef int i, o
@@ -945,7 +961,7 @@ cdef void take_card(GameState* s, int seat, int x) noexcept nogil:
                 i += 1
 
 
-cdef inline void draw_card(GameState* s, int seat) noexcept nogil:
+cdef inline void draw_card(CState* s, int seat) noexcept nogil:
     """R5, R16.5: the deck's top card goes to the hand, unseen by the others."""
     cdef int x
     if s.deck_top < s.deck_end:
@@ -957,7 +973,7 @@ cdef inline void draw_card(GameState* s, int seat) noexcept nogil:
         deck_left(s)
 
 
-cdef void rank_by_points(GameState* s, const int8_t* order, int n, int first) noexcept nogil:
+cdef void rank_by_points(CState* s, const int8_t* order, int n, int first) noexcept nogil:
     """Fill ``ranking`` with the seats ``order[:n]``, entries from ``first`` on stably sorted by score,
     highest first (``seat_ahead``)."""
     cdef int i, j
@@ -976,7 +992,7 @@ cdef void rank_by_points(GameState* s, const int8_t* order, int n, int first) no
     s.n_ranking = n
 
 
-cdef void win_by_islands(GameState* s, int color) noexcept nogil:
+cdef void win_by_islands(CState* s, int color) noexcept nogil:
     """R8, R12: the immediate winner first, then the others by points, then by seat.
 
     With 2 players (R15.7) ``color``'s seat wins; the other seat is second.
@@ -994,7 +1010,7 @@ cdef void win_by_islands(GameState* s, int color) noexcept nogil:
     s.round = ROUND_OVER
 
 
-cdef void claim_token(GameState* s, int island, int c) noexcept nogil:
+cdef void claim_token(CState* s, int island, int c) noexcept nogil:
     """R14.2, R14.3: the first control of ``island`` claims its token for color ``c``'s player; a KANE scores
     at once (1 for 3 links, 2 for 5, 3 for 7) and leaves the game."""
     cdef int kind = s.god_token[island], size = s.board.island_size[island]
@@ -1005,7 +1021,7 @@ cdef void claim_token(GameState* s, int island, int c) noexcept nogil:
         s.gods_owned[s.seat_of_color[c]][kind] += 1
 
 
-cdef void resolve_link(GameState* s, int link, int c) noexcept nogil:
+cdef void resolve_link(CState* s, int link, int c) noexcept nogil:
     """R6, R7, R8 after a bridge of the mover's color ``c`` went on ``link`` (place or swap).
 
     Every other color is a rival here, the mover's other one included (R15.4).
@@ -1037,7 +1053,7 @@ cdef void resolve_link(GameState* s, int link, int c) noexcept nogil:
         win_by_islands(s, c)
 
 
-cdef void island_points(const GameState* s, int bonus, int32_t* points) noexcept nogil:
+cdef void island_points(const CState* s, int bonus, int32_t* points) noexcept nogil:
     """R11: add to ``points[color]`` what each controller scores: the links it does not hold (+ bonus per island)."""
     cdef int x, o, size
     for x in range(s.board.n_islands):
@@ -1047,18 +1063,18 @@ cdef void island_points(const GameState* s, int bonus, int32_t* points) noexcept
             points[o] += size - bridges_on(s, o, x) + bonus
 
 
-cdef inline void score_islands(GameState* s, int bonus) noexcept nogil:
+cdef inline void score_islands(CState* s, int bonus) noexcept nogil:
     """R9 scoring 1 (bonus 0) and R11 final scoring (bonus 1): the island points go onto the scores."""
     island_points(s, bonus, s.scores)
 
 
-cdef void start_final_round(GameState* s) noexcept nogil:
+cdef void start_final_round(CState* s) noexcept nogil:
     s.round = ROUND_FINAL
     s.n_done = 0
     s.n_passed = 0
 
 
-cdef void reshuffle(GameState* s) noexcept nogil:
+cdef void reshuffle(CState* s) noexcept nogil:
     """R9: open and face-down discards, listed in island order, shuffled into a new deck.
 
     Each player sees the open discards and its own face-down ones go in, and how many face-down discards
@@ -1092,7 +1108,7 @@ cdef void reshuffle(GameState* s) noexcept nogil:
     refill_face_up(s)
 
 
-cdef void end_turn(GameState* s) noexcept nogil:
+cdef void end_turn(CState* s) noexcept nogil:
     """After a take or draw: round ends (R9, R10), then the next seat."""
     s.played = 0
     s.discarded = False
@@ -1111,7 +1127,7 @@ cdef void end_turn(GameState* s) noexcept nogil:
     s.to_move = 0 if s.to_move + 1 == s.n_players else s.to_move + 1  # the next seat (no division)
 
 
-cdef void end_final_turn(GameState* s) noexcept nogil:
+cdef void end_final_turn(CState* s) noexcept nogil:
     """R10 END: the mover's final turn is over; after the last one, final scoring (R11, R12)."""
     cdef int i, j, seat = s.to_move
     if not seat_done(s, seat):
@@ -1135,7 +1151,7 @@ cdef void end_final_turn(GameState* s) noexcept nogil:
         s.to_move = next_seat_not_done(s, seat)
 
 
-cdef void apply_move(GameState* s, int32_t action) noexcept nogil:
+cdef void apply_move(CState* s, int32_t action) noexcept nogil:
     """Apply a legal action (docs/engine.md "Applying moves").
 
     Unchecked: an illegal but well-formed action leaves a meaningless state,
@@ -1281,7 +1297,7 @@ cdef enum:
 # the mover's own: sweeping it (R6), swapping it or removing it (R7) is a loss, not a gain.
 
 
-cdef inline int bridge_value(const GameState* s, int c, int mate, int island, uint64_t occupied) noexcept nogil:
+cdef inline int bridge_value(const CState* s, int c, int mate, int island, uint64_t occupied) noexcept nogil:
     """What one more bridge of color ``c`` on ``island`` is worth to it (place or swap); ``mate`` is
     the mover's other color (2 players) or -1; ``occupied`` the links holding a bridge.
 
@@ -1305,13 +1321,13 @@ cdef inline int bridge_value(const GameState* s, int c, int mate, int island, ui
     return VALUE_OWN_ISLAND if 2 * n > size else v
 
 
-cdef inline int control_lost(const GameState* s, int color, int island) noexcept nogil:
+cdef inline int control_lost(const CState* s, int color, int island) noexcept nogil:
     """VALUE_BREAK_CONTROL if taking one bridge of ``color`` from ``island`` ends its majority (R2)."""
     cdef int cnt = bridges_on(s, color, island), size = s.board.island_size[island]
     return VALUE_BREAK_CONTROL if 2 * cnt > size and 2 * (cnt - 1) <= size else 0
 
 
-cdef inline int owner_of(const GameState* s, int link) noexcept nogil:
+cdef inline int owner_of(const CState* s, int link) noexcept nogil:
     cdef int o
     for o in range(s.n_colors):
         if (s.bridges[o] >> link) & 1:
@@ -1319,7 +1335,7 @@ cdef inline int owner_of(const GameState* s, int link) noexcept nogil:
     return -1
 
 
-cdef inline int build_value(const GameState* s, int kind, int link, int slot, uint64_t occupied) noexcept nogil:
+cdef inline int build_value(const CState* s, int kind, int link, int slot, uint64_t occupied) noexcept nogil:
     """The score of a place (``kind`` PLACE) or swap (SWAP) on ``link`` by the mover's color ``slot``
     (0, or 1 for the second color with 2 players); ``occupied`` are the links holding a bridge.  The
     cards paid do not count: every place and every swap combo on a link scores the same."""
@@ -1344,7 +1360,7 @@ cdef inline int build_value(const GameState* s, int kind, int link, int slot, ui
     return v
 
 
-cdef int remove_value(const GameState* s, int link) noexcept nogil:
+cdef int remove_value(const CState* s, int link) noexcept nogil:
     """The score of an R7 removal of the bridge on ``link``: hurt the strongest rival, best where it
     also costs them an island."""
     cdef const BoardTables* b = s.board
@@ -1358,12 +1374,12 @@ cdef int remove_value(const GameState* s, int link) noexcept nogil:
     return s.scores[o] + VALUE_PER_BRIDGE * bridges_on(s, o, island) + control_lost(s, o, other)
 
 
-cdef inline int take_value(const GameState* s, int island, uint64_t occupied) noexcept nogil:
+cdef inline int take_value(const CState* s, int island, uint64_t occupied) noexcept nogil:
     """The score of taking a face-up card of ``island`` (R5), ``occupied`` being the links with a bridge."""
     return VALUE_TAKE_USEFUL if s.board.island_links[island] & ~occupied else VALUE_TAKE_OTHER
 
 
-cdef int move_value(const GameState* s, int32_t action) noexcept nogil:
+cdef int move_value(const CState* s, int32_t action) noexcept nogil:
     """The heuristic score of a legal ``action`` for the player to move (see the VALUE_ constants)."""
     cdef int kind = action >> 16, a = (action >> 8) & 0xFF, arg
     cdef bint joker
@@ -1397,7 +1413,7 @@ cdef int move_value(const GameState* s, int32_t action) noexcept nogil:
     return VALUE_END  # END, and REVEAL: any card will do
 
 
-cdef void value_moves(const GameState* s, const int32_t* moves, int n, int* values) noexcept nogil:
+cdef void value_moves(const CState* s, const int32_t* moves, int n, int* values) noexcept nogil:
     """``values[i]`` = ``move_value`` of ``moves[i]``, one action at a time: the specification that
     ``list_moves`` with scores must match (``CoreState.move_values``)."""
     cdef int i
@@ -1448,7 +1464,7 @@ cdef int best_move(const int* values, int n, uint64_t* rng) noexcept nogil:
     return pick
 
 
-cdef int choose_move(const GameState* s, int policy, uint64_t* rng, int32_t* moves, int* values,
+cdef int choose_move(const CState* s, int policy, uint64_t* rng, int32_t* moves, int* values,
                      int* n_moves) noexcept nogil:
     """List the legal moves into ``moves`` (their number into ``n_moves``) and return the index of the
     one ``policy`` plays, drawing from ``rng`` (0 when there is none).
@@ -1479,7 +1495,7 @@ cdef int choose_move(const GameState* s, int policy, uint64_t* rng, int32_t* mov
     return best_move(values, n, rng)
 
 
-cdef long long playout_state(GameState* s, uint64_t seed, int policy, long long plies=-1) noexcept nogil:
+cdef long long playout_state(CState* s, uint64_t seed, int policy, long long plies=-1) noexcept nogil:
     """Play to the end of the game with ``policy``, or at most ``plies`` moves when that is 0 or more; return
     the number of moves made.
 
@@ -1510,7 +1526,7 @@ DEF CUT_FEATURES = 6     # per color, see cut_features
 DEF CUT_BUCKETS = 7      # the phases a model is fitted for, see cut_bucket
 
 
-cdef inline int cut_bucket(const GameState* s) noexcept nogil:
+cdef inline int cut_bucket(const CState* s) noexcept nogil:
     """The phase of a cut state: rounds 1 and 2 each in three parts by the cards left in the deck (more than
     3/8 of all cards, more than 3/16, fewer), then the final round (6)."""
     cdef int left = s.deck_end - s.deck_top, cards = s.board.n_cards
@@ -1519,7 +1535,7 @@ cdef inline int cut_bucket(const GameState* s) noexcept nogil:
     return (0 if s.round == ROUND_1 else 3) + (0 if 8 * left > 3 * cards else (1 if 16 * left > 3 * cards else 2))
 
 
-cdef void cut_features(const GameState* s, double* f) noexcept nogil:
+cdef void cut_features(const CState* s, double* f) noexcept nogil:
     """``f[color * CUT_FEATURES + k]``: 0 points banked, 1 the island points if the game were scored now (R11),
     2 islands controlled, 3 bridges, 4 cards in hand, 5 seats until that color's player moves."""
     cdef int32_t now[MAX_COLORS]
@@ -1577,12 +1593,12 @@ cdef class CutModel:
 # Kahuna (R16; docs/engine.md "Kahuna")
 # ---------------------------------------------------------------------------
 
-cdef inline bint kahuna_may_draw(const GameState* s, int seat) noexcept nogil:
+cdef inline bint kahuna_may_draw(const CState* s, int seat) noexcept nogil:
     """R16.5: a hand of 5 cannot draw."""
     return s.hand_size[seat] < KAHUNA_HAND
 
 
-cdef int kahuna_moves(const GameState* s, int32_t* out, int* values) noexcept nogil:
+cdef int kahuna_moves(const CState* s, int32_t* out, int* values) noexcept nogil:
     """Kahuna's legal actions of the player to move into ``out`` (ascending); return how many.
 
     Places (R16.3; only with a bridge in stock, R16.1), removals paid with two
@@ -1643,7 +1659,7 @@ cdef int kahuna_moves(const GameState* s, int32_t* out, int* values) noexcept no
     return n
 
 
-cdef void kahuna_check_bridges(GameState* s) noexcept nogil:
+cdef void kahuna_check_bridges(CState* s) noexcept nogil:
     """R16.8: after the first scoring, a seat with no bridge on the board loses at once (both
     without one: the game ends with no winner)."""
     cdef bint none0, none1
@@ -1666,7 +1682,7 @@ cdef void kahuna_check_bridges(GameState* s) noexcept nogil:
     s.round = ROUND_OVER
 
 
-cdef void kahuna_interim_scoring(GameState* s, int points) noexcept nogil:
+cdef void kahuna_interim_scoring(CState* s, int points) noexcept nogil:
     """R16.6: the seat controlling more islands scores ``points``; a tie scores nothing."""
     cdef int a = islands_controlled(s, 0), b = islands_controlled(s, 1)
     if a > b:
@@ -1675,7 +1691,7 @@ cdef void kahuna_interim_scoring(GameState* s, int points) noexcept nogil:
         s.scores[1] += points
 
 
-cdef void kahuna_end_turn(GameState* s, bint skipped) noexcept nogil:
+cdef void kahuna_end_turn(CState* s, bint skipped) noexcept nogil:
     """After a take, a draw or a skipped draw: a run-out scores and reshuffles (R16.6) or, the third
     time, begins the final round (R16.7); then the other seat moves; then R16.8."""
     s.played = 0
@@ -1695,7 +1711,7 @@ cdef void kahuna_end_turn(GameState* s, bint skipped) noexcept nogil:
     kahuna_check_bridges(s)
 
 
-cdef void kahuna_end_final_turn(GameState* s) noexcept nogil:
+cdef void kahuna_end_final_turn(CState* s) noexcept nogil:
     """R16.7: after both final turns, the seat controlling more islands scores the difference; most
     points wins, then the final scoring's points, then, both at 0 points, more bridges."""
     cdef int seat = s.to_move, c0, c1, f0, f1, w = -1
@@ -1726,7 +1742,7 @@ cdef void kahuna_end_final_turn(GameState* s) noexcept nogil:
     s.round = ROUND_OVER
 
 
-cdef void kahuna_apply(GameState* s, int32_t action) noexcept nogil:
+cdef void kahuna_apply(CState* s, int32_t action) noexcept nogil:
     """Apply a legal Kahuna action (docs/engine.md "Kahuna"); unchecked, as ``apply_move``."""
     cdef const BoardTables* b = s.board
     cdef int kind = action >> 16, a = (action >> 8) & 0xFF, arg = action & 0xFF
@@ -1769,7 +1785,7 @@ cdef enum:
     KAHUNA_VALUE_SKIP = -1      # drawing is usually worth more than skipping
 
 
-cdef int kahuna_island_gain(const GameState* s, int seat, int island, uint64_t occupied) noexcept nogil:
+cdef int kahuna_island_gain(const CState* s, int seat, int island, uint64_t occupied) noexcept nogil:
     """What one more bridge of ``seat`` on ``island`` is worth: control gained (plus the sweep), a
     step towards it, or a spare bridge on an island already held (a removal then costs no control)."""
     cdef uint64_t links = s.board.island_links[island]
@@ -1782,7 +1798,7 @@ cdef int kahuna_island_gain(const GameState* s, int seat, int island, uint64_t o
     return VALUE_PER_BRIDGE * n - (VALUE_PER_BRIDGE * rivals if 2 * rivals > size - 2 else 0)
 
 
-cdef int kahuna_value(const GameState* s, int32_t action) noexcept nogil:
+cdef int kahuna_value(const CState* s, int32_t action) noexcept nogil:
     """The heuristic score of a legal Kahuna ``action`` for the player to move."""
     cdef const BoardTables* b = s.board
     cdef int kind = action >> 16, a = (action >> 8) & 0xFF, seat = s.to_move, v, e, island, cnt
@@ -1835,12 +1851,12 @@ cdef inline void sort_moves(int32_t* out, int n) noexcept nogil:
         out[j + 1] = t
 
 
-cdef inline bint may_use_tokens(const GameState* s) noexcept nogil:
+cdef inline bint may_use_tokens(const CState* s) noexcept nogil:
     """R14.4: in round 2, in the play phase (no discard made, no R7 removal pending)."""
     return s.round == ROUND_2 and not s.discarded and s.n_remove == 0
 
 
-cdef int joker_builds(const GameState* s, int32_t* out, int n, int c, int32_t flag) noexcept nogil:
+cdef int joker_builds(const CState* s, int32_t* out, int n, int c, int32_t flag) noexcept nogil:
     """R14.5: the builds KANALOA pays for, with color ``c`` (slot ``flag``), appended to ``out[:n]``."""
     cdef const BoardTables* b = s.board
     cdef int seat = s.to_move, k, owned = s.gods_owned[seat][GOD_KANALOA]
@@ -1864,7 +1880,7 @@ cdef int joker_builds(const GameState* s, int32_t* out, int n, int c, int32_t fl
     return n
 
 
-cdef int gods_moves(const GameState* s, int32_t* out, int* values) noexcept nogil:
+cdef int gods_moves(const CState* s, int32_t* out, int* values) noexcept nogil:
     """The legal moves of a game with the gods (docs/engine.md "Might of the Gods", "Legal moves")."""
     cdef int n = 0, seat = s.to_move, x, t, c
     cdef const uint8_t* hand = s.hands[seat]
@@ -1917,13 +1933,13 @@ cdef int gods_moves(const GameState* s, int32_t* out, int* values) noexcept nogi
     return n
 
 
-cdef inline void check_over_limit(GameState* s) noexcept nogil:
+cdef inline void check_over_limit(CState* s) noexcept nogil:
     """R14.9: a token use that left the hand above 4 opens the discard even after playing cards."""
     if s.hand_size[s.to_move] > HAND_LIMIT:
         s.over_limit = True
 
 
-cdef void gods_apply(GameState* s, int32_t action) noexcept nogil:
+cdef void gods_apply(CState* s, int32_t action) noexcept nogil:
     """Apply the actions only the gods have (KU, STEAL, PELE, GIVE, LONO)."""
     cdef int kind = action >> 16, a = (action >> 8) & 0xFF, seat = s.to_move, i, v, r, x
     if kind == KU:
@@ -1967,13 +1983,13 @@ cdef void gods_apply(GameState* s, int32_t action) noexcept nogil:
 # Determinisation (docs/engine.md "Knowledge")
 # ---------------------------------------------------------------------------
 
-cdef inline int sure_of(const GameState* s, int viewer, int seat, int x) noexcept nogil:
+cdef inline int sure_of(const CState* s, int viewer, int seat, int x) noexcept nogil:
     """How many cards of ``x`` ``viewer`` knows to be in ``seat``'s hand: the public ones, or with the gods the
     viewer's own knowledge (R14.10)."""
     return s.known[viewer][seat][x] if s.gods else s.public_cards[seat][x]
 
 
-cdef void determinise_state(GameState* out, const GameState* s, int viewer, uint64_t seed,
+cdef void determinise_state(CState* out, const CState* s, int viewer, uint64_t seed,
                             bint use_pile=True) noexcept nogil:
     """``out`` = ``s`` with every card ``viewer`` cannot see dealt afresh from SplitMix64(seed).
 
@@ -2342,7 +2358,7 @@ cdef class CoreState:
     Made by ``deal`` or ``from_data``; ``apply`` is unchecked (see its docstring).
     """
 
-    cdef GameState st
+    cdef CState st
     cdef readonly CoreBoard board
 
     def __init__(self, *args, **kwargs):
@@ -2372,7 +2388,7 @@ cdef class CoreState:
         """The state described by ``data`` (a ``StateData``); ValueError names the first bad field."""
         cdef BoardTables* b = &board.tables
         cdef CoreState out
-        cdef GameState* s
+        cdef CState* s
         cdef int n_isl = b.n_islands, n_cards = b.n_cards, seat, x, k, i
         if _as_int(data.n_islands, "n_islands", 0, MAX_ISLANDS) != n_isl:
             raise ValueError(f"n_islands: the board has {n_isl} islands, not {data.n_islands}")
@@ -2536,7 +2552,7 @@ cdef class CoreState:
         Raises AssertionError if two colors hold the same link: a broken
         invariant of the core, never a user error.
         """
-        cdef const GameState* s = &self.st
+        cdef const CState* s = &self.st
         cdef int n_isl = s.board.n_islands, seat, x, k, o, p
         cdef bint knows_pile = False
         for o in range(s.n_players):
@@ -2709,7 +2725,7 @@ cdef class CoreState:
         is unchanged."""
         cdef uint64_t s0 = _seed(seed)
         cdef int pol = _policy(policy)
-        cdef GameState end = self.st
+        cdef CState end = self.st
         with nogil:
             playout_state(&end, s0, pol)
         return [end.scores[i] for i in range(end.n_colors)], end.winner
@@ -2774,7 +2790,7 @@ cdef class CoreState:
 
     def deck_counts(self, start=0):
         """Cards per island in the deck from position ``start`` (0 is the top) to its bottom."""
-        cdef GameState* s = &self.st
+        cdef CState* s = &self.st
         cdef int first = _as_int(start, "start", 0, s.deck_end - s.deck_top)
         counts = [0] * s.board.n_islands
         cdef int i
@@ -2788,7 +2804,7 @@ cdef class CoreState:
         none.  The cards above ``index`` stay where they are, so a chance event can fix the top cards one
         by one.  Nothing else in the state changes: a caller deciding the order of a hidden deck keeps
         every rule intact."""
-        cdef GameState* s = &self.st
+        cdef CState* s = &self.st
         cdef int at = s.deck_top + _as_int(index, "index", 0, s.deck_end - s.deck_top - 1)
         cdef int x = _as_int(island, "island", 0, s.board.n_islands - 1)
         cdef int i
@@ -2809,7 +2825,7 @@ cdef class CoreState:
         longer uniform (the exchanged card moved down); a caller that goes on to play from the state
         with the core's own chance (``playout``) calls this first."""
         cdef uint64_t rng = _seed(seed)
-        cdef GameState* s = &self.st
+        cdef CState* s = &self.st
         shuffle_cards(&s.deck[s.deck_top], s.deck_end - s.deck_top, &rng)
         s.rng = sm_next(&rng)
 
@@ -2817,7 +2833,7 @@ cdef class CoreState:
 
     def counts_on(self, int island):
         """Bridges per color on the links of ``island`` (ValueError for an island not on the board)."""
-        cdef const GameState* s = &self.st
+        cdef const CState* s = &self.st
         cdef int o
         if not 0 <= island < s.board.n_islands:
             raise ValueError(f"island {island}: not on this board")
@@ -2825,7 +2841,7 @@ cdef class CoreState:
 
     def controller_of(self, int island) -> int:
         """The color with an absolute majority on ``island`` (R2), or -1."""
-        cdef const GameState* s = &self.st
+        cdef const CState* s = &self.st
         if not 0 <= island < s.board.n_islands:
             raise ValueError(f"island {island}: not on this board")
         return controller_of(s, island)
@@ -2953,7 +2969,7 @@ def random_games(CoreBoard board not None, players, preset, games, seed, game=GA
     cdef int n_players = players, pre = preset, kind = game
     cdef long long g, moves = 0
     cdef uint64_t game_seed
-    cdef GameState st
+    cdef CState st
     with nogil:
         for g in range(n_games):
             game_seed = s0 + <uint64_t>g

@@ -1,22 +1,40 @@
-"""Fixtures of the benchmark suite: the board, the reference positions, and rates per unit of work.
+"""Fixtures of the benchmark suite: the rule sets, the reference positions, and rates per unit of work.
 
 Run it with ``pytest bench/`` (settings in ``bench/pytest.ini``): one table
-per group, each row timing one implementation or one position.  The reference
-positions and every seed come from ``kanaloa.tools.benchmark``, so the suite times
-exactly what ``kanaloa bench`` reports.  After the tables, a summary turns
-each benchmark's best round into a rate of its own unit (games, moves,
-determinisations, iterations per second).
+per group, each row timing one implementation or one position.  The rule sets
+come from the registry (every registered game's example rule sets and those its
+``bench`` face times), the reference positions and every seed from
+``kanaloa.tools.benchmark``, so the suite times what ``kanaloa bench``
+reports.  After the tables, a summary turns each benchmark's best round into a
+rate of its own unit (games, moves, determinisations, iterations per second).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from kanaloa.rules.board import Board, load_board
-from kanaloa.rules.core import core_board
-from kanaloa.tools.benchmark import PHASES, PLAYERS, BenchPosition, bench_position
+from kanaloa.rules.registry import game_types
+from kanaloa.rules.ruleset import Ruleset
+from kanaloa.tools.benchmark import PHASES, PLAYERS, BenchPosition, bench_position, game_bench, position_ruleset
 
 POSITION_IDS = [f"{p}p-{phase}" for p in PLAYERS for phase in PHASES]
+
+
+def bench_rulesets() -> list[Ruleset]:
+    """Every registered game's example rule sets and the rule sets its bench face times in C, each once."""
+    out: list[Ruleset] = []
+    for game in game_types():
+        for rules in [*game.example_rulesets(), *(b.ruleset for b in game_bench(game).batches)]:
+            if rules not in out:
+                out.append(rules)
+    return out
+
+
+def rules_id(rules: Ruleset) -> str:
+    """A short test id of a rule set: ``kanaloa-4p-yucata``, ``kanaloa-2p-tabletop-gods``, ``kahuna-2p``."""
+    params = rules.params()
+    preset = f"-{params['preset']}" if "preset" in params else ""
+    return f"{rules.game}-{rules.players}p{preset}{'-gods' if params.get('gods') else ''}"
 
 
 # Benchmarks that asked for rates: (the pytest-benchmark fixture, [(units per call, unit), ...]).
@@ -25,20 +43,9 @@ _RATES: list[tuple[object, list[tuple[float, str]]]] = []
 
 
 @pytest.fixture(scope="session")
-def oro() -> Board:
-    return load_board("oro")
-
-
-@pytest.fixture(scope="session")
-def tables(oro):
-    """The core's board tables for ``oro``."""
-    return core_board(oro)
-
-
-@pytest.fixture(scope="session")
-def positions(oro) -> dict[str, BenchPosition]:
+def positions() -> dict[str, BenchPosition]:
     """Every reference position by name, ``3p-start`` ... ``4p-final``."""
-    return {f"{p}p-{phase}": bench_position(oro, p, phase) for p in PLAYERS for phase in PHASES}
+    return {f"{p}p-{phase}": bench_position(position_ruleset(p), phase) for p in PLAYERS for phase in PHASES}
 
 
 @pytest.fixture(params=POSITION_IDS)

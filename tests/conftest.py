@@ -17,11 +17,34 @@ import pytest
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import Board, load_board
 from kanaloa.rules.engine import Engine, load_engine
-from kanaloa.rules.state import PRESET_TABLETOP, TABLETOP_BRIDGES, StateData, n_colors
+from kanaloa.rules.ruleset import Ruleset, make_ruleset
+from kanaloa.rules.state import (
+    GAME_KANALOA,
+    GAME_NAMES,
+    PRESET_NAMES,
+    PRESET_TABLETOP,
+    PRESET_YUCATA,
+    TABLETOP_BRIDGES,
+    StateData,
+    n_colors,
+)
 
 REFERENCE = load_engine("reference")
 CORE = load_engine("core")
 ENGINES = {"reference": REFERENCE, "core": CORE}
+
+
+def ruleset_of(board: Board, players: int, preset: int = PRESET_YUCATA, *, game: int = GAME_KANALOA,
+               gods: bool = False) -> Ruleset:
+    """The rule set of the state classes' own deal arguments (``preset`` and ``game`` by their codes in
+    ``kanaloa.rules.state``), for ``Engine.deal(ruleset, seed)`` in tests that loop over those codes."""
+    return make_ruleset(GAME_NAMES[game], players=players, preset=PRESET_NAMES[preset], gods=gods, board=board)
+
+
+def state_deal(engine: Engine, board: Board, players: int, preset: int, seed: int, **options):
+    """A deal by ``engine``'s state class itself (``deal(board, players, preset, seed, game=, gods=)``), below
+    the rule set: for the tests of what the engines refuse on their own (ValueError)."""
+    return engine.state_cls.deal(engine.board_for(board), players, preset, seed, **options)
 
 
 @pytest.fixture(scope="session")

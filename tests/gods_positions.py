@@ -86,6 +86,6 @@ def gods_game(seed: int, players: int, engine: Engine, stop=lambda d: False, sha
     (given the state's data) accepts or the end of the game."""
     rng = random.Random(seed)
     pos = Position.new(players=players, seed=seed, gods=True, engine=engine)
-    while not pos.is_over and not stop(pos.data):
+    while not pos.is_over and not stop(pos.state.to_data()):
         pos.push(god_choice(rng, pos.state.legal_actions(), share))
     return pos

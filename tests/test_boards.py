@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import threading
 from itertools import combinations
 
 import pytest
 
 from cli_helpers import run, user_error
+from kanaloa.errors import MAX_INPUT_BYTES
 from kanaloa.interfaces import layout as L
 from kanaloa.interfaces.svg import board_geometry
 from kanaloa.rules.board import board_from_dict, board_to_dict, load_board
@@ -253,3 +256,71 @@ def test_board_errors_on_files(tmp_path):
     user_error(run("board", write_board(tmp_path, doc), "--layout"),
                "--layout: board", "its links H-C and A-B cross; draw it without crossings first")
     user_error(run("board", "oro", "--svg", str(tmp_path)), "--svg", "cannot write it")
+
+
+# -- a path that is there but holds no board file says what it is (R1: a board is a JSON file) ----------
+
+
+def _board_errors(path: str) -> set[str]:
+    """The one error line of ``kanaloa board PATH`` and of ``kanaloa new --board PATH`` (the same line)."""
+    return {user_error(run("board", path)), user_error(run("new", "--seed", "1", "--board", path))}
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_a_device_is_not_a_board_file():
+    """``board /dev/zero`` said "no such built-in board or file"; the file is there, it is a device."""
+    assert _board_errors("/dev/zero") == {
+        "error: board '/dev/zero': not a regular file but a character device; a board is a JSON file"}
+
+
+def test_a_directory_is_not_a_board_file(tmp_path):
+    assert _board_errors(str(tmp_path)) == {f"error: board {str(tmp_path)!r}: is a directory, not a board file (JSON)"}
+
+
+def test_a_board_file_the_system_will_not_let_us_read_gives_its_reason(tmp_path, monkeypatch):
+    path = write_board(tmp_path, wheel(), "locked.json")
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("kanaloa.rules.board.open", refuse, raising=False)
+    assert _board_errors(path) == {f"error: board {path!r}: cannot read it (Permission denied)"}
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any file")
+def test_a_board_file_without_read_permission(tmp_path):
+    path = write_board(tmp_path, wheel(), "unreadable.json")
+    os.chmod(path, 0)
+    assert _board_errors(path) == {f"error: board {path!r}: cannot read it (Permission denied)"}
+
+
+def test_a_board_file_over_the_input_limit_says_so(tmp_path):
+    path = tmp_path / "huge.json"
+    path.write_bytes(b" " * (MAX_INPUT_BYTES + 1))
+    assert _board_errors(str(path)) == {
+        f"error: board {str(path)!r}: larger than the 4 MiB input limit; expected a board file (JSON)"}
+
+
+def test_a_path_with_nothing_there_is_no_board(tmp_path):
+    path = str(tmp_path / "nowhere.json")
+    assert _board_errors(path) == {f"error: board {path!r}: no such built-in board (oro, kahuna) or file"}
+    assert _board_errors(path + "/board.json") == {
+        f"error: board {path + '/board.json'!r}: no such built-in board (oro, kahuna) or file"}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_board_comes_through_a_named_pipe(tmp_path):
+    """A pipe is read like a file (``--board <(...)`` in a shell), within the same input limit."""
+    pipe = str(tmp_path / "board.pipe")
+    os.mkfifo(pipe)
+
+    def feed() -> None:
+        with open(pipe, "w") as fh:
+            fh.write(json.dumps(wheel()))
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    result = run("board", pipe)
+    writer.join()
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("board wheel: 6 islands, 10 links")

@@ -15,6 +15,7 @@ from conftest import hide_swap
 from kanaloa.errors import OptionError
 from kanaloa.play.bots import GreedyBot, ISMCTSBot, PIMCBot, RandomBot, parse_bot_spec
 from kanaloa.rules.core import core_board
+from kanaloa.rules.ruleset import make_ruleset, ruleset_for_state
 
 # -- specs ---------------------------------------------------------------------
 
@@ -95,9 +96,9 @@ def play_game(specs, seed, players):
 
     board = load_board("oro")
     bots = [parse_bot_spec(specs[s]) for s in range(players)]
-    for seat, bot in enumerate(bots):
-        bot.start(board, seed * 8 + seat)
     state = kanaloa_core.CoreState.deal(core_board(board), players, 0, seed)
+    for seat, bot in enumerate(bots):
+        bot.start(ruleset_for_state(board, state.to_data()), seed * 8 + seat)
     moves = 0
     while not state.is_over:
         legal = state.legal_actions()
@@ -153,7 +154,7 @@ def test_a_bot_plays_the_same_whatever_it_cannot_see(name, players):
     choices = []
     for s in (state, twin):
         bot = parse_bot_spec(SMALL[name])
-        bot.start(board, 5)
+        bot.start(ruleset_for_state(board, data), 5)
         choices.append(bot.choose(s))
     assert choices[0] == choices[1]
 
@@ -210,7 +211,7 @@ def _turn_keeping_move(board, bot_spec, wanted=lambda subtrees: True):
     for seed in range(40):
         state = _dealt(board, seed, 30)
         bot = parse_bot_spec(bot_spec)
-        bot.start(board, seed)
+        bot.start(ruleset_for_state(board, state.to_data()), seed)
         action = bot.choose(state)
         if bot._kept is not None and wanted(bot._kept[1]):
             return state, bot, action
@@ -253,7 +254,7 @@ def test_trees_vote_with_their_summed_root_visits(monkeypatch):
         state = _dealt(board, seed, 25)
         made.clear()
         bot = parse_bot_spec("ismcts:iterations=90:trees=3")
-        bot.start(board, seed)
+        bot.start(ruleset_for_state(board, state.to_data()), seed)
         action = bot.choose(state)
         assert len(made) == 3 and [r.iterations for r in made] == [30, 30, 30]
         totals: dict[int, int] = {}
@@ -303,7 +304,7 @@ def test_without_reuse_nothing_is_kept():
     for _ in range(20):
         state.apply(state.legal_actions()[0])
     bot = parse_bot_spec("ismcts:iterations=100")
-    bot.start(board, 1)
+    bot.start(ruleset_for_state(board, state.to_data()), 1)
     bot.choose(state)
     assert bot._kept is None
 
@@ -312,13 +313,16 @@ def test_the_hint_bot_plays_with_the_hints_settings():
     from kanaloa.play.bots import HintBot
     from kanaloa.play.settings import HINT_SETTINGS
 
+    oro = make_ruleset("kanaloa")
     bot = parse_bot_spec("hint:time=0.05")
+    bot.start(oro, 1)
     assert isinstance(bot, HintBot) and bot.seconds == 0.05
     assert (bot.c, bot.prior, bot.reuse, bot.margin, bot.expand) == (
         HINT_SETTINGS.c, HINT_SETTINGS.prior, HINT_SETTINGS.reuse, HINT_SETTINGS.margin, HINT_SETTINGS.expand_after)
     assert bot.game.policy == HINT_SETTINGS.policy
     assert bot.game.reshuffle is HINT_SETTINGS.reshuffle is True
     tuned = parse_bot_spec("hint:c=0.9:prior=0:reuse=0:reshuffle=0")
+    tuned.start(oro, 1)
     assert (tuned.c, tuned.prior, tuned.reuse, tuned.game.reshuffle) == (0.9, 0.0, False, False)
     with pytest.raises(OptionError, match="give one budget"):
         parse_bot_spec("hint:time=1:iterations=5")
@@ -333,7 +337,7 @@ def test_the_reshuffle_key_says_whether_the_determinisations_use_what_went_into_
     assert not ISMCTS_SETTINGS.reshuffle
     for spec, wanted in (("ismcts", False), ("pimc", False), ("ismcts:reshuffle=1", True),
                          ("pimc:reshuffle=1", True), ("ismcts:one_order=1:reshuffle=1", True)):
-        assert parse_bot_spec(spec).game.reshuffle is wanted, spec
+        assert parse_bot_spec(spec).search_options["reshuffle"] is wanted, spec
     board = load_board("oro")
     state = kanaloa_core.CoreState.deal(core_board(board), 4, 0, 11)
     rng = random.Random(11)
@@ -341,6 +345,8 @@ def test_the_reshuffle_key_says_whether_the_determinisations_use_what_went_into_
         state.apply(rng.choice(state.legal_actions()))
     me = state.to_move
     for spec, pile in (("ismcts", False), ("ismcts:reshuffle=1", True)):
-        world = parse_bot_spec(spec).game.wrap(state).resample(me, 3)
+        bot = parse_bot_spec(spec)
+        bot.start(ruleset_for_state(board, state.to_data()), 1)
+        world = bot.game.wrap(state).resample(me, 3)
         assert world.core.to_data() == state.determinise(me, 3, pile).to_data(), spec
     assert state.determinise(me, 3, True).to_data() != state.determinise(me, 3, False).to_data()

@@ -56,6 +56,102 @@ def test_new_tabletop_preset():
     assert doc["rules"]["preset"] == "tabletop"
 
 
+def test_new_seats_three_players_in_the_order_of_colors():
+    doc = json.loads(run("new", "--seed", "3", "--players", "3", "--colors", "green,red,blue").stdout)
+    assert doc["players"] == ["green", "red", "blue"] and doc["to_move"] == "green"
+
+
+def test_new_deals_the_rule_set_the_registry_makes():
+    """The deal is load_game's rule set: the same options deal what Position.deal deals from it."""
+    from kanaloa import load_game
+    from kanaloa.position import Position
+
+    rules = load_game("kanaloa", players=2, preset="tabletop", gods=True, colors="green+red,blue+yellow")
+    dealt = run("new", "--seed", "9", "--players", "2", "--preset", "tabletop", "--gods", "--colors",
+                "green+red,blue+yellow")
+    assert dealt.exit_code == 0, dealt.output
+    assert dealt.stdout == Position.deal(rules, 9).dumps() + "\n"
+
+
+def test_new_viewer_choices_are_the_registered_games_colors():
+    from kanaloa.interfaces.cli import new
+    from kanaloa.rules.registry import game_types, load_game
+
+    viewer = next(p for p in new.params if p.name == "viewer")
+    palettes = [c for g in game_types() for c in load_game(g.name).palette]
+    assert list(viewer.type.choices) == list(dict.fromkeys(palettes)) == ["red", "green", "blue", "yellow", "white",
+                                                                          "black"]
+
+
+# -- games: every registered game and its parameters --------------------------------------------------
+
+
+def test_games_lists_every_game_with_its_parameters_and_defaults():
+    from kanaloa.rules.registry import describe_games, game_types
+
+    result = run("games")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[:-2] == describe_games()
+    assert lines[-2:] == ["", "kanaloa new --game GAME deals one; each parameter is an option of it (--players, "
+                              "--preset, --gods, --board, --colors)."]
+    assert [line.split()[0] for line in lines if line and not line.startswith(" ")][:-1] == [
+        g.name for g in game_types()] == ["kanaloa", "kahuna"]
+    assert "  preset   yucata or tabletop; default yucata. yucata: unlimited bridges; tabletop: 20 bridges a color " \
+           "(R13)" in lines
+    assert "  players  2; default 2. Kahuna is for 2 players, white and black (R16.1)" in lines
+
+
+def test_games_json_is_the_registry():
+    from kanaloa.rules.registry import game_types
+
+    result = run("games", "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc == [g.to_json() for g in game_types()]
+    kanaloa = doc[0]
+    assert kanaloa["name"] == "kanaloa" and kanaloa["rules"] == "R1-R15"
+    assert {p["name"]: p["default"] for p in kanaloa["parameters"]} == {
+        "players": "4", "preset": "yucata", "gods": "false", "board": "oro",
+        "colors": "red,green,blue,yellow; red+blue,green+yellow"}
+    assert [p["name"] for p in doc[1]["parameters"]] == ["players", "board", "colors"]
+
+
+def test_commands_md_lists_the_keys_of_games_json():
+    from test_docs import documented_keys
+
+    doc = json.loads(run("games", "--json").stdout)
+    assert all(list(game) == documented_keys("games --json") for game in doc)
+    keys = documented_keys("A parameter")
+    for parameter in (p for game in doc for p in game["parameters"]):
+        assert list(parameter) == (keys if "choices" in parameter else [k for k in keys if k != "choices"])
+
+
+def test_every_registered_game_deals_with_its_defaults():
+    from kanaloa.rules.registry import game_types
+
+    for g in game_types():
+        result = run("new", "--game", g.name, "--seed", "1")
+        assert result.exit_code == 0, (g.name, result.output)
+
+
+def test_games_help_says_how_to_deal_one():
+    out = run("games", "--help").stdout
+    assert out.startswith("Usage: ") and "kanaloa new --game kahuna --seed 1" in out
+
+
+def test_load_game_at_the_top_of_the_package():
+    import kanaloa
+    from kanaloa.rules.registry import ParameterError
+
+    rules = kanaloa.load_game("kanaloa", players=2, gods=True)
+    assert rules.pairs and rules.gods and rules.seat_names == ("red", "green")
+    with pytest.raises(ParameterError) as refused:
+        kanaloa.load_game("kahuna", players=3)
+    assert (refused.value.parameter, refused.value.value) == ("players", 3)
+    assert refused.value.why == "Kahuna is for 2 players, white and black (R16.1)"
+
+
 def test_show_reads_standard_input():
     dealt = run("new", "--players", "4", "--seed", "1").stdout
     result = run("show", "-", input=dealt)
@@ -290,3 +386,53 @@ def test_error_a_2_player_build_without_its_color(tmp_path):
     build = next(m for m in run("moves", "-", input=after.stdout).stdout.split("\n") if m.startswith("red: "))
     body = build.split(": ", 1)[1]
     assert_user_error(run("play", "-", body, input=after.stdout), f"move '{body}'", "names its color", "(R15.3)")
+
+
+# -- show: the bridges left in stock wherever the rule set counts them -----------------------------------
+
+
+def _first_build(rules, seed: int):
+    """A position of ``rules`` after the setup (R3) and the first build of round 1."""
+    from kanaloa.position import Position
+
+    pos = Position.deal(rules, seed)
+    while pos.round == 0:
+        pos.play(pos.legal_moves()[0])
+    pos.play(next(m for m in pos.move_strings() if "/" in m))
+    return pos
+
+
+def _bridge_lines(pos) -> list[str]:
+    out = run("show", "-", input=pos.dumps())
+    assert out.exit_code == 0, out.output
+    lines = out.stdout.splitlines()
+    start = lines.index("Bridges") + 1
+    return lines[start:lines.index("", start)]
+
+
+def test_show_counts_the_tabletop_presets_bridges_in_stock():
+    """R13: the tabletop preset gives each color 20 bridges; 'show' says how many each has left."""
+    from kanaloa import load_game
+
+    assert _bridge_lines(_first_build(load_game("kanaloa", preset="tabletop"), 3)) == [
+        "  red      1 (19 of 20 left in stock, R13)  BAFI-ORO",
+        "  green    0 (20 of 20 left in stock, R13)  -",
+        "  blue     0 (20 of 20 left in stock, R13)  -",
+        "  yellow   0 (20 of 20 left in stock, R13)  -",
+    ]
+
+
+def test_show_counts_each_color_of_two_players_on_the_tabletop():
+    from kanaloa import load_game
+
+    lines = _bridge_lines(_first_build(load_game("kanaloa", players=2, preset="tabletop"), 3))
+    assert [line.split()[0] for line in lines] == ["red", "blue", "green", "yellow"]
+    assert all("of 20 left in stock, R13)" in line for line in lines)
+
+
+def test_show_has_no_stock_where_the_bridges_are_unlimited():
+    """R13: the yucata preset's bridges are unlimited, so there is no stock to count."""
+    from kanaloa import load_game
+
+    lines = _bridge_lines(_first_build(load_game("kanaloa"), 3))
+    assert lines[0] == "  red      1  BAFI-ORO" and not any("stock" in line for line in lines)

@@ -46,8 +46,8 @@ def test_new_gods_with_two_players_a_preset_and_a_viewer():
 
 @pytest.mark.parametrize("args, message", [
     (["--game", "kahuna"], "error: --gods: Might of the Gods is a variant of Kanaloa, not of Kahuna (R14, R16.9)"),
-    (["--board", "kahuna"], "error: --gods: the variant lays one of its 16 god tokens on each island (R14.1); board "
-                            "kahuna has 12 islands"),
+    (["--board", "kahuna"], "error: --board kahuna: Might of the Gods lays one of its 16 god tokens on each island "
+                            "(R14.1); the board has 12 islands"),
     (["--board", "atlantis"], "error: board 'atlantis': no such built-in board (oro, kahuna) or file"),
 ])
 def test_new_refuses_the_gods_where_they_do_not_fit(args, message):
@@ -148,14 +148,14 @@ def test_show_and_moves_refuse_a_bad_gods_position_in_one_line(tmp_path):
     assert user_error(run("play", write(tmp_path, doc), "lono")) == (
         "error: hands.green.known.green: green sees its own hand; 'known' holds what the others know of it (R14.10)")
     doc = gods_doc(board="kahuna")
-    assert "board kahuna has 12 islands" in user_error(run("show", write(tmp_path, doc)))
+    assert "the board has 12 islands" in user_error(run("show", write(tmp_path, doc)))
 
 
 def test_a_game_without_the_gods_refuses_their_moves_in_one_line(tmp_path):
     path = write(tmp_path, ok(run("new", "--seed", "2", "--players", "3")))
     assert user_error(run("play", path, "ku green")) == (
-        "error: move 'ku green': 'ku' uses a god token of Might of the Gods (R14.6); this game is played without the "
-        "gods")
+        "error: move 'ku green': 'ku' uses a god token of Might of the Gods (R14.6); this game is played without "
+        "the gods")
 
 
 def test_a_hand_above_five_after_a_token_is_shown_and_discarded(tmp_path):

@@ -43,6 +43,12 @@ def test_new_deals_kahuna_by_seed():
     assert "rules" not in doc and "colors" not in doc and "seed" in doc
 
 
+def test_new_kahuna_with_black_first():
+    """R16.1: the players' colors in seat order; the first moves first."""
+    doc = json.loads(run("new", "--game", "kahuna", "--seed", "4", "--colors", "black,white").stdout)
+    assert doc["players"] == ["black", "white"] and doc["to_move"] == "black"
+
+
 def test_new_kahuna_as_a_viewer_and_without_a_seed():
     doc = json.loads(run("new", "--game", "kahuna", "--seed", "4", "--viewer", "black").stdout)
     assert doc["viewer"] == "black" and "seed" not in doc
@@ -69,7 +75,14 @@ def test_new_without_a_game_still_deals_kanaloa():
         (["--preset", "yucata"], "error: --preset yucata: Kahuna has no presets (R13 does not apply, R16.9); "
                                  "each player has 25 bridges (R16.1)"),
         (["--colors", "red+blue,green+yellow"],
-         "error: --colors 'red+blue,green+yellow': in Kahuna each player plays one color, white or black (R16.1)"),
+         "error: --colors 'red+blue,green+yellow': in Kahuna each player plays one color, white or black (R16.1); "
+         "only a 2-player game of Kanaloa gives each player two colors (R15.1)"),
+        (["--colors", "black,red"], "error: --colors 'black,red': 'red' is not a color of Kahuna (white, black); red, "
+                                    "green, blue and yellow are Kanaloa's (R16.1)"),
+        (["--preset", "fast"], "error: --preset 'fast': Kahuna has no presets (R13 does not apply, R16.9); each "
+                               "player has 25 bridges (R16.1)"),
+        (["--colors", "white,white"], "error: --colors 'white,white': white is named twice; each player plays its own "
+                                      "color"),
         (["--viewer", "red"], "error: --viewer: 'red' is not playing (the colors are white, black)"),
         (["--board", "atlantis"], "error: board 'atlantis': no such built-in board (oro, kahuna) or file"),
     ],
@@ -81,7 +94,7 @@ def test_new_kahuna_refuses_what_kahuna_has_not(args, message):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--game", "chess"], "error: Invalid value for '--game': 'chess' is not one of 'kanaloa', 'kahuna'."),
+        (["--game", "chess"], "error: --game 'chess': unknown; choose one of kanaloa, kahuna"),
         (["--viewer", "white"], "error: --viewer: 'white' is not playing (the colors are red, green, blue, yellow)"),
     ],
 )
@@ -180,8 +193,8 @@ def test_moves_says_when_a_kahuna_viewer_waits_for_the_reshuffled_cards(tmp_path
     assert said.stdout.strip() == ("waiting: the deck turned up 3 unseen card(s); record them with 'faceup CARD CARD "
                                    "CARD' (R16.6)")
     assert user_error(run("play", path, "faceup ALOA BARI COCO DUDA")) == (
-        "error: move 'faceup ALOA BARI COCO DUDA': 'faceup' names the 1 to 3 cards turned face-up, not 4 (a Kahuna "
-        "reshuffle turns up 3, R16.6)")
+        "error: move 'faceup ALOA BARI COCO DUDA': 'faceup' names the 1 to 3 cards turned face-up, not 4 (a reshuffle "
+        "turns up 3, R16.6)")
 
 
 @pytest.mark.parametrize(
@@ -191,7 +204,7 @@ def test_moves_says_when_a_kahuna_viewer_waits_for_the_reshuffled_cards(tmp_path
                  "'end' (R16.7)"),
         ("reveal ALOA", "error: move 'reveal ALOA': Kahuna has no setup choice: 3 cards are dealt to each player and 3 "
                         "turned face-up (R16.2)"),
-        ("remove BARI-DUDA", "error: move 'remove BARI-DUDA': a removal in Kahuna pays two cards, each naming an end "
+        ("remove BARI-DUDA", "error: move 'remove BARI-DUDA': a removal pays two cards, each naming an end "
                              "of the link: 'remove BARI-DUDA/CARD+CARD' (R16.3)"),
         ("ALOA-BARI/ALOA+BARI", "error: move 'ALOA-BARI/ALOA+BARI': Kahuna has no swap (R16.3): remove the bridge "
                                 "with 'remove ALOA-BARI/ALOA+BARI', then place on the free link"),
@@ -211,7 +224,7 @@ def test_play_refuses_moves_kahuna_has_not(dealt, move, message):
         ({"players": ["white", "black", "red"]},
          "error: players: 3 colors; Kahuna is for 2 players, white and black (R16.1)"),
         ({"rules": {"preset": "tabletop"}},
-         "error: rules.preset: Kahuna has no presets (R13 does not apply, R16.9): each player has 25 bridges (R16.1)"),
+         "error: rules.preset: Kahuna has no presets (R13 does not apply, R16.9); each player has 25 bridges (R16.1)"),
         ({"turn": {"played": 0, "discarded": False, "skipped_draw": "no"}},
          "error: turn.skipped_draw: 'no' must be true or false"),
         ({"game": "Kahuna"}, "error: game: 'Kahuna' is not one of 'kanaloa', 'kahuna'"),

@@ -20,9 +20,8 @@ import pytest
 import kanaloa.play.game as game_module
 import kanaloa.search.ismcts as ismcts_module
 import kanaloa.search.mcts as mcts_module
-from kanaloa.position.api import load_board
 from kanaloa.search.ismcts import Node
-from kanaloa.tools.benchmark import bench_position
+from kanaloa.tools.benchmark import bench_position, position_ruleset
 
 COMPILED = (mcts_module, ismcts_module, game_module)
 SOURCE = Path(__file__).resolve().parent.parent / "src"
@@ -96,8 +95,7 @@ SETTINGS = [
 @pytest.mark.parametrize("players,phase", [(4, "mid-round-1"), (3, "final"), (2, "round-2")])
 @pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()))
 def test_compiled_and_plain_ismcts_grow_the_same_tree(plain, players, phase, settings):
-    board = load_board("oro")
-    state = bench_position(board, players, phase).core_state(board)
+    state = bench_position(position_ruleset(players), phase).core_state()
     fast = ismcts_module.ISMCTS(seed=7, **settings).search(game_module.KanaloaGame().wrap(state.copy()), 400)
     slow = plain["ismcts"].ISMCTS(seed=7, **settings).search(plain["game"].KanaloaGame().wrap(state.copy()), 400)
     assert isinstance(fast.root, Node) and not isinstance(slow.root, Node)
@@ -109,8 +107,7 @@ def test_compiled_and_plain_ismcts_grow_the_same_tree(plain, players, phase, set
 
 @pytest.mark.parametrize("players,phase", [(4, "start"), (3, "round-2")])
 def test_compiled_and_plain_uct_grow_the_same_tree(plain, players, phase):
-    board = load_board("oro")
-    state = bench_position(board, players, phase).core_state(board)
+    state = bench_position(position_ruleset(players), phase).core_state()
     world = state.determinise(state.to_move, 3)
     fast = mcts_module.MCTS(c=0.7, seed=5).search(game_module.KanaloaGame().wrap(world.copy()), 300)
     slow = plain["mcts"].MCTS(c=0.7, seed=5).search(plain["game"].KanaloaGame().wrap(world.copy()), 300)
@@ -119,8 +116,7 @@ def test_compiled_and_plain_uct_grow_the_same_tree(plain, players, phase):
 
 def test_a_continued_tree_is_the_same_compiled_or_plain(plain):
     """A search that continues an earlier subtree (the ``root`` argument) reads and extends it alike."""
-    board = load_board("oro")
-    state = bench_position(board, 4, "mid-round-1").core_state(board)
+    state = bench_position(position_ruleset(4), "mid-round-1").core_state()
     trees = []
     for ismcts, game in ((ismcts_module, game_module), (plain["ismcts"], plain["game"])):
         first = ismcts.ISMCTS(seed=2, prior=2.0).search(game.KanaloaGame().wrap(state.copy()), 200)
@@ -132,8 +128,7 @@ def test_a_continued_tree_is_the_same_compiled_or_plain(plain):
 
 def test_rollouts_cut_short_grow_the_same_tree_compiled_or_plain(plain):
     """With ``cut`` the adapter backs up the cut model's estimates, compiled or not (docs/engine.md)."""
-    board = load_board("oro")
-    state = bench_position(board, 4, "mid-round-1").core_state(board)
+    state = bench_position(position_ruleset(4), "mid-round-1").core_state()
     trees = []
     for ismcts, game in ((ismcts_module, game_module), (plain["ismcts"], plain["game"])):
         result = ismcts.ISMCTS(seed=4, points=True, root_c=1.0).search(game.KanaloaGame(cut=20).wrap(state.copy()),

@@ -24,6 +24,7 @@ from kanaloa.play.settings import HINT_SETTINGS
 from kanaloa.rules.board import load_board
 from kanaloa.rules.core import POLICY_HEURISTIC, POLICY_RANDOM, CoreState, CutModel, core_board
 from kanaloa.rules.reference import ReferenceState
+from kanaloa.rules.ruleset import make_ruleset
 from kanaloa.rules.state import GAME_KAHUNA, PRESET_TABLETOP, PRESET_YUCATA, seat_of_color
 from kanaloa.search import ISMCTS
 
@@ -43,7 +44,7 @@ def played(board, players: int, seed: int, moves: int, gods: bool = False, game:
 
 
 def oro_key(oro, players: int, preset: int = PRESET_YUCATA):
-    return model_key(oro.links, oro.cards_per_island, players, preset)
+    return model_key(0, False, oro.links, oro.cards_per_island, players, preset)
 
 
 def flat_model(players: int, win_row: list[float], points_row: list[float]) -> CutModel:
@@ -187,7 +188,7 @@ def test_the_shipped_models_cover_oro_with_three_and_four_players(oro):
     assert cut_model_for(oro_key(oro, 3, PRESET_TABLETOP)).players == 3
     assert cut_model_for(oro_key(oro, 3, PRESET_TABLETOP)) is not cut_model_for(oro_key(oro, 3))
     kahuna = load_board("kahuna")
-    assert cut_model_for(model_key(kahuna.links, kahuna.cards_per_island, 2, PRESET_YUCATA)) is None
+    assert cut_model_for(model_key(1, False, kahuna.links, kahuna.cards_per_island, 2, PRESET_YUCATA)) is None
 
 
 @pytest.mark.parametrize("preset", [PRESET_YUCATA, PRESET_TABLETOP])
@@ -231,7 +232,8 @@ ENTRY = {"board": "oro", "preset": "yucata", "policy": "heuristic", "players": 4
      r"models\[0\]: points is missing"),
     ({"format": MODELS_FORMAT, "models": [{**ENTRY, "policy": "random"}]},
      r"models\[0\]: policy: must be 'heuristic'"),
-    ({"format": MODELS_FORMAT, "models": [{**ENTRY, "preset": "home"}]}, r"models\[0\]: preset: must be one of"),
+    ({"format": MODELS_FORMAT, "models": [{**ENTRY, "preset": "home"}]},
+     r"models\[0\]: preset 'home': unknown; choose one of yucata, tabletop \(R13\)"),
     ({"format": MODELS_FORMAT, "models": [{**ENTRY, "players": "four"}]}, r"models\[0\]: players"),
     ({"format": MODELS_FORMAT, "models": [{**ENTRY, "board": "atlantis"}]}, r"models\[0\]: .*atlantis"),
 ])
@@ -312,10 +314,13 @@ def test_a_search_with_cut_rollouts_backs_up_estimates(oro):
 
 
 def test_the_bot_key_cut(oro):
-    assert make_bot("hint:cut=20").game.cut == 20
-    assert make_bot("ismcts:cut=0").game.cut == 0
-    assert make_bot("pimc:cut=8").game.cut == 8
-    assert make_bot("hint").game.cut == HINT_SETTINGS.cut
+    assert make_bot("hint:cut=20").search_options["cut"] == 20
+    assert make_bot("ismcts:cut=0").search_options["cut"] == 0
+    assert make_bot("pimc:cut=8").search_options["cut"] == 8
+    assert make_bot("hint").search_options["cut"] == HINT_SETTINGS.cut
+    started = make_bot("hint:cut=20")
+    started.start(make_ruleset("kanaloa"), 1)
+    assert started.game.cut == 20
     with pytest.raises(OptionError, match="cut"):
         make_bot("hint:cut=-2")
 
@@ -343,7 +348,7 @@ def test_fitting_is_reproducible_and_learns_the_winner(oro, tmp_path):
     result = CliRunner().invoke(main, ["--games", "10", "--seed", "1", "--out", str(out)])
     assert result.exit_code == 0, result.output
     models = read_models(json.loads(out.read_text()))
-    assert sorted((key[2], key[3]) for key in models) == sorted(
+    assert sorted((key[4], key[5]) for key in models) == sorted(
         (players, preset) for players in (3, 4) for preset in (PRESET_YUCATA, PRESET_TABLETOP))
 
 
@@ -354,3 +359,21 @@ def test_fitting_refuses_an_unknown_board():
     result = CliRunner().invoke(main, ["--board", "atlantis", "--out", "x.json"])
     assert result.exit_code == 2
     assert "--board" in result.output
+
+
+def test_fitting_refuses_a_board_without_the_cards_for_the_players(tmp_path):
+    """R3: four hands of four cards need 16 cards; the board's rule set refuses it before any game is played."""
+    pytest.importorskip("numpy")
+    from importlib import resources
+
+    from kanaloa.tools.cutfit import main
+
+    doc = json.loads(resources.files("kanaloa.boards").joinpath("kahuna.json").read_text("utf-8"))
+    doc["cards_per_island"] = 1  # 12 cards
+    board = tmp_path / "small.json"
+    board.write_text(json.dumps(doc), encoding="utf-8")
+    result = CliRunner().invoke(main, ["--board", str(board), "--players", "4", "--out", str(tmp_path / "x.json")])
+    assert result.exit_code == 2
+    assert "Invalid value for --players: 4 hands of 4 cards need more than the 12 cards of board kahuna (R3)" in (
+        result.output)
+    assert not (tmp_path / "x.json").exists()

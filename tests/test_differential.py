@@ -16,7 +16,7 @@ import random
 
 import pytest
 
-from conftest import action_name, scramble_bridges
+from conftest import action_name, ruleset_of, scramble_bridges
 from kanaloa.rules import actions as A
 from kanaloa.rules.state import PRESET_TABLETOP, PRESET_YUCATA, REASON_ELEVEN, ROUND_OVER, StateData
 
@@ -92,8 +92,8 @@ def test_core_matches_reference_on_random_games(oro, core_engine, reference_engi
     for i in range(per_test):
         index = kind + 4 * (chunk * per_test + i)
         seed, players, preset = game_setup(index)
-        core = core_engine.deal(oro, players, preset, seed)
-        ref = reference_engine.deal(oro, players, preset, seed)
+        core = core_engine.deal(ruleset_of(oro, players, preset), seed)
+        ref = reference_engine.deal(ruleset_of(oro, players, preset), seed)
         play_side_by_side(oro, core_engine, reference_engine, core, ref, seed, random.Random(seed))
 
 
@@ -107,7 +107,7 @@ def test_core_matches_reference_from_crowded_boards(oro, core_engine, reference_
         seed, players, preset = game_setup(index)
         seed += 500_000
         rng = random.Random(seed)
-        dealt = reference_engine.deal(oro, players, preset, seed).to_data()
+        dealt = reference_engine.deal(ruleset_of(oro, players, preset), seed).to_data()
         scramble_bridges(dealt, rng)
         core = core_engine.from_data(oro, dealt)
         ref = reference_engine.from_data(oro, dealt)
@@ -133,8 +133,8 @@ def test_core_matches_reference_on_random_2_player_games(oro, core_engine, refer
     played: list[int] = []
     for i in range(per_test):
         seed, preset = game_setup_2p(kind + 2 * (chunk * per_test + i))
-        core = core_engine.deal(oro, 2, preset, seed)
-        ref = reference_engine.deal(oro, 2, preset, seed)
+        core = core_engine.deal(ruleset_of(oro, 2, preset), seed)
+        ref = reference_engine.deal(ruleset_of(oro, 2, preset), seed)
         play_side_by_side(oro, core_engine, reference_engine, core, ref, seed, random.Random(seed), played)
     assert second_color_builds(played) > 0, "no game built with a second color"
 
@@ -148,7 +148,7 @@ def test_core_matches_reference_on_crowded_2_player_boards(oro, core_engine, ref
         seed, preset = game_setup_2p(kind + 2 * i)
         seed += 500_000
         rng = random.Random(seed)
-        dealt = reference_engine.deal(oro, 2, preset, seed).to_data()
+        dealt = reference_engine.deal(ruleset_of(oro, 2, preset), seed).to_data()
         scramble_bridges(dealt, rng)
         core = core_engine.from_data(oro, dealt)
         ref = reference_engine.from_data(oro, dealt)

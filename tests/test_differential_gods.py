@@ -17,14 +17,13 @@ from collections import Counter
 
 import pytest
 
-from conftest import scramble_bridges
+from conftest import ruleset_of, scramble_bridges
 from kanaloa.rules import actions as A
 from kanaloa.rules.engine import Engine
 from kanaloa.rules.gods import claim
 from kanaloa.rules.reference import ReferenceState
 from kanaloa.rules.state import NO_OWNER, PRESET_TABLETOP, PRESET_YUCATA, REASON_ELEVEN
 from test_differential import play_side_by_side
-from test_rules_gods import core_lacks_gods
 
 GAMES = 1024  # 3 and 4 players, both presets: GAMES / (4 * CHUNKS) per test
 CHUNKS = 8
@@ -36,9 +35,6 @@ KINDS = ["3p-yucata", "4p-yucata", "3p-tabletop", "4p-tabletop"]
 
 @pytest.fixture(scope="module")
 def core(core_engine) -> Engine:
-    reason = core_lacks_gods()
-    if reason is not None:
-        pytest.skip(reason)
     return core_engine
 
 
@@ -70,8 +66,8 @@ def test_core_matches_reference_on_random_gods_games(oro, core, reference_engine
     played: list[int] = []
     for i in range(per_test):
         seed, players, preset = game_setup(kind + 4 * (chunk * per_test + i))
-        first = core.deal(oro, players, preset, seed, gods=True)
-        second = reference_engine.deal(oro, players, preset, seed, gods=True)
+        first = core.deal(ruleset_of(oro, players, preset, gods=True), seed)
+        second = reference_engine.deal(ruleset_of(oro, players, preset, gods=True), seed)
         play_side_by_side(oro, core, reference_engine, first, second, seed, random.Random(seed), played)
     seen = token_kinds(played)
     assert seen["ku"] and seen["pele"] and seen["lono"] and seen["place/KANALOA"], seen
@@ -84,8 +80,8 @@ def test_core_matches_reference_on_random_2_player_gods_games(oro, core, referen
     played: list[int] = []
     for i in range(per_test):
         seed = 15_000_000 + 2 * (chunk * per_test + i) + preset
-        first = core.deal(oro, 2, preset, seed, gods=True)
-        second = reference_engine.deal(oro, 2, preset, seed, gods=True)
+        first = core.deal(ruleset_of(oro, 2, preset, gods=True), seed)
+        second = reference_engine.deal(ruleset_of(oro, 2, preset, gods=True), seed)
         play_side_by_side(oro, core, reference_engine, first, second, seed, random.Random(seed), played)
     assert token_kinds(played)["ku"] > 0
 
@@ -93,7 +89,7 @@ def test_core_matches_reference_on_random_2_player_gods_games(oro, core, referen
 def crowded_deal(oro, reference_engine, players: int, preset: int, seed: int, rng: random.Random):
     """A dealt game of the variant with its bridges scrambled, each controlled island's token claimed
     by its controller (KANE scoring at once), as if each had been won in play."""
-    data = reference_engine.deal(oro, players, preset, seed, gods=True).to_data()
+    data = reference_engine.deal(ruleset_of(oro, players, preset, gods=True), seed).to_data()
     scramble_bridges(data, rng)
     state = ReferenceState(oro, data)
     for island in range(oro.n_islands):

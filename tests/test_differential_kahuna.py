@@ -16,11 +16,10 @@ import pytest
 
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import Board, load_board
+from kanaloa.rules.ruleset import make_ruleset
 from kanaloa.rules.state import (
-    GAME_KAHUNA,
     KAHUNA_BRIDGES,
     NO_OWNER,
-    PRESET_YUCATA,
     REASON_NO_BRIDGES,
     REASON_POINTS,
     ROUND_2,
@@ -39,9 +38,8 @@ def kahuna() -> Board:
 
 
 def deal_both(board, core_engine, reference_engine, seed):
-    core = core_engine.deal(board, 2, PRESET_YUCATA, seed, game=GAME_KAHUNA)
-    ref = reference_engine.deal(board, 2, PRESET_YUCATA, seed, game=GAME_KAHUNA)
-    return core, ref
+    rules = make_ruleset("kahuna", board=board)
+    return core_engine.deal(rules, seed), reference_engine.deal(rules, seed)
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
@@ -90,7 +88,7 @@ def test_core_matches_reference_from_crowded_kahuna_boards(kahuna, core_engine, 
     for i in range(CROWDED_GAMES):
         seed = 900_000 + i
         rng = random.Random(seed)
-        dealt = reference_engine.deal(kahuna, 2, PRESET_YUCATA, seed, game=GAME_KAHUNA).to_data()
+        dealt = reference_engine.deal(make_ruleset("kahuna", board=kahuna), seed).to_data()
         crowd(dealt, rng)
         full_stock += dealt.bridges.count(0) >= KAHUNA_BRIDGES
         core = core_engine.from_data(kahuna, dealt)

@@ -13,6 +13,7 @@ from kanaloa.errors import MoveError
 from kanaloa.interfaces.cli import cli
 from kanaloa.position import Position
 from kanaloa.position.notation import Move
+from kanaloa.rules.registry import game_types
 from kanaloa.tools import fuzz
 from kanaloa.tools.fuzz import TARGETS, build_corpus, replay_run, run_fuzz, run_one
 
@@ -89,6 +90,27 @@ def corpus():
     return build_corpus(SEED)
 
 
+def test_the_corpus_holds_positions_of_every_registered_game(corpus):
+    """Every example rule set and every player count of every registered game, in full and as a player sees
+    it, from the deal to a game over; and viewer positions waiting for the cards turned up after a setup."""
+    def table(rules):
+        return rules.game, rules.players, rules.preset, rules.gods
+
+    full = {table(s.position.ruleset) for s in corpus.samples if s.position.viewer is None}
+    seen = {table(s.position.ruleset) for s in corpus.samples if s.position.viewer is not None}
+    for game in game_types():
+        for rules in game.example_rulesets():
+            assert table(rules) in full and table(rules) in seen, rules.describe()
+        counts = next(p.choices for p in game.parameters if p.name == "players")
+        assert {str(r.players) for r in (s.position.ruleset for s in corpus.samples) if r.game == game.name} == set(
+            counts)
+        over = [s for s in corpus.samples if s.position.ruleset.game == game.name and s.position.is_over]
+        assert over, game.name
+    waiting = [s.position for s in corpus.samples if s.position.waiting is not None]
+    assert waiting and all(p.ruleset.has_setup for p in waiting)
+    assert corpus.palette == ["red", "green", "blue", "yellow", "white", "black"]
+
+
 def _findings(target: str, corpus, runs: int, workdir) -> list:
     found = [run_one(target, SEED, r, corpus, str(workdir), cli).finding for r in range(runs)]
     return [f for f in found if f is not None]
@@ -119,9 +141,9 @@ def test_a_position_that_does_not_read_back_is_a_finding(monkeypatch, corpus, tm
 def test_an_error_message_on_several_lines_is_a_finding(monkeypatch, corpus, tmp_path):
     honest = Move.parse.__func__
 
-    def two_lines(cls, text, board, *args):
+    def two_lines(cls, text, rules, *args):
         try:
-            return honest(cls, text, board, *args)
+            return honest(cls, text, rules, *args)
         except MoveError as exc:
             raise MoveError(f"{exc}\nsecond line") from None
 

@@ -20,6 +20,7 @@ from kanaloa.play.bots import parse_bot_spec
 from kanaloa.play.game import HIDDEN_GIVE, HIDDEN_STEAL, KanaloaGame
 from kanaloa.rules.board import load_board
 from kanaloa.rules.core import core_board
+from kanaloa.rules.ruleset import ruleset_for_state
 from kanaloa.tools import benchmark as B
 
 KU, STEAL, PELE, GIVE, LONO = 10, 11, 12, 13, 14
@@ -41,7 +42,7 @@ def play(board, specs, seed: int, kinds: Counter | None = None):
     state = deal(board, len(specs), seed)
     bots = [parse_bot_spec(spec) for spec in specs]
     for seat, bot in enumerate(bots):
-        bot.start(board, 100 * seed + seat)
+        bot.start(ruleset_for_state(board, state.to_data()), 100 * seed + seat)
     moves = 0
     while not state.is_over:
         action = bots[state.to_move].choose(state)
@@ -172,12 +173,12 @@ def test_a_tournament_with_the_gods_records_and_replays(oro):
 def test_a_tournament_refuses_the_gods_on_a_board_without_16_islands():
     from kanaloa.errors import OptionError
 
-    with pytest.raises(OptionError, match="--board 'kahuna': Might of the Gods lays one of its 16 god tokens on each "
+    with pytest.raises(OptionError, match="--board kahuna: Might of the Gods lays one of its 16 god tokens on each "
                                           "island"):
         T.make_tournament(["random", "random"], 2, seed=1, board="kahuna", gods=True)
 
 
-def test_the_gods_signature_is_the_same_in_every_engine(oro):
-    core = B.signature_gods(oro, "core")
-    assert core == B.signature_gods(oro, "reference") == B.signature_gods(oro, "api")
-    assert core > 100 * B.signature_gods_games()
+def test_the_gods_signature_is_the_same_in_every_engine():
+    core = B.signature("signature_gods", "core")
+    assert core == B.signature("signature_gods", "reference") == B.signature("signature_gods", "api")
+    assert core > 100 * B.signature_sets()["signature_gods"].total_games

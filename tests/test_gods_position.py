@@ -22,12 +22,15 @@ from kanaloa.position.notation import Move, parse_move
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import board_to_dict, load_board
 from kanaloa.rules.engine import load_engine
-from kanaloa.rules.state import GAME_KAHUNA, GOD_NAMES, GOD_TOKENS, NO_GOD
+from kanaloa.rules.ruleset import make_ruleset
+from kanaloa.rules.state import GOD_NAMES, GOD_TOKENS, NO_GOD
 from viewer_helpers import record
 
 ORO = load_board("oro")
 REFERENCE = load_engine("reference")
 CORE = load_engine("core")
+GODS = make_ruleset(players=3, gods=True, board=ORO)  # red, green and blue with the gods
+PLAIN = make_ruleset(players=3, board=ORO)  # the same without them
 _DELETE = object()
 
 
@@ -73,7 +76,7 @@ def test_a_dealt_gods_position_is_written_as_the_interface_says(engine):
     pos = Position.new(players=4, seed=3, gods=True, engine=engine)
     doc = pos.to_json()
     assert doc["rules"] == {"preset": "yucata", "gods": True}
-    assert pos.gods is True
+    assert pos.ruleset.gods is True
     on = doc["gods"]["on_islands"]
     assert list(on) == list(ORO.islands)  # R14.1: one token on each island, in the board's order
     assert sorted(on.values()) == sorted(name for name, n in zip(GOD_NAMES, GOD_TOKENS, strict=True)
@@ -91,7 +94,7 @@ def test_a_position_without_the_gods_is_written_as_before():
     doc = Position.new(players=3, seed=3, engine=REFERENCE).to_json()
     assert doc["rules"] == {"preset": "yucata"} and "gods" not in doc
     explicit = Position.from_json({**doc, "rules": {"preset": "yucata", "gods": False}}, engine=REFERENCE)
-    assert explicit.dumps() == Position.from_json(doc, engine=REFERENCE).dumps() and explicit.gods is False
+    assert explicit.dumps() == Position.from_json(doc, engine=REFERENCE).dumps() and explicit.ruleset.gods is False
 
 
 def test_the_hand_written_example_reads_and_writes_back_canonically():
@@ -101,7 +104,7 @@ def test_the_hand_written_example_reads_and_writes_back_canonically():
     assert out["gods"] == doc["gods"]
     assert out["hands"]["green"] == {"cards": ["DALI", "ELOI"], "public": ["ELOI"], "known": {"blue": ["DALI", "ELOI"]}}
     assert "known" not in out["hands"]["red"] and "known" not in out["hands"]["blue"]
-    data = pos.data
+    data = pos.state.to_data()
     assert data.gods_owned[0] == [0, 1, 1, 1, 1]  # KANE is never owned (R14.3)
     assert data.god_on[ORO.find_island("COCO")] == NO_GOD
     assert data.known[2][1] == data.hands[1] and data.known[0][1] == data.public[1]
@@ -162,7 +165,7 @@ def test_positions_of_the_gods_round_trip_through_whole_games(engine):
                 again = Position.from_json(pos.dumps(), engine=engine)
                 assert again.dumps() == pos.dumps()
                 if pos.viewer is None and not pos.is_over:
-                    assert again.data == pos.data
+                    assert again.state.to_data() == pos.state.to_data()
             turn = full.to_json().get("turn", {})
             seen |= {key for key in ("ku_target", "pele_gifts", "lono_draw", "over_limit") if key in turn}
             seen |= {"known"} if any("known" in h for h in full.to_json()["hands"].values()) else set()
@@ -210,8 +213,8 @@ def _kanaloa_board(tmp_path):
 FORMAT_ERRORS = [
     (_set("rules.gods", "yes"), "rules.gods: 'yes' must be true (Might of the Gods, R14) or false"),
     (_set("rules.gods", 1), "rules.gods: 1 must be true (Might of the Gods, R14) or false"),
-    (_set("board", "kahuna"), "board: Might of the Gods lays one of its 16 god tokens on each island (R14.1); board "
-                              "kahuna has 12 islands"),
+    (_set("board", "kahuna"), "board: Might of the Gods lays one of its 16 god tokens on each island (R14.1); the "
+                              "board has 12 islands"),
     (_set("gods", _DELETE), "gods: missing; a game of Might of the Gods gives its tokens, {\"on_islands\": {ISLAND: "
                             "TOKEN, ...}, \"owned\": {PLAYER: [TOKEN, ...], ...}} (R14.1, R14.2)"),
     (_set("gods", []), "gods: must be an object, not []"),
@@ -270,8 +273,8 @@ def test_lono_with_nothing_to_take_is_refused():
 
 def test_a_board_with_an_island_called_kanaloa_is_refused(tmp_path):
     doc = gods_doc(board=_kanaloa_board(tmp_path))
-    assert error_of(doc) == ("board: board oro has an island called KANALOA, the name of a god token: a build could "
-                             "not say which it pays (R14.5)")
+    assert error_of(doc) == ("board: an island is called KANALOA, the name of a god token: a build could not say "
+                             "which it pays (R14.5)")
 
 
 @pytest.mark.parametrize("field, message", [
@@ -301,8 +304,7 @@ def test_the_fields_of_the_gods_in_a_game_without_them_say_whose_they_are(field,
 def test_the_gods_in_kahuna_are_refused():
     doc = {"format": "kanaloa-position/1", "game": "kahuna", "board": "kahuna", "rules": {"gods": True},
            "players": ["white", "black"], "to_move": "white", "round": 1, "hands": {}, "face_up": [], "deck": []}
-    assert error_of(doc) == ("rules.gods: Kahuna has no rule options: Might of the Gods is a variant of Kanaloa, not "
-                             "of Kahuna (R14, R16.9)")
+    assert error_of(doc) == "rules.gods: Might of the Gods is a variant of Kanaloa, not of Kahuna (R14, R16.9)"
 
 
 def test_a_viewer_position_names_no_other_observers_knowledge():
@@ -398,14 +400,14 @@ GOD_MOVES = [
 
 @pytest.mark.parametrize("text, canonical", GOD_MOVES)
 def test_every_gods_form_reads_and_prints_canonically(text, canonical):
-    move = Move.parse(text, ORO, gods=True)
+    move = Move.parse(text, GODS)
     assert str(move) == canonical
-    assert Move.parse(canonical, ORO, gods=True) == move
-    assert move.notation(ORO, gods=True) == canonical
-    assert parse_move(move, ORO, gods=True) == move
+    assert Move.parse(canonical, GODS) == move
+    assert move.notation(GODS) == canonical
+    assert parse_move(move, GODS) == move
 
 
-PLAYERS = ("red", "green", "blue")
+PLAYERS = GODS.seat_names  # red, green, blue
 
 
 @pytest.mark.parametrize("text, action", [
@@ -420,14 +422,14 @@ PLAYERS = ("red", "green", "blue")
     ("lono", A.encode(A.LONO)),
 ])
 def test_a_gods_move_is_its_action_code_and_back(text, action):
-    move = Move.parse(text, ORO, gods=True)
-    assert move.to_action(ORO, players=PLAYERS) == action
-    assert str(Move.from_action(action, ORO, players=PLAYERS)) == text
+    move = Move.parse(text, GODS)
+    assert move.to_action(GODS, 0) == action
+    assert str(Move.from_action(action, GODS, 0)) == text
 
 
 def test_the_records_are_the_actions_of_their_moves():
     def code(text):
-        return Move.parse(text, ORO, gods=True).to_action(ORO, players=PLAYERS)
+        return Move.parse(text, GODS).to_action(GODS, 0)
 
     assert code("ku green sees ALOA ORO") == code("ku green")
     assert code("pele takes green:ALOA blue:KULU") == code("pele takes ALOA") == code("pele")
@@ -438,25 +440,26 @@ def test_the_records_are_the_actions_of_their_moves():
 
 
 def test_a_two_player_kanaloa_build_carries_its_color():
-    move = Move.parse("blue: ALOA-BAFI/KANALOA+BAFI", ORO, gods=True)
-    action = move.to_action(ORO, builders=("red", "blue"))
+    two = make_ruleset(players=2, gods=True, board=ORO)  # red plays red and blue (R15.1)
+    move = Move.parse("blue: ALOA-BAFI/KANALOA+BAFI", two)
+    action = move.to_action(two, 0)
     assert A.build_slot(action) == 1 and A.build_arg(action) == A.SWAP_JB
-    assert str(Move.from_action(action, ORO, builders=("red", "blue"))) == "blue: ALOA-BAFI/KANALOA+BAFI"
+    assert str(Move.from_action(action, two, seat=0)) == "blue: ALOA-BAFI/KANALOA+BAFI"
     with pytest.raises(MoveError) as err:
-        Move.parse("ALOA-BAFI/KANALOA", ORO, gods=True).to_action(ORO, builders=("red", "blue"))
+        Move.parse("ALOA-BAFI/KANALOA", two).to_action(two, 0)
     assert str(err.value) == "move 'ALOA-BAFI/KANALOA': a build of a 2-player game names its color, red or blue (R15.3)"
 
 
 def test_players_other_than_the_default_colors_are_named_by_the_position():
-    players = ("yellow", "red")
-    assert str(Move.from_action(A.encode(A.KU, 1), ORO, players=players)) == "ku red"
-    assert Move.parse("give yellow ALOA", ORO, gods=True).to_action(ORO, players=players) == A.encode(A.GIVE, 0, 0)
+    rules = make_ruleset(players=3, gods=True, board=ORO, colors="yellow,red,blue")
+    assert str(Move.from_action(A.encode(A.KU, 1), rules)) == "ku red"
+    assert Move.parse("give yellow ALOA", rules).to_action(rules, 1) == A.encode(A.GIVE, 0, 0)
     with pytest.raises(MoveError) as err:
-        Move.parse("ku green", ORO, gods=True).to_action(ORO, players=players)
-    assert str(err.value) == "move 'ku green': green is not playing (the players are yellow, red)"
+        Move.parse("ku green", rules).to_action(rules, 1)
+    assert str(err.value) == "move 'ku green': green is not playing (the players are yellow, red, blue)"
     with pytest.raises(MoveError) as err:
-        Move.from_action(A.encode(A.KU, 3), ORO, players=players)
-    assert str(err.value) == f"action {A.encode(A.KU, 3)}: no player 3 (the players are yellow, red)"
+        Move.from_action(A.encode(A.KU, 3), rules)
+    assert str(err.value) == f"action {A.encode(A.KU, 3)}: no player 3 (the players are yellow, red, blue)"
 
 
 @pytest.mark.parametrize("text, message", [
@@ -490,7 +493,7 @@ def test_players_other_than_the_default_colors_are_named_by_the_position():
 ])
 def test_malformed_gods_moves_are_refused_with_the_reason(text, message):
     with pytest.raises(MoveError) as err:
-        Move.parse(text, ORO, gods=True)
+        Move.parse(text, GODS)
     assert str(err.value) == f"move {text!r}: {message}"
 
 
@@ -507,7 +510,7 @@ def test_malformed_gods_moves_are_refused_with_the_reason(text, message):
 ])
 def test_a_game_without_the_gods_refuses_their_moves(text, message):
     with pytest.raises(MoveError) as err:
-        Move.parse(text, ORO)
+        Move.parse(text, PLAIN)
     assert str(err.value) == f"move {text!r}: {message}"
     pos = Position.new(players=3, seed=1, engine=REFERENCE)
     assert move_error(pos, text) == f"move {text!r}: {message}"
@@ -515,9 +518,9 @@ def test_a_game_without_the_gods_refuses_their_moves(text, message):
 
 def test_kahuna_refuses_the_gods_moves():
     with pytest.raises(MoveError) as err:
-        Move.parse("lono", load_board("kahuna"), GAME_KAHUNA)
-    assert str(err.value) == ("move 'lono': Kahuna has no god tokens: 'lono' is a move of Might of the Gods, a variant "
-                              "of Kanaloa (R14, R16.9)")
+        Move.parse("lono", make_ruleset("kahuna"))
+    assert str(err.value) == ("move 'lono': 'lono' uses a god token of Might of the Gods (R14.8); Kahuna has no god "
+                              "tokens: Might of the Gods is a variant of Kanaloa (R14, R16.9)")
 
 
 # -- playing in full positions ---------------------------------------------------------------------------
@@ -536,7 +539,7 @@ def test_the_tokens_are_used_in_a_full_position():
     assert out["hands"]["green"] == {"cards": ["ELOI"], "public": [], "known": {"red": ["ELOI"]}}
     assert "ku_target" not in out["turn"] and out["gods"]["owned"]["red"] == ["KANALOA", "PELE", "LONO"]
     pos.play("pele")  # R14.7: one card from each other player, drawn from the seed
-    assert pos.to_json()["turn"]["pele_gifts"] == ["green", "blue"] and pos.data.hand_size(0) == 6
+    assert pos.to_json()["turn"]["pele_gifts"] == ["green", "blue"] and pos.state.to_data().hand_size(0) == 6
     pos.play("give green ALOA")
     assert pos.to_json()["turn"]["pele_gifts"] == ["blue"]
     pos.play("give blue BAFI")
@@ -595,7 +598,7 @@ def _full_after(moves, **fields):
     pos = example(**fields)
     for move in moves:
         pos.play(move)
-    return pos.data
+    return pos.state.to_data()
 
 
 def test_ku_as_its_user_sees_it():
@@ -617,7 +620,7 @@ def test_ku_as_its_user_sees_it():
     out = view.to_json()
     assert out["hands"]["red"]["cards"] == ["ALOA", "BAFI", "COCO", "DALI"]
     assert out["hands"]["green"] == {"count": 1, "public": [], "known": {"red": ["ELOI"]}}
-    assert out == render(ORO, view.colors, _full_after(["ku green", "steal DALI"]), 0)
+    assert out == render(view.ruleset, _full_after(["ku green", "steal DALI"]), 0)
 
 
 def test_ku_as_its_victim_and_a_third_player_see_it():
@@ -631,7 +634,7 @@ def test_ku_as_its_victim_and_a_third_player_see_it():
     out = green.to_json()
     assert out["hands"]["green"]["cards"] == ["ELOI"]
     assert out["hands"]["red"] == {"count": 4, "public": [], "known": {"green": ["DALI"]}}
-    assert out == render(ORO, green.colors, _full_after(["ku green", "steal DALI"]), 1)
+    assert out == render(green.ruleset, _full_after(["ku green", "steal DALI"]), 1)
     blue = example("blue")
     blue.play("red: ku green")
     assert move_error(blue, "red: steal DALI") == (
@@ -639,17 +642,17 @@ def test_ku_as_its_victim_and_a_third_player_see_it():
     blue.play("red: steal")
     out = blue.to_json()
     assert out["hands"]["green"] == {"count": 1, "public": []}  # one fewer of every island known (R14.10)
-    assert out == render(ORO, blue.colors, _full_after(["ku green", "steal DALI"]), 2)
+    assert out == render(blue.ruleset, _full_after(["ku green", "steal DALI"]), 2)
 
 
 def _pele_takes():
     """The cards the full example's PELE takes from green and from blue (drawn from its seed)."""
     pos = example()
-    before = pos.data.hands
+    before = pos.state.to_data().hands
     pos.play("pele")
-    after = pos.data.hands
+    after = pos.state.to_data().hands
     taken = [next(ORO.islands[x] for x in range(16) if after[s][x] < before[s][x]) for s in (1, 2)]
-    return taken, pos.data
+    return taken, pos.state.to_data()
 
 
 def test_pele_as_its_user_sees_it():
@@ -665,7 +668,7 @@ def test_pele_as_its_user_sees_it():
     assert move_error(view, "pele takes yellow:ALOA") == ("move 'pele takes yellow:ALOA': yellow is not playing (the "
                                                           "players are red, green, blue)")
     view.play(f"pele takes blue:{from_blue} green:{from_green}")  # any order
-    assert view.to_json() == render(ORO, view.colors, full, 0)
+    assert view.to_json() == render(view.ruleset, full, 0)
     assert view.to_json()["turn"]["pele_gifts"] == ["green", "blue"]
     assert view.move_strings()[0].startswith("give green ")
 
@@ -691,10 +694,10 @@ def test_pele_as_a_victim_and_as_a_player_without_cards_see_it():
     assert move_error(green, "red: pele takes ORO") == "move 'red: pele takes ORO': green holds no ORO card for PELE " \
                                                        "to take"
     green.play(f"red: pele takes {from_green}")
-    assert green.to_json() == render(ORO, green.colors, full, 1)
+    assert green.to_json() == render(green.ruleset, full, 1)
     blue = example("blue")
     blue.play(f"red: pele takes {from_blue}")
-    assert blue.to_json() == render(ORO, blue.colors, full, 2)
+    assert blue.to_json() == render(blue.ruleset, full, 2)
     # A player without cards is no victim and sees none of the takes.
     empty = Position.from_json(_hand("blue", [])(gods_doc()), engine=REFERENCE).as_viewer("blue")
     assert move_error(empty, "red: pele takes ALOA") == ("move 'red: pele takes ALOA': blue holds no card, so PELE "
@@ -731,7 +734,7 @@ def test_gifts_as_the_giver_the_receiver_and_a_third_player_see_them():
     views["green"].play("red: give green ALOA")
     views["blue"].play("red: give green")
     for seat, color in enumerate(PLAYERS):
-        assert views[color].to_json() == render(ORO, full.colors, full.data, seat), color
+        assert views[color].to_json() == render(full.ruleset, full.state.to_data(), seat), color
     assert views["red"].to_json()["hands"]["green"]["known"]["red"][0] == "ALOA"  # the giver knows its gift
     assert "ALOA" in views["green"].to_json()["hands"]["green"]["cards"]
 
@@ -755,11 +758,11 @@ def test_lono_and_kanaloa_are_recorded_as_their_moves():
     full = example()
     views = {c: example(c) for c in PLAYERS}
     for move in ("lono", "take IKA", "BAFI-ORO/KANALOA+BAFI"):
-        notes = {c: record(full, full.parse(move).to_action(ORO, players=PLAYERS), c) for c in PLAYERS}
+        notes = {c: record(full, full.parse(move).to_action(GODS, full.state.to_move), c) for c in PLAYERS}
         full.play(move)
         for seat, color in enumerate(PLAYERS):
             views[color].play(notes[color])
-            assert views[color].to_json() == render(ORO, full.colors, full.data, seat), (move, color)
+            assert views[color].to_json() == render(full.ruleset, full.state.to_data(), seat), (move, color)
     assert notes["green"] == "red: BAFI-ORO/KANALOA+BAFI"
 
 
@@ -798,7 +801,7 @@ def mirror_game(seed: int, players: int, engine, check_moves: bool = False) -> d
         seen["kanaloa"] += kind in (A.PLACE, A.SWAP) and A.build_arg(action) in (A.JOKER, A.SWAP_JA, A.SWAP_JB,
                                                                                  A.SWAP_JJ)
         full.push(action)
-        data = full.data
+        data = full.state.to_data()
         for seat, (color, view) in enumerate(views.items()):
             view.play(notes[color])
             if view.waiting:
@@ -808,7 +811,7 @@ def mirror_game(seed: int, players: int, engine, check_moves: bool = False) -> d
             if rng.random() < 0.02:  # a view read back from its document follows the game as well
                 views[color] = view = Position.from_json(view.dumps(), engine=engine)
                 seen["reread"] += 1
-            assert view.to_json() == render(full.board, full.colors, data, seat), (seed, seen["moves"], color)
+            assert view.to_json() == render(full.ruleset, data, seat), (seed, seen["moves"], color)
             if check_moves and view.to_move == color and not view.is_over:
                 assert view.legal_moves() == full.legal_moves()
     for color in full.players:
@@ -838,11 +841,11 @@ def test_viewers_follow_games_of_the_gods_in_either_engine_with_the_same_moves(e
 def test_new_deals_the_gods_by_seed(engine):
     pos = Position.new(players=2, seed=9, gods=True, engine=engine)
     again = Position.new(players=2, seed=9, gods=True, engine=engine)
-    assert pos.dumps() == again.dumps() and pos.gods
+    assert pos.dumps() == again.dumps() and pos.ruleset.gods
     assert pos.to_json()["gods"]["owned"] == {"red": [], "green": []}
     assert Position.new(players=2, seed=10, gods=True, engine=engine).dumps() != pos.dumps()
     view = pos.as_viewer("green")
-    assert view.gods and view.to_json()["gods"] == pos.to_json()["gods"]
+    assert view.ruleset.gods and view.to_json()["gods"] == pos.to_json()["gods"]
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -887,5 +890,5 @@ def test_show_draws_the_tokens_and_what_is_pending():
 
 def test_a_copy_keeps_the_gods_and_either_engine_reads_them_alike():
     pos = example()
-    assert pos.copy().gods and pos.copy().dumps() == pos.dumps()
+    assert pos.copy().ruleset.gods and pos.copy().dumps() == pos.dumps()
     assert Position.from_json(gods_doc(), engine=CORE).dumps() == pos.dumps()

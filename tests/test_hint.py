@@ -103,7 +103,7 @@ def test_no_cheating_hidden_cards_do_not_change_the_hint(players):
     from kanaloa.rules.engine import load_engine
 
     pos = midgame(6, players=players)
-    data = pos.data
+    data = pos.state.to_data()
     me = data.to_move
     other = next(s for s in range(data.players) if s != me and sum(data.hands[s]) > sum(data.public[s]))
     # Trade one of the other player's unseen cards for a deck card of another island.
@@ -590,7 +590,7 @@ def test_the_gains_say_what_the_plan_takes(seed, players):
     assert list(found.gains) == list(pos.colors_of(mover))
 
     def standing(p, color):
-        live = p.live
+        live = p.state
         c = p.colors.index(color)
         final = p.round not in (0, 1)
         return (sum(1 for i in range(p.board.n_islands) if live.controller_of(i) == c), p.scores[color],
@@ -619,7 +619,7 @@ def test_the_gains_in_the_final_round_count_the_final_scoring():
         found = hint_of(pos, iterations=100)
         (color, gain), = found.gains.items()
         c = pos.colors.index(color)
-        assert gain.now.if_scored == pos.live.points_if_scored(True)[c] > pos.live.points_if_scored(False)[c] or \
+        assert gain.now.if_scored == pos.state.points_if_scored(True)[c] > pos.state.points_if_scored(False)[c] or \
             gain.now.islands == 0
         for move in found.plan:
             pos.play(move)

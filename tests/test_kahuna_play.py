@@ -25,6 +25,8 @@ from kanaloa.position import Position
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import load_board
 from kanaloa.rules.core import core_board
+from kanaloa.rules.registry import load_game
+from kanaloa.rules.ruleset import ruleset_for_state
 from kanaloa.rules.state import (
     GAME_KAHUNA,
     KAHUNA_BRIDGES,
@@ -57,7 +59,7 @@ def play(board, specs, seed: int):
     state = deal(board, seed)
     bots = [parse_bot_spec(spec) for spec in specs]
     for seat, bot in enumerate(bots):
-        bot.start(board, 100 * seed + seat)
+        bot.start(ruleset_for_state(board, state.to_data()), 100 * seed + seat)
     moves = 0
     while not state.is_over:
         action = bots[state.to_move].choose(state)
@@ -97,7 +99,7 @@ def test_playouts_end_every_kahuna_game_with_the_cards_intact(kahuna, policy):
 def test_random_games_in_c_play_the_same_games_as_move_by_move(kahuna):
     games, moves = kanaloa_core.random_games(core_board(kahuna), 2, PRESET_YUCATA, 20, 5, GAME_KAHUNA)
     assert games == 20
-    assert moves == B.play_games(kahuna, 2, PRESET_YUCATA, 20, 5, game=GAME_KAHUNA)
+    assert moves == B.play_games(load_game("kahuna", board=kahuna), 20, 5)
 
 
 def test_the_heuristic_scores_a_move_that_leaves_the_opponent_without_bridges_first(kahuna):
@@ -175,7 +177,7 @@ def test_a_kahuna_bot_plays_the_same_whatever_it_cannot_see(kahuna, name):
     choices = []
     for s in (state, kanaloa_core.CoreState.from_data(core_board(kahuna), twin)):
         bot = parse_bot_spec(SMALL[name])
-        bot.start(kahuna, 5)
+        bot.start(ruleset_for_state(kahuna, twin), 5)
         choices.append(bot.choose(s))
     assert choices[0] == choices[1]
 
@@ -207,7 +209,7 @@ def test_a_hint_on_a_kahuna_position_names_its_moves_in_kahuna_notation(kahuna):
     from kanaloa.rules.engine import load_engine
 
     pos = Position.new(game="kahuna", seed=12)
-    hint = hint_state(pos.state_for(load_engine("core")), kahuna, iterations=300, seed=1, colors=pos.colors)
+    hint = hint_state(pos.on(load_engine("core")).state, kahuna, iterations=300, seed=1, colors=pos.colors)
     assert hint.move in pos.move_strings()
     assert set(hint.gains) == {pos.to_move}
     assert set(hint.expected_points) == {"white", "black"}
@@ -284,13 +286,14 @@ EXPECTED_SIGNATURE_KAHUNA = 1006
 
 
 def test_the_kahuna_signature_is_the_same_in_every_engine_and_pinned(kahuna):
-    core = B.signature_kahuna(kahuna, "core")
-    assert core == B.signature_kahuna(kahuna, "reference") == B.signature_kahuna(kahuna, "api")
+    assert [rs.board for rs in B.signature_sets()["signature_kahuna"].rulesets] == [kahuna]
+    core = B.signature("signature_kahuna", "core")
+    assert core == B.signature("signature_kahuna", "reference") == B.signature("signature_kahuna", "api")
     assert core == EXPECTED_SIGNATURE_KAHUNA
 
 
 def test_a_kahuna_disagreement_is_reported():
-    report = B.BenchReport(board="oro", quick=True, signature_kahuna=5,
-                           signature_kahuna_by_engine={"core": 5, "reference": 6})
+    report = B.BenchReport(board="oro", quick=True, signatures={
+        "signature_kahuna": B.Tally("Kahuna signature", 8, {"core": 5, "reference": 6}, "R16")})
     assert not report.agrees
     assert "Kahuna signature core 5, reference 6" in report.table()

@@ -19,11 +19,15 @@ from kanaloa.position.notation import Move, parse_move
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import load_board
 from kanaloa.rules.engine import load_engine
+from kanaloa.rules.ruleset import make_ruleset
 from kanaloa.rules.state import GAME_KAHUNA, StateData
 from viewer_helpers import record
 
 KAHUNA = load_board("kahuna")
 ORO = load_board("oro")
+RULES = make_ruleset("kahuna", board=KAHUNA)  # Kahuna: white and black on board kahuna (R16.1)
+KANALOA_ON_KAHUNA = make_ruleset(board=KAHUNA)  # Kanaloa's rules, on Kahuna's board
+KANALOA = make_ruleset(board=ORO)
 REFERENCE = load_engine("reference")
 _DELETE = object()
 
@@ -75,14 +79,14 @@ def test_a_dealt_kahuna_position_is_written_as_the_interface_says(engine):
     assert all(len(hand["cards"]) == 3 for hand in doc["hands"].values())
     assert doc["turn"] == {"played": 0, "discarded": False, "skipped_draw": False}
     assert doc["scores"] == {"white": 0, "black": 0}
-    assert pos.game == "kahuna" and pos.round == 1 and pos.pairs is None
+    assert pos.ruleset.game == "kahuna" and pos.round == 1 and pos.pairs is None
     assert Position.from_json(pos.dumps(), engine=engine).dumps() == pos.dumps()
 
 
 def test_a_kanaloa_position_is_written_without_a_game_and_reads_the_same_with_one():
     pos = Position.new(players=4, seed=1, engine=REFERENCE)
     doc = pos.to_json()
-    assert "game" not in doc and pos.game == "kanaloa"
+    assert "game" not in doc and pos.ruleset.game == "kanaloa"
     explicit = Position.from_json({"game": "kanaloa", **doc}, engine=REFERENCE)
     assert explicit.dumps() == pos.dumps()
 
@@ -99,7 +103,7 @@ def test_kahuna_positions_round_trip_through_a_whole_game(engine):
                 again = Position.from_json(pos.dumps(), engine=engine)
                 assert again.dumps() == pos.dumps()
                 if pos.viewer is None and not pos.is_over:  # a finished game writes no turn
-                    assert again.data == pos.data
+                    assert again.state.to_data() == pos.state.to_data()
             if full.is_over:
                 break
             full.push(rng.choice(full.state.legal_actions()))
@@ -116,7 +120,7 @@ def test_a_round_3_turn_with_a_skipped_draw_reads_back():
     assert pos.round == 3
     out = pos.to_json()
     assert out["round"] == 3 and out["turn"] == {"played": 1, "discarded": False, "skipped_draw": True}
-    assert pos.data.skipped is True
+    assert pos.state.to_data().skipped is True
     assert "end" not in pos.move_strings()  # R16.5: no skipping twice in a row
     assert Position.from_json(pos.dumps(), engine=REFERENCE).dumps() == pos.dumps()
 
@@ -188,18 +192,19 @@ KAHUNA_ERRORS = [
     (_set("game", None), "game: None is not one of 'kanaloa', 'kahuna'"),
     (_set("players", ["white", "black", "red"]), "players: 3 colors; Kahuna is for 2 players, white and black (R16.1)"),
     (_set("players", ["white"]), "players: 1 color; Kahuna is for 2 players, white and black (R16.1)"),
-    (_set("players", ["white", "red"]), "players: 'red' is not a color of Kahuna (white, black) (R16.1)"),
+    (_set("players", ["white", "red"]),
+     "players: 'red' is not a color of Kahuna (white, black); red, green, blue and yellow are Kanaloa's (R16.1)"),
     (_set("players", ["white", "white"]), "players: ['white', 'white'] names a color twice"),
     (_set("players", "white"), "players: must be a list of colors in seat order"),
     (_set("colors", {"white": ["white", "black"]}),
-     "colors: in Kahuna each player plays one color, white or black (R16.1); 'colors' gives the two colors of a "
-     "player in Kanaloa's 2-player game (R15.1)"),
+     "colors: in Kahuna each player plays one color, white or black (R16.1); only a 2-player game of Kanaloa "
+     "gives each player two colors (R15.1)"),
     (_set("rules", {"preset": "tabletop"}),
-     "rules.preset: Kahuna has no presets (R13 does not apply, R16.9): each player has 25 bridges (R16.1)"),
+     "rules.preset: Kahuna has no presets (R13 does not apply, R16.9); each player has 25 bridges (R16.1)"),
     (_set("rules", {"preset": "yucata"}),
-     "rules.preset: Kahuna has no presets (R13 does not apply, R16.9): each player has 25 bridges (R16.1)"),
-    (_set("rules", {"gods": True}), "rules.gods: Kahuna has no rule options: Might of the Gods is a variant of "
-                                    "Kanaloa, not of Kahuna (R14, R16.9)"),
+     "rules.preset: Kahuna has no presets (R13 does not apply, R16.9); each player has 25 bridges (R16.1)"),
+    (_set("rules", {"gods": True}),
+     "rules.gods: Might of the Gods is a variant of Kanaloa, not of Kahuna (R14, R16.9)"),
     (_set("rules", "yucata"), "rules: must be an object (empty: Kahuna has no rule options), not 'yucata'"),
     (_set("round", 0), "round: Kahuna has no setup round: the cards are dealt and play begins in round 1 (R16.2); "
                        "the rounds are 1, 2, 3, \"final\", \"over\""),
@@ -341,32 +346,32 @@ NOTATION = [
 
 @pytest.mark.parametrize("text, canonical", NOTATION)
 def test_kahuna_moves_read_and_print_canonically(text, canonical):
-    move = Move.parse(text, KAHUNA, GAME_KAHUNA)
+    move = Move.parse(text, RULES)
     assert str(move) == canonical
-    assert move.notation(KAHUNA, GAME_KAHUNA) == canonical
-    assert Move.parse(canonical, KAHUNA, GAME_KAHUNA) == move
+    assert move.notation(RULES) == canonical
+    assert Move.parse(canonical, RULES) == move
 
 
 def test_a_kahuna_removal_is_its_action_code_and_back():
     link = KAHUNA.find_link(KAHUNA.find_island("BARI"), KAHUNA.find_island("DUDA"))
     for combo, cards in ((A.SWAP_AA, "BARI+BARI"), (A.SWAP_AB, "BARI+DUDA"), (A.SWAP_BB, "DUDA+DUDA")):
         code = A.encode(A.REMOVE, link, combo)
-        move = Move.from_action(code, KAHUNA, game=GAME_KAHUNA)
+        move = Move.from_action(code, RULES)
         assert str(move) == f"remove BARI-DUDA/{cards}"
-        assert move.to_action(KAHUNA) == code
-    assert Move.parse("remove BARI-DUDA/BARI+DUDA", KAHUNA, GAME_KAHUNA) == Move(
+        assert move.to_action(RULES, 0) == code
+    assert Move.parse("remove BARI-DUDA/BARI+DUDA", RULES) == Move(
         "remove", ("BARI", "DUDA"), ("BARI", "DUDA"))
     # The same code is Kanaloa's R7 removal, which names no card.
-    assert str(Move.from_action(A.encode(A.REMOVE, link), KAHUNA)) == "remove BARI-DUDA"
+    assert str(Move.from_action(A.encode(A.REMOVE, link), KANALOA_ON_KAHUNA)) == "remove BARI-DUDA"
 
 
 NOTATION_ERRORS = [
     ("ALOA-BARI/ALOA+BARI", "move 'ALOA-BARI/ALOA+BARI': Kahuna has no swap (R16.3): remove the bridge with "
                             "'remove ALOA-BARI/ALOA+BARI', then place on the free link"),
-    ("remove BARI-DUDA", "move 'remove BARI-DUDA': a removal in Kahuna pays two cards, each naming an end of the "
-                         "link: 'remove BARI-DUDA/CARD+CARD' (R16.3)"),
-    ("remove BARI-DUDA/", "move 'remove BARI-DUDA/': a removal in Kahuna pays two cards, each naming an end of the "
-                          "link: 'remove BARI-DUDA/CARD+CARD' (R16.3)"),
+    ("remove BARI-DUDA", "move 'remove BARI-DUDA': a removal pays two cards, each naming an end of the link: "
+                         "'remove BARI-DUDA/CARD+CARD' (R16.3)"),
+    ("remove BARI-DUDA/", "move 'remove BARI-DUDA/': a removal pays two cards, each naming an end of the link: "
+                          "'remove BARI-DUDA/CARD+CARD' (R16.3)"),
     ("remove BARI-DUDA/BARI", "move 'remove BARI-DUDA/BARI': a removal pays two cards, not one: "
                               "'remove BARI-DUDA/CARD+CARD' (R16.3)"),
     ("remove BARI-DUDA/ALOA", "move 'remove BARI-DUDA/ALOA': a removal pays two cards, not one: "
@@ -385,7 +390,7 @@ NOTATION_ERRORS = [
     ("reveal ALOA", "move 'reveal ALOA': Kahuna has no setup choice: 3 cards are dealt to each player and 3 turned "
                     "face-up (R16.2)"),
     ("faceup ALOA BARI COCO DUDA", "move 'faceup ALOA BARI COCO DUDA': 'faceup' names the 1 to 3 cards turned "
-                                   "face-up, not 4 (a Kahuna reshuffle turns up 3, R16.6)"),
+                                   "face-up, not 4 (a reshuffle turns up 3, R16.6)"),
     ("red: end", "move 'red: end': unknown color 'red' (Kahuna's colors are white, black)"),
     ("ALOA-BARI", "move 'ALOA-BARI': a build names the card it pays after a '/': 'LINK/CARD'"),
     ("ALOA-BARI/", "move 'ALOA-BARI/': no card after '/': a place pays one card"),
@@ -398,25 +403,26 @@ NOTATION_ERRORS = [
 @pytest.mark.parametrize("text, message", NOTATION_ERRORS)
 def test_kahuna_refuses_the_forms_it_does_not_have(text, message):
     with pytest.raises(MoveError) as err:
-        Move.parse(text, KAHUNA, GAME_KAHUNA)
+        Move.parse(text, RULES)
     assert str(err.value) == message
 
 
 def test_kanaloa_refuses_kahunas_forms():
     with pytest.raises(MoveError) as err:
-        Move.parse("remove BAFI-ORO/BAFI+ORO", ORO)
+        Move.parse("remove BAFI-ORO/BAFI+ORO", KANALOA)
     assert str(err.value) == ("move 'remove BAFI-ORO/BAFI+ORO': a removal after a relative majority (R7) pays no "
                               "card: write 'remove BAFI-ORO' (a removal paying two cards is Kahuna's, R16.3)")
     with pytest.raises(MoveError) as err:
-        Move.parse("white: take ORO", ORO)
-    assert str(err.value) == "move 'white: take ORO': unknown color 'white' (the colors are red, green, blue, yellow)"
+        Move.parse("white: take ORO", KANALOA)
+    assert str(err.value) == ("move 'white: take ORO': unknown color 'white' (Kanaloa's colors are red, green, blue, "
+                              "yellow)")
 
 
 def test_a_move_object_is_read_again_in_kahuna():
     swap = Move("swap", ("ALOA", "BARI"), ("ALOA", "BARI"))
-    assert parse_move(swap, ORO) is swap
+    assert parse_move(swap, KANALOA) is swap
     with pytest.raises(MoveError) as err:
-        parse_move(swap, KAHUNA, GAME_KAHUNA)
+        parse_move(swap, RULES)
     assert "Kahuna has no swap (R16.3)" in str(err.value)
 
 
@@ -436,7 +442,7 @@ def test_moves_of_a_kahuna_position_are_listed_and_played_in_its_notation():
     assert not any(m.startswith("remove ALOA-BARI/ALOA+ALOA") for m in listed)  # one ALOA in hand
     assert "end" in listed and "take IFFI" in listed and "draw" in listed
     assert all(m != "pass" and not m.startswith("reveal") for m in listed)
-    assert [pos.parse(m).to_action(KAHUNA) for m in listed] == pos.state.legal_actions()
+    assert [pos.parse(m).to_action(RULES, pos.state.to_move) for m in listed] == pos.state.legal_actions()
     pos.play("black: remove BARI-ALOA/BARI+ALOA")
     assert pos.to_json()["bridges"] == {"ELAI-HUNA": "black"}
     assert pos.to_json()["discard"]["open"][-2:] == ["ALOA", "BARI"]
@@ -503,9 +509,9 @@ def mirror_game(seed: int, engine) -> dict:
         seen["discards"] += kind == A.DISCARD
         for color, view in views.items():
             note = notes[color]
-            hand_before = view.data.hands if kind in (A.PLACE, A.REMOVE) else None
+            hand_before = view.state.to_data().hands if kind in (A.PLACE, A.REMOVE) else None
             view.play(note)
-            if hand_before is not None and mover != color and view.data.hands != hand_before:
+            if hand_before is not None and mover != color and view.state.to_data().hands != hand_before:
                 seen["exchanges"] += 1
             seen["refills"] += " refill " in note
             seen["own draws"] += note.startswith(f"{color}: draw ")
@@ -592,7 +598,7 @@ def test_a_viewer_waits_for_three_cards_after_a_kahuna_reshuffle():
     assert str(err.value) == f"move 'faceup {' '.join(turned[:2])}': 3 card(s) are turned face-up; name all 3"
     with pytest.raises(MoveError) as err:
         view.play("faceup " + " ".join([*turned, "ALOA"]))
-    assert "'faceup' names the 1 to 3 cards turned face-up, not 4 (a Kahuna reshuffle turns up 3, R16.6)" in str(
+    assert "'faceup' names the 1 to 3 cards turned face-up, not 4 (a reshuffle turns up 3, R16.6)" in str(
         err.value)
     view.play("faceup " + " ".join(turned))
     assert view.to_json() == full.as_viewer("black").to_json()
@@ -662,7 +668,7 @@ def test_show_draws_a_kahuna_position():
 
 def test_a_kahuna_state_keeps_its_game_through_the_position():
     pos = Position.new(game="kahuna", seed=1, engine=REFERENCE)
-    data = pos.data
+    data = pos.state.to_data()
     assert isinstance(data, StateData) and data.game == GAME_KAHUNA
-    assert pos.copy().game == "kahuna" and pos.as_viewer("black").game == "kahuna"
+    assert pos.copy().ruleset.game == "kahuna" and pos.as_viewer("black").ruleset.game == "kahuna"
     assert repr(pos) == "<Position kahuna round 1, white to move, full>"

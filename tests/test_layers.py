@@ -21,9 +21,10 @@ part            may import, of kanaloa
 - The command line (``interfaces``) is the top: it runs the tools as
   ``kanaloa bench``, ``soak`` and ``fuzz``.  The tools sit below it and never
   import it; the fuzzer is handed the command it tries.
-- ``kanaloa/__init__.py`` (the version) and the data packages ``boards`` and
-  ``examples`` import nothing of kanaloa; ``kanaloa/__main__.py`` imports
-  ``interfaces`` alone.
+- ``kanaloa/__init__.py`` (the version, and ``load_game``, which imports
+  ``rules`` when it is called) imports ``rules`` alone; the data packages
+  ``boards`` and ``examples`` import nothing of kanaloa;
+  ``kanaloa/__main__.py`` imports ``interfaces`` alone.
 - Outside kanaloa, a part imports the standard library and only these:
   ``kanaloa_core`` (the compiled core) in ``rules`` alone, where ``rules.core``
   re-exports it to the other layers; ``distributed`` (Dask, optional) in
@@ -70,7 +71,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "play": {"rules", "position", "search", "openspiel", "play", "errors"},
     "tools": {"rules", "position", "search", "openspiel", "play", "tools", "errors"},
     "interfaces": {"rules", "position", "search", "openspiel", "play", "tools", "interfaces", "errors"},
-    "top": set(),  # kanaloa/__init__.py
+    "top": {"rules"},  # kanaloa/__init__.py: load_game, lazily
     "data": set(),  # kanaloa.boards, kanaloa.examples
     "main": {"interfaces"},  # kanaloa/__main__.py
 }

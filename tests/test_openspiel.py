@@ -1,5 +1,7 @@
 """The games registered with OpenSpiel (``kanaloa.openspiel``) and OpenSpiel's bots in ``simulate``.
 
+* one OpenSpiel game per registered game, with the registry's parameters, and
+  the ``openspiel`` face (``game_for``) giving the game of a rule set;
 * OpenSpiel's own random-simulation checks (``pyspiel.random_sim_test``, with
   serialization) over 100 games of every rule set;
 * state equality with the reference implementation, move by move: chance
@@ -26,21 +28,22 @@ from kanaloa.play.bots import parse_bot_spec  # noqa: E402
 from kanaloa.play.simulate import run_tournament  # noqa: E402
 from kanaloa.play.tournament import make_tournament  # noqa: E402
 from kanaloa.position.api import Position  # noqa: E402
+from kanaloa.position.notation import Move  # noqa: E402
 from kanaloa.rules import actions as A  # noqa: E402
-from kanaloa.rules.board import load_board  # noqa: E402
 from kanaloa.rules.engine import load_engine  # noqa: E402
-from kanaloa.rules.state import GAME_KAHUNA, GAME_KANALOA, PRESETS  # noqa: E402
+from kanaloa.rules.registry import game_types, load_game  # noqa: E402
 
 REFERENCE = load_engine("reference")
+KANALOA, KAHUNA = "python_kanaloa", "python_kahuna"
 
 # (game, parameters, games in the random-simulation checks): 100 games in all.
 CONFIGS = [
-    (OS.KANALOA_NAME, {}, 25),
-    (OS.KANALOA_NAME, {"players": 3, "preset": "tabletop"}, 15),
-    (OS.KANALOA_NAME, {"players": 2}, 20),
-    (OS.KANALOA_NAME, {"players": 4, "gods": True}, 10),
-    (OS.KANALOA_NAME, {"players": 3, "gods": True}, 10),
-    (OS.KAHUNA_NAME, {}, 20),
+    (KANALOA, {}, 25),
+    (KANALOA, {"players": 3, "preset": "tabletop"}, 15),
+    (KANALOA, {"players": 2}, 20),
+    (KANALOA, {"players": 4, "gods": True}, 10),
+    (KANALOA, {"players": 3, "gods": True}, 10),
+    (KAHUNA, {}, 20),
 ]
 CONFIG_IDS = [f"{name}{params}" for name, params, _ in CONFIGS]
 
@@ -52,10 +55,11 @@ def test_openspiel_random_simulation_checks(name, params, sims):
 
 
 def test_games_are_registered_with_their_parameters():
-    assert {OS.KANALOA_NAME, OS.KAHUNA_NAME} <= set(pyspiel.registered_names())
+    assert {KANALOA, KAHUNA} <= set(pyspiel.registered_names())
     game = pyspiel.load_game("python_kanaloa(players=3,gods=True)")
     assert game.num_players() == 3
-    assert game.get_parameters() == {"players": 3, "preset": "yucata", "board": "oro", "gods": True, "seed": 0}
+    assert game.get_parameters() == {"players": 3, "preset": "yucata", "board": "oro", "gods": True,
+                                     "colors": "red;green;blue", "seed": 0}
     kind = game.get_type()
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
@@ -63,20 +67,81 @@ def test_games_are_registered_with_their_parameters():
     assert pyspiel.load_game("python_kahuna").num_players() == 2
 
 
+@pytest.mark.parametrize("game", [g for g in game_types() if g.faces.get("openspiel") == "kanaloa.openspiel:game_for"],
+                         ids=lambda g: g.name)
+def test_every_registered_game_is_an_openspiel_game_with_the_registrys_parameters(game):
+    """``python_<name>`` for every game whose openspiel face is this module: the registry's parameters and
+    ``seed``, with the default rule set's values (``colors`` empty: the player count's own colors)."""
+    default = load_game(game.name)
+    kind = pyspiel.load_game(f"python_{game.name}").get_type()
+    spec = kind.parameter_specification
+    assert set(spec) == {p.name for p in game.parameters} | {"seed"}
+    assert spec["seed"] == 0 and spec["colors"] == ""
+    assert all(spec[k] == v for k, v in default.params().items() if k != "colors")
+    assert kind.long_name == f"{game.title} (kanaloa engine)"
+    players = next(p for p in game.parameters if p.name == "players")
+    assert (kind.min_num_players, kind.max_num_players) == (min(map(int, players.choices)),
+                                                            max(map(int, players.choices)))
+    sums = pyspiel.GameType.Utility.GENERAL_SUM if default.may_end_without_winner else \
+        pyspiel.GameType.Utility.CONSTANT_SUM
+    assert kind.utility == sums
+
+
+@pytest.mark.parametrize(("game", "params"), [
+    ("kanaloa", {}),
+    ("kanaloa", {"players": 2, "gods": True}),
+    ("kanaloa", {"players": 3, "preset": "tabletop", "colors": "blue,red,green"}),
+    ("kahuna", {"colors": "black,white"}),
+])
+def test_the_openspiel_face_gives_the_game_of_a_rule_set(game, params):
+    """``game_for`` (the registry's openspiel face): the game's parameters make the same rule set again, and
+    its string loads that game."""
+    ruleset = load_game(game, **params)
+    spiel = ruleset.game_type.face("openspiel")(ruleset)
+    assert spiel.ruleset is ruleset
+    assert spiel.num_players() == ruleset.players
+    again = pyspiel.load_game(str(spiel))
+    assert again.ruleset == ruleset
+    assert again.get_parameters() == spiel.get_parameters()
+    assert spiel.get_parameters()["colors"] == ruleset.params()["colors"].replace(",", ";")
+
+
+def test_colors_join_their_seats_with_semicolons_in_openspiels_parameters():
+    """OpenSpiel's game strings split parameters at commas (R15.1: two colors a player, joined by '+')."""
+    game = pyspiel.load_game("python_kanaloa(players=2,colors=green+yellow;red+blue)")
+    assert game.ruleset.seat_names == ("green", "red")
+    assert game.ruleset.color_names_of(1) == ("red", "blue")
+    assert pyspiel.load_game(str(game)).ruleset == game.ruleset
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
 @pytest.mark.parametrize(("params", "message"), [
     ({"players": 5}, "players 5: the game is for 2, 3 or 4 players"),
     ({"preset": "fast"}, "preset 'fast': unknown"),
-    ({"board": "atlantis"}, "atlantis"),
-    ({"colour": 1}, "unknown parameter 'colour'"),
+    ({"board": "atlantis"}, "board 'atlantis': no such built-in board"),
+    ({"colour": 1}, "unknown parameter 'colour'; expected one of board, colors, gods, players, preset, seed"),
+    ({"players": 3, "colors": "red;green"}, "colors 'red,green': 2 player"),
+    ({"seed": -1}, "seed -1: must be an integer from 0 to 2"),
 ])
 def test_bad_parameters_are_refused_with_the_field(params, message):
-    with pytest.raises(Exception, match=message):
-        OS.load(OS.KANALOA_NAME, **params)
+    with pytest.raises(ValueError, match=f"^python_kanaloa: {message}"):
+        OS.load(KANALOA, **params)
 
 
 def test_kahuna_refuses_other_player_counts():
     with pytest.raises(ValueError, match="Kahuna is for 2 players"):
-        OS.load(OS.KAHUNA_NAME, players=3)
+        OS.load(KAHUNA, players=3)
+
+
+def test_kahuna_has_only_its_own_parameters():
+    """R16.9: Kahuna has no presets and no gods; its OpenSpiel game takes the registry's parameters only."""
+    with pytest.raises(ValueError, match="unknown parameter 'preset'; expected one of board, colors, players, seed"):
+        OS.load(KAHUNA, preset="yucata")
+
+
+def test_an_unknown_game_is_refused():
+    with pytest.raises(ValueError, match="game 'kanaloa': expected one of python_kanaloa, python_kahuna"):
+        OS.load("kanaloa")
 
 
 # -- state equality with the reference, move by move --------------------------------------------
@@ -89,11 +154,9 @@ def _deal_outcomes(d):
 
 def _play_against_reference(name, params, seed, rng):
     """Play one game through OpenSpiel and the reference side by side; returns the number of chance nodes."""
-    game = OS.load(name, seed=seed, **params)
-    board = game.board
-    kind = GAME_KAHUNA if name == OS.KAHUNA_NAME else GAME_KANALOA
-    ref = REFERENCE.deal(board, game.players, PRESETS[params.get("preset", "yucata")], seed, game=kind,
-                         gods=params.get("gods", False))
+    ruleset = load_game(name, **params)
+    game = OS.game_for(ruleset, seed)
+    ref = REFERENCE.deal(ruleset, seed)
     state = game.new_initial_state()
     for outcome in _deal_outcomes(ref.to_data()):
         assert state.chance_kind == "deal"
@@ -132,11 +195,11 @@ def _play_against_reference(name, params, seed, rng):
 
 
 @pytest.mark.parametrize(("name", "params", "games"), [
-    (OS.KANALOA_NAME, {}, 12),
-    (OS.KANALOA_NAME, {"players": 3, "preset": "tabletop"}, 8),
-    (OS.KANALOA_NAME, {"players": 2}, 8),
-    (OS.KANALOA_NAME, {"gods": True}, 8),
-    (OS.KAHUNA_NAME, {}, 8),
+    ("kanaloa", {}, 12),
+    ("kanaloa", {"players": 3, "preset": "tabletop"}, 8),
+    ("kanaloa", {"players": 2}, 8),
+    ("kanaloa", {"gods": True}, 8),
+    ("kahuna", {}, 8),
 ], ids=["4 players", "3 players tabletop", "2 players", "gods", "kahuna"])
 def test_states_equal_the_reference_move_by_move(name, params, games):
     rng = random.Random(2026)
@@ -146,7 +209,7 @@ def test_states_equal_the_reference_move_by_move(name, params, games):
 
 def test_a_reshuffle_turns_up_cards_by_chance():
     """R9: a game through the first round's end asks chance for each card the reshuffle turns up."""
-    game = OS.load(OS.KANALOA_NAME, seed=3)
+    game = OS.load(KANALOA, seed=3)
     rng = random.Random(7)
     state = game.new_initial_state()
     kinds = set()
@@ -169,7 +232,7 @@ def test_after_a_reshuffle_each_player_knows_what_went_in_less_the_row_chance_tu
     checked = 0
     for seed in range(4):
         rng = random.Random(seed)
-        state = OS.load(OS.KANALOA_NAME, seed=seed).new_initial_state()
+        state = OS.load(KANALOA, seed=seed).new_initial_state()
         before = None
         while not state.is_terminal() and state.core.round != 2:
             if not state.is_chance_node():
@@ -194,7 +257,7 @@ def test_after_a_reshuffle_each_player_knows_what_went_in_less_the_row_chance_tu
 
 def test_chance_outcomes_follow_the_cards_left():
     """The first card dealt: every island equally likely (3 cards each on oro); an impossible outcome is refused."""
-    state = OS.load(OS.KANALOA_NAME).new_initial_state()
+    state = OS.load(KANALOA).new_initial_state()
     outcomes = dict(state.chance_outcomes())
     assert sorted(outcomes) == list(range(16))
     assert all(abs(p - 1 / 16) < 1e-12 for p in outcomes.values())
@@ -205,8 +268,8 @@ def test_chance_outcomes_follow_the_cards_left():
         state.apply_action(5)
 
 
-@pytest.mark.parametrize(("name", "params"), [(OS.KANALOA_NAME, {}), (OS.KANALOA_NAME, {"gods": True}),
-                                              (OS.KAHUNA_NAME, {})], ids=["4 players", "gods", "kahuna"])
+@pytest.mark.parametrize(("name", "params"), [(KANALOA, {}), (KANALOA, {"gods": True}), (KAHUNA, {})],
+                         ids=["4 players", "gods", "kahuna"])
 def test_shortcuts_answer_as_openspiels_own_methods(name, params):
     """``is_chance_node`` and ``legal_actions`` are answered in Python; OpenSpiel's own (C++) methods,
     which call back into the state, give the same answers at every node, for every player."""
@@ -256,8 +319,8 @@ def _player_states(name, params, seed, every=7):
         state.apply_action(rng.choice(state.legal_actions()))
 
 
-@pytest.mark.parametrize(("name", "params"), [(OS.KANALOA_NAME, {}), (OS.KANALOA_NAME, {"players": 2}),
-                                              (OS.KANALOA_NAME, {"gods": True}), (OS.KAHUNA_NAME, {})],
+@pytest.mark.parametrize(("name", "params"), [(KANALOA, {}), (KANALOA, {"players": 2}), (KANALOA, {"gods": True}),
+                                              (KAHUNA, {})],
                          ids=["4 players", "2 players", "gods", "kahuna"])
 def test_information_state_is_the_viewer_position(name, params):
     for game, state in _player_states(name, params, seed=11, every=9):
@@ -270,8 +333,8 @@ def test_information_state_is_the_viewer_position(name, params):
             assert json.loads(key) == full.as_viewer(color).to_json()
 
 
-@pytest.mark.parametrize(("name", "params"), [(OS.KANALOA_NAME, {}), (OS.KANALOA_NAME, {"players": 2}),
-                                              (OS.KANALOA_NAME, {"gods": True}), (OS.KAHUNA_NAME, {})],
+@pytest.mark.parametrize(("name", "params"), [(KANALOA, {}), (KANALOA, {"players": 2}), (KANALOA, {"gods": True}),
+                                              (KAHUNA, {})],
                          ids=["4 players", "2 players", "gods", "kahuna"])
 def test_every_resampled_world_has_the_same_information_state(name, params):
     sampler = pyspiel.UniformProbabilitySampler(5, 0.0, 1.0)
@@ -289,7 +352,7 @@ def test_every_resampled_world_has_the_same_information_state(name, params):
 
 def test_a_blind_draw_changes_only_the_drawers_information_state():
     """R5: the drawer sees its card; the others see that a card was drawn, not which."""
-    for game, state in _player_states(OS.KANALOA_NAME, {}, seed=21, every=1):
+    for game, state in _player_states(KANALOA, {}, seed=21, every=1):
         draw = A.encode(A.DRAW)
         if draw not in [game.code_of(a) for a in state.legal_actions()] or state.core.deck_size < 2:
             continue
@@ -311,8 +374,33 @@ def test_a_blind_draw_changes_only_the_drawers_information_state():
     pytest.fail("no blind draw with two possible cards in the game")
 
 
+def test_actions_read_as_the_move_notation_of_the_seat():
+    """R15.3: with two players a build names the color it builds with; a chance outcome names a card, or at the
+    deal of Might of the Gods a token (R14.1)."""
+    game = OS.load(KANALOA, players=2, gods=True, seed=1)
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 3) == f"card {game.board.islands[3]}"
+    for _ in range(game.deal_cards):
+        state.apply_action(rng.choice([x for x, _ in state.chance_outcomes()]))
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 2) == "token KU"
+    while True:
+        if state.is_chance_node():
+            state.apply_action(rng.choice([x for x, _ in state.chance_outcomes()]))
+            continue
+        builds = [a for a in state.legal_actions() if A.kind_of(game.code_of(a)) == A.PLACE]
+        if builds:
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+    texts = [state.action_to_string(seat, a) for a in builds]
+    assert {t.split(": ")[0] for t in texts} == set(game.ruleset.color_names_of(seat))
+    for action, text in zip(builds, texts, strict=True):
+        assert Move.parse(text, game.ruleset).to_action(game.ruleset, seat) == game.code_of(action)
+
+
 def test_resampling_a_chance_node_is_refused():
-    state = OS.load(OS.KANALOA_NAME).new_initial_state()
+    state = OS.load(KANALOA).new_initial_state()
     with pytest.raises(ValueError, match="only a player node"):
         state.resample(0, 1)
 
@@ -349,16 +437,15 @@ def test_openspiel_ismcts_plays_kahuna_and_the_gods():
                                   "openspiel-ismcts:iterations=30:rollout=core"])
 def test_openspiel_bots_do_not_see_hidden_cards(spec):
     """Two states that differ only in another player's hidden cards and the deck's order: the same choice."""
-    board = load_board("oro")
     position = _midgame()
-    state = position.live
+    state = position.state
     me = state.to_move
     other = state.determinise(me, 99)
     assert other.to_data() != state.to_data()
     choices = []
     for s in (state, other):
         bot = parse_bot_spec(spec)
-        bot.start(board, 5)
+        bot.start(position.ruleset, 5)
         choices.append(bot.choose(s))
     assert choices[0] == choices[1]
 
@@ -390,7 +477,7 @@ def test_core_rollouts_are_openspiels_random_rollouts(params, seed):
 
     from kanaloa.play.openspiel_search import CoreRolloutEvaluator, random_state
 
-    game = OS.load(OS.KANALOA_NAME, **params)
+    game = OS.load(KANALOA, **params)
     rng = random.Random(seed)
     state = game.new_initial_state()
     while state.is_chance_node() or state.move_number() < 100:
@@ -412,7 +499,7 @@ def test_core_rollouts_are_openspiels_random_rollouts(params, seed):
 
 
 def test_shuffle_chance_reorders_the_deck_and_renews_the_chance_stream_and_nothing_else():
-    state = _midgame().live
+    state = _midgame().state
     before = state.to_data()
     orders, streams = set(), set()
     for seed in range(6):
@@ -435,8 +522,8 @@ def test_core_rollouts_from_one_world_do_not_share_their_chance():
     deck order and chance stream, so its reshuffles and PELE's takes are its own; the cards stay."""
     from kanaloa.play.openspiel_search import CoreRolloutEvaluator, random_state
 
-    game = OS.load(OS.KANALOA_NAME)
-    world = game.state_of(_midgame().live.determinise(0, 3))
+    game = OS.load(KANALOA)
+    world = game.state_of(_midgame().state.determinise(0, 3))
     evaluator = CoreRolloutEvaluator(random_state(2))
     starts = [evaluator.rollout_start(world).to_data() for _ in range(5)]
     original = world.core.to_data()
@@ -456,8 +543,8 @@ def test_an_unknown_rollout_is_refused():
 def test_openspiel_bot_time_budget_stops_the_search():
     position = _midgame()
     bot = parse_bot_spec("openspiel-ismcts:time=0.05")
-    bot.start(position.board, 1)
-    bot.choose(position.live)
+    bot.start(position.ruleset, 1)
+    bot.choose(position.state)
     assert 2 <= bot.searched < 5000
 
 
@@ -483,8 +570,8 @@ def test_openspiel_bots_without_the_extra_say_how_to_install_it(monkeypatch):
 
 
 def test_a_state_made_from_a_core_state_serializes():
-    game = pyspiel.load_game(OS.KANALOA_NAME)
-    state = game.state_of(_midgame().live)
+    game = pyspiel.load_game(KANALOA)
+    state = game.state_of(_midgame().state)
     again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
     assert str(again) == str(state)
     assert again.legal_actions() == state.legal_actions()
@@ -492,7 +579,6 @@ def test_a_state_made_from_a_core_state_serializes():
 
 @pytest.mark.parametrize("rollout", ["python", "core"])
 def test_the_bench_runs_openspiels_ismcts_with_either_rollout(rollout):
-    from kanaloa.tools.benchmark import bench_position, run_openspiel_ismcts
+    from kanaloa.tools.benchmark import bench_position, position_ruleset, run_openspiel_ismcts
 
-    board = load_board("oro")
-    assert run_openspiel_ismcts(board, bench_position(board, 4, "mid-round-1"), 6, rollout=rollout) == 6
+    assert run_openspiel_ismcts(bench_position(position_ruleset(4), "mid-round-1"), 6, rollout=rollout) == 6

@@ -16,6 +16,7 @@ from kanaloa.position.notation import Move
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import load_board
 from kanaloa.rules.engine import load_engine
+from kanaloa.rules.ruleset import make_ruleset
 from kanaloa.rules.state import ROUND_1, StateData
 
 ORO = load_board("oro")
@@ -93,7 +94,7 @@ def test_a_full_position_round_trips_through_json(engine):
     assert out["seed"] == 12345 and out["viewer"] is None
     again = Position.from_json(pos.dumps(), engine=engine)
     assert again.to_json() == out
-    assert again.data == pos.data
+    assert again.state.to_data() == pos.state.to_data()
     assert again.dumps() == pos.dumps()
 
 
@@ -110,7 +111,7 @@ def test_a_2_player_position_round_trips_through_json(engine):
     assert list(out["scores"]) == ["red", "blue", "green", "yellow"]
     assert list(out["bridges"].values()) == ["blue"]
     again = Position.from_json(pos.dumps(), engine=engine)
-    assert again.to_json() == out and again.data == pos.data
+    assert again.to_json() == out and again.state.to_data() == pos.state.to_data()
     view = pos.as_viewer("green")
     assert Position.from_json(view.dumps(), engine=engine).to_json() == view.to_json()
     assert view.to_json()["hands"]["red"] == {"count": len(out["hands"]["red"]["cards"]), "public": []}
@@ -164,8 +165,8 @@ def test_dumps_is_indented_and_stable(engine):
 
 def test_new_deals_the_setup_with_the_engine(engine):
     pos = Position.new(players=4, seed=9, engine=engine)
-    dealt = engine.deal(ORO, 4, 0, 9)
-    assert pos.data == dealt.to_data()
+    dealt = engine.deal(make_ruleset("kanaloa", players=4), 9)
+    assert pos.state.to_data() == dealt.to_data()
     out = pos.to_json()
     assert out["round"] == 0 and out["setup"] == {"chosen": [], "cards": {}}
     assert out["seed"] == dealt.to_data().rng  # the chance stream after the deal (R3)
@@ -180,7 +181,7 @@ def test_new_checks_its_options():
         Position.new(players=1, engine=load_engine("reference"))
     with pytest.raises(OptionError, match=r"^seed -1: must be an integer from 0 to 2\*\*64-1$"):
         Position.new(seed=-1, engine=load_engine("reference"))
-    with pytest.raises(OptionError, match=r"^preset 'fast': unknown; choose one of yucata, tabletop$"):
+    with pytest.raises(OptionError, match=r"^preset 'fast': unknown; choose one of yucata, tabletop \(R13\)$"):
         Position.new(preset="fast", engine=load_engine("reference"))
     with pytest.raises(BoardError):
         Position.new(board="no-such-board", engine=load_engine("reference"))
@@ -218,11 +219,11 @@ def test_setup_reveals_then_the_chosen_cards_go_face_up(engine):
 
 def test_play_applies_moves_and_legal_moves_match_the_engine(engine):
     pos = Position.from_json(full_doc(), engine=engine)
-    assert pos.legal_moves() == [Move.from_action(a, ORO) for a in pos.state.legal_actions()]
+    assert pos.legal_moves() == [Move.from_action(a, pos.ruleset, pos.state.to_move) for a in pos.state.legal_actions()]
     assert pos.move_strings() == [str(m) for m in pos.legal_moves()]
     assert "ALOA-COCO/ALOA" in pos.move_strings()
     pos.play("aloa-coco/aloa")
-    pos.play(Move.parse("red: dali-eloi/eloi", ORO))
+    pos.play(Move.parse("red: dali-eloi/eloi", pos.ruleset))
     out = pos.to_json()
     assert out["bridges"]["ALOA-COCO"] == "red" and out["bridges"]["DALI-ELOI"] == "red"
     assert out["turn"]["played"] == 2 and out["discard"]["open"][-2:] == ["ALOA", "ELOI"]
@@ -242,7 +243,7 @@ def test_controller_of_an_unknown_island(engine):
 def test_push_is_the_unchecked_fast_path(engine):
     pos = Position.from_json(full_doc(), engine=engine)
     twin = pos.copy()
-    action = Move.parse("ALOA-COCO/ALOA", ORO).to_action(ORO)
+    action = Move.parse("ALOA-COCO/ALOA", pos.ruleset).to_action(pos.ruleset, 0)
     pos.push(action)
     twin.play("ALOA-COCO/ALOA")
     assert pos.to_json() == twin.to_json()
@@ -344,7 +345,8 @@ FULL_ERRORS = [
     (_set("players", ["red", "green"]),
      "colors: missing; a 2-player position gives both colors of each player (R15.1), e.g. "
      "{\"red\": [\"red\", \"COLOR\"], ...}"),
-    (_set("players", ["red", "green", "blue", "pink"]), "players: 'pink' is not a color (red, green, blue, yellow)"),
+    (_set("players", ["red", "green", "blue", "pink"]),
+     "players: 'pink' is not a color of Kanaloa (red, green, blue, yellow)"),
     (_set("players", ["red", "green", "red", "blue"]),
      "players: ['red', 'green', 'red', 'blue'] names a color twice"),
     (_set("viewer", "pink"), "viewer: 'pink' is not playing (the colors are red, green, blue, yellow)"),
@@ -768,7 +770,7 @@ def test_waiting_error_is_a_move_error():
 
 def test_position_data_is_a_copy(engine):
     pos = Position.from_json(full_doc(), engine=engine)
-    data = pos.data
+    data = pos.state.to_data()
     assert isinstance(data, StateData) and data.round == ROUND_1
     data.scores[0] = 99
     assert pos.scores["red"] == 0
@@ -809,9 +811,7 @@ def test_load_engine_gives_one_typed_engine_per_name(engine):
     [
         (b"\xff\xfe{", "position: not UTF-8 text (byte 0 cannot be decoded)"),
         ("[" * 100_000, "position: not a position: the JSON is nested far too deeply"),
-        ('{"format": ' + "1" * 5000 + "}",
-         "position: not valid JSON (Exceeds the limit (4300 digits) for integer string conversion: "
-         "value has 5000 digits; use sys.set_int_max_str_digits() to increase the limit)"),
+        ('{"format": ' + "1" * 5000 + "}", "format: a 5000-digit number is not 'kanaloa-position/1'"),
         (json.dumps(full_doc())[:200], None),
         ('{"format": "kanaloa-position/1", "scores": {"red": 1, "red": 2}}',
          "position: the key 'red' appears twice in one object; a position says each thing once"),
@@ -1162,12 +1162,15 @@ def test_the_properties_read_the_live_state_without_exporting_it():
     assert Counting.exports == 0
 
 
-def test_state_for_gives_the_state_in_another_engine_without_checking_again(engine):
+def test_on_gives_the_position_on_another_engine_without_checking_again(engine):
     pos = Position.from_json(full_doc(), engine=engine)
-    assert pos.state_for(engine) is pos.state
+    same = pos.on(engine)
+    assert same.state is not pos.state and same.state.to_data() == pos.state.to_data()
     other = load_engine("core" if engine.name == "reference" else "reference")
-    converted = pos.state_for(other)
-    assert isinstance(converted, other.state_cls) and converted.to_data() == pos.data
+    converted = pos.on(other)
+    assert converted.engine is other and converted.ruleset == pos.ruleset
+    assert isinstance(converted.state, other.state_cls) and converted.state.to_data() == pos.state.to_data()
+    assert converted.to_json() == pos.to_json()
 
 
 def test_a_huge_count_is_refused_in_one_short_line():
@@ -1181,6 +1184,22 @@ def test_a_huge_count_is_refused_in_one_short_line():
     assert len(message) < 200
 
 
+@pytest.mark.parametrize(("field", "text", "message"), [
+    ("seed", "9" * 5000, "seed: a 5000-digit number must be an integer from 0 to 2**64-1"),
+    ("seed", "-" + "9" * 5000, "seed: a 5000-digit number must be an integer from 0 to 2**64-1"),
+    ("scores", '{"red": ' + "1" * 5000 + "}", "scores.red: a 5000-digit number must be a whole number, 0 or more"),
+])
+def test_a_number_of_thousands_of_digits_names_its_field_without_python_s_advice(field, text, message):
+    """Python refuses to read such a number as an int (sys.set_int_max_str_digits); the reader names the field."""
+    doc = json.loads(json.dumps(full_doc()))
+    doc[field] = "@@"
+    document = json.dumps(doc).replace('"@@"', text)
+    with pytest.raises(PositionError) as err:
+        Position.from_json(document)
+    assert str(err.value) == message
+    assert "set_int_max_str_digits" not in str(err.value)
+
+
 def test_the_api_quotes_long_arguments_cut_short():
     """A 5,000-character color, preset, viewer, player, island or move gives one short message."""
     long = "x" * 5000
@@ -1192,8 +1211,8 @@ def test_the_api_quotes_long_arguments_cut_short():
         (PositionError, lambda: pos.as_viewer(long)),
         (PositionError, lambda: pos.colors_of(long)),
         (BoardError, lambda: pos.controller_of(long)),
-        (MoveError, lambda: Move("take", cards=(long,)).to_action(pos.board)),
-        (MoveError, lambda: Move(long).to_action(pos.board)),
+        (MoveError, lambda: Move("take", cards=(long,)).to_action(pos.ruleset, 0)),
+        (MoveError, lambda: Move(long).to_action(pos.ruleset, 0)),
     ]
     for error, call in calls:
         with pytest.raises(error) as caught:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from conftest import action_name, scramble_bridges
+from conftest import action_name, ruleset_of, scramble_bridges
 from kanaloa.rules import actions as A
 from kanaloa.rules.state import (
     HAND_LIMIT,
@@ -85,7 +85,7 @@ def walk(engine, board, games: int = GAMES, crowded: int = 0,
     starts += [(seed, players, preset, True) for seed, players, preset in game_kinds(crowded, 90_000, kinds)]
     for seed, players, preset, crowd in starts:
         rng = random.Random(seed)
-        state = engine.deal(board, players, preset, seed)
+        state = engine.deal(ruleset_of(board, players, preset), seed)
         if crowd:
             data = state.to_data()
             scramble_bridges(data, rng)
@@ -104,7 +104,7 @@ def walk(engine, board, games: int = GAMES, crowded: int = 0,
 
 
 def play_game(engine, board, players: int, preset: int, seed: int) -> tuple[list[int], StateData]:
-    state = engine.deal(board, players, preset, seed)
+    state = engine.deal(ruleset_of(board, players, preset), seed)
     rng = random.Random(seed)
     moves = []
     while not state.is_over:
@@ -318,7 +318,7 @@ def test_R13_tabletop_stock_limits_bridges(oro, fast_engine, table):
     kinds, _games, crowded = table
     for seed, players, _ in game_kinds(crowded, 110_000, kinds):
         rng = random.Random(seed)
-        data = fast_engine.deal(oro, players, PRESET_TABLETOP, seed).to_data()
+        data = fast_engine.deal(ruleset_of(oro, players, PRESET_TABLETOP), seed).to_data()
         # Seat 0 starts with nearly its whole stock on the board.
         scramble_bridges(data, rng, own_share=0.55, free_share=0.3)
         state = fast_engine.from_data(oro, data)
@@ -341,7 +341,7 @@ def test_R13_tabletop_stock_limits_bridges(oro, fast_engine, table):
 def test_legal_moves_are_sorted_unique_and_end_with_the_game(oro, fast_engine, table):
     kinds, games, _crowded = table
     for seed, players, preset in game_kinds(games, 130_000, kinds):
-        state = fast_engine.deal(oro, players, preset, seed)
+        state = fast_engine.deal(ruleset_of(oro, players, preset), seed)
         rng = random.Random(seed)
         while True:
             moves = list(state.legal_actions())
@@ -399,14 +399,14 @@ def test_the_same_seed_gives_the_same_game(oro, fast_engine, table):
         first = play_game(fast_engine, oro, players, preset, seed)
         again = play_game(fast_engine, oro, players, preset, seed)
         assert first == again, f"seed {seed}"
-    deals = {tuple(fast_engine.deal(oro, 4, PRESET_YUCATA, seed).to_data().deck) for seed in range(20)}
+    deals = {tuple(fast_engine.deal(ruleset_of(oro, 4), seed).to_data().deck) for seed in range(20)}
     assert len(deals) == 20, "different seeds should deal differently"
 
 
 def test_copies_and_exported_data_are_independent(oro, fast_engine):
     """A copy played on, or exported data changed, leaves the original untouched."""
     for seed in range(30):
-        state = fast_engine.deal(oro, 2 + seed % 3, seed % 2, seed)
+        state = fast_engine.deal(ruleset_of(oro, 2 + seed % 3, seed % 2), seed)
         rng = random.Random(seed)
         while not state.is_over:
             moves = state.legal_actions()

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import build_state, link_of
+from conftest import build_state, link_of, state_deal
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import board_from_dict
 from kanaloa.rules.rng import SplitMix64
+from kanaloa.rules.ruleset import make_ruleset
 from kanaloa.rules.state import (
     NO_CARD,
     PRESET_YUCATA,
@@ -47,10 +48,10 @@ def test_R3_a_board_with_too_few_cards_for_every_hand_is_refused(engine):
             "small",
         )
         if ok:
-            assert all(sum(h) == 4 for h in engine.deal(small, 3, PRESET_YUCATA, 1).to_data().hands)
+            assert all(sum(h) == 4 for h in state_deal(engine, small, 3, PRESET_YUCATA, 1).to_data().hands)
         else:
             with pytest.raises(ValueError, match=r"^players: 3 hands of 4 need more than the board's 6 cards$"):
-                engine.deal(small, 3, PRESET_YUCATA, 1)
+                state_deal(engine, small, 3, PRESET_YUCATA, 1)
 
 
 def test_R3_deal_follows_the_seeded_shuffle(oro, engine):
@@ -58,7 +59,7 @@ def test_R3_deal_follows_the_seeded_shuffle(oro, engine):
     rng = SplitMix64(seed)
     cards = [i for i in range(oro.n_islands) for _ in range(oro.cards_per_island)]
     rng.shuffle(cards)
-    data = engine.deal(oro, 4, PRESET_YUCATA, seed).to_data()
+    data = engine.deal(make_ruleset(board=oro), seed).to_data()
     for seat in range(4):
         expected = [0] * oro.n_islands
         for card in cards[4 * seat : 4 * seat + 4]:
@@ -72,12 +73,13 @@ def test_R3_deal_follows_the_seeded_shuffle(oro, engine):
 
 
 def test_R3_the_same_seed_deals_the_same_game(oro, engine):
-    assert engine.deal(oro, 3, PRESET_YUCATA, 9).to_data() == engine.deal(oro, 3, PRESET_YUCATA, 9).to_data()
-    assert engine.deal(oro, 3, PRESET_YUCATA, 9).to_data() != engine.deal(oro, 3, PRESET_YUCATA, 10).to_data()
+    rules = make_ruleset(players=3, board=oro)
+    assert engine.deal(rules, 9).to_data() == engine.deal(rules, 9).to_data()
+    assert engine.deal(rules, 9).to_data() != engine.deal(rules, 10).to_data()
 
 
 def test_R3_each_seat_reveals_one_card_then_four_go_face_up(oro, engine):
-    state = engine.deal(oro, 3, PRESET_YUCATA, 5)
+    state = engine.deal(make_ruleset(players=3, board=oro), 5)
     dealt = state.to_data()
     chosen = []
     for seat in range(3):

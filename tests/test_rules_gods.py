@@ -23,13 +23,14 @@ from collections import Counter
 
 import pytest
 
-from conftest import ENGINES, REFERENCE, action_name, build_state, link_of, scramble_bridges
+from conftest import ENGINES, REFERENCE, action_name, build_state, link_of, ruleset_of, scramble_bridges, state_deal
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import load_board
 from kanaloa.rules.engine import Engine
 from kanaloa.rules.gods import claim, kane_points, token_list
 from kanaloa.rules.reference import ReferenceState, why_illegal, why_unreachable
 from kanaloa.rules.rng import SplitMix64
+from kanaloa.rules.ruleset import make_ruleset
 from kanaloa.rules.state import (
     GAME_KAHUNA,
     GOD_NAMES,
@@ -68,40 +69,15 @@ PELE_ = A.encode(A.PELE)
 LONO_ = A.encode(A.LONO)
 
 
-@functools.cache
-def core_lacks_gods() -> str | None:
-    """Why the compiled core cannot play Might of the Gods yet, or None when it can.
-
-    Only a ``CoreState.deal`` that refuses the ``gods`` keyword argument counts: any other failure of
-    the core is a failure of the tests.
-    """
-    try:
-        state = ENGINES["core"].deal(ORO, 4, PRESET_YUCATA, 1, gods=True)
-    except TypeError as exc:
-        if "gods" not in str(exc):
-            raise
-        return f"the compiled core does not deal Might of the Gods yet: CoreState.deal refuses 'gods' ({exc})"
-    assert state.to_data().gods, "the core dealt Kanaloa when asked for the gods"
-    return None
-
-
 @pytest.fixture(params=["reference", "core"])
 def engine(request) -> Engine:
-    """Each test using it runs once per implementation; the core's runs are skipped while its
-    ``CoreState.deal`` does not take ``gods``."""
-    if request.param == "core":
-        reason = core_lacks_gods()
-        if reason is not None:
-            pytest.skip(reason)
+    """Each test using it runs once per implementation."""
     return ENGINES[request.param]
 
 
 @pytest.fixture
 def core() -> Engine:
-    """The compiled core, for what only it has (determinisation); skipped while it lacks the gods."""
-    reason = core_lacks_gods()
-    if reason is not None:
-        pytest.skip(reason)
+    """The compiled core, for what only it has (determinisation)."""
     return ENGINES["core"]
 
 
@@ -258,8 +234,8 @@ ALL_TOKENS = ["KANALOA", "KU", "PELE", "LONO"]
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_R14_1_sixteen_tokens_laid_after_the_cards_from_the_same_stream(engine, players):
     seed = 14_001
-    plain = engine.deal(ORO, players, PRESET_YUCATA, seed).to_data()
-    data = engine.deal(ORO, players, PRESET_YUCATA, seed, gods=True).to_data()
+    plain = engine.deal(make_ruleset(players=players, board=ORO), seed).to_data()
+    data = engine.deal(make_ruleset(players=players, gods=True, board=ORO), seed).to_data()
     assert (data.hands, data.deck, data.round, data.to_move) == (plain.hands, plain.deck, ROUND_SETUP, 0)
     rng = SplitMix64(plain.rng)
     tokens = [KANE] * 8 + [KANALOA] * 2 + [KU] * 2 + [PELE] * 2 + [LONO] * 2
@@ -273,7 +249,7 @@ def test_R14_1_sixteen_tokens_laid_after_the_cards_from_the_same_stream(engine, 
 
 def test_R14_1_the_tokens_follow_the_seed(engine):
     def god_on(seed: int) -> tuple[int, ...]:
-        return tuple(engine.deal(ORO, 4, PRESET_YUCATA, seed, gods=True).to_data().god_on)
+        return tuple(engine.deal(make_ruleset(gods=True, board=ORO), seed).to_data().god_on)
 
     assert god_on(3) == god_on(3)
     assert len({god_on(seed) for seed in range(12)}) > 1
@@ -282,7 +258,7 @@ def test_R14_1_the_tokens_follow_the_seed(engine):
 
 
 def test_R14_1_the_tokens_lie_face_up_through_the_setup(engine):
-    state = engine.deal(ORO, 3, PRESET_YUCATA, 8, gods=True)
+    state = engine.deal(make_ruleset(players=3, gods=True, board=ORO), 8)
     dealt = state.to_data().god_on
     while state.round == ROUND_SETUP:
         assert {A.kind_of(a) for a in state.legal_actions()} == {A.REVEAL}
@@ -293,10 +269,10 @@ def test_R14_1_the_tokens_lie_face_up_through_the_setup(engine):
 
 def test_R14_1_the_variant_needs_a_board_of_16_islands(engine):
     with pytest.raises(ValueError, match="16"):
-        engine.deal(KAHUNA, 3, PRESET_YUCATA, 1, gods=True)  # 12 islands
+        state_deal(engine, KAHUNA, 3, PRESET_YUCATA, 1, gods=True)  # 12 islands
     with pytest.raises(ValueError, match="Kahuna"):
-        engine.deal(KAHUNA, 2, PRESET_YUCATA, 1, game=GAME_KAHUNA, gods=True)
-    data = REFERENCE.deal(KAHUNA, 3, PRESET_YUCATA, 1).to_data()  # Kanaloa's rules on a 12-island board
+        state_deal(engine, KAHUNA, 2, PRESET_YUCATA, 1, game=GAME_KAHUNA, gods=True)
+    data = REFERENCE.deal(make_ruleset(players=3, board=KAHUNA), 1).to_data()  # Kanaloa's rules on a 12-island board
     data.gods, data.god_on = True, token_list()[:12]
     data.gods_owned = [[0] * 5 for _ in range(3)]
     data.known = [[[0] * 12 for _ in range(3)] for _ in range(3)]
@@ -307,15 +283,15 @@ def test_R14_1_the_variant_needs_a_board_of_16_islands(engine):
 def test_R14_1_the_reference_names_the_board_it_refuses():
     with pytest.raises(ValueError, match=r"^board: Might of the Gods puts one of its 16 god tokens on each island; "
                                          r"board kahuna has 12 islands \(R14\.1\)$"):
-        REFERENCE.deal(KAHUNA, 3, PRESET_YUCATA, 1, gods=True)
+        state_deal(REFERENCE, KAHUNA, 3, PRESET_YUCATA, 1, gods=True)
     with pytest.raises(ValueError, match=r"^gods: Might of the Gods is a variant of Kanaloa, not of Kahuna"):
-        REFERENCE.deal(KAHUNA, 2, PRESET_YUCATA, 1, game=GAME_KAHUNA, gods=True)
+        state_deal(REFERENCE, KAHUNA, 2, PRESET_YUCATA, 1, game=GAME_KAHUNA, gods=True)
 
 
 def test_R14_1_without_the_variant_nothing_changes(engine):
-    data = engine.deal(ORO, 4, PRESET_YUCATA, 5).to_data()
+    data = engine.deal(make_ruleset(board=ORO), 5).to_data()
     assert not data.gods and data.god_on == [] and data.gods_owned == [] and data.known == []
-    state = engine.deal(ORO, 4, PRESET_YUCATA, 5)
+    state = engine.deal(make_ruleset(board=ORO), 5)
     rng = random.Random(5)
     while not state.is_over:
         legal = state.legal_actions()
@@ -1090,13 +1066,13 @@ def test_why_unreachable_refuses_impossible_tokens():
 
 
 def test_why_unreachable_refuses_the_variant_on_a_board_without_16_islands():
-    data = REFERENCE.deal(KAHUNA, 3, PRESET_YUCATA, 1).to_data()
+    data = REFERENCE.deal(make_ruleset(players=3, board=KAHUNA), 1).to_data()
     data.gods, data.god_on = True, token_list()[:12]
     data.gods_owned = [[0] * 5 for _ in range(3)]
     data.known = [[[0] * 12 for _ in range(3)] for _ in range(3)]
     assert why_unreachable(ReferenceState(KAHUNA, data), NAMES) == (
         "board", "Might of the Gods puts one of its 16 god tokens on each island; board kahuna has 12 islands (R14.1)")
-    plain = REFERENCE.deal(ORO, 3, PRESET_YUCATA, 1).to_data()
+    plain = REFERENCE.deal(make_ruleset(players=3, board=ORO), 1).to_data()
     plain.god_on = token_list()
     assert why_unreachable(ReferenceState(ORO, plain), NAMES)[0] == "rules.gods"
 
@@ -1352,14 +1328,11 @@ def test_the_same_seed_gives_the_same_game():
 
 
 def test_the_engines_agree_on_the_property_games():
-    """The core plays the property games to the same states (skipped while it lacks the gods)."""
-    reason = core_lacks_gods()
-    if reason is not None:
-        pytest.skip(reason)
+    """The core plays the property games to the same states."""
     core = ENGINES["core"]
     for seed, steps in games()[:40]:
         first = steps[0][0]
-        state = core.deal(ORO, first.players, first.preset, seed, gods=True)
+        state = core.deal(ruleset_of(ORO, first.players, first.preset, gods=True), seed)
         for data, legal, action in steps:
             assert state.to_data() == data and list(state.legal_actions()) == legal, seed
             if action >= 0:
@@ -1368,5 +1341,5 @@ def test_the_engines_agree_on_the_property_games():
 
 def test_R14_1_a_two_player_game_keeps_tokens_per_player(engine):
     """A 2-player game of the variant: four colors score, two players own tokens."""
-    data = engine.deal(ORO, 2, PRESET_YUCATA, 9, gods=True).to_data()
+    data = engine.deal(make_ruleset(players=2, gods=True, board=ORO), 9).to_data()
     assert len(data.scores) == 4 and len(data.gods_owned) == 2 and data.turn_color == NO_COLOR

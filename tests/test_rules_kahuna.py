@@ -19,12 +19,13 @@ from collections import Counter
 
 import pytest
 
-from conftest import ENGINES, REFERENCE, action_name, build_state, link_of
+from conftest import ENGINES, REFERENCE, action_name, build_state, link_of, state_deal
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import board_from_dict, load_board
 from kanaloa.rules.engine import Engine
 from kanaloa.rules.reference import ReferenceState, why_illegal, why_not_mover_color, why_unreachable
 from kanaloa.rules.rng import SplitMix64
+from kanaloa.rules.ruleset import make_ruleset
 from kanaloa.rules.state import (
     GAME_KAHUNA,
     KAHUNA_BRIDGES,
@@ -49,6 +50,7 @@ from kanaloa.rules.state import (
 )
 
 KAHUNA = load_board("kahuna")
+RULES = make_ruleset("kahuna", board=KAHUNA)
 WHITE, BLACK = 0, 1
 NAMES = ("white", "black")
 PLAY_ROUNDS = (ROUND_1, ROUND_2, ROUND_3)
@@ -56,31 +58,9 @@ END = A.encode(A.END)
 DRAW = A.encode(A.DRAW)
 
 
-@functools.cache
-def core_lacks_kahuna() -> str | None:
-    """Why the compiled core cannot play Kahuna yet, or None when it can.
-
-    Only a ``CoreState.deal`` that refuses the ``game`` keyword argument counts: any other failure
-    of the core is a failure of the tests.
-    """
-    try:
-        state = ENGINES["core"].deal(KAHUNA, 2, PRESET_YUCATA, 1, game=GAME_KAHUNA)
-    except TypeError as exc:
-        if "game" not in str(exc):
-            raise
-        return f"the compiled core does not deal Kahuna yet: CoreState.deal refuses 'game' ({exc})"
-    assert state.to_data().game == GAME_KAHUNA, "the core dealt Kanaloa when asked for Kahuna"
-    return None
-
-
 @pytest.fixture(params=["reference", "core"])
 def engine(request) -> Engine:
-    """Each test using it runs once per implementation; the core's runs are skipped while its
-    ``CoreState.deal`` does not take ``game``."""
-    if request.param == "core":
-        reason = core_lacks_kahuna()
-        if reason is not None:
-            pytest.skip(reason)
+    """Each test using it runs once per implementation."""
     return ENGINES[request.param]
 
 
@@ -178,7 +158,7 @@ def test_R16_1_the_kahuna_board_has_12_islands_27_links_and_24_cards():
 
 
 def test_R16_1_two_players_one_color_each(engine):
-    state = engine.deal(KAHUNA, 2, PRESET_YUCATA, 4, game=GAME_KAHUNA)
+    state = engine.deal(RULES, 4)
     data = state.to_data()
     assert data.game == GAME_KAHUNA and data.players == 2
     assert state.scores == [0, 0] and len(state.counts_on(island("ELAI"))) == 2
@@ -219,7 +199,7 @@ def test_R16_2_three_cards_each_three_face_up_the_rest_is_the_deck(engine):
     rng = SplitMix64(seed)
     cards = [i for i in range(KAHUNA.n_islands) for _ in range(KAHUNA.cards_per_island)]
     rng.shuffle(cards)
-    data = engine.deal(KAHUNA, 2, PRESET_YUCATA, seed, game=GAME_KAHUNA).to_data()
+    data = engine.deal(RULES, seed).to_data()
     for seat in (WHITE, BLACK):
         expected = [0] * KAHUNA.n_islands
         for card in cards[KAHUNA_DEAL * seat : KAHUNA_DEAL * (seat + 1)]:
@@ -233,7 +213,7 @@ def test_R16_2_three_cards_each_three_face_up_the_rest_is_the_deck(engine):
 
 
 def test_R16_2_no_setup_round_white_moves_first_and_turns_alternate(engine):
-    state = engine.deal(KAHUNA, 2, PRESET_YUCATA, 3, game=GAME_KAHUNA)
+    state = engine.deal(RULES, 3)
     assert state.round == ROUND_1 and state.to_move == WHITE
     assert A.REVEAL not in kinds(state)
     for mover in (WHITE, BLACK, WHITE, BLACK):
@@ -243,16 +223,16 @@ def test_R16_2_no_setup_round_white_moves_first_and_turns_alternate(engine):
 
 def test_R16_2_the_same_seed_deals_the_same_game(engine):
     def deal(seed: int) -> StateData:
-        return engine.deal(KAHUNA, 2, PRESET_YUCATA, seed, game=GAME_KAHUNA).to_data()
+        return engine.deal(RULES, seed).to_data()
 
     assert deal(9) == deal(9) and deal(9) != deal(10)
 
 
 def test_R16_2_kahuna_is_dealt_for_two_players_with_enough_cards(engine):
     with pytest.raises(ValueError, match="players"):
-        engine.deal(KAHUNA, 3, PRESET_YUCATA, 1, game=GAME_KAHUNA)
+        state_deal(engine, KAHUNA, 3, PRESET_YUCATA, 1, game=GAME_KAHUNA)
     with pytest.raises(ValueError, match="preset"):
-        engine.deal(KAHUNA, 2, PRESET_TABLETOP, 1, game=GAME_KAHUNA)
+        state_deal(engine, KAHUNA, 2, PRESET_TABLETOP, 1, game=GAME_KAHUNA)
 
     def small(cards_per_island: int):
         return board_from_dict(
@@ -260,21 +240,21 @@ def test_R16_2_kahuna_is_dealt_for_two_players_with_enough_cards(engine):
              "islands": [{"name": n} for n in "ABC"], "links": [["A", "B"], ["B", "C"], ["A", "C"]]}, "small")
 
     with pytest.raises(ValueError):
-        engine.deal(small(2), 2, PRESET_YUCATA, 1, game=GAME_KAHUNA)  # 6 cards
-    data = engine.deal(small(3), 2, PRESET_YUCATA, 1, game=GAME_KAHUNA).to_data()  # 9 cards: just enough
+        state_deal(engine, small(2), 2, PRESET_YUCATA, 1, game=GAME_KAHUNA)  # 6 cards
+    data = state_deal(engine, small(3), 2, PRESET_YUCATA, 1, game=GAME_KAHUNA).to_data()  # 9 cards: just enough
     assert [sum(h) for h in data.hands] == [3, 3] and len(data.face_up) == 3 and data.deck == []
 
 
 def test_R16_2_the_reference_explains_a_refused_deal():
     with pytest.raises(ValueError, match=r"^players: Kahuna is a game for 2 players, not 4 \(R16\.1\)$"):
-        REFERENCE.deal(KAHUNA, 4, PRESET_YUCATA, 1, game=GAME_KAHUNA)
+        state_deal(REFERENCE, KAHUNA, 4, PRESET_YUCATA, 1, game=GAME_KAHUNA)
     with pytest.raises(ValueError, match=r"^preset: Kahuna is played with the yucata preset only, not tabletop"):
-        REFERENCE.deal(KAHUNA, 2, PRESET_TABLETOP, 1, game=GAME_KAHUNA)
+        state_deal(REFERENCE, KAHUNA, 2, PRESET_TABLETOP, 1, game=GAME_KAHUNA)
     tiny = board_from_dict({"name": "tiny", "cards_per_island": 4, "islands": [{"name": "A"}, {"name": "B"}],
                             "links": [["A", "B"]]}, "tiny")
     with pytest.raises(ValueError, match=r"^board: Kahuna deals 2 hands of 3 and 3 face-up cards, 9 in all, more "
                                          r"than the board's 8 cards \(R16\.2\)$"):
-        REFERENCE.deal(tiny, 2, PRESET_YUCATA, 1, game=GAME_KAHUNA)
+        state_deal(REFERENCE, tiny, 2, PRESET_YUCATA, 1, game=GAME_KAHUNA)
 
 
 # -- R16.3 play: place and remove --------------------------------------------------------------------
@@ -736,7 +716,7 @@ def test_R16_9_no_immediate_win(engine):
 
 def test_R16_9_a_kanaloa_game_is_untouched(engine, oro):
     """A 2-player Kanaloa deal still has its setup and four colors (R15)."""
-    data = engine.deal(oro, 2, PRESET_YUCATA, 5).to_data()
+    data = engine.deal(make_ruleset(players=2, board=oro), 5).to_data()
     assert data.round == ROUND_SETUP and len(data.scores) == 4 and not data.skipped
 
 
@@ -886,7 +866,7 @@ def crowd(data: StateData, rng: random.Random) -> None:
 def random_game(engine: Engine, seed: int, crowded: bool = False) -> list[tuple[StateData, list[int], int | None]]:
     """A seeded random game: ``(state, legal actions, action played)`` before every move, the last with
     no legal action and ``None``.  A ``crowded`` game starts from a crowded board in round 2."""
-    state = engine.deal(KAHUNA, 2, PRESET_YUCATA, seed, game=GAME_KAHUNA)
+    state = engine.deal(RULES, seed)
     rng = random.Random(seed)
     if crowded:
         data = state.to_data()
@@ -1079,10 +1059,6 @@ def test_the_same_seed_gives_the_same_game(engine):
 
 
 def test_the_engines_agree_move_for_move():
-    """The reference and the core play the same random games to the same states (skipped while the
-    core cannot play Kahuna)."""
-    reason = core_lacks_kahuna()
-    if reason is not None:
-        pytest.skip(reason)
+    """The reference and the core play the same random games to the same states."""
     for (seed, ours), (_, theirs) in zip(games("reference"), games("core"), strict=True):
         assert ours == theirs, seed

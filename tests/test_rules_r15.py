@@ -21,6 +21,7 @@ from kanaloa.position import Position
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import load_board
 from kanaloa.rules.engine import Engine
+from kanaloa.rules.ruleset import make_ruleset
 from kanaloa.rules.state import (
     DEAL,
     FACE_UP,
@@ -119,7 +120,7 @@ def finish_final_round(state) -> None:
 
 
 def test_R15_1_four_colors_two_hands(engine):
-    state = engine.deal(ORO, 2, PRESET_YUCATA, 5)
+    state = engine.deal(make_ruleset(players=2, board=ORO), 5)
     data = state.to_data()
     assert len(data.hands) == 2 and len(data.scores) == 4 and state.scores == [0, 0, 0, 0]
     assert colors_of_seat(0, 2) == (RED, BLUE) and colors_of_seat(1, 2) == (GREEN, YELLOW)
@@ -170,7 +171,7 @@ def test_R15_1_tabletop_each_color_has_its_own_twenty_bridges(engine):
 
 
 def test_R15_2_four_cards_each_one_revealed_each_and_the_deck_fills_the_row(engine):
-    state = engine.deal(ORO, 2, PRESET_YUCATA, 21)
+    state = engine.deal(make_ruleset(players=2, board=ORO), 21)
     dealt = state.to_data()
     assert dealt.round == ROUND_SETUP and [sum(h) for h in dealt.hands] == [DEAL, DEAL]
     assert len(dealt.deck) == ORO.n_cards - 2 * DEAL
@@ -431,7 +432,7 @@ def test_R15_7_islands_of_the_two_colors_do_not_add_up(engine):
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_with_three_or_four_players_no_color_is_chosen_and_no_build_has_a_second_slot(players):
-    state = REFERENCE.deal(ORO, players, PRESET_YUCATA, 8)
+    state = REFERENCE.deal(make_ruleset(players=players, board=ORO), 8)
     rng = random.Random(8)
     while not state.is_over:
         assert state.to_data().turn_color == NO_COLOR

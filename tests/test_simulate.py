@@ -332,8 +332,8 @@ def test_replay_refuses_a_file_with_the_same_game_twice(small_run, tmp_path):
     "change, message",
     [
         (lambda d: d.update(gods=True, board="kahuna"),
-         "field 'board' \"kahuna\": Might of the Gods lays one of its 16 god tokens on each island (R14.1); board "
-         "kahuna has 12 islands"),
+         "field 'board' kahuna: Might of the Gods lays one of its 16 god tokens on each island (R14.1); the board "
+         "has 12 islands"),
         (lambda d: d.update(ruleset="kahuna"), "field 'players' 4: Kahuna is for 2 players, white and black (R16.1)"),
         (lambda d: d.update(ruleset="cannonball"), "field 'ruleset' \"cannonball\": unknown; choose one of kanaloa, "
                                                    "kahuna"),
@@ -588,7 +588,7 @@ def test_simulate_without_seed_says_which_seed_it_used():
         (["--bots", "random,random,random", "--games", "10"], ["--games 10", "multiple of 3", "9 or 12"]),
         (["--bots", "random,random,random,random", "--games", "2"], ["--games 2", "multiple of 4", "try 4"]),
         (["--bots", "random,random,random", "--games", "0"], ["--games 0", "positive"]),
-        (["--bots", "random,random,random", "--games", "x"], ["--games", "'x' is not a valid integer"]),
+        (["--bots", "random,random,random", "--games", "x"], ["--games 'x'", "must be a whole number"]),
         (["--bots", "random,random,random", "--seed", "-1"], ["--seed"]),
         (["--bots", "random,random,random", "--workers", "-2"], ["--workers"]),
         (["--bots", "random,random,random", "--preset", "casual"], ["--preset", "casual"]),
@@ -710,7 +710,8 @@ def test_simulate_says_before_a_long_silence_what_its_bots_search(monkeypatch):
         ({"bots": ["random"] * 2, "games": 2, "preset": "casual"},
          "--preset 'casual': unknown; choose one of yucata, tabletop (R13)"),
         ({"bots": ["random"] * 3, "games": 3, "gods": True, "board": "kahuna"},
-         "--board 'kahuna': Might of the Gods lays one of its 16 god tokens on each island (R14.1)"),
+         "--board kahuna: Might of the Gods lays one of its 16 god tokens on each island (R14.1); the board has 12 "
+         "islands"),
         ({"bots": ["random"] * 2, "games": 2, "game": "kahuna", "gods": True},
          "--gods: Might of the Gods is a variant of Kanaloa, not of Kahuna (R14, R16.9)"),
         ({"bots": ["random"] * 3, "games": 3, "players": 3, "game": "kahuna"},

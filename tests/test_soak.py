@@ -6,16 +6,26 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import shlex
 
 import pytest
 
 from cli_helpers import run, user_error
+from kanaloa.position import Position
 from kanaloa.rules import actions as A
 from kanaloa.rules import reference
 from kanaloa.rules.reference import ReferenceState
-from kanaloa.tools.soak import CROWDED, DEAL, JUMP, KEPT, replay_game, run_soak, soak_game
+from kanaloa.rules.registry import game_types
+from kanaloa.tools.soak import CROWDED, FROM_DEAL, JUMP, KEPT, replay_game, run_soak, soak_game, soak_tables
 
 GAMES = 256  # eight blocks of four games per start cycle, so every start and table comes up
+
+
+def _new(game) -> list[str]:
+    """The arguments of the ``kanaloa new`` command that deals a soak game (its reproducer's)."""
+    words = shlex.split(game.new_command())
+    assert words[:2] == ["kanaloa", "new"]
+    return words[2:]
 
 
 def _figures(run) -> dict:
@@ -36,20 +46,23 @@ def test_the_engines_agree_over_a_few_hundred_games_and_the_soak_counts_them():
     soak = run_soak(GAMES, seed=11)
     assert soak.diverged == 0 and soak.divergences == [], soak.summary()
     assert soak.games == GAMES and not soak.stopped and not soak.interrupted
-    assert soak.starts == {DEAL: 192, CROWDED: 32, JUMP: 32}
+    assert soak.starts == {FROM_DEAL: 192, CROWDED: 32, JUMP: 32}
     assert sum(soak.reasons.values()) == GAMES
     assert soak.reasons["eleven islands"] > 0, "no crowded game ended by eleven islands (R8)"
     assert 100 * GAMES < soak.moves < 250 * GAMES
     # one complete comparison at the start, one per turn handed on, one at the end
     assert GAMES * 2 < soak.states < soak.moves
     assert f"{GAMES} games, {soak.moves} moves, 0 divergences" in soak.summary()
+    # each way the games ended, with the rules of the tables that have it (Kahuna's scoring is R16.7)
+    assert (f"ended by points (R12, R16.7) {soak.reasons['points']}, by eleven islands (R8) "
+            f"{soak.reasons['eleven islands']}") in soak.summary()
 
 
 def test_each_kind_of_game_is_dealt_from_the_soak_seed():
     games = [soak_game(5, i) for i in range(32)]
     assert [(g.players, g.kind) for g in games[:4]] == [
         (3, "3p-yucata"), (4, "4p-yucata"), (3, "3p-tabletop"), (4, "4p-tabletop")]
-    assert [g.start for g in games[::4]] == [DEAL] * 6 + [CROWDED, JUMP]
+    assert [g.start for g in games[::4]] == [FROM_DEAL] * 6 + [CROWDED, JUMP]
     assert len({g.seed for g in games}) == 32
     assert soak_game(5, 7) == games[7] and soak_game(6, 7).seed != games[7].seed
 
@@ -75,7 +88,8 @@ def test_a_wrong_legal_move_list_stops_the_soak_with_a_reproducer_that_replays(n
 
     # and the moves so far lead the core to the position where it offers the pass the reference refused
     if g.start != CROWDED:
-        dealt = run("new", "--seed", str(g.seed), "--players", str(g.players), "--preset", g.kind.split("-")[1])
+        assert f"the position (core): {g.new_command()} | kanaloa play - " in text
+        dealt = run("new", *_new(g))
         reached = run("play", "-", *found.moves, input=dealt.stdout)
         assert reached.exit_code == 0, reached.output
         assert "pass" in run("moves", "-", input=reached.stdout).stdout.split("\n")
@@ -191,7 +205,29 @@ def test_the_soak_plays_two_players_too(no_pass_in_reference):
     found = next(d for d in soak.divergences if d.game.players == 2 and d.game.start != CROWDED)
     assert any(m.startswith(("blue: ", "yellow: ")) for m in found.moves)
     g = found.game
-    dealt = run("new", "--seed", str(g.seed), "--players", "2", "--preset", g.kind.split("-")[1])
+    dealt = run("new", *_new(g))
     reached = run("play", "-", *found.moves, input=dealt.stdout)
     assert reached.exit_code == 0, reached.output
     assert "pass" in run("moves", "-", input=reached.stdout).stdout.split("\n")
+
+
+def test_the_soak_plays_every_registered_game(no_pass_in_reference):
+    """After the first soaks' tables, every example rule set of every registered game: the gods (R14) and
+    Kahuna (R16) too, each dealt as its reproducer's command deals it."""
+    tables = soak_tables()
+    assert [t for game in game_types() for t in game.example_rulesets() if t not in tables] == []
+    kinds = [soak_game(5, i).kind for i in range(len(tables))]
+    assert kinds == ["3p-yucata", "4p-yucata", "3p-tabletop", "4p-tabletop", "2p-yucata", "2p-tabletop",
+                     "4p-yucata-gods", "3p-tabletop-gods", "2p-yucata-gods", "kahuna-2p"]
+    gods, kahuna = soak_game(5, 6), soak_game(5, 9)
+    assert gods.new_command() == f"kanaloa new --seed {gods.seed} --players 4 --preset yucata --gods"
+    assert kahuna.new_command() == f"kanaloa new --seed {kahuna.seed} --game kahuna --players 2"
+    for g in (gods, kahuna):
+        dealt = run("new", *_new(g))
+        assert dealt.exit_code == 0, dealt.output
+        assert Position.from_json(dealt.stdout).ruleset == g.ruleset
+        assert replay_game(5, g.index).divergence is None
+    # a game with the gods diverges where the reference refuses the pass (Kahuna has none, R16.7)
+    soak = run_soak(40, seed=3, keep_going=True)
+    found = [d.game.kind for d in soak.divergences]
+    assert any(kind.endswith("-gods") for kind in found) and "kahuna-2p" not in found

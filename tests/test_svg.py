@@ -6,17 +6,25 @@ draw bridges in their owners' colors and control (R2) in the controller's,
 mark pending removals (R7), show the panel's cards and scores (R11, R15.5),
 leak no card a viewer cannot see, draw a hint's plan as the hint gives it,
 be well-formed XML without scripts, and come out the same byte for byte.
+What differs between rule sets it takes from the position's rule set: the
+bridges left in stock (the tabletop preset's 20, R13; Kahuna's 25, R16.1),
+the rules it cites, Kahuna's skipped draw (R16.5) and final round without a
+pass (R16.7), the god tokens (R14), the colors.  It is every registered
+game's ``svg`` face.
 """
 
 from __future__ import annotations
 
 import json
+import random
+import re
 import xml.etree.ElementTree as ET
 from importlib import resources
 
 import pytest
 
 from cli_helpers import run, user_error
+from kahuna_positions import kahuna_doc, leftover, no_bridges_over
 from kanaloa.errors import OptionError
 from kanaloa.interfaces import svg as S
 from kanaloa.play.hint import Hint
@@ -24,6 +32,7 @@ from kanaloa.play.hint import hint as make_hint
 from kanaloa.position import Position
 from kanaloa.rules.board import board_from_dict, load_board
 from kanaloa.rules.engine import load_engine
+from kanaloa.rules.registry import game_types
 from test_hint import midgame
 from test_rules import table
 
@@ -53,6 +62,27 @@ def strokes(element: ET.Element) -> list[str]:
 
 def example() -> Position:
     return Position.from_json(resources.files("kanaloa.examples").joinpath("midgame.json").read_text())
+
+
+def played(pos: Position, moves: int, seed: int = 5) -> Position:
+    """``pos`` after ``moves`` seeded random moves."""
+    rng = random.Random(seed)
+    for _ in range(moves):
+        pos.push(rng.choice(pos.state.legal_actions()))
+    return pos
+
+
+def kahuna_final(**fields) -> Position:
+    """The hand-written Kahuna position in the final round (R16.7): no deck, no face-up card, black's turn."""
+    doc = kahuna_doc(round="final", face_up=[], to_move="black", final_round={"done": ["white"]}, **fields)
+    doc["discard"]["open"] = leftover({**doc, "discard": {"open": []}})
+    doc["deck"] = []
+    return Position.from_json(doc)
+
+
+def score_line(root: ET.Element, color: str) -> str:
+    """The panel's line of ``color``'s score."""
+    return next(line for line in words(root).splitlines() if re.match(rf"{color}: \d+ points?, ", line))
 
 
 def pending_removal() -> Position:
@@ -175,12 +205,12 @@ def test_the_panel_marks_the_cards_every_player_knows():
     assert [(c.get("data-hand-card"), c.get("data-public")) for c in groups(green, "in-hand")] == [("KULU", "true")]
 
 
-def swapped_hidden_card(full: Position) -> Position:
-    """``full`` with a card of another hand than red's, one red has not seen, swapped with another card of the
-    deck."""
+def swapped_hidden_card(full: Position, viewer: str = "red") -> Position:
+    """``full`` with a card of another hand than ``viewer``'s, one the viewer has not seen, swapped with another
+    card of the deck."""
     doc = full.to_json()
-    hand, card = next((hand, c) for player, hand in doc["hands"].items() if player != "red"
-                      for c in hand["cards"] if hand["cards"].count(c) > hand["public"].count(c))
+    hand, card = next((hand, c) for player, hand in doc["hands"].items() if player != viewer
+                      for c in hand["cards"] if hand["cards"].count(c) > hand.get("public", []).count(c))
     spot = next(k for k, c in enumerate(doc["deck"]) if c != card)
     hand["cards"][hand["cards"].index(card)], doc["deck"][spot] = doc["deck"][spot], card
     return Position.from_json(doc)
@@ -204,6 +234,22 @@ def test_a_viewers_picture_holds_no_card_the_viewer_cannot_see():
             assert sorted(cards) == sorted(hand["public"])
             assert len(groups(g, "card-back")) == len(hand["cards"]) - len(hand["public"])
     assert "seen by red" in words(root)
+
+
+def test_a_kahuna_viewers_picture_holds_no_card_the_viewer_cannot_see():
+    full = played(Position.new(game="kahuna", seed=4), moves=2)  # white has played and drawn
+    other = swapped_hidden_card(full, "black")
+    assert S.position_svg(full) != S.position_svg(other)
+    seen = S.position_svg(full.as_viewer("black"))
+    assert seen == S.position_svg(other.as_viewer("black"))
+    root = parse(seen)
+    doc = full.to_json()
+    white, black = (next(g for g in groups(root, "hand") if g.get("data-player") == p) for p in ("white", "black"))
+    assert [c.get("data-hand-card") for c in groups(black, "in-hand")] == doc["hands"]["black"]["cards"]
+    public = doc["hands"]["white"].get("public", [])
+    assert sorted(c.get("data-hand-card") for c in groups(white, "in-hand")) == sorted(public)
+    assert len(groups(white, "card-back")) == len(doc["hands"]["white"]["cards"]) - len(public) > 0
+    assert "seen by black" in words(root)
 
 
 def test_a_two_player_picture_shows_each_players_pair_and_one_hand_a_player():
@@ -232,7 +278,152 @@ def test_the_panel_says_what_a_waiting_position_waits_for_and_who_won():
     root = parse(S.position_svg(pos))
     outcome = pos.outcome
     assert f"Game over: {outcome['winner']} wins on {outcome['reason']}" in words(root)
+    rule = {"points": "R12", "eleven islands": "R8"}[outcome["reason"]]
+    assert f"Game over: {outcome['winner']} wins on {outcome['reason']} ({rule})" in words(root).replace("\n", " ")
     assert "game over" in root.get("aria-label")
+
+
+# -- what the rule set says ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [4, 3, 2])
+def test_the_tabletop_preset_shows_each_colors_bridges_left_of_its_20(players):
+    """R13: 20 bridges a color (with two players, each of a player's colors its own 20)."""
+    pos = played(Position.new(players=players, seed=5, preset="tabletop"), moves=60)
+    doc = pos.to_json()
+    root = parse(S.position_svg(pos))
+    built = {color: sum(1 for owner in doc["bridges"].values() if owner == color) for color in doc["scores"]}
+    assert len(built) == (4 if players == 2 else players) and sum(built.values()) > 0
+    for color, points in doc["scores"].items():
+        assert score_line(root, color).startswith(f"{color}: {points} point")
+        assert score_line(root, color).endswith(f", {20 - built[color]} in stock")
+    text = words(root)
+    assert "in stock: bridges left of 20 a color (R13)" in text
+    assert "Scores (R11)" in text and "Kanaloa on oro (tabletop)" in text
+
+
+def test_the_yucata_preset_has_no_stock_to_show():
+    """R13: the yucata preset's bridges are unlimited."""
+    root = parse(S.position_svg(midgame(players=4, moves=60)))
+    assert "stock" not in words(root)
+    for color in ("red", "green", "blue", "yellow"):
+        assert re.fullmatch(rf"{color}: \d+ points?, \d+ islands?", score_line(root, color))
+
+
+def test_a_bridge_removed_in_the_tabletop_preset_goes_back_to_its_stock():
+    """R13: a removed bridge returns to its owner's stock."""
+    pos = table(load_engine("core"), to_move="green", preset="tabletop",
+                bridges={"ALOA-BAFI": "blue", "BAFI-COCO": "green", "BAFI-GUMO": "yellow", "BAFI-ORO": "red",
+                         "ALOA-DALI": "red", "ALOA-ELOI": "red"},
+                hands={"green": ["RASI", "ORO"]})
+    before = parse(S.position_svg(pos))
+    assert score_line(before, "red").endswith(", 17 in stock")
+    pos.play("RASI-BAFI/RASI")  # BAFI is full, green leads it: a removal is pending (R7)
+    assert score_line(parse(S.position_svg(pos)), "green").endswith(", 18 in stock")
+    pos.play("remove BAFI-ORO")
+    after = parse(S.position_svg(pos))
+    assert score_line(after, "red").endswith(", 18 in stock")
+
+
+def test_a_kahuna_picture_asks_its_rule_set():
+    """R16.1: 25 bridges each, white and black; R16.6: the scorings; R16.5: a skipped draw must be answered."""
+    pos = Position.from_json(kahuna_doc(round=3, to_move="black",
+                                        turn={"played": 0, "discarded": False, "skipped_draw": True}))
+    root = parse(S.position_svg(pos))
+    text = words(root)
+    assert "Kahuna on kahuna" in text.splitlines() and "(yucata)" not in text  # Kahuna has no presets (R16.9)
+    assert "black to move, round 3" in text
+    assert "Scores (R16.6)" in text
+    assert score_line(root, "white") == "white: 0 points, 0 islands, 24 in stock"  # ALOA-BARI is white's
+    assert score_line(root, "black") == "black: 0 points, 0 islands, 24 in stock"  # ELAI-HUNA is black's
+    assert "in stock: bridges left of 25 a color (R16.1)" in text
+    assert "the opponent skipped its draw: this turn must draw" in text.replace("\n", " ")
+    assert "(R16.5)" in text
+    assert "God tokens" not in text and "pairs" not in text
+    assert root.get("aria-label") == "Kahuna on kahuna: black to move"
+    drew = parse(S.position_svg(Position.from_json(kahuna_doc(round=3, to_move="black"))))
+    assert "skipped its draw" not in words(drew)
+
+
+def test_a_kahuna_final_round_has_no_pass_and_kanaloas_has():
+    """R16.7: each Kahuna player takes one final turn, nobody passes; R10: Kanaloa's final round has passes."""
+    text = words(parse(S.position_svg(kahuna_final())))
+    assert "final turns taken: white" in text.splitlines() and "passed" not in text
+    pos = Position.new(players=3, seed=2)
+    rng = random.Random(2)
+    while pos.round != "final":
+        pos.push(rng.choice(pos.state.legal_actions()))
+    assert "final turns taken: none; passed: none" in words(parse(S.position_svg(pos))).splitlines()
+
+
+def test_a_kahuna_game_may_end_without_a_winner():
+    """R16.7, R16.8: ``winner`` null."""
+    root = parse(S.position_svg(Position.from_json(no_bridges_over())))
+    assert "Game over: no winner (no bridges, R16.8)" in words(root)
+    assert "ranking white, black" in words(root)
+    assert root.get("aria-label") == "Kahuna on kahuna: game over"
+
+
+@pytest.mark.parametrize(("seed", "ending"), [
+    (1, "Game over: white wins on points (R16.7)"),  # the final scoring decides (R16.7)
+    (25, "Game over: white wins: the other has no bridge left (R16.8)"),  # black has no bridge on the board
+])
+def test_a_finished_kahuna_game_cites_the_rule_that_ended_it(seed, ending):
+    pos = Position.new(game="kahuna", seed=seed)
+    rng = random.Random(seed)
+    while not pos.is_over:
+        pos.push(rng.choice(pos.state.legal_actions()))
+    assert ending in words(parse(S.position_svg(pos))).replace("\n", " ")
+
+
+def test_kahuna_draws_white_and_black_and_rings_a_white_island_in_its_dark_edge():
+    """R16.1: the bridges in white and black; white is too light to ring an island on the sand."""
+    pos = played(Position.new(game="kahuna", seed=4), moves=40)  # white and black each control an island
+    root = parse(S.position_svg(pos))
+    owners = {g.get("data-owner") for g in groups(root, "link")} - {""}
+    assert owners == {"white", "black"}
+    for g in groups(root, "link"):
+        if g.get("data-owner"):
+            assert S.COLOR_FILL[g.get("data-owner")] in strokes(g)
+    ringed = {g.get("data-controller"): g.find(f"{NS}circle") for g in groups(root, "island")
+              if g.get("data-controller")}
+    assert set(ringed) == {"white", "black"}
+    assert (ringed["white"].get("fill"), ringed["white"].get("stroke")) == (S.COLOR_TINT["white"],
+                                                                           S.COLOR_DARK["white"])
+    assert (ringed["black"].get("fill"), ringed["black"].get("stroke")) == (S.COLOR_TINT["black"],
+                                                                           S.COLOR_FILL["black"])
+
+
+def test_every_color_of_every_palette_has_its_ink():
+    """The picture draws the colors the rule set names; a light color rings an island in its dark edge."""
+    for game in game_types():
+        rules = game.load()
+        inks = S.palette_inks(rules.palette)
+        assert list(inks) == list(rules.palette)
+        for name, ink in inks.items():
+            assert (ink.fill, ink.tint, ink.dark) == (S.COLOR_FILL[name], S.COLOR_TINT[name], S.COLOR_DARK[name])
+            assert ink.ring == (S.COLOR_DARK[name] if name == "white" else S.COLOR_FILL[name])
+
+
+def test_a_color_no_table_knows_gets_a_hue_of_its_own():
+    inks = S.palette_inks(("red", "teal", "plum"))
+    assert inks["red"].fill == S.COLOR_FILL["red"]
+    fills = {inks["teal"].fill, inks["plum"].fill}
+    assert len(fills) == 2 and not fills & set(S.COLOR_FILL.values())
+    for name in ("teal", "plum"):
+        assert all(re.fullmatch(r"#[0-9a-f]{6}", c) for c in (inks[name].fill, inks[name].tint, inks[name].dark))
+    assert S.palette_inks(("red", "teal", "plum")) == inks  # the same palette, the same inks
+
+
+def test_god_tokens_are_drawn_only_where_the_rule_set_has_them():
+    """R14.1: a token on each of the 16 islands; without the gods none."""
+    gods = parse(S.position_svg(Position.new(players=4, seed=3, gods=True)))
+    assert len(groups(gods, "god-token")) == 16
+    text = words(gods)
+    assert "God tokens (R14)" in text
+    assert "16 tokens still on the islands; used in round 2 only (R14.4)" in text.replace("\n", " ")
+    plain = parse(S.position_svg(Position.new(players=4, seed=3)))
+    assert not groups(plain, "god-token") and "God tokens" not in words(plain)
 
 
 # -- the hint ----------------------------------------------------------------------------------------
@@ -272,6 +463,19 @@ def test_a_hints_take_and_discard_mark_their_cards():
 
 
 # -- the file itself ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", game_types(), ids=lambda g: g.name)
+def test_the_picture_is_every_games_svg_face(game):
+    """The registry's ``svg`` face, ``svg(position, **options) -> str``, is ``position_svg``."""
+    pos = Position.deal(game.load(), seed=4)
+    face = pos.ruleset.game_type.face("svg")
+    assert face is S.position_svg
+    picture = face(pos, width=480, interactive=True)
+    assert picture == S.position_svg(pos, width=480, interactive=True)
+    root = parse(picture)
+    assert root.get("width") == "480.0" and groups(root, "link")[0].get("role") == "button"
+    assert root.get("aria-label").startswith(f"{game.title} on {pos.board.name}: ")
 
 
 def test_the_same_position_gives_the_same_bytes():
@@ -330,6 +534,7 @@ def test_board_svg_draws_a_board_alone_with_the_same_hooks():
     assert {g.get("data-owner") for g in groups(root, "link")} == {""}
     assert {g.get("data-controller") for g in groups(root, "island")} == {""}
     assert "kahuna: 12 islands, 27 links, 2 cards per island" in words(root)
+    assert root.get("aria-label") == "Board kahuna: 12 islands, 27 links, 2 cards per island"
 
 
 def test_a_board_without_coordinates_is_drawn_on_a_circle():

@@ -12,6 +12,7 @@ budget, and check the command.
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import replace
 from importlib import resources
@@ -22,9 +23,10 @@ from cli_helpers import run, user_error
 from conftest import build_state, hide_swap
 from kanaloa.errors import OptionError
 from kanaloa.position import Position
-from kanaloa.position.notation import COLORS, Move, seat_colors
+from kanaloa.position.notation import Move
 from kanaloa.rules.board import load_board
 from kanaloa.rules.engine import load_engine
+from kanaloa.rules.registry import load_game
 from kanaloa.rules.state import ROUND_1, ROUND_2, ROUND_FINAL, StateData
 from kanaloa.tools import tactics as T
 from kanaloa.tools.tactics import Outcome
@@ -37,8 +39,8 @@ IDS = [p.id for p in PUZZLES]
 
 def by_move(solution: T.TurnSolution, players: int = 4) -> dict[str, Outcome]:
     """The solution's outcome of every first move, keyed by its notation."""
-    builders = seat_colors(COLORS, players, solution.mover)
-    return {str(Move.from_action(a, ORO, builders=builders)): v for a, v in solution.values.items()}
+    rules = load_game("kanaloa", players=players)
+    return {str(Move.from_action(a, rules, seat=solution.mover)): v for a, v in solution.values.items()}
 
 
 def best_moves(solution: T.TurnSolution, players: int = 4) -> set[str]:
@@ -64,7 +66,7 @@ def test_R8_one_place_takes_the_eleventh_island_and_only_it_wins():
     assert {m for m, v in outcomes.items() if v == Outcome.OPEN} == {
         "ALOA-COCO/ALOA", "ALOA-DALI/ALOA", "ALOA-GUMO/ALOA", "discard ALOA", "take COCO", "take FALU",
         "take GUMO", "take MOKU", "draw"}
-    assert [str(Move.from_action(a, ORO)) for a in solution.line] == ["ALOA-BAFI/ALOA"]
+    assert [str(Move.from_action(a, load_game("kanaloa"))) for a in solution.line] == ["ALOA-BAFI/ALOA"]
 
 
 def test_R8_a_swap_needs_both_cards_so_spending_either_first_gives_the_win_away():
@@ -142,7 +144,7 @@ def test_R7_the_removal_that_breaks_a_rival_island_elsewhere_decides_the_last_tu
     assert by_move(solution, players=3) == {
         "remove COCO-ORO": Outcome.LOSS, "remove IKA-ORO": Outcome.LOSS, "remove NALU-ORO": Outcome.WIN,
         "remove ORO-PAHU": Outcome.LOSS}
-    assert [str(Move.from_action(a, ORO)) for a in solution.line] == ["remove NALU-ORO", "end"]
+    assert [str(Move.from_action(a, load_game("kanaloa"))) for a in solution.line] == ["remove NALU-ORO", "end"]
 
 
 def test_a_position_far_from_eleven_islands_is_no_puzzle():
@@ -164,7 +166,7 @@ class UnboundedSolver(T.TurnSolver):
 @pytest.mark.parametrize("pid", [p.id for p in PUZZLES if p.kind != "last-turn"])
 def test_the_eleven_island_shortcut_changes_no_answer(pid):
     position = next(p for p in PUZZLES if p.id == pid).load()
-    state = position.state_for(load_engine("reference"))
+    state = position.on(load_engine("reference")).state
     assert UnboundedSolver(state.copy()).solve().values == T.solve_position(position).values
 
 
@@ -174,7 +176,8 @@ def test_decisive_removals_inside_a_turn_are_collected_with_the_moves_that_lead_
     del bridges["ORO-RASI"]
     data = last_turn(2, hand=["RASI"], bridges=bridges)
     solution = T.solve_turn(ORO, data, collect_removals=True)
-    assert [[str(Move.from_action(a, ORO)) for a in r.path] for r in solution.removals] == [["ORO-RASI/RASI"]]
+    rules = load_game("kanaloa")
+    assert [[str(Move.from_action(a, rules)) for a in r.path] for r in solution.removals] == [["ORO-RASI/RASI"]]
     (removal,) = solution.removals
     assert (removal.wins, removal.legal) == (1, 4) and removal.data.remove_on == [ORO.find_island("ORO")]
 
@@ -203,7 +206,7 @@ def test_every_puzzle_is_seen_by_the_mover_and_discriminates(pid):
     assert len(legal) == puzzle.legal
     assert len(set(puzzle.best)) == len(puzzle.best) and set(puzzle.best) < set(legal)
     assert len(puzzle.best) <= T.MAX_SHARE * puzzle.legal and puzzle.legal >= T.MIN_LEGAL
-    data = position.data
+    data = position.state.to_data()
     if puzzle.kind == "removal":
         assert data.remove_on and all(m.startswith("remove ") for m in legal)
     elif puzzle.kind == "last-turn":
@@ -323,6 +326,51 @@ def test_tactics_reports_the_share_found_per_kind():
     assert result.stderr == ""
 
 
+def test_tactics_says_what_it_will_do_before_a_run_that_is_piped():
+    """Into a pipe or a log (no terminal), the run says on stderr what it will do before the first hint."""
+    count = sum(p.kind == "last-turn" for p in PUZZLES)
+    result = run("tactics", "--kind", "last-turn", "--iterations", "2000")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        f"kanaloa tactics: {count} puzzles of the bundled suite, a hint of 2,000 iterations each, seed 0; then a "
+        f"progress line every 30 s"]
+
+
+@pytest.mark.parametrize("seconds, said", [
+    (None, "a hint of 2 s each (about 30 s in all)"),  # the hint's default budget
+    (5.0, "a hint of 5 s each (about 1 min 15 s in all)"),
+])
+def test_tactics_says_how_long_a_timed_run_takes(seconds, said):
+    from kanaloa.interfaces.cli import _suite_plan
+
+    assert _suite_plan(15, "bundled", None, seconds, 3) == f"15 puzzles of the bundled suite, {said}, seed 3"
+    assert _suite_plan(1, "my.json", 100, None, 0) == (
+        "1 puzzle of suite 'my.json', a hint of 100 iterations each, seed 0")
+
+
+def test_tactics_progress_lines_count_the_puzzles_and_the_time_left():
+    """A line every 30 s into a log, or one line redrawn on a terminal: puzzles done of all, rate, time left."""
+    now = [0.0]
+    log = io.StringIO()
+    meter = T.SuiteProgress(45, log, "lines", clock=lambda: now[0])
+    now[0] = 20.0
+    meter.update(10)  # not yet 30 s: nothing
+    now[0] = 33.0
+    meter.update(15)
+    now[0] = 81.0
+    meter.update(45)  # the last: the report follows
+    meter.close()
+    assert log.getvalue() == (
+        "15/45 puzzles  [#########...................]  0.45 puzzles/s  00:33 elapsed  01:06 left\n")
+    now[0] = 0.0
+    terminal = io.StringIO()
+    meter = T.SuiteProgress(45, terminal, "bar", clock=lambda: now[0])
+    now[0] = 22.0
+    meter.update(12)
+    line = "12/45 puzzles  [#######.....................]  0.55 puzzles/s  00:22 elapsed  01:01 left"
+    assert terminal.getvalue() == f"\r{line}\x1b[K"
+
+
 def test_tactics_json_lists_every_result_and_the_misses():
     from test_docs import documented_keys
 
@@ -351,7 +399,10 @@ def test_tactics_generates_a_suite_that_it_can_run(tmp_path):
     assert list(doc) == documented_keys("The tactical suite file")
     assert list(doc["puzzles"][0]) == documented_keys("A puzzle")
     assert list(doc["puzzles"][0]["source"]) == documented_keys("Where a puzzle comes from")
-    assert result.stderr.startswith(f"kanaloa: wrote {len(doc['puzzles'])} puzzles (")
+    said = result.stderr.splitlines()  # not a terminal: what it will do first, then what it wrote
+    assert said[0] == ("kanaloa tactics: solving the turns of 24 seeded games for puzzles, up to 1 of each kind; "
+                       "then a progress line every 30 s")
+    assert len(said) == 2 and said[1].startswith(f"kanaloa: wrote {len(doc['puzzles'])} puzzles (")
     printed = run("tactics", "--generate", "--games", "24", "--per-kind", "1", "--seed", "2")
     assert printed.stdout == out.read_text(encoding="utf-8")
     ran = run("tactics", "--suite", str(out), "--iterations", "200", "--json")
@@ -364,13 +415,13 @@ def test_tactics_generates_a_suite_that_it_can_run(tmp_path):
     (["--iterations", "0"], "error: --iterations 0: must be a whole number from 1 to 1,000,000,000"),
     (["--time", "-1"], "error: --time -1.0: must be a number of seconds above 0 and at most 86,400 (a day)"),
     (["--iterations", "10", "--time", "1"], "error: --iterations and --time: give one budget, not both"),
-    (["--iterations", "ten"], "error: Invalid value for '--iterations': 'ten' is not a valid integer."),
+    (["--iterations", "ten"], "error: --iterations 'ten': must be a whole number"),
     (["--generate", "--iterations", "10"], "error: --iterations: only for running a suite; --generate builds one"),
     (["--generate", "--kind", "eleven"], "error: --kind: only for running a suite; --generate builds one"),
     (["--generate", "--json"], "error: --json: --generate always prints the suite as JSON"),
     (["--out", "suite.json"], "error: --out: only with --generate"),
     (["--games", "10"], "error: --games: only with --generate"),
-    (["--generate", "--games", "0"], "error: Invalid value for '--games': 0 is not in the range x>=1."),
+    (["--generate", "--games", "0"], "error: --games 0: must be a whole number of at least 1"),
     (["--suite", "no-such-suite.json"], "error: --suite 'no-such-suite.json': no such file"),
 ])
 def test_tactics_refuses_bad_options_in_one_line(args, message):

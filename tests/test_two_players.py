@@ -17,10 +17,11 @@ import pytest
 from cli_helpers import run, user_error
 from kanaloa.errors import MoveError, OptionError, PositionError
 from kanaloa.position import Position
-from kanaloa.position.notation import Move, seat_colors
+from kanaloa.position.notation import Move
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import load_board
 from kanaloa.rules.engine import load_engine
+from kanaloa.rules.ruleset import make_ruleset
 from kanaloa.rules.state import ROUND_1
 from viewer_helpers import record
 
@@ -37,7 +38,7 @@ def at_round_1(seed: int = 5, engine=None, colors=None) -> Position:
     pos = dealt(seed, engine, colors)
     pos.play(pos.move_strings()[0])
     pos.play(pos.move_strings()[0])
-    assert pos.round == 1 and pos.data.played == 0
+    assert pos.round == 1 and pos.state.to_data().played == 0
     return pos
 
 
@@ -136,19 +137,19 @@ def test_the_pair_is_the_weaker_color_first_and_decides_the_winner():
 
 
 def test_notation_of_a_2_player_build_carries_its_color():
-    builders = seat_colors(("red", "green", "blue", "yellow"), 2, 0)
-    assert builders == ("red", "blue")
+    two = make_ruleset(players=2, board=ORO)
+    assert two.color_names_of(0) == ("red", "blue")
     link = ORO.find_link(ORO.find_island("ALOA"), ORO.find_island("BAFI"))
     code = A.with_slot(A.encode(A.PLACE, link, ORO.find_island("ALOA")), 1)
-    move = Move.from_action(code, ORO, builders=builders)
+    move = Move.from_action(code, two, seat=0)
     assert str(move) == "blue: ALOA-BAFI/ALOA"
-    assert move.to_action(ORO, builders) == code
-    assert Move.parse("red: ALOA-BAFI/ALOA", ORO).to_action(ORO, builders) == A.with_slot(code, 0)
+    assert move.to_action(two, 0) == code
+    assert Move.parse("red: ALOA-BAFI/ALOA", two).to_action(two, 0) == A.with_slot(code, 0)
     with pytest.raises(MoveError, match="second color"):
-        Move.from_action(code, ORO)
+        Move.from_action(code, two)  # the mover not named: whose second color?
     with pytest.raises(MoveError, match=r"names its color, red or blue \(R15.3\)"):
-        Move.parse("ALOA-BAFI/ALOA", ORO).to_action(ORO, builders)
-    assert seat_colors(("red", "green", "blue"), 3, 2) == ("blue",)
+        Move.parse("ALOA-BAFI/ALOA", two).to_action(two, 0)
+    assert make_ruleset(players=3, board=ORO).color_names_of(2) == ("blue",)
 
 
 # -- viewer positions ----------------------------------------------------------------------------
@@ -211,7 +212,7 @@ def test_a_build_must_name_one_of_the_movers_colors():
         with pytest.raises(MoveError) as caught:
             pos.play(text)
         assert str(caught.value).startswith(message), str(caught.value)
-    assert pos.data.played == 0  # nothing was played
+    assert pos.state.to_data().played == 0  # nothing was played
 
 
 def test_a_turn_builds_with_one_color_only():
@@ -270,8 +271,8 @@ def _bad_doc_cases():
          "colors: green is named twice (green's first color and red's second color)"),
         (base, "colors", {**red_blue, "red": ["red", "red"]},
          "colors: red is named twice (red's first color and red's second color)"),
-        (base, "colors", {**red_blue, "red": ["red", "purple"]}, "colors: 'purple' is not a color (red, green, "
-                                                                 "blue, yellow)"),
+        (base, "colors", {**red_blue, "red": ["red", "purple"]}, "colors: 'purple' is not a color of Kanaloa "
+                                                                 "(red, green, blue, yellow)"),
         (base, "colors", {**red_blue, "red": ["blue", "red"]},
          "colors.red: ['blue', 'red'] does not start with red: a player is named by its first color"),
         (base, "colors", {**red_blue, "red": ["red"]}, "colors.red: must be the player's two colors"),
@@ -309,9 +310,10 @@ def test_new_checks_the_colors():
         Position.new(players=4, colors=(("red", "blue"), ("green", "yellow")))
     with pytest.raises(OptionError, match=r"^colors: blue is named twice"):
         Position.new(players=2, colors=(("red", "blue"), ("green", "blue")))
-    with pytest.raises(OptionError, match=r"^colors: 'pink' is not a color"):
+    with pytest.raises(OptionError, match=r"^colors: 'pink' is not a color of Kanaloa"):
         Position.new(players=2, colors=(("red", "pink"), ("green", "yellow")))
-    with pytest.raises(OptionError, match=r"^colors: give two players of two colors each"):
+    with pytest.raises(OptionError, match=r"^colors 'red\+blue\+green,yellow': 'red\+blue\+green' is not two colors; "
+                                          r"write each player's two colors joined by '\+'"):
         Position.new(players=2, colors=(("red", "blue", "green"), ("yellow",)))
     with pytest.raises(PositionError, match=r"^viewer: blue is red's second color"):
         dealt().as_viewer("blue")
@@ -337,9 +339,11 @@ def test_new_deals_two_players_and_a_chosen_pairing():
                                          "color and green's second color); each color belongs to one player"),
     (["--colors", "red+green,red+blue"], "error: --colors 'red+green,red+blue': red is named twice (both players' "
                                          "first color); each color belongs to one player"),
-    (["--colors", "red+blue,green+pink"], "error: --colors 'red+blue,green+pink': 'pink' is not a color (red, "
-                                          "green, blue, yellow)"),
-    (["--colors", "red+blue"], "error: --colors 'red+blue': 1 player(s); a 2-player game has 2; write each "
+    (["--colors", "red+blue,green+pink"], "error: --colors 'red+blue,green+pink': 'pink' is not a color of Kanaloa "
+                                          "(red, green, blue, yellow)"),
+    (["--colors", "red+blue,green+white"], "error: --colors 'red+blue,green+white': 'white' is not a color of "
+                                           "Kanaloa (red, green, blue, yellow); white and black are Kahuna's"),
+    (["--colors", "red+blue"], "error: --colors 'red+blue': 1 player(s); this game has 2; write each "
                                "player's two colors joined by '+', the players by ',': red+blue,green+yellow"),
     (["--colors", "red+blue+green,yellow"], "error: --colors 'red+blue+green,yellow': 'red+blue+green' is not two "
                                             "colors"),
@@ -352,8 +356,12 @@ def test_new_refuses_bad_colors_for_two_players(args, message):
 
 
 def test_new_refuses_colors_without_two_players():
-    user_error(run("new", "--players", "3", "--colors", "red+blue,green+yellow"),
-               "--colors 'red+blue,green+yellow': only a 2-player game gives each player two colors (R15.1)")
+    assert user_error(run("new", "--players", "3", "--colors", "red+blue,green+yellow")) == (
+        "error: --colors 'red+blue,green+yellow': only a 2-player game gives each player two colors (R15.1); with 3 "
+        "players each plays one color")
+    assert user_error(run("new", "--colors", "red+blue,green+yellow,blue+red,yellow+green")) == (
+        "error: --colors 'red+blue,green+yellow,blue+red,yellow+green': only a 2-player game gives each player two "
+        "colors (R15.1); with 4 players each plays one color")
 
 
 @pytest.fixture()

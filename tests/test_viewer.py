@@ -75,9 +75,9 @@ def mirror_game(seed: int, players: int, preset: str, engine) -> dict:
         seen["moves"] += 1
         for color, view in views.items():
             note = notes[color]
-            hand_before = view.data.hands if A.kind_of(action) in (A.PLACE, A.SWAP) else None
+            hand_before = view.state.to_data().hands if A.kind_of(action) in (A.PLACE, A.SWAP) else None
             view.play(note)
-            if hand_before is not None and mover != color and view.data.hands != hand_before:
+            if hand_before is not None and mover != color and view.state.to_data().hands != hand_before:
                 seen["exchanges"] += 1
             seen["refills"] += " refill " in note
             seen["own draws"] += note.startswith(f"{color}: draw ")

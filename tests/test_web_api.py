@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from starlette.testclient import TestClient
@@ -225,12 +226,112 @@ def test_no_file_path_is_ever_read_for_a_request(client, tmp_path):
     refused(client.get("/static/../pyproject.toml"), 404)
 
 
+def test_a_board_check_says_which_games_the_board_cannot_hold(client):
+    assert client.post("/api/boards/check", json=SMALL_BOARD).json()["games"] == {"kanaloa": None, "kahuna": None}
+    tiny = {**SMALL_BOARD, "islands": SMALL_BOARD["islands"][:2], "links": [["ALFA", "BETA"]]}
+    games = client.post("/api/boards/check", json=tiny).json()["games"]
+    assert games["kanaloa"] == "4 hands of 4 cards need more than the 8 cards of board triangle (R3)"
+    assert games["kahuna"] == ("Kahuna deals 3 cards to each of 2 players and turns 3 face-up, 9 cards; the board "
+                               "has 8 (R16.2)")
+
+
 def test_builtin_boards_are_listed_and_served(client):
     info = client.get("/api/boards").json()
     assert "oro" in info["builtin"] and "random" in info["bots"]
     oro = client.get("/api/boards/oro").json()
     assert len(oro["islands"]) == 16 and len(oro["links"]) == 37
     refused(client.get("/api/boards/nope"), 404, "no such built-in board")
+
+
+# -- the rule sets the page reads ---------------------------------------------------------------
+
+
+def carries(page_rules: dict, rules) -> bool:
+    """What the page is sent of a rule set holds all of its ``to_json()`` (and the rule ids of a few more
+    events)."""
+    own = rules.to_json()
+    ids = own.pop("rules")
+    return all(page_rules[k] == v for k, v in own.items()) and page_rules["rules"].items() >= ids.items()
+
+
+def test_the_registry_is_listed_with_each_games_parameters_and_rule_sets(client):
+    from kanaloa.rules.registry import game_types, load_game
+
+    listing = client.get("/api/games").json()
+    assert listing["default"] == "kanaloa" and [g["name"] for g in listing["games"]] == [g.name for g in game_types()]
+    kanaloa, kahuna = listing["games"]
+    for entry in (kanaloa, kahuna):  # the registry's own description, and the rule set with the defaults
+        assert {k: entry[k] for k in ("name", "title", "rules", "summary", "parameters")} == \
+            game_types()[listing["games"].index(entry)].to_json()
+        assert carries(entry["default"], load_game(entry["name"]))
+    assert [p["name"] for p in kanaloa["parameters"]] == ["players", "preset", "gods", "board", "colors"]
+    assert set(kanaloa["choices"]) == {"players", "preset", "gods"} and set(kahuna["choices"]) == {"players"}
+    two = kanaloa["choices"]["players"]["2"]
+    assert two["pairs"] and two["colors"] == {"red": ["red", "blue"], "green": ["green", "yellow"]}
+    assert kanaloa["choices"]["players"]["3"]["players"] == ["red", "green", "blue"]
+    assert kanaloa["default"]["deal"] == 4 and kanaloa["default"]["face_up_at_deal"] == 0  # R3: face-up after
+    assert kanaloa["choices"]["preset"]["tabletop"]["bridges"] == 20 and kanaloa["default"]["bridges"] is None
+    gods = kanaloa["choices"]["gods"]["true"]
+    assert gods["tokens"] == ["KANE", "KANALOA", "KU", "PELE", "LONO"] and gods["joker"] == "KANALOA"
+    assert gods["token_rounds"] == [2] and gods["rules"]["over_limit"] == "R14.9"  # R14.4, R14.9
+    k = kahuna["default"]
+    assert k["players"] == ["white", "black"] and k["deal"] == 3 and k["face_up_at_deal"] == 3  # R16.2
+    assert k["may_skip_draw"] and k["removal_pays"] and not k["has_swap"] and not k["has_setup"]
+    assert k["rules"]["deal"] == "R16.2" and k["rules"]["no bridges"] == "R16.8" and k["bridges"] == 25
+    assert list(kahuna["choices"]["players"]) == ["2"]
+
+
+def test_every_view_carries_the_rule_set_of_its_game(client, records):
+    from kanaloa.rules.registry import load_game
+
+    for body, rules in [({}, load_game("kanaloa")), ({"players": 2, "seats": ["human", "random"]},
+                                                       load_game("kanaloa", players=2)),
+                        ({"players": 3, "gods": True, "preset": "tabletop", "seats": ["human"] * 3},
+                         load_game("kanaloa", players=3, gods=True, preset="tabletop")),
+                        ({"ruleset": "kahuna", "seats": ["human", "random"]}, load_game("kahuna"))]:
+        view = new_game(client, **body)
+        assert carries(view["rules"], rules), body
+        assert view["ruleset"] == rules.game
+        assert client.get(f"/api/games/{view['id']}").json()["rules"] == view["rules"]
+    table = client.post("/api/tables", json={"ruleset": "kahuna", "hand": ["ALOA", "BARI", "COCO"],
+                                             "face_up": ["IFFI", "JOJO", "KAHU"]}).json()
+    assert carries(table["rules"], load_game("kahuna"))
+    seen = Position.new(players=3, seed=2).as_viewer("blue").to_json()
+    uploaded = client.post("/api/tables", json={"position": seen})
+    assert uploaded.json()["rules"]["players"] == ["red", "green", "blue"]
+    replayed = client.post("/api/replays", json={"records": records, "game": 0}).json()
+    assert carries(replayed["rules"], load_game("kanaloa", players=3))
+
+
+def test_the_deal_a_table_is_set_up_from_is_the_viewers_view_of_the_real_deal():
+    """``seen_deal``, for every game and rule set: the viewer's hand (and the cards face-up at the deal, the
+    tokens) of a real deal give the document of that deal as the viewer sees it."""
+    from kanaloa.position.table import seen_deal
+    from kanaloa.rules.registry import load_game
+
+    for game, params in [("kanaloa", {}), ("kanaloa", {"players": 2}), ("kanaloa", {"players": 3, "gods": True}),
+                         ("kanaloa", {"preset": "tabletop"}), ("kahuna", {})]:
+        rs = load_game(game, **params)
+        full = Position.new(players=rs.players, seed=5, preset=rs.preset, game=rs.game, gods=rs.gods)
+        dealt = full.to_json()
+        for viewer in rs.seat_names:
+            doc = seen_deal(rs, viewer, dealt["hands"][viewer]["cards"],
+                            face_up=dealt["face_up"] if rs.face_up_at_deal else None,
+                            tokens=dealt["gods"]["on_islands"] if rs.tokens else None)
+            assert Position.from_json(doc).to_json() == full.as_viewer(viewer).to_json(), (game, params, viewer)
+
+
+def test_the_page_names_no_rule_and_no_game():
+    """The page reads every rule id, size and seat from the rule sets the server sends: its files name none."""
+    from importlib import resources
+
+    static = resources.files("kanaloa.interfaces.web").joinpath("static")
+    files = [static.joinpath("index.html"), *static.joinpath("js").iterdir()]
+    for f in files:
+        text = f.read_text("utf-8")
+        rule_ids = re.findall(r"\bR1?[0-9](?:\.[0-9]+)?\b", text)
+        assert not rule_ids, (f.name, rule_ids)
+        assert '"kahuna"' not in text and '"kanaloa"' not in text and "players === 2" not in text, f.name
 
 
 # -- Table -----------------------------------------------------------------------------------
@@ -294,6 +395,16 @@ def test_a_table_starts_from_an_uploaded_viewer_position_and_gives_hints(client)
     ({"hand": "ALOA"}, ("hand",)),
     ({"hand": ["ALOA", "ORO", "DALI", "DALI"], "viewer": "purple"}, ("viewer",)),
     ({"hand": ["ALOA", "ORO", "DALI", "DALI"], "players": 5}, ("players",)),
+    ({"hand": ["ALOA", "ORO", "DALI"]}, ("hand: 3 card(s) given", "the 4 cards you were dealt (R3)")),
+    ({"hand": "ALOA"}, ("hand 'ALOA'", "must be the list of the 4 cards you were dealt (R3)")),
+    ({"hand": ["ALOA", "ORO", "DALI", "NOPE"]}, ("hand: 'NOPE' is not an island of board oro",)),
+    ({"hand": ["ALOA", "ALOA", "ALOA", "ALOA"]}, ("hand: 4 ALOA cards in your hand; board oro has 3 of each island",)),
+    ({"hand": ["ALOA", "ORO", "DALI", "DALI"], "face_up": ["ORO"]},
+     ("face_up: no card is face-up at the deal of Kanaloa", "after the setup (R3)")),
+    ({"hand": ["ALOA", "ORO", "DALI", "DALI"], "preset": "nope"}, ("preset 'nope': unknown", "(R13)")),
+    ({"hand": ["ALOA", "ORO", "DALI", "DALI"], "ruleset": "chess"}, ("ruleset 'chess': unknown", "kanaloa, kahuna")),
+    ({"hand": ["ALOA", "ORO", "DALI", "DALI"], "players": 3, "colors": "red+blue,green+yellow"},
+     ("colors", "this game has 3")),
 ])
 def test_a_bad_table_setup_is_refused(client, body, words):
     refused(client.post("/api/tables", json=body), 400, *words)
@@ -501,6 +612,8 @@ def test_kahuna_on_a_board_of_the_editor(client):
     ({"ruleset": "kahuna", "colors": "red+blue,green+yellow"}, ("colors",)),
     ({"ruleset": "kahuna", "seats": ["human", "random", "random"]}, ("seats", "2 players")),
     ({"ruleset": "kahuna", "seats": ["human", "alphazero"]}, ("alphazero",)),
+    ({"ruleset": "kahuna", "board": "nope"}, ("board 'nope'", "not a built-in board")),
+    ({"ruleset": "kahuna", "colors": "black,red"}, ("colors: 'red' is not a color of Kahuna (white, black)",)),
 ])
 def test_a_bad_kahuna_game_is_refused(client, body, words):
     refused(client.post("/api/games", json={"seats": ["human", "random"], **body}), 400, *words)
@@ -665,10 +778,19 @@ def test_unknown_games_paths_and_methods_are_json_errors(client):
 
 
 def test_the_page_and_its_files_are_served_from_the_package(client):
+    from importlib import resources
+
     page = client.get("/")
-    assert page.status_code == 200 and "/static/app.js" in page.text and "http" not in page.text.split("<body>")[1]
-    for name in ("app.js", "style.css"):
-        assert client.get(f"/static/{name}").status_code == 200
+    assert page.status_code == 200 and "http" not in page.text.split("<body>")[1]
+    assert '<script type="module" src="/static/js/main.js">' in page.text
+    assert client.get("/static/style.css").status_code == 200
+    modules = [p.name for p in resources.files("kanaloa.interfaces.web").joinpath("static/js").iterdir()]
+    assert {"main.js", "api.js", "board.js", "play.js", "table.js", "editor.js", "replay.js"} <= set(modules)
+    for name in modules:  # a browser runs a module script only when it comes as JavaScript
+        script = client.get(f"/static/js/{name}")
+        assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript"), name
+        for imported in re.findall(r'from "\./([a-z]+\.js)"', script.text):  # no import from elsewhere
+            assert imported in modules, (name, imported)
 
 
 ENDPOINTS = [
@@ -814,7 +936,7 @@ def test_a_gods_table_is_set_up_from_the_tokens_and_the_hand_or_from_a_viewer_po
     ({"gods": True, "tokens": "ALOA"}, ("tokens",)),
     ({"gods": "yes"}, ("gods", "true")),
     ({"tokens": {"ALOA": "KU"}}, ("tokens", "gods")),
-    ({"gods": True, "board": "SMALL"}, ("gods", "16")),
+    ({"gods": True, "board": "SMALL"}, ("board", "16", "R14.1")),  # the rule set names the board at fault
     ({"gods": True, "ruleset": "kahuna", "face_up": ["IFFI", "JOJO", "KAHU"]}, ("gods", "Kahuna")),
 ])
 def test_a_bad_gods_table_setup_is_refused_in_one_line(client, body, words):

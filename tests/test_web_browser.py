@@ -480,7 +480,7 @@ def test_a_whole_kahuna_game_against_a_bot_by_clicking(page, downloads):
         moves = legal_moves(page)
         round_, skip = page.execute_script(
             "const b = document.getElementById('play-end');"
-            "return [play.view.position.round, b && [b.textContent, b.disabled]];")
+            "return [kanaloa.play.view.position.round, b && [b.textContent, b.disabled]];")
         if round_ != "final":  # the skip is on offer all through rounds 1 to 3, enabled only when legal
             assert skip == ["End turn without drawing", "end" not in moves]
             disabled_skip = disabled_skip or "end" not in moves
@@ -489,7 +489,7 @@ def test_a_whole_kahuna_game_against_a_bot_by_clicking(page, downloads):
         click_move(page, move)
         wait_for(page, lambda d, b=before: body_data(d, "play-moves") != b or css(d, "#play-error").text)
         assert not css(page, "#play-error").text, css(page, "#play-error").text
-        history = page.execute_script("return play.view.history.map((h) => `${h.seat}: ${h.move}`)")
+        history = page.execute_script("return kanaloa.play.view.history.map((h) => `${h.seat}: ${h.move}`)")
         assert f"white: {move}" in history
         made.append(move)
         if len(made) == 15:
@@ -507,7 +507,7 @@ def test_a_whole_kahuna_game_against_a_bot_by_clicking(page, downloads):
     record = json.loads(saved.read_text())
     saved.unlink()  # the downloads folder is shared by the tests of this module
     assert record["ruleset"] == "kahuna" and record["lineup"] == ["human", "random"]
-    assert record["moves"] == page.execute_script("return play.view.history.map((h) => h.move)")
+    assert record["moves"] == page.execute_script("return kanaloa.play.view.history.map((h) => h.move)")
 
 
 def test_uploaded_kahuna_positions_a_removal_by_two_cards_and_a_game_without_a_winner(page, tmp_path, downloads):
@@ -521,7 +521,7 @@ def test_uploaded_kahuna_positions_a_removal_by_two_cards_and_a_game_without_a_w
     set_value(page, "#play-seats [name=seat1]", "human")  # the form is set for 4 players of Kanaloa
     css(page, "#play-upload-position").send_keys(str(upload))
     wait_for(page, lambda d: css(d, "#play-game").is_displayed())
-    assert page.execute_script("return play.view.seats.map((s) => s.who)") == ["human", "human"]
+    assert page.execute_script("return kanaloa.play.view.seats.map((s) => s.who)") == ["human", "human"]
     click_link(page, '#play-board g.link[data-link="ALOA-BARI"]')  # black's bridge: a removal, paid with two cards
     assert "remove black's bridge on ALOA-BARI" in css(page, "#play-prompt").text
     click(page, '#play-hand button[data-hand-card="BARI"]')

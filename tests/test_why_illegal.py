@@ -18,10 +18,11 @@ import re
 import pytest
 
 from conftest import action_name, scramble_bridges
-from kanaloa.position.notation import COLORS, Move
+from kanaloa.position.notation import Move
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import Board, load_board
 from kanaloa.rules.reference import ReferenceState, why_illegal, why_not_mover_color
+from kanaloa.rules.ruleset import make_ruleset
 from kanaloa.rules.state import (
     NO_COLOR,
     PRESET_TABLETOP,
@@ -31,7 +32,6 @@ from kanaloa.rules.state import (
     ROUND_FINAL,
     ROUND_SETUP,
     StateData,
-    n_colors,
 )
 
 ORO = load_board("oro")
@@ -58,20 +58,21 @@ ALL_ACTIONS = ACTIONS + SECOND_COLOR
 
 def names_of(players: int) -> tuple[str, ...]:
     """The default colors by color number: one per seat, or four with two players (R15.1)."""
-    return COLORS[: n_colors(players)]
+    return make_ruleset(players=players, board=ORO).colors
 
 
 def test_the_action_codes_are_those_of_the_notation():
     """Each code reads as a move and that move's notation gives the code back; with two players
     (seat 0 builds with red or blue) every build, of either color, too."""
+    four = make_ruleset(board=ORO)
     for action in ACTIONS:
-        move = Move.from_action(action, ORO)
-        assert Move.parse(str(move), ORO).to_action(ORO) == action
+        move = Move.from_action(action, four)
+        assert Move.parse(str(move), four).to_action(four, 0) == action
     assert len(set(ACTIONS)) == len(ACTIONS) == 37 * 6 + 16 * 3 + 3
-    builders = ("red", "blue")
+    two = make_ruleset(players=2, board=ORO)  # seat 0 plays red and blue (R15.1)
     for action in ALL_ACTIONS:
-        move = Move.from_action(action, ORO, builders=builders)
-        assert Move.parse(str(move), ORO).to_action(ORO, builders=builders) == action
+        move = Move.from_action(action, two, seat=0)
+        assert Move.parse(str(move), two).to_action(two, 0) == action
     assert len(set(ALL_ACTIONS)) == len(ALL_ACTIONS) == len(ACTIONS) + 37 * 5
 
 
@@ -177,7 +178,7 @@ def test_the_sampled_states_meet_every_reason():
 def test_a_finished_game_and_malformed_codes_are_explained():
     state = ReferenceState.deal(ORO, 3, PRESET_YUCATA, 7)
     assert state.data.round == ROUND_SETUP
-    names = COLORS[:3]
+    names = names_of(3)
     assert why_illegal(state, A.encode(A.PLACE, ORO.n_links, 0), names) == "board oro has no link 37"
     assert why_illegal(state, A.encode(A.TAKE, 40), names) == "board oro has no island 40"
     assert why_illegal(state, A.encode(12), names) == "12 is no kind of action"

@@ -9,7 +9,7 @@ from kanaloa.rules import actions as A
 
 def record(full: Position, action: int, viewer: str) -> str:
     """The move ``action`` of the full position as ``viewer`` writes it down."""
-    d = full.data
+    d = full.state.to_data()
     mover = full.players[d.to_move]
     own = mover == viewer
     kind, a = A.kind_of(action), A.arg_a(action)
@@ -34,7 +34,7 @@ def record(full: Position, action: int, viewer: str) -> str:
 
 def _god_record(full: Position, action: int, viewer: str) -> str:
     """A god token's move as ``viewer`` writes it down (README.md "Viewer positions and records")."""
-    d = full.data
+    d = full.state.to_data()
     players = full.players
     mover = players[d.to_move]
     me = players.index(viewer)
@@ -54,10 +54,11 @@ def _god_record(full: Position, action: int, viewer: str) -> str:
     # PELE: the cards taken are drawn by the full position; its result tells them.
     after = full.copy()
     after.push(action)
+    hands = after.state.to_data().hands
     taken = {}
     for step in range(1, d.players):
         v = (d.to_move + step) % d.players
-        lost = [x for x, (n, m) in enumerate(zip(d.hands[v], after.data.hands[v], strict=True)) if m < n]
+        lost = [x for x, (n, m) in enumerate(zip(d.hands[v], hands[v], strict=True)) if m < n]
         if lost:
             taken[v] = isl[lost[0]]
     if own:

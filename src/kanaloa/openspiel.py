@@ -1,20 +1,23 @@
-"""Kanaloa and Kahuna as OpenSpiel games, backed by the compiled rules core.
+"""The games of the registry as OpenSpiel games, backed by the compiled rules core.
 
-Importing this module registers two Python games with ``pyspiel`` (the
-``open-spiel`` package, the optional extra ``kanaloa[openspiel]``):
+Importing this module registers with ``pyspiel`` (the ``open-spiel`` package,
+the optional extra ``kanaloa[openspiel]``) one Python game per game of
+``kanaloa.rules.registry`` whose ``openspiel`` face is this module's
+``game_for``, named ``python_<name>``: ``python_kanaloa`` (Kanaloa, R1-R15,
+with Might of the Gods, R14) and ``python_kahuna`` (Kahuna, R16).
 
-* ``python_kanaloa``: Kanaloa (R1-R13), with 2 players (R15) and Might of
-  the Gods (R14) as parameters;
-* ``python_kahuna``: Kahuna (R16).
-
-Parameters (``pyspiel.load_game("python_kanaloa(players=3,gods=True)")``):
-``players`` (2, 3 or 4; Kahuna: 2), ``preset`` (``yucata`` or ``tabletop``),
-``board`` (a bundled board's name or a board file's path), ``gods`` (Kanaloa
-only) and ``seed``.  The seed never changes which games can happen or how
-likely they are: it only fixes the order in which the core keeps the cards
-no chance node has decided yet, so that a game replayed with the chance
-outcomes of ``Position.new(seed=...)`` is, state for state, that position's
-game (the conformance tests rely on it).
+A game's parameters are its registry parameters (``kanaloa games``), with the
+defaults of its default rule set, and ``seed``, OpenSpiel's own
+(``pyspiel.load_game("python_kanaloa(players=3,gods=True)")``).  The rule set
+is made by ``load_game(name, **params)``, which checks every parameter; every
+other question goes to the rule set.  OpenSpiel's game strings split
+parameters at commas, so ``colors`` joins its seats with ``;`` there
+(``colors=red+blue;green+yellow``).  ``game_for(ruleset)`` (the ``openspiel``
+face) makes the game of a rule set already made.  The seed never changes which
+games can happen or how likely they are: it only fixes the order in which the
+core keeps the cards no chance node has decided yet, so that a game replayed
+with the chance outcomes of ``Position.deal(ruleset, seed)`` is, state for
+state, that position's game (the conformance tests rely on it).
 
 The game (docs/openspiel.md has the whole contract):
 
@@ -38,8 +41,9 @@ The game (docs/openspiel.md has the whole contract):
   and the outcomes that player sees.
 * ``resample_from_infostate(player, sampler)`` is the core's determinisation
   (docs/engine.md "Knowledge"), seeded by one draw of ``sampler``.
-* **Returns** (R12): 1 for the winner, 0 for every other player; with two
-  players the R15.5 winner; in Kahuna nobody wins when R16.8 says so.
+* **Returns** (R12): 1 for the winner, 0 for every other player; where each
+  player plays two colors the R15.5 winner; nobody wins where the rule set
+  may end without a winner (Kahuna's R16.8).
 * Serialization is OpenSpiel's own for Python games: the game's parameters,
   the history and the state's attributes (the core state pickled).
 """
@@ -47,7 +51,7 @@ The game (docs/openspiel.md has the whole contract):
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,116 +61,149 @@ import pyspiel
 from .errors import KanaloaError
 from .position.api import Position
 from .position.format import render
-from .position.notation import Move, seat_colors
-from .position.viewer import pele_stream
+from .position.notation import Move
 from .rules import actions as A
-from .rules.board import Board, load_board
 from .rules.core import CoreState, core_board
+from .rules.gods import stream_for_pele_takes
 from .rules.reference import reshuffle_knowledge, seen_leave_deck
-from .rules.state import (
-    GAME_KAHUNA,
-    GAME_KANALOA,
-    GOD_NAMES,
-    GOD_TOKENS,
-    TWO_PLAYERS,
-    StateData,
-)
+from .rules.registry import GameType, game_types, load_game
+from .rules.ruleset import Ruleset
+from .rules.state import StateData
 
-__all__ = ["GAME_NAMES", "KanaloaGame", "KanaloaState", "load"]
+__all__ = ["SpielGame", "SpielState", "game_for", "load", "served_games", "spiel_name"]
 
-KANALOA_NAME = "python_kanaloa"
-KAHUNA_NAME = "python_kahuna"
-GAME_NAMES = (KANALOA_NAME, KAHUNA_NAME)
+PREFIX = "python_"  # an OpenSpiel game's name: the prefix and the registry's name of the game
+FACE = f"{__name__}:game_for"  # the registry's openspiel face this module serves
+SEED = "seed"  # OpenSpiel's own parameter, beside the registry's
+COLORS = "colors"  # the registry's parameter of each player's colors (R15.1, R16.1)
+SEATS = ";"  # joins the seats of ``colors`` in OpenSpiel's parameters, whose game strings split at commas
 
 # OpenSpiel's max_game_length, in moves and chance outcomes: the card supply bounds a game far below it (random
 # games on ``oro`` average about 250, the longest of 3,000 had 299; docs/openspiel.md).
 MAX_GAME_LENGTH = 20_000
 
-_DEFAULTS: dict[str, dict[str, Any]] = {
-    KANALOA_NAME: {"players": 4, "preset": "yucata", "board": "oro", "gods": False, "seed": 0},
-    KAHUNA_NAME: {"players": 2, "preset": "yucata", "board": "kahuna", "seed": 0},
-}
-
 # What a pending chance node decides.
 _DEAL, _DRAW, _FACE_UP, _PELE = "deal", "draw", "face-up", "pele"
 
 
-def action_universe(board: Board, players: int, game: int, gods: bool) -> list[int]:
-    """Every action code a game of these settings can use, ascending (``kanaloa.rules.actions``)."""
-    slots = (0, 1) if players == TWO_PLAYERS and game == GAME_KANALOA else (0,)
-    combos = (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB) + ((A.SWAP_JA, A.SWAP_JB, A.SWAP_JJ) if gods else ())
+def spiel_name(game: str) -> str:
+    """The OpenSpiel name of the registry's game ``game``: ``python_kanaloa``."""
+    return PREFIX + game
+
+
+def served_games() -> list[GameType]:
+    """The registered games whose OpenSpiel face is this module, in registration order."""
+    return [g for g in game_types() if g.faces.get("openspiel") == FACE]
+
+
+def _spiel_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """A rule set's ``params()`` as OpenSpiel keeps them: ``colors`` with its seats joined by ``SEATS``."""
+    out = dict(params)
+    if isinstance(out.get(COLORS), str):
+        out[COLORS] = out[COLORS].replace(",", SEATS)
+    return out
+
+
+def _registry_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """OpenSpiel's parameters as ``load_game`` takes them: ``colors`` with commas again, or left out when empty
+    (the rule set's own colors for its player count)."""
+    out = dict(params)
+    if out.get(COLORS) == "":
+        del out[COLORS]
+    elif isinstance(out.get(COLORS), str):
+        out[COLORS] = out[COLORS].replace(SEATS, ",")
+    return out
+
+
+def parameter_defaults(g: GameType) -> dict[str, Any]:
+    """The OpenSpiel parameters of ``g`` with their defaults: the registry's parameters, valued as the default
+    rule set has them, then ``seed`` (0).  ``colors`` defaults to empty: OpenSpiel fills in every default
+    before the game is made, and the default colors depend on the player count (R15.1)."""
+    made = {**_spiel_params(load_game(g.name).params()), COLORS: ""}
+    return {**{p.name: made[p.name] for p in g.parameters if p.name in made}, SEED: 0}
+
+
+def player_counts(g: GameType) -> list[int]:
+    """The player counts ``g`` takes: its ``players`` parameter's choices (else its default rule set's)."""
+    for p in g.parameters:
+        if p.name == "players" and p.choices:
+            return sorted(int(c) for c in p.choices)
+    return [load_game(g.name).players]
+
+
+def action_universe(rs: Ruleset) -> list[int]:
+    """Every action code a game of rule set ``rs`` can use, ascending (``kanaloa.rules.actions``)."""
+    board, jokers = rs.board, rs.joker is not None
+    slots = (0, 1) if rs.pairs else (0,)  # a build's color slot: two where each player plays two colors (R15.3)
+    combos = (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB) + ((A.SWAP_JA, A.SWAP_JB, A.SWAP_JJ) if jokers else ())
     codes = set()
     for k, (a, b) in enumerate(board.links):
         for slot in slots:
-            for paid in (a, b) + ((A.JOKER,) if gods else ()):
+            for paid in (a, b) + ((A.JOKER,) if jokers else ()):
                 codes.add(A.encode(A.PLACE, k, paid | slot << A.SLOT_BIT))
             for combo in combos:
                 codes.add(A.encode(A.SWAP, k, combo | slot << A.SLOT_BIT))
-        for combo in (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB) if game == GAME_KAHUNA else (0,):
+        for combo in (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB) if rs.removal_pays else (0,):  # R16.3: a removal pays two
             codes.add(A.encode(A.REMOVE, k, combo))
     for x in range(board.n_islands):
         codes.update((A.encode(A.DISCARD, x), A.encode(A.TAKE, x), A.encode(A.REVEAL, x)))
     codes.update((A.encode(A.DRAW), A.encode(A.END), A.encode(A.PASS)))
-    if gods:
+    if rs.tokens:
         codes.update((A.encode(A.PELE), A.encode(A.LONO)))
-        for seat in range(players):
+        for seat in range(rs.players):
             codes.add(A.encode(A.KU, seat))
             for x in range(board.n_islands):
                 codes.update((A.encode(A.STEAL, x), A.encode(A.GIVE, x, seat)))
     return sorted(codes)
 
 
-class KanaloaGame(pyspiel.Game):
-    """One game of the family with its parameters; states come from ``new_initial_state``."""
+class SpielGame(pyspiel.Game):
+    """The OpenSpiel game of one rule set, dealt from ``seed``; states come from ``new_initial_state``.
 
-    def __init__(self, params: dict[str, Any] | None = None, short_name: str = KANALOA_NAME) -> None:
-        params = dict(params or {})
-        defaults = _DEFAULTS[short_name]
-        unknown = sorted(set(params) - set(defaults))
-        if unknown:
-            raise ValueError(f"{short_name}: unknown parameter {unknown[0]!r}; expected one of {', '.join(defaults)}")
-        merged = {**defaults, **params}
-        self.game_kind = GAME_KAHUNA if short_name == KAHUNA_NAME else GAME_KANALOA
-        board = merged["board"]
-        self.board = board if isinstance(board, Board) else load_board(str(board))
-        merged["board"] = self.board.name if isinstance(board, Board) else str(board)
+    Made by ``game_for(ruleset, seed)``, or by ``pyspiel.load_game("python_<name>(...)")`` from the registry's
+    parameters.  ``ruleset`` is the rule set every question goes to.
+    """
+
+    def __init__(self, ruleset: Ruleset, seed: int = 0) -> None:
+        g = ruleset.game_type
         try:
-            start = Position.new(players=int(merged["players"]), seed=int(merged["seed"]), preset=merged["preset"],
-                                 board=self.board, game="kahuna" if self.game_kind == GAME_KAHUNA else "kanaloa",
-                                 gods=bool(merged.get("gods", False)))
+            start = Position.deal(ruleset, seed)
         except KanaloaError as exc:
-            raise ValueError(f"{short_name}: {exc}") from None
-        self.players = int(merged["players"])
-        self.gods = bool(merged.get("gods", False))
-        self.colors = start.colors
+            raise ValueError(f"{spiel_name(g.name)}: {exc}") from None
+        self.ruleset = ruleset
+        self.board = ruleset.board
+        self.players = ruleset.players
         self.core_board = core_board(self.board)
-        self.start = start.data
-        # The deal's chance nodes: how many deal cards (to hands, then face-up), and the cards they draw from.
+        self.start = start.state.to_data()
+        # The deal's chance nodes: how many deal cards (to hands, then face-up), and the cards they draw from;
+        # then, with the gods, a token on each island (R14.1).
         self.deal_cards = sum(sum(h) for h in self.start.hands) + len(self.start.face_up)
-        self.supply = _counts(KanaloaState._deal_sequence(self.start), self.board.n_islands)
-        self.codes = action_universe(self.board, self.players, self.game_kind, self.gods)
+        self.deal_tokens = len(self.start.god_on)
+        self.supply = _counts(SpielState._deal_sequence(self.start), self.board.n_islands)
+        self.codes = action_universe(ruleset)
         self.ids = {code: i for i, code in enumerate(self.codes)}
-        self.seat_names = [seat_colors(self.colors, self.players, s, self.game_kind) for s in range(self.players)]
-        game_type = _game_type(short_name)
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.codes),
-            max_chance_outcomes=max(self.board.n_islands, len(GOD_TOKENS)),
-            num_players=self.players,
+            max_chance_outcomes=max(self.board.n_islands, len(ruleset.tokens)),
+            num_players=ruleset.players,
             min_utility=0.0,
             max_utility=1.0,
-            utility_sum=1.0 if self.game_kind == GAME_KANALOA else None,
+            utility_sum=None if ruleset.may_end_without_winner else 1.0,
             max_game_length=MAX_GAME_LENGTH,
         )
-        super().__init__(game_type, info, {k: v for k, v in merged.items() if k in defaults})
+        spec = _game_type(g)
+        made = _spiel_params(ruleset.params())
+        params = {**{k: made[k] for k in spec.parameter_specification if k in made}, SEED: seed}
+        super().__init__(spec, info, params)
 
-    def new_initial_state(self) -> KanaloaState:
+    def new_initial_state(self) -> SpielState:
         """The game before the deal: a chance node."""
-        return KanaloaState(self)
+        return SpielState(self)
 
-    def state_of(self, core: CoreState) -> KanaloaState:
-        """A state at ``core`` (a complete state of this game's settings), as if reached by play: a player
+    def state_of(self, core: CoreState) -> SpielState:
+        """A state at ``core`` (a complete state of this game's rule set), as if reached by play: a player
         node, or terminal.  Its history is empty: it starts where the core state stands."""
-        state = KanaloaState(self)
+        state = SpielState(self)
         state._core = core.copy()
         state._deal = None
         return state
@@ -188,14 +225,19 @@ class KanaloaGame(pyspiel.Game):
             raise ValueError(f"observer parameters are not supported; got {params}")
         return _Observer()
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> KanaloaGame:
+    def __deepcopy__(self, memo: dict[int, Any]) -> SpielGame:
         return self  # immutable: states share it
+
+
+def game_for(ruleset: Ruleset, seed: int = 0) -> SpielGame:
+    """The OpenSpiel game of ``ruleset`` (the registry's ``openspiel`` face), dealt from ``seed``."""
+    return SpielGame(ruleset, seed)
 
 
 class _Setup:
     """What a state shares with its game and never changes (kept on the state; copying it copies a reference)."""
 
-    def __init__(self, game: KanaloaGame) -> None:
+    def __init__(self, game: SpielGame) -> None:
         self.game = game
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Setup:
@@ -208,7 +250,7 @@ class _Setup:
 
 def _setup_of(game_string: str) -> _Setup:
     game = pyspiel.load_game(game_string)
-    assert isinstance(game, KanaloaGame)
+    assert isinstance(game, SpielGame)
     return _Setup(game)
 
 
@@ -229,14 +271,14 @@ class _Pending:
     earlier: _Pending | None = None  # the chance nodes of the same move decided before these (a draw's)
 
 
-class KanaloaState(pyspiel.State):
-    """A state of a ``KanaloaGame``: a core state, and what the chance nodes pending next decide.
+class SpielState(pyspiel.State):
+    """A state of a ``SpielGame``: a core state, and what the chance nodes pending next decide.
 
     ``_deal`` is the list of outcomes chosen so far while the deal lasts, then None.  ``_pending`` is
     None at a player node, else the chance nodes a move opened (``_Pending``).
     """
 
-    def __init__(self, game: KanaloaGame) -> None:
+    def __init__(self, game: SpielGame) -> None:
         super().__init__(game)
         self._setup = _Setup(game)
         self._core: CoreState = CoreState.from_data(game.core_board, game.start)
@@ -302,11 +344,10 @@ class KanaloaState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             kind = self._pending.kind if self._pending is not None else _DEAL
             if kind == _DEAL and self._deal is not None and len(self._deal) >= self._setup.game.deal_cards:
-                return f"token {GOD_NAMES[action]}"
+                return f"token {game.ruleset.tokens[action]}"
             return f"card {game.board.islands[action]}"
         code = game.code_of(action)
-        return str(Move.from_action(code, game.board, builders=game.seat_names[player], game=game.game_kind,
-                                    players=game.colors[: game.players]))
+        return str(Move.from_action(code, game.ruleset, seat=player))
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
@@ -319,12 +360,12 @@ class KanaloaState(pyspiel.State):
     def observation_string(self, player: int | None = None) -> str:
         return self._key(self.current_player() if player is None else player)
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> KanaloaState:
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpielState:
         """A state drawn from what ``player_id`` knows: the core's determinisation (at a player node),
         seeded by one draw of ``probability_sampler``."""
         return self.resample(player_id, int(probability_sampler() * (1 << 53)))
 
-    def resample(self, player: int, seed: int) -> KanaloaState:
+    def resample(self, player: int, seed: int) -> SpielState:
         """The core's determinisation for ``player`` from ``seed``, as a new state (with an empty history).
         Only a player node or a terminal state can be resampled."""
         if self._deal is not None or self._pending is not None:
@@ -335,7 +376,7 @@ class KanaloaState(pyspiel.State):
         game = self._setup.game
         if self._deal is not None:
             return f"deal {self._deal_text(None)}"
-        text = json.dumps(render(game.board, game.colors, self._core.to_data(), None), separators=(",", ":"))
+        text = json.dumps(render(game.ruleset, self._core.to_data(), None), separators=(",", ":"))
         if self._pending is not None:
             p = self._pending
             text += f" | pending {p.kind} after {p.code} {p.chosen}"
@@ -381,7 +422,7 @@ class KanaloaState(pyspiel.State):
                 move = p.code if player == core.to_move or A.kind_of(p.code) != A.REVEAL else A.REVEAL << 16
                 tail = f"|{p.kind} {move} {seen}" + tail
                 p = p.earlier
-        view = render(game.board, game.colors, core.to_data(), player)
+        view = render(game.ruleset, core.to_data(), player)
         return json.dumps(view, separators=(",", ":")) + tail
 
     @staticmethod
@@ -439,7 +480,7 @@ class KanaloaState(pyspiel.State):
                 for x in self._deal:
                     left[x] -= 1
                 return left
-            tokens = list(GOD_TOKENS)
+            tokens = list(game.ruleset.token_counts)
             for token in self._deal[n_cards:]:
                 tokens[token] -= 1
             return tokens
@@ -458,7 +499,7 @@ class KanaloaState(pyspiel.State):
         self._deal.append(outcome)
         n_cards = self._setup.game.deal_cards
         game = self._setup.game
-        if len(self._deal) < n_cards + (game.board.n_islands if game.gods else 0):
+        if len(self._deal) < n_cards + game.deal_tokens:
             return
         d = game.start.copy()
         seq = _arrange(self._deal_sequence(d), self._deal[:n_cards])
@@ -467,7 +508,7 @@ class KanaloaState(pyspiel.State):
             size = sum(hand)
             d.hands[seat] = _counts(seq[at : at + size], game.board.n_islands)
             at += size
-        if d.gods:
+        if game.deal_tokens:
             d.god_on = _arrange(list(d.god_on), self._deal[n_cards:])
         d.face_up = seq[at : at + len(d.face_up)]
         d.deck = seq[at + len(d.face_up) :]
@@ -480,7 +521,7 @@ class KanaloaState(pyspiel.State):
         core = self._core
         after = core.copy()
         after.apply(code)
-        if core.gods and A.kind_of(code) == A.PELE:
+        if A.kind_of(code) == A.PELE:
             victims = after.to_data().pele_gifts  # the core's own list of the players PELE robbed (R14.7)
             if victims:
                 self._pending = _Pending(_PELE, code, len(victims), core.copy(), victims=list(victims))
@@ -521,7 +562,7 @@ class KanaloaState(pyspiel.State):
                 self._open_face_up(p.code, p.before, earlier=p)
         elif p.kind == _PELE:
             d = self._core.to_data()
-            stream = pele_stream(d, p.victims, dict(zip(p.victims, p.chosen, strict=True)))
+            stream = stream_for_pele_takes(d, dict(zip(p.victims, p.chosen, strict=True)))
             if stream is None:  # pragma: no cover - a stream for hands of at most 5 is found in ~125 tries
                 raise RuntimeError("no chance stream draws PELE's takes")
             d.rng = stream
@@ -551,10 +592,10 @@ class _Observer:
         self.tensor = np.zeros(0, np.float32)
         self.dict: dict[str, Any] = {}
 
-    def set_from(self, state: KanaloaState, player: int) -> None:
+    def set_from(self, state: SpielState, player: int) -> None:
         pass  # no tensor
 
-    def string_from(self, state: KanaloaState, player: int) -> str:
+    def string_from(self, state: SpielState, player: int) -> str:
         return state._key(player)
 
 
@@ -582,38 +623,74 @@ def _arrange(seq: list[int], chosen: list[int], start: int = 0) -> list[int]:
     return out
 
 
-def _game_type(short_name: str) -> pyspiel.GameType:
-    kahuna = short_name == KAHUNA_NAME
-    return pyspiel.GameType(
-        short_name=short_name,
-        long_name="Kahuna (kanaloa engine)" if kahuna else "Kanaloa (kanaloa engine)",
+def _game_type(g: GameType) -> pyspiel.GameType:
+    """OpenSpiel's description of the registry's game ``g`` (made once a game)."""
+    found = _TYPES.get(g.name)
+    if found is not None:
+        return found
+    counts = player_counts(g)
+    general = load_game(g.name).may_end_without_winner  # returns that need not add up to 1 (R16.7)
+    found = _TYPES[g.name] = pyspiel.GameType(
+        short_name=spiel_name(g.name),
+        long_name=f"{g.title} (kanaloa engine)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM if kahuna else pyspiel.GameType.Utility.CONSTANT_SUM,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM if general else pyspiel.GameType.Utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=2 if kahuna else 4,
-        min_num_players=2,
+        max_num_players=counts[-1],
+        min_num_players=counts[0],
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=False,
-        parameter_specification=_DEFAULTS[short_name],
+        parameter_specification=parameter_defaults(g),
     )
+    return found
 
 
-def _kahuna(params: dict[str, Any] | None = None) -> KanaloaGame:
-    return KanaloaGame(params, KAHUNA_NAME)
+_TYPES: dict[str, pyspiel.GameType] = {}
 
 
-def load(name: str = KANALOA_NAME, **params: Any) -> KanaloaGame:
-    """The game ``name`` (``python_kanaloa`` or ``python_kahuna``) with ``params``; a board may be a ``Board``."""
-    if name not in GAME_NAMES:
-        raise ValueError(f"game {name!r}: expected one of {', '.join(GAME_NAMES)}")
-    return KanaloaGame(params, name)
+def _ruleset_of(g: GameType, params: Mapping[str, Any]) -> tuple[Ruleset, int]:
+    """The rule set and the seed OpenSpiel's ``params`` of game ``g`` name; ``ValueError`` naming the parameter
+    at fault (a board may be a ``Board``)."""
+    name = spiel_name(g.name)
+    known = list(_game_type(g).parameter_specification)
+    unknown = sorted(set(params) - set(known))
+    if unknown:
+        raise ValueError(f"{name}: unknown parameter {unknown[0]!r}; expected one of {', '.join(known)}")
+    rest = _registry_params(params)
+    seed = rest.pop(SEED, 0)
+    try:
+        return load_game(g.name, **rest), seed
+    except KanaloaError as exc:
+        raise ValueError(f"{name}: {exc}") from None
 
 
-_FACTORIES: dict[str, Callable[..., KanaloaGame]] = {KANALOA_NAME: KanaloaGame, KAHUNA_NAME: _kahuna}
-for _name, _factory in _FACTORIES.items():
+def _factory(g: GameType) -> Callable[..., SpielGame]:
+    """What ``pyspiel.load_game`` calls to make game ``g`` from its parameters."""
+
+    def make(params: Mapping[str, Any] | None = None) -> SpielGame:
+        ruleset, seed = _ruleset_of(g, params or {})
+        return SpielGame(ruleset, seed)
+
+    return make
+
+
+def load(name: str, **params: Any) -> SpielGame:
+    """The OpenSpiel game ``name`` (``python_kanaloa``, ``python_kahuna``...) with ``params``, as
+    ``pyspiel.load_game`` makes it; a board may also be a ``Board``."""
+    make = _FACTORIES.get(name)
+    if make is None:
+        raise ValueError(f"game {name!r}: expected one of {', '.join(_FACTORIES)}")
+    return make(params)
+
+
+# One OpenSpiel game per registered game this module serves.  The factories stay referenced here: OpenSpiel's
+# registry holds them until after the interpreter has gone, and must not be the last to let them go.
+_SERVED = {spiel_name(g.name): g for g in served_games()}
+_FACTORIES: dict[str, Callable[..., SpielGame]] = {name: _factory(g) for name, g in _SERVED.items()}
+for _name, _g in _SERVED.items():
     if _name not in pyspiel.registered_names():
-        pyspiel.register_game(_game_type(_name), _factory)
+        pyspiel.register_game(_game_type(_g), _FACTORIES[_name])

@@ -12,7 +12,7 @@ import io
 import json
 import os
 import sys
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import click
 
@@ -21,6 +21,7 @@ from ..errors import (
     PATH_LIMIT,
     QUOTE_LIMIT,
     KanaloaError,
+    MoveError,
     OptionError,
     PositionError,
     quote,
@@ -29,16 +30,32 @@ from ..errors import (
 )
 from ..play.interrupt import CtrlC
 from ..play.limits import MAX_ITERATIONS, MAX_SECONDS, WORKERS_PER_CORE, SettingError, number
-from ..position.notation import COLORS, KAHUNA_COLORS
-from ..rules.registry import game_names
+
+if TYPE_CHECKING:
+    from ..rules.ruleset import ParameterError
 
 EXIT_USAGE = 2
+_TYPED = "kanaloa.typed"  # ctx.meta: what the user typed for each parameter of the command that refused one
 # The options that give a search's settings (``kanaloa.play.limits.SettingError`` names the parameter).
 SEARCH_OPTIONS = {"iterations": "--iterations", "seconds": "--time", "workers": "--workers", "top": "--top"}
 
 
+class KanaloaCommand(click.Command):
+    """A command that keeps what the user typed for a parameter it refuses, so the message can quote it."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        typed = list(args)  # the parser consumes its list
+        try:
+            return super().parse_args(ctx, args)
+        except click.BadParameter:
+            with contextlib.suppress(click.UsageError):
+                opts, _, _ = self.make_parser(ctx).parse_args(args=typed)
+                ctx.meta[_TYPED] = opts
+            raise
+
+
 class KanaloaGroup(click.Group):
-    """A click group whose errors are one line ``error: ...`` with status 2.
+    """A click group whose errors are one line ``error: ...`` with status 2 (``usage_message``).
 
     Every command runs inside a ``kanaloa.play.interrupt.CtrlC``: Ctrl-C
     stops it with status 130 (``error: interrupted``, or the command's own
@@ -46,6 +63,8 @@ class KanaloaGroup(click.Group):
     (``SettingError``) is worded with the command's option
     (``SEARCH_OPTIONS``).
     """
+
+    command_class = KanaloaCommand
 
     def main(self, args=None, prog_name=None, **extra):  # type: ignore[override]
         args = sys.argv[1:] if args is None else list(args)
@@ -58,7 +77,7 @@ class KanaloaGroup(click.Group):
             click.echo("error: interrupted", err=True)
             sys.exit(130)
         except click.ClickException as exc:
-            click.echo(f"error: {_one_line(_cut_long_input(exc.format_message(), args))}", err=True)
+            click.echo(f"error: {_one_line(usage_message(exc, args))}", err=True)
             sys.exit(EXIT_USAGE)
         except SettingError as exc:
             click.echo(f"error: {_one_line(str(exc.worded(SEARCH_OPTIONS)))}", err=True)
@@ -89,6 +108,123 @@ def _cut_long_input(message: str, args: list[str]) -> str:
     for piece in sorted(pieces, key=len, reverse=True):
         message = message.replace(repr(piece), quote(piece)).replace(piece, shorten(piece))
     return message
+
+
+# -- click's refusals in the project's words: ``OPTION VALUE: why``, one line ----------------------------
+
+_NO_SUCH_COMMAND = getattr(click.exceptions, "NoSuchCommand", ())  # click 8.2 and later; before, a UsageError
+
+
+def usage_message(exc: click.ClickException, args: list[str]) -> str:
+    """The ``error:`` line (without ``error: ``) of a refusal by click: the option or argument, what was typed,
+    and why, e.g. ``--seed -1: must be a whole number from 0 to 2**64-1``."""
+    ctx = getattr(exc, "ctx", None)
+    command = _command_name(ctx)
+    if isinstance(exc, click.NoSuchOption):
+        maybe = f"; did you mean {' or '.join(exc.possibilities)}?" if exc.possibilities else ""
+        return f"{shorten(exc.option_name)}: no such option of '{command}'{maybe}"
+    if isinstance(exc, _NO_SUCH_COMMAND):
+        maybe = (f"did you mean {' or '.join(exc.possibilities)}?" if exc.possibilities
+                 else "'kanaloa --help' lists them")
+        return f"{quote(exc.command_name)}: no such command; {maybe}"
+    if isinstance(exc, click.MissingParameter) and exc.param is not None and ctx is not None:
+        name = _param_name(exc.param)
+        if isinstance(exc.param, click.Argument):
+            return f"{name}: missing; usage: {command} {' '.join(ctx.command.collect_usage_pieces(ctx))}"
+        return f"{name}: missing; '{command}' needs it (see '{command} --help')"
+    if isinstance(exc, click.BadParameter) and exc.param is not None and ctx is not None:
+        name = _param_name(exc.param)
+        typed = _typed(exc.param, ctx)
+        shown = f" {_shown(typed)}" if typed is not None else ""
+        return f"{name}{shown}: {_why(exc.param.type, exc.message)}"
+    if isinstance(exc, click.BadParameter) and exc.param_hint is not None:
+        hint = exc.param_hint if isinstance(exc.param_hint, str) else " / ".join(exc.param_hint)
+        return f"{hint}: {_sentence(exc.message)}"
+    if isinstance(exc, click.BadOptionUsage):
+        message = exc.message
+        why = ("needs a value" if "requires an argument" in message else
+               "takes no value" if "does not take a value" in message else _sentence(message))
+        return f"{shorten(exc.option_name)}: {why}"
+    if isinstance(exc, click.UsageError) and exc.message.startswith("Got unexpected extra argument"):
+        extra = exc.message.partition("(")[2].rpartition(")")[0]
+        plural = "s" if exc.message.startswith("Got unexpected extra arguments") else ""
+        usage = f"; usage: {command} {' '.join(ctx.command.collect_usage_pieces(ctx))}" if ctx is not None else ""
+        return f"{quote(extra)}: unexpected extra argument{plural}{usage}"
+    if isinstance(exc, click.FileError):
+        return f"{quote(exc.filename, PATH_LIMIT)}: cannot open it ({_sentence(exc.message)})"
+    return _cut_long_input(_sentence(exc.format_message()), args)
+
+
+def _command_name(ctx: click.Context | None) -> str:
+    """``kanaloa new``: the command a context runs, named as the user calls it."""
+    names: list[str] = []
+    while ctx is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(["kanaloa", *reversed(names[:-1])])
+
+
+def _param_name(param: click.Parameter) -> str:
+    """``--seed`` (an option by its long name) or ``POSITION`` (an argument by its metavar)."""
+    if isinstance(param, click.Option):
+        return max(param.opts, key=lambda opt: (opt.startswith("--"), len(opt)))
+    return param.human_readable_name
+
+
+def _typed(param: click.Parameter, ctx: click.Context) -> object:
+    """What the user typed for ``param``: one value, or of several the first that ``param`` refuses."""
+    typed = ctx.meta.get(_TYPED, {}).get(param.name)
+    if not isinstance(typed, (list, tuple)):
+        return typed
+    for value in typed:
+        try:
+            param.type.convert(value, param, ctx)
+        except click.BadParameter:
+            return value
+    return None
+
+
+def _shown(value: object) -> str:
+    """A typed value in a message: a number as it is, anything else quoted (and cut short)."""
+    text = str(value)
+    try:
+        float(text)
+    except ValueError:
+        return quote(text)
+    return text if len(text) <= QUOTE_LIMIT and text.strip() == text else quote(text)
+
+
+def _bound(value: float) -> str:
+    return "2**64-1" if value == 2**64 - 1 else f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _why(kind: click.ParamType, message: str) -> str:
+    """Why a value does not fit the type ``kind``, as the project words it."""
+    if isinstance(kind, (click.IntRange, click.FloatRange)):
+        what = "a whole number" if isinstance(kind, click.IntRange) else "a number"
+        low, high = kind.min, kind.max
+        above = "greater than" if kind.min_open else "at least"
+        below = "less than" if kind.max_open else "at most"
+        if low is not None and high is not None and not kind.min_open and not kind.max_open:
+            return f"must be {what} from {_bound(low)} to {_bound(high)}"
+        limits = ([f"{above} {_bound(low)}"] if low is not None else []) + (
+            [f"{below} {_bound(high)}"] if high is not None else [])
+        return f"must be {what} of {' and '.join(limits)}"
+    if isinstance(kind, click.types.IntParamType):
+        return "must be a whole number"
+    if isinstance(kind, click.types.FloatParamType):
+        return "must be a number"
+    if isinstance(kind, click.types.BoolParamType):
+        return "must be true or false"
+    if isinstance(kind, click.Choice):
+        return f"unknown; choose one of {', '.join(str(c) for c in kind.choices)}"
+    return _sentence(message)
+
+
+def _sentence(message: str) -> str:
+    """Click's sentence as the tail of a message: no capital to start it, no full stop to end it."""
+    text = _one_line(message).rstrip(".")
+    return text[:1].lower() + text[1:] if text[:2] != text[:2].upper() else text
 
 
 def read_text(source: str, option: str, what: str) -> str:
@@ -171,23 +307,92 @@ def cli() -> None:
     """
 
 
+def _game_names() -> tuple[str, ...]:
+    """The registered games' names (``--game``'s choices), the default game first."""
+    from ..rules.registry import game_names
+
+    return game_names()
+
+
+def _viewer_colors() -> list[str]:
+    """Every color a registered game may name, in registration order: the choices of ``--viewer``."""
+    from ..rules.registry import game_types, load_game
+
+    return list(dict.fromkeys(color for g in game_types() for color in load_game(g.name).palette))
+
+
+@cli.command("games")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the games as JSON: a list of {name, title, rules, summary, parameters: [{name, takes, "
+                   "default, help, choices}]}.")
+def games_command(as_json: bool) -> None:
+    """List the games kanaloa plays, each with its parameters and their defaults.
+
+    Every game and rule set of the family is one game and a choice of its
+    parameters: Kanaloa's two-player game (R15) is --players 2, Might of
+    the Gods (R14) --gods, the tabletop preset (R13) --preset tabletop.
+    'kanaloa new' deals any of them with the parameters as its options:
+
+    \b
+        kanaloa new --game kahuna --seed 1
+        kanaloa new --players 2 --preset tabletop --gods --seed 1
+    """
+    from ..rules.registry import describe_games, game_types
+
+    if as_json:
+        emit_json([g.to_json() for g in game_types()])
+        return
+    for line in describe_games():
+        click.echo(line)
+    click.echo("")
+    click.echo("kanaloa new --game GAME deals one; each parameter is an option of it (--players, --preset, --gods, "
+               "--board, --colors).")
+
+
+def _shown_value(parameter: str, value: object) -> str:
+    """A parameter's value in a message: a number or a word the parameter knows (a preset, a built-in board) as
+    it is, anything else the user typed quoted."""
+    from ..rules.board import BUILTIN_BOARDS
+    from ..rules.registry import game_types
+
+    known = {c for g in game_types() for p in g.parameters if p.name == parameter for c in p.choices}
+    if parameter == "board":
+        known |= set(BUILTIN_BOARDS)
+    if (isinstance(value, int) and not isinstance(value, bool)) or str(value) in known:
+        return str(value)
+    return quote(str(value), PATH_LIMIT if parameter == "board" else QUOTE_LIMIT)
+
+
+def _as_option(error: ParameterError, given: dict[str, object]) -> OptionError:
+    """A rule set's ``ParameterError`` worded as the option it came from: ``--players 3: Kahuna is for 2 players,
+    white and black (R16.1)``; the value shown is the one typed, or the default the rule set refused."""
+    value = given.get(error.parameter)
+    if value is None and error.shown:
+        value = error.value
+    shown = "" if value is None or isinstance(value, bool) else f" {_shown_value(error.parameter, value)}"
+    return OptionError(f"--{error.parameter}{shown}: {error.why}")
+
+
 @cli.command()
-@click.option("--game", type=click.Choice(["kanaloa", "kahuna"]), default="kanaloa", show_default=True,
-              help="kanaloa, or kahuna: the 2-player predecessor game (R16), white against black.")
-@click.option("--players", type=click.IntRange(2, 4), default=None,
+@click.option("--game", type=click.Choice(_game_names()), default=_game_names()[0], show_default=True,
+              help="The game: kanaloa, or kahuna, the 2-player predecessor (R16), white against black. 'kanaloa "
+                   "games' lists the games and their parameters.")
+@click.option("--players", type=int, default=None,
               help="Number of players (R3); with 2 each plays two colors (R15). Kahuna is for 2. [default: 4, "
                    "Kahuna 2]")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
               help="Seed for the deal; the same seed deals the same game. Random when omitted (then printed on "
                    "stderr).")
-@click.option("--preset", type=click.Choice(["yucata", "tabletop"]), default=None,
+@click.option("--preset", default=None, metavar="PRESET",
               help="yucata: unlimited bridges; tabletop: 20 bridges per color (R13). Kahuna has no presets. "
                    "[default: yucata]")
 @click.option("--board", default=None, help="Built-in board name or board file path. [default: oro, Kahuna kahuna]")
-@click.option("--colors", "colors", default=None, metavar="A+B,C+D",
-              help="With --players 2: each player's two colors, first color first, the players in seat order "
-                   "(R15.1). [default: red+blue,green+yellow]")
-@click.option("--viewer", type=click.Choice(COLORS + KAHUNA_COLORS), default=None,
+@click.option("--colors", "colors", default=None, metavar="COLORS",
+              help="Each player's colors, in seat order (the first moves first): one each, e.g. green,red,blue or "
+                   "in Kahuna black,white (R16.1); with --players 2 two each, first color first, e.g. "
+                   "red+blue,green+yellow (R15.1). [default: red,green,blue,yellow in seat order; "
+                   "red+blue,green+yellow; Kahuna white,black]")
+@click.option("--viewer", type=click.Choice(_viewer_colors()), default=None,
               help="Print the position as this color sees it instead of the full position (with 2 players: a "
                    "player, named by its first color; in Kahuna white or black).")
 @click.option("--gods", is_flag=True,
@@ -197,7 +402,8 @@ def new(game: str, players: int | None, seed: int | None, preset: str | None, bo
     """Deal a new game and print its position (JSON).
 
     With --players 2 each player plays two colors (R15): red and blue
-    against green and yellow, or the colors of --colors.
+    against green and yellow, or the colors of --colors. --colors also
+    seats the players of a larger game, or of Kahuna, in another order.
 
     With --game kahuna it deals Kahuna (R16) on its board: white against
     black, 3 cards each and 3 face-up, straight into round 1.
@@ -206,39 +412,26 @@ def new(game: str, players: int | None, seed: int | None, preset: str | None, bo
     cards as without it, and one god token face up on each island (the
     board must have 16 islands). The tokens' moves are 'LINK/KANALOA',
     'ku COLOR', 'steal CARD', 'pele', 'give COLOR CARD' and 'lono'.
-    """
-    from ..position.api import Position, color_pairs
-    from ..rules.board import load_board
-    from ..rules.state import GODS_ISLANDS
 
-    if gods and game == "kahuna":
-        raise OptionError("--gods: Might of the Gods is a variant of Kanaloa, not of Kahuna (R14, R16.9)")
-    if game == "kahuna":
-        if players is not None and players != 2:
-            raise OptionError(f"--players {players}: Kahuna is for 2 players, white and black (R16.1)")
-        if preset is not None:
-            raise OptionError(f"--preset {preset}: Kahuna has no presets (R13 does not apply, R16.9); each player "
-                              f"has 25 bridges (R16.1)")
-        if colors is not None:
-            raise OptionError(f"--colors {quote(colors)}: in Kahuna each player plays one color, white or black "
-                              f"(R16.1)")
-    pairs = None
-    if colors is not None:
-        if players != 2:
-            raise OptionError(f"--colors {quote(colors)}: only a 2-player game gives each player two colors (R15.1); "
-                              f"add --players 2")
-        pairs = color_pairs(colors)
-    bd = None
-    if gods:
-        bd = load_board("oro" if board is None else board)
-        if bd.n_islands != GODS_ISLANDS:
-            raise OptionError(f"--gods: the variant lays one of its {GODS_ISLANDS} god tokens on each island "
-                              f"(R14.1); board {bd.name} has {bd.n_islands} islands")
+    'kanaloa games' lists every game with its parameters and their
+    defaults; each parameter is an option here.
+    """
+    from ..position.api import Position
+    from ..rules.registry import ParameterError, load_game
+
+    given: dict[str, object] = {"players": players, "preset": preset, "gods": gods, "board": board, "colors": colors}
+    try:
+        ruleset = load_game(game, **given)
+    except ParameterError as exc:
+        raise _as_option(exc, given) from None
+    # Kahuna takes Kanaloa's default preset only to refuse any other (R16.9): naming one is refused too.
+    refused = ruleset.lacks("rules.preset") if preset is not None else None
+    if refused is not None:
+        raise OptionError(f"--preset {_shown_value('preset', preset)}: {refused}")
     announce = seed is None
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    pos = Position.new(players=players, seed=seed, preset=preset or "yucata", board=board if bd is None else bd,
-                       colors=pairs, game=game, gods=gods)
+    pos = Position.deal(ruleset, seed)
     if viewer is not None:
         try:
             pos = pos.as_viewer(viewer)
@@ -256,13 +449,12 @@ def new(game: str, players: int | None, seed: int | None, preset: str | None, bo
                    "NO_COLOR is set).")
 def show(position: str, use_color: bool | None) -> None:
     """Show the islands, bridges, cards and turn state of POSITION as tables ('kanaloa svg' draws the board)."""
-    from .display import render_position
-
     pos = read_position(position)
     if use_color is None:
         use_color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    display = pos.ruleset.game_type.face("display")  # the game's own terminal picture
     # color=: click would strip the codes again where the output is no terminal (a pipe, a file).
-    click.echo(render_position(pos, use_color=use_color), color=use_color)
+    click.echo(display(pos, use_color=use_color), color=use_color)
 
 
 def write_output(text: str, target: str | None, option: str) -> None:
@@ -319,7 +511,7 @@ def svg(position: str, output: str | None, with_hint: bool, iterations: int | No
     from ..play.hint import check_budget
     from ..play.hint import hint as make_hint
     from ..play.limits import worker_count
-    from .svg import WIDTH, position_svg
+    from .svg import WIDTH
 
     if not with_hint:
         for given, name in ((iterations, "--iterations"), (seconds, "--time"), (workers, "--workers"),
@@ -333,7 +525,8 @@ def svg(position: str, output: str | None, with_hint: bool, iterations: int | No
     found = None
     if with_hint:
         found = make_hint(pos, iterations=iterations, seconds=seconds, seed=seed or 0, workers=count)
-    write_output(position_svg(pos, hint=found, width=WIDTH if width is None else width), output, "-o")
+    picture = pos.ruleset.game_type.face("svg")  # the game's own picture
+    write_output(picture(pos, hint=found, width=WIDTH if width is None else width), output, "-o")
 
 
 @cli.command("board")
@@ -441,7 +634,7 @@ def moves(position: str, as_json: bool) -> None:
     """
     pos = read_position(position)
     if pos.is_over:
-        over = game_over_line(pos.outcome)
+        over = game_over_line(pos)
         if as_json:
             emit_json([])
             click.echo(f"kanaloa: {over}", err=True)
@@ -464,14 +657,15 @@ def moves(position: str, as_json: bool) -> None:
             click.echo(text)
 
 
-def game_over_line(outcome: dict | None) -> str:
+def game_over_line(pos) -> str:
     """``the game is over: yellow wins on points; ranking yellow, red, blue, green`` (as ``show`` says it);
-    ``nobody wins (points, R16.7)`` when a game of Kahuna ends without a winner."""
+    ``nobody wins (points, R16.7)`` when a game that may end without a winner does (Kahuna)."""
+    outcome = pos.outcome
     if outcome is None:
         return "the game is not over"
     winner, reason = outcome["winner"], outcome["reason"]
-    rule = "R16.8" if reason == "no bridges" else "R16.7"  # a Kahuna game may end without a winner
-    wins = f"{winner} wins on {reason}" if winner is not None else f"nobody wins ({reason}, {rule})"
+    wins = (f"{winner} wins on {reason}" if winner is not None else
+            f"nobody wins ({reason}, {pos.ruleset.rule_of(reason)})")
     return f"the game is over: {wins}; ranking {', '.join(outcome['ranking'])}"
 
 
@@ -504,21 +698,29 @@ def play(position: str, moves: tuple[str, ...], moves_file: str | None) -> None:
     own PELE), 'red: pele takes ALOA' (the card PELE took from it), 'red:
     pele' (it held no card), 'red: give green' (a gift it did not see).
     """
-    listed = list(moves)
+    from_file: list[tuple[str, str]] = []
     if moves_file is not None:
         if moves_file == "-" and position == "-":
             raise OptionError("--moves-file '-': standard input already holds POSITION; give the moves in a file")
-        listed = read_moves_file(moves_file) + listed
-    if not listed:
+        from_file = read_moves_file(moves_file)
+    if not from_file and not moves:
         raise OptionError("MOVE: no moves given; name at least one MOVE or a --moves-file")
     pos = read_position(position)
-    for text in listed:
+    if moves_file is not None:
+        where = input_name(moves_file, "--moves-file")
+        for text, at in from_file:
+            try:
+                pos.play(text)
+            except MoveError as exc:  # which move of which file: 'line 7', or 'move 7' of a JSON list or record
+                raise type(exc)(f"{where} {at}: {exc}") from None
+    for text in moves:
         pos.play(text)
     click.echo(pos.dumps())
 
 
-def read_moves_file(source: str) -> list[str]:
-    """The moves of a --moves-file: lines of notation, a JSON list, or a game record's "moves"."""
+def read_moves_file(source: str) -> list[tuple[str, str]]:
+    """The moves of a --moves-file (lines of notation, a JSON list, or a game record's "moves"), each with where
+    it stands in the file for messages: ``line 7`` (lines), ``move 7`` (the 7th of a JSON list or record)."""
     where = f"--moves-file {quote(source, PATH_LIMIT)}"
     text = read_text(source, "--moves-file", "moves (one per line, a JSON list or a game record)")
     stripped = text.strip()
@@ -537,8 +739,10 @@ def read_moves_file(source: str) -> list[str]:
             raise OptionError(f"{where}: expected a JSON list of moves or an object whose \"moves\" is one")
         if not found:
             raise OptionError(f"{where}: the file holds no moves")
-        return found
-    listed = [line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith("#")]
+        return [(move, f"move {n}") for n, move in enumerate(found, start=1)]
+    # Lines as an editor numbers them ("\n"; "\r\n" too, the "\r" is stripped with the blanks).
+    listed = [(line.strip(), f"line {n}") for n, line in enumerate(text.split("\n"), start=1)
+              if line.strip() and not line.strip().startswith("#")]
     if not listed:
         raise OptionError(f"{where}: the file holds no moves, only comments")
     return listed
@@ -677,11 +881,7 @@ def hint(position: str, iterations: int | None, seconds: float | None, workers: 
     if as_json:
         emit_json(found.to_json())
     else:
-        # POSITION-API: pos.ruleset, once positions hold their rule set.
-        from ..rules.ruleset import ruleset_for_state
-
-        ruleset = ruleset_for_state(pos.board, pos.state.to_data(), pos.colors)
-        for line in hint_lines(found, scoring=scoring_rule(ruleset, pos.state.round)):
+        for line in hint_lines(found, scoring=scoring_rule(pos.ruleset, pos.state.round)):
             click.echo(line)
     return 130 if found.interrupted else 0
 
@@ -772,7 +972,8 @@ def hint_lines(found, scoring: str = "R11") -> list[str]:
                    "one shipped with kanaloa.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--progress/--no-progress", "progress", default=True, show_default=True,
-              help="Show progress on stderr while it is a terminal.")
+              help="Show progress on stderr: a live line on a terminal; elsewhere what the run will do, then a "
+                   "line every 30 s with the puzzles done and the time left.")
 @click.option("--generate", is_flag=True,
               help="Build a new suite from seeded games instead of running one, and print it (or write --out).")
 @click.option("--out", "out", default=None, metavar="FILE", help="With --generate: write the suite to FILE.")
@@ -808,12 +1009,13 @@ def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tup
     'kanaloa tactics --generate --seed 0'.
     """
     from ..play.hint import check_budget
+    from ..play.progress import Progress
     from ..tools.tactics import (
         DEFAULT_GAMES,
         DEFAULT_PER_KIND,
         KINDS,
         GenerateProgress,
-        PuzzleResult,
+        SuiteProgress,
         check_kinds,
         load_suite,
         parse_suite,
@@ -830,7 +1032,14 @@ def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tup
         if as_json:
             raise OptionError("--json: --generate always prints the suite as JSON")
 
+        planned, kept = games or DEFAULT_GAMES, per_kind or DEFAULT_PER_KIND
+        logged = Progress(planned, sys.stderr, "lines" if progress and not live else "off")
+        if logged.mode == "lines":  # a long run is not silent in a pipe or a log
+            click.echo(f"kanaloa tactics: solving the turns of {planned:,} seeded games for puzzles, up to {kept} of "
+                       f"each kind; then a progress line every 30 s", err=True)
+
         def generated(step: GenerateProgress) -> None:
+            logged.update(step.games)
             if live:
                 counts = ", ".join(f"{kind} {step.found[kind]}" for kind in KINDS)
                 click.echo(f"\rgames {step.games}/{step.planned}; candidates: {counts}\x1b[K", err=True, nl=False)
@@ -843,8 +1052,7 @@ def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tup
                 except OSError as exc:
                     raise OptionError(f"--out {quote(out, PATH_LIMIT)}: cannot write it ({exc.strerror})") from None
             try:
-                suite = make_suite(seed=seed, games=games or DEFAULT_GAMES, per_kind=per_kind or DEFAULT_PER_KIND,
-                                   on_progress=generated)
+                suite = make_suite(seed=seed, games=planned, per_kind=kept, on_progress=generated)
             finally:
                 if live:
                     click.echo("", err=True)
@@ -867,24 +1075,39 @@ def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tup
         suite = parse_suite(read_text(suite_file, "--suite", "a tactical suite (kanaloa-tactics/1 JSON)"),
                             input_name(suite_file, "--suite"))
 
-    def solved(done: int, total: int, result: PuzzleResult) -> None:
-        if live:
-            mark = "found" if result.found else "missed"
-            click.echo(f"\rpuzzle {done}/{total}: {result.id} {mark}\x1b[K", err=True, nl=False)
-
+    name = suite_file or "bundled"
+    count = len(suite.of_kinds(chosen))
+    if progress and not live and count:  # a long run is not silent in a pipe or a log
+        click.echo(f"kanaloa tactics: {_suite_plan(count, name, iterations, seconds, seed)}; then a progress line "
+                   f"every 30 s", err=True)
+    meter = SuiteProgress(count, sys.stderr, "auto" if progress else "off")
     try:
-        report = run_suite(suite, iterations=iterations, seconds=seconds, seed=seed, kinds=chosen,
-                           name=suite_file or "bundled", on_result=solved)
+        report = run_suite(suite, iterations=iterations, seconds=seconds, seed=seed, kinds=chosen, name=name,
+                           on_result=lambda done, total, result: meter.update(done))
     finally:
-        if live:
-            click.echo("\r\x1b[K", err=True, nl=False)
+        meter.close()
     if as_json:
         emit_json(report.to_json())
     else:
         click.echo(report.summary())
 
 
-class _WithBotSpecs(click.Command):
+def _suite_plan(count: int, name: str, iterations: int | None, seconds: float | None, seed: int) -> str:
+    """What a tactics run will do: ``45 puzzles of the bundled suite, a hint of 2,000 iterations each, seed 0``
+    (with a time budget, and the hint's default one, also about how long it takes)."""
+    from ..play.hint import DEFAULT_SECONDS
+
+    suite = "the bundled suite" if name == "bundled" else f"suite {quote(name, PATH_LIMIT)}"
+    puzzles = f"{count} puzzle{'s' if count != 1 else ''} of {suite}"
+    if iterations is not None:
+        return f"{puzzles}, a hint of {iterations:,} iterations each, seed {seed}"
+    each = DEFAULT_SECONDS if seconds is None else seconds
+    total = round(count * each)
+    took = f"{total // 60} min {total % 60} s" if total >= 60 else f"{total} s"
+    return f"{puzzles}, a hint of {each:g} s each (about {took} in all), seed {seed}"
+
+
+class _WithBotSpecs(KanaloaCommand):
     """A command whose help ends with the bot specs and every key they take (``bots.bot_specs_help``)."""
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -916,7 +1139,7 @@ class _WithBotSpecs(click.Command):
               help="yucata: unlimited bridges; tabletop: 20 bridges per color (R13). Kanaloa only.")
 @click.option("--board", default=None,
               help="Built-in board name or board file path. [default: oro; Kahuna: kahuna]")
-@click.option("--game", "game", type=click.Choice(game_names()), default="kanaloa", show_default=True,
+@click.option("--game", "game", type=click.Choice(_game_names()), default="kanaloa", show_default=True,
               help="The rule set: Kanaloa, or Kahuna (R16: 2 bots, white against black).")
 @click.option("--gods", "gods", is_flag=True,
               help="Play Might of the Gods (R14): god tokens on the islands (a 16-island board, Kanaloa only).")

@@ -7,16 +7,19 @@ It draws a ``Position``: the cards from its public JSON form
 (``Position.to_json()``), so it shows exactly what the position knows (a
 viewer position shows the viewer's own hand and only the public part of the
 others), and bridges per island, control (R2) and each player's pair (R15.5)
-as the position and its engine state answer them (``Position.live``,
-``Position.pairs``).
+as the position answers them (``Position.counts_on``, ``controller_of``,
+``pairs``).  What differs from one rule set to another it asks the
+position's rule set (``Position.ruleset``): its title, whether it has a
+pass, the rules it cites, the bridges each color has.
 
 With two players (R15) each player has two colors: the island table and the
 bridges have a column or a line per color, the hands one line per player,
 and the scores show each color's points and each player's pair (R15.5).
 
-A game of Kahuna (R16) shows its 3 face-up cards, round 3, whether the
-player to move's opponent skipped its last draw (R16.5), and each player's
-bridges left in stock of its 25 (R16.1).
+Where the bridges are counted (the tabletop preset's 20 a color, R13;
+Kahuna's 25, R16.1) each color's line says how many are left in stock.  A
+game of Kahuna (R16) shows its 3 face-up cards, round 3 and whether the
+player to move's opponent skipped its last draw (R16.5).
 
 A game of Might of the Gods (R14) shows the token on each island (a column
 of the island table), the tokens each player owns, what a token use has
@@ -29,9 +32,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from ..position import Position
-from ..rules.board import Board
-from ..rules.engine import EngineState
-from ..rules.state import KAHUNA_BRIDGES
+from ..rules.ruleset import Ruleset
 
 ANSI = {"red": "31", "green": "32", "blue": "34", "yellow": "33", "white": "1;37", "black": "90"}
 
@@ -52,16 +53,38 @@ class IslandRow(TypedDict):
     controller: str | None  # the color with an absolute majority (R2)
 
 
-def island_table(board: Board, state: EngineState, colors: list[str]) -> list[IslandRow]:
-    """Per island: its size, bridges per color, free links and controller (R2), as ``state`` answers them."""
+def island_table(pos: Position) -> list[IslandRow]:
+    """Per island: its size, bridges per color, free links and controller (R2), as ``pos`` answers them."""
     rows: list[IslandRow] = []
+    board = pos.board
     for i, name in enumerate(board.islands):
         size = board.size(i)
-        counts = dict(zip(colors, state.counts_on(i), strict=True))
-        owner = state.controller_of(i)
+        counts = pos.counts_on(name)
         rows.append({"island": name, "size": size, "counts": counts, "free": size - sum(counts.values()),
-                     "controller": colors[owner] if owner >= 0 else None})
+                     "controller": pos.controller_of(name)})
     return rows
+
+
+def stock_note(rules: Ruleset, built: int) -> str:
+    """What a color with ``built`` bridges on the board has left in stock, where the bridges are counted:
+    `` (17 of 20 left in stock, R13)``; empty where they are unlimited (the yucata preset, R13)."""
+    bridges = rules.bridges_per_color
+    if bridges is None:
+        return ""
+    return f" ({bridges - built} of {bridges} left in stock, {rules.rule_of('stock')})"
+
+
+def rule_of_reason(rules: Ruleset, reason: str | None) -> str:
+    """The rule that ends a game for ``reason`` and decides who wins."""
+    return rules.rule_of(reason) if reason in rules.reasons else rules.rule_of("winner")
+
+
+def _title(pos: Position, rules: Ruleset) -> str:
+    """``Kanaloa on oro (tabletop, Might of the Gods)``, ``Kahuna on kahuna``: the game and its rule options."""
+    title = f"{rules.title} on {pos.board.name}"
+    if rules.rules_document() is not None:
+        title += f" ({rules.preset}" + (", Might of the Gods" if rules.gods else "") + ")"
+    return title
 
 
 def _pending_tokens(turn: dict) -> str:
@@ -82,23 +105,16 @@ def _pending_tokens(turn: dict) -> str:
 def render_position(pos: Position, use_color: bool = False) -> str:
     """The whole picture of ``pos`` as one string (no trailing newline)."""
     doc = pos.to_json()
-    board = pos.board
+    rules = pos.ruleset
     colors = list(pos.colors)  # by color index
     players = list(pos.players)
     two = pos.pairs is not None
     columns = [c for p in players for c in pos.colors_of(p)]  # player by player, first color first
     rnd = doc["round"]
-    kahuna = pos.game == "kahuna"
     out: list[str] = []
     viewer = doc.get("viewer")
     gods = doc.get("gods")
-    if kahuna:
-        title = f"Kahuna on {board.name}"
-    else:
-        rules = doc.get("rules", {}).get("preset", "yucata") + (", Might of the Gods" if gods else "")
-        title = f"Kanaloa on {board.name} ({rules})"
-    title += f", seen by {viewer}" if viewer else ", full position"
-    out.append(title)
+    out.append(_title(pos, rules) + (f", seen by {viewer}" if viewer else ", full position"))
     if two:
         out.append("Two players (R15): " + "; ".join(
             f"{_paint(p, p, use_color)} plays {' and '.join(_paint(c, c, use_color) for c in pos.colors_of(p))}"
@@ -108,19 +124,18 @@ def render_position(pos: Position, use_color: bool = False) -> str:
         result = doc.get("result", {})
         winner = result.get("winner")
         reason = result.get("reason")
-        rule = "R16.8" if reason == "no bridges" else "R16.7"  # a Kahuna game may end without a winner
-        if not winner:
-            wins = f"nobody wins ({reason}, {rule})"
+        if not winner:  # R16.7: only a game that may end without a winner does
+            wins = f"nobody wins ({reason}, {rule_of_reason(rules, reason)})"
         elif reason == "no bridges":
-            wins = f"{winner} wins: the other player has no bridge left on the board (R16.8)"
-        elif kahuna:
-            wins = f"{winner} wins after the final scoring (points, then its points, then bridges: R16.7)"
+            wins = f"{winner} wins: the other player has no bridge left on the board ({rule_of_reason(rules, reason)})"
+        elif rules.may_end_without_winner:  # the tie-breaks matter to who won: say them
+            wins = f"{winner} wins after the final scoring ({rules.how_the_winner_is_decided()})"
         else:
             wins = f"{winner} wins on {reason}"
         out.append(f"Game over: {wins}; ranking {', '.join(result.get('ranking', []))}")
     elif pos.waiting is not None:
-        when = ("at the end of the setup (R3)" if rnd == 0 else
-                "after the reshuffle (R16.6)" if kahuna else "after the reshuffle (R9)")
+        when = (f"at the end of the setup ({rules.rule_of('deal')})" if rnd == 0 else
+                f"after the reshuffle ({rules.rule_of('reshuffle')})")
         out.append(f"Waiting: the cards turned face-up {when} are not recorded yet; play 'faceup CARD ...'")
     else:
         label = {0: "setup", 1: "round 1", 2: "round 2", 3: "round 3", "final": "final round"}[rnd]
@@ -141,7 +156,7 @@ def render_position(pos: Position, use_color: bool = False) -> str:
     if rnd == "final":
         fr = doc.get("final_round", {})
         line = f"Final turns taken: {', '.join(fr.get('done', [])) or 'none'}"
-        if not kahuna:
+        if rules.has_pass:
             line += f"; passed: {', '.join(fr.get('passed', [])) or 'none'}"
         out.append(line)
     if rnd == 0 and "setup" in doc:
@@ -149,7 +164,7 @@ def render_position(pos: Position, use_color: bool = False) -> str:
         known = doc["setup"].get("cards", {})
         named = [f"{c} ({known[c]})" if c in known else c for c in chosen]
         out.append(f"Setup: chosen so far: {', '.join(named) or 'none'}")
-    rows = island_table(board, pos.live, colors)
+    rows = island_table(pos)
     tokens = gods.get("on_islands", {}) if gods else {}
     out.append("")
     head = f"  {'island':<8}{'links':>5}  " + "".join(f"{c:>7}" for c in columns) + f"{'free':>6}  controller"
@@ -173,7 +188,7 @@ def render_position(pos: Position, use_color: bool = False) -> str:
     for name, color in doc.get("bridges", {}).items():
         by_color[color].append(name)
     for c in columns:
-        stock = f" ({KAHUNA_BRIDGES - len(by_color[c])} of {KAHUNA_BRIDGES} left in stock, R16.1)" if kahuna else ""
+        stock = stock_note(rules, len(by_color[c]))
         out.append(f"  {_paint(f'{c:<7}', c, use_color)} {len(by_color[c]):>2}{stock}  {' '.join(by_color[c]) or '-'}")
     out.append("")
     out.append("Hands")

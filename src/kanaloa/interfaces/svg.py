@@ -2,42 +2,54 @@
 
 ``position_svg(position, *, hint=None, width=WIDTH, interactive=False)``
 draws a ``kanaloa.position.Position``: the board on the left, a side panel
-on the right.  It shows what the position knows and nothing more: the cards
-come from the position's public form (``Position.to_json()``), so a viewer
-position's picture holds the viewer's own hand and only the public part of
-the others'.  Control (R2), the cards a removal (R7) may take and each
-player's pair (R15.5) come from the position and its engine.
+on the right.  It is the Kanaloa family's ``svg`` face
+(``kanaloa.rules.registry``): generic code reaches it as
+``position.ruleset.game_type.face("svg")(position, **options)``.  It shows
+what the position knows and nothing more: the cards come from the
+position's public form (``Position.to_json()``), so a viewer position's
+picture holds the viewer's own hand and only the public part of the
+others'.  Control (R2), the cards a removal (R7) may take and each player's
+pair (R15.5) come from the position and its engine.  What differs from one
+rule set to another (the title, the rules cited, the bridges in stock, the
+god tokens, a skipped draw, a pass in the final round, the colors) it asks
+the position's rule set (``Position.ruleset``); it never asks which game it
+draws.
 
 - Every island is a circle whose radius grows with its link count
   (``layout.island_radius``: 3, 5 and 7 links on ``oro``), with its name and
   link count; a controlled island is tinted and ringed in its controller's
   color.  An island with a pending removal (R7) gets a dashed ring.
 - Every link is a line between its islands: a bridge thick in its owner's
-  color (with two players each color is its own, R15), a free link thin and
-  grey.
+  color (where each player plays two colors each color is its own, R15), a
+  free link thin and grey.  The colors are the rule set's ``palette``, each
+  drawn as ``palette_inks`` says.
 - The panel: whose turn it is and what the turn has done, or why the
   position waits, or the result; the scores (islands controlled and points,
-  R11; with two players each player's pair, R15.5); the face-up row; the
-  deck and discard counts; every hand as far as the position knows it (a
-  card back for each card it does not).
+  citing the rule set's scoring rule; where each player plays two colors
+  each player's pair, R15.5); where the rule set counts the bridges (its
+  ``bridges_per_color``: the tabletop preset's 20, R13; Kahuna's 25, R16.1)
+  each color's bridges left in stock; the face-up row; the deck and discard
+  counts; every hand as far as the position knows it (a card back for each
+  card it does not).
 - ``hint`` (a ``kanaloa.play.hint.Hint``): its plan drawn on the board, one
   numbered step after the other: a build as a dashed line in the color it
   builds with, a removal as a dashed black line with a cross, a take, draw,
   discard or reveal as a numbered mark on the card or the deck; and a legend
   in the panel with the plan and the move's estimated win chance.
-- With the gods (R14) each token still on an island is a label under it
-  (``<g class="god-token" data-token="KU">``), and the panel lists the
-  tokens each player owns.
-- A Kahuna position (R16) is drawn the same way in white and black, with
-  round 3, a skipped draw the mover must answer with a draw (R16.5), each
-  player's bridges left of its 25, and a game that ended without a winner.
+- Where the rule set has god tokens (R14) each token still on an island is
+  a label under it (``<g class="god-token" data-token="KU">``), and the
+  panel lists the tokens each player owns.
+- Where the rule set may skip a draw (Kahuna, R16.5) the panel says when the
+  mover must answer a skipped draw with a draw; where it owes removals (R7)
+  it says which; where it has a pass (R10) the final round's passes.  A game
+  that ended without a winner (R16.7) says so.
 
 **Hooks for programs** (stable; docs/commands.md, "Hooks in the pictures", lists them too):
 
-- each link: ``<g class="link" data-link="A-B" data-owner="red|green|blue|yellow|white|black|">``,
+- each link: ``<g class="link" data-link="A-B" data-owner="COLOR|">``,
   ``A-B`` in the board file's order (the move notation's), ``data-owner``
-  empty for a free link; ``data-removable="true"`` on the links a pending
-  removal (R7) may take;
+  the bridge's color, empty for a free link; ``data-removable="true"`` on
+  the links a pending removal (R7) may take;
 - each island: ``<g class="island" data-island="NAME" data-controller="COLOR|" data-links="N">``,
   with ``data-pending-removal="true"`` while a removal (R7) is pending there;
 - each face-up card: ``<g class="card face-up" data-card="NAME">``;
@@ -58,6 +70,7 @@ script.  The same position (and hint) always gives the same bytes.
 
 from __future__ import annotations
 
+import colorsys
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -68,7 +81,7 @@ from ..errors import OptionError, brief
 from ..position import notation as N
 from ..position.api import Position
 from ..rules.board import Board
-from ..rules.state import KAHUNA_BRIDGES
+from ..rules.ruleset import Ruleset
 from . import layout
 
 if TYPE_CHECKING:
@@ -86,14 +99,15 @@ CARD_W, CARD_H, CARD_GAP = 48.0, 28.0, 6.0
 CARDS_PER_ROW = 6
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
+# How a color is drawn, by its name, whichever game names it: its fill (a bridge, a swatch), the tint of an
+# island it controls and its dark edge.  A rule set's palette names the colors in play (``palette_inks``).
 COLOR_FILL = {"red": "#d83a3a", "green": "#2f9e44", "blue": "#2f6fd6", "yellow": "#f0c419",
-              "white": "#f7f5ef", "black": "#2b2b2b"}  # Kahuna's colors (R16.1)
+              "white": "#f7f5ef", "black": "#2b2b2b"}
 COLOR_TINT = {"red": "#f8d7d7", "green": "#d4efda", "blue": "#d6e3f8", "yellow": "#fcf1c2",
               "white": "#ffffff", "black": "#c9c9c9"}
 COLOR_DARK = {"red": "#8f1d1d", "green": "#1d6b2c", "blue": "#1b4690", "yellow": "#8a6d00",
               "white": "#5f5a50", "black": "#111111"}
-# The ring of a controlled island: the color itself, or its dark edge where the color is too light to see.
-COLOR_RING = {**COLOR_FILL, "white": COLOR_DARK["white"]}
+LIGHT = 0.8  # a fill lighter than this (relative luminance) is too light to ring an island: its dark edge does
 SEA = "#e6f1f6"
 SAND = "#f6efe0"
 FREE_LINK = "#9fb3bf"
@@ -168,6 +182,55 @@ def _check_width(width: object) -> float:
     return float(width)
 
 
+# -- the colors --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ink:
+    """How one color is drawn: ``fill`` (a bridge, a swatch), ``tint`` (an island it controls), ``dark`` (a
+    bridge's edge) and ``ring`` (the ring of an island it controls: the fill, or the dark edge where the fill
+    is too light to see on the sand)."""
+
+    fill: str
+    tint: str
+    dark: str
+
+    @property
+    def ring(self) -> str:
+        return self.dark if _luminance(self.fill) > LIGHT else self.fill
+
+
+NO_INK = Ink(QUIET, SAND, INK)  # a color no palette names (a document is checked, so none should come)
+
+
+def _luminance(hex_color: str) -> float:
+    """The relative luminance of ``#rrggbb`` (sRGB), 0 for black to 1 for white."""
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (int(hex_color[k:k + 2], 16) for k in (1, 3, 5))
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+
+def _hex(rgb: tuple[float, float, float]) -> str:
+    return "#" + "".join(f"{round(255 * c):02x}" for c in rgb)
+
+
+def palette_inks(palette: Sequence[str]) -> dict[str, Ink]:
+    """How each color of ``palette`` (a rule set's ``palette``) is drawn: a color the tables above know by
+    its name as they say; another one in a hue of its own, spread by its place in the palette."""
+    inks = {}
+    for k, name in enumerate(palette):
+        if name in COLOR_FILL:
+            inks[name] = Ink(COLOR_FILL[name], COLOR_TINT[name], COLOR_DARK[name])
+        else:
+            hue = k / len(palette)
+            inks[name] = Ink(_hex(colorsys.hls_to_rgb(hue, 0.45, 0.65)), _hex(colorsys.hls_to_rgb(hue, 0.88, 0.65)),
+                             _hex(colorsys.hls_to_rgb(hue, 0.28, 0.65)))
+    return inks
+
+
 # -- where things go ------------------------------------------------------------------------------
 
 
@@ -216,6 +279,10 @@ class _Table:
     pending: tuple[str, ...] = ()  # islands with a pending removal (R7)
     removable: frozenset[str] = frozenset()  # links a pending removal may take
     tokens: dict[str, str] = field(default_factory=dict)  # island -> the god token still on it (R14.1)
+    inks: dict[str, Ink] = field(default_factory=dict)  # color -> how it is drawn (the rule set's palette)
+
+    def ink(self, color: str) -> Ink:
+        return self.inks.get(color, NO_INK)
 
 
 def _interactive(on: bool, label: str) -> dict[str, Any]:
@@ -237,9 +304,9 @@ def _links(board: Board, geo: BoardGeometry, table: _Table, interactive: bool) -
         if interactive:  # a wide invisible line, easier to hit than the drawn one
             out.append(f'<line{ends} stroke="#000000" stroke-opacity="0" stroke-width="18"/>')
         if owner:
-            out.append(f'<line{ends} stroke="{COLOR_DARK.get(owner, INK)}" stroke-width="9" stroke-linecap="round"/>')
-            out.append(f'<line{ends} stroke="{COLOR_FILL.get(owner, QUIET)}" stroke-width="6" '
-                       f'stroke-linecap="round"/>')
+            ink = table.ink(owner)
+            out.append(f'<line{ends} stroke="{ink.dark}" stroke-width="9" stroke-linecap="round"/>')
+            out.append(f'<line{ends} stroke="{ink.fill}" stroke-width="6" stroke-linecap="round"/>')
         else:
             out.append(f'<line{ends} stroke="{FREE_LINK}" stroke-width="2"/>')
         out.append("</g>")
@@ -263,8 +330,8 @@ def _islands(board: Board, geo: BoardGeometry, table: _Table, interactive: bool)
         if pending:
             out.append(_empty("circle", class_="pending-removal", cx=x, cy=y, r=r + 9.0, fill="none", stroke=ALERT,
                               stroke_width="3", stroke_dasharray="6 4"))
-        fill = COLOR_TINT.get(controller, SAND) if controller else SAND
-        ring, ring_width = (COLOR_RING.get(controller, INK), "5") if controller else (QUIET, "1.5")
+        fill, ring, ring_width = (table.ink(controller).tint, table.ink(controller).ring, "5") if controller else (
+            SAND, QUIET, "1.5")
         out.append(_empty("circle", cx=x, cy=y, r=r, fill=fill, stroke=ring, stroke_width=ring_width))
         size = min(13.0, 2 * r * 0.85 / max(1, 0.62 * len(name)))  # a long name gets smaller letters
         out.append(_text(x, y + 1, name, size=size, weight="bold", anchor="middle"))
@@ -301,7 +368,7 @@ def board_svg(board: Board, *, width: float = BOARD_SIDE, interactive: bool = Fa
     caption = (f"{board.name}: {board.n_islands} islands, {board.n_links} links, {board.cards_per_island} cards "
                f"per island")
     height = BOARD_SIDE + LINE + 10
-    out = _svg_open(BOARD_SIDE, height, pixels, f"Kanaloa board {caption}", interactive)
+    out = _svg_open(BOARD_SIDE, height, pixels, f"Board {caption}", interactive)
     out.append(f'<rect x="0" y="0" width="{_num(BOARD_SIDE)}" height="{_num(height)}" fill="{SEA}"/>')
     table = _Table()
     out += _links(board, geo, table, interactive)
@@ -330,7 +397,8 @@ def _badge(x: float, y: float, number: int, color: str) -> str:
             + _text(x, y + 4.5, str(number), size=12, weight="bold", anchor="middle", fill=INK))
 
 
-def _hint_lines(position: Position, geo: BoardGeometry, steps: list[_Step], mover: str) -> tuple[list[str], list[str]]:
+def _hint_lines(position: Position, geo: BoardGeometry, table: _Table, steps: list[_Step],
+                mover: str) -> tuple[list[str], list[str]]:
     """The plan's builds and removals on the board: dashed lines (drawn under the islands) and numbered
     marks (over them)."""
     board = position.board
@@ -344,7 +412,8 @@ def _hint_lines(position: Position, geo: BoardGeometry, steps: list[_Step], move
         a, b = (board.find_island(name) for name in mv.link)
         assert a is not None and b is not None  # the plan's moves are on this board
         (x1, y1), (x2, y2) = geo.centres[a], geo.centres[b]
-        color = INK if mv.kind == N.REMOVE else COLOR_FILL.get(mv.color or mover, INK)
+        builder = mv.color or mover
+        color = table.inks[builder].fill if mv.kind != N.REMOVE and builder in table.inks else INK
         lines.append(_empty("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=color, stroke_width="5",
                             stroke_dasharray="10 6", stroke_opacity="0.9"))
         link = f"{mv.link[0]}-{mv.link[1]}"
@@ -369,8 +438,9 @@ def _hint_lines(position: Position, geo: BoardGeometry, steps: list[_Step], move
 class _Panel:
     """The side panel, written top to bottom."""
 
-    def __init__(self, interactive: bool, steps: Sequence[_Step]) -> None:
+    def __init__(self, interactive: bool, steps: Sequence[_Step], inks: dict[str, Ink]) -> None:
         self.out: list[str] = ['<g class="panel">']
+        self.inks = inks
         self.y = 30.0
         self.interactive = interactive
         self.step_moves = {s.number: str(s.move) for s in steps}  # the hint's plan, by step
@@ -389,7 +459,7 @@ class _Panel:
     def swatch(self, color: str) -> None:
         """A small square of ``color`` at the start of the current line."""
         self.out.append(_empty("rect", x=PANEL_X, y=self.y - 11, width="12", height="12", rx="2",
-                               fill=COLOR_FILL.get(color, QUIET), stroke=INK, stroke_width="0.5"))
+                               fill=self.inks.get(color, NO_INK).fill, stroke=INK, stroke_width="0.5"))
 
     def cards(self, group: str, cards: list[tuple[str | None, dict[str, Any]]],
               marks: dict[str, int] | None = None) -> None:
@@ -425,67 +495,95 @@ class _Panel:
         return [*self.out, *self.card_marks, "</g>"]
 
 
+def _round_label(rnd: int | str) -> str:
+    """A round as the panel names it: ``setup``, ``round 1``, ``final round``."""
+    return "setup" if rnd == 0 else "final round" if rnd == "final" else f"round {rnd}"
+
+
 def _status(panel: _Panel, doc: dict[str, Any], position: Position) -> None:
     """Whose turn it is and what the turn has done; or what the position waits for; or the result."""
+    rules = position.ruleset
     rnd = doc["round"]
-    kahuna = doc.get("game") == "kahuna"
     if rnd == "over":
         result = doc["result"]
-        if result.get("winner") is None:  # Kahuna (R16.7): the tie-breaks found no winner
-            panel.text(f"Game over: no winner ({result['reason']})", weight="bold")
+        reason = result["reason"]
+        rule = rules.rule_of(reason)  # the rule that ends the game for this reason (R8, R12; R16.7, R16.8)
+        if result.get("winner") is None:  # only where the rule set may end without a winner (R16.7)
+            panel.text(f"Game over: no winner ({reason}, {rule})", weight="bold")
         else:
             panel.swatch(result["winner"])
-            how = ("the other has no bridge left" if result["reason"] == "no bridges" else
-                   "after the final scoring" if kahuna else f"on {result['reason']}")
-            panel.text(f"Game over: {result['winner']} wins {how}", weight="bold", indent=18)
+            how = ": the other has no bridge left" if reason == "no bridges" else f" on {reason}"
+            panel.text(f"Game over: {result['winner']} wins{how} ({rule})", weight="bold", indent=18)
         panel.text(f"ranking {', '.join(result['ranking'])}", fill=QUIET)
         return
     if position.waiting is not None:
         panel.text(f"Waiting: {position.waiting}", fill=ALERT)
         return
-    label = {0: "setup", 1: "round 1", 2: "round 2", 3: "round 3", "final": "final round"}[rnd]
     mover = doc["to_move"]
     panel.swatch(mover)
-    panel.text(f"{mover} to move, {label}", weight="bold", indent=18)
+    panel.text(f"{mover} to move, {_round_label(rnd)}", weight="bold", indent=18)
     turn = doc.get("turn", {})
-    if rnd in (1, 2, 3, "final"):
+    if rnd != 0:  # a turn of play, not the setup's choice (R3)
         panel.text(f"cards played this turn: {turn.get('played', 0)}", fill=QUIET)
-        if turn.get("color"):
+        if rules.pairs and turn.get("color"):
             panel.text(f"building with {turn['color']} (R15.3)", fill=QUIET)
         if turn.get("discarded"):
             panel.text("discarded: the draw is next", fill=QUIET)
-        if kahuna and turn.get("skipped_draw") and rnd != "final":
-            panel.text("the opponent skipped its draw: this turn must draw (R16.5)", fill=QUIET)
-    if turn.get("remove_on"):
+        if rules.may_skip_draw and turn.get("skipped_draw") and rnd != "final":
+            panel.text(f"the opponent skipped its draw: this turn must draw ({rules.rule_of('draw')})", fill=QUIET)
+    if rules.owes_removals and turn.get("remove_on"):
         panel.text(f"must remove a bridge on {', '.join(turn['remove_on'])} (R7)", weight="bold", fill=ALERT)
     if rnd == "final":
         fr = doc.get("final_round", {})
-        panel.text(f"final turns taken: {', '.join(fr.get('done', [])) or 'none'}; passed: "
-                   f"{', '.join(fr.get('passed', [])) or 'none'}", fill=QUIET)
+        done = f"final turns taken: {', '.join(fr.get('done', [])) or 'none'}"
+        if rules.has_pass:  # R10; a rule set without a pass has every player take its final turn (R16.7)
+            done += f"; passed: {', '.join(fr.get('passed', [])) or 'none'}"
+        panel.text(done, fill=QUIET)
     if rnd == 0:
         setup = doc.get("setup", {})
         known = setup.get("cards", {})
         chosen = [f"{c} ({known[c]})" if c in known else c for c in setup.get("chosen", [])]
-        panel.text(f"chosen so far: {', '.join(chosen) or 'none'} (R3)", fill=QUIET)
+        panel.text(f"chosen so far: {', '.join(chosen) or 'none'} ({rules.rule_of('deal')})", fill=QUIET)
 
 
 def _scores(panel: _Panel, doc: dict[str, Any], position: Position, controllers: dict[str, str]) -> None:
-    kahuna = doc.get("game") == "kahuna"
-    panel.heading("Scores (R16.6)" if kahuna else "Scores (R11)")
+    """Each color's points and islands (the rule set's scoring rule), its bridges left in stock where the rule
+    set counts them (R13, R16.1), and each player's pair where each plays two colors (R15.5)."""
+    rules = position.ruleset
+    panel.heading(f"Scores ({rules.rule_of('scoring')})")
     held = {c: sum(1 for owner in controllers.values() if owner == c) for c in doc["scores"]}
+    stock = rules.bridges_per_color  # None where the bridges are unlimited (the yucata preset, R13)
     for color, points in doc["scores"].items():
         panel.swatch(color)
         islands = held[color]
-        stock = ""
-        if kahuna:  # R16.1: 25 bridges a player; a removed bridge goes back to its owner
-            stock = f", {KAHUNA_BRIDGES - sum(1 for o in doc['bridges'].values() if o == color)} bridges left"
+        left = ""
+        if stock is not None:  # a removed or swapped-out bridge goes back to its owner's stock (R13, R16.1)
+            left = f", {stock - sum(1 for owner in doc['bridges'].values() if owner == color)} in stock"
         panel.text(f"{color}: {points} point{'s' if points != 1 else ''}, {islands} island{'s' if islands != 1 else ''}"
-                   f"{stock}", indent=18)
+                   f"{left}", indent=18)
+    if stock is not None:
+        panel.text(f"in stock: bridges left of {stock} a color ({rules.rule_of('stock')})", fill=QUIET)
     if position.pairs is not None:
         panel.text("pairs (R15.5), weaker color first:", fill=QUIET)
         for player, (low, high) in position.pairs.items():
             panel.swatch(player)
             panel.text(f"{player}: ({low}, {high})", indent=18)
+
+
+def _tokens(panel: _Panel, doc: dict[str, Any], rules: Ruleset) -> None:
+    """The god tokens each player owns, how many are still on the islands and when they are used (R14)."""
+    gods = doc.get("gods") or {}
+    panel.heading("God tokens (R14)")
+    owned = gods.get("owned", {})
+    for player in doc["players"]:
+        held = owned.get(player, [])
+        panel.swatch(player)
+        panel.text(f"{player}: {', '.join(held) if held else 'none'}", indent=18)
+    left = len(gods.get("on_islands", {}))
+    rounds = [str(r) for r in rules.token_rounds]
+    when = (f"used in round {rounds[0]} only" if len(rounds) == 1 else
+            f"used in rounds {', '.join(rounds[:-1])} and {rounds[-1]}") + f" ({rules.rule_of('tokens')})"
+    panel.text(f"{left} token{'s' if left != 1 else ''} still on the islands; {when}", fill=QUIET)
 
 
 def _hands(panel: _Panel, doc: dict[str, Any], position: Position, marks: dict[str, int]) -> None:
@@ -552,38 +650,31 @@ def position_svg(position: Position, *, hint: Hint | None = None, width: float =
     ``OptionError`` for a width that is not a positive number.
     """
     pixels = _check_width(width)
+    rules = position.ruleset
     doc = position.to_json()
     board = position.board
     geo = board_geometry(board)
     controllers = {name: c for name in board.islands if (c := position.controller_of(name) or "")}
     turn = doc.get("turn", {})
     pending = tuple(turn.get("remove_on", []))
-    gods = doc.get("gods") or {}
+    gods = (doc.get("gods") or {}) if rules.tokens else {}
+    inks = palette_inks(rules.palette)
     table = _Table(owners=dict(doc["bridges"]), controllers=controllers, pending=pending,
                    removable=_removable(position) if pending else frozenset(),
-                   tokens=dict(gods.get("on_islands", {})))
+                   tokens=dict(gods.get("on_islands", {})), inks=inks)
     mover = doc.get("to_move") or ""
     steps = _hint_steps(position, hint) if hint is not None else []
 
-    panel = _Panel(interactive, steps)
+    panel = _Panel(interactive, steps, inks)
     viewer = doc.get("viewer")
-    game_name = "Kahuna" if doc.get("game") == "kahuna" else "Kanaloa"
-    preset = doc.get("rules", {}).get("preset")
-    panel.text(f"{game_name} on {board.name}" + (f" ({preset})" if preset and game_name == "Kanaloa" else ""),
-               size=18, weight="bold")
+    has_presets = rules.lacks("rules.preset") is None  # R13; Kahuna has none (R16.9)
+    panel.text(f"{rules.title} on {board.name}" + (f" ({rules.preset})" if has_presets else ""), size=18,
+               weight="bold")
     panel.text(f"seen by {viewer}" if viewer else "full position", fill=QUIET)
     _status(panel, doc, position)
     _scores(panel, doc, position, controllers)
-    if doc.get("rules", {}).get("gods"):
-        panel.heading("God tokens (R14)")
-        owned = gods.get("owned", {})
-        for player in doc["players"]:
-            held = owned.get(player, [])
-            panel.swatch(player)
-            panel.text(f"{player}: {', '.join(held) if held else 'none'}", indent=18)
-        left = len(gods.get("on_islands", {}))
-        panel.text(f"{left} token{'s' if left != 1 else ''} still on the islands; used in round 2 only (R14.4)",
-                   fill=QUIET)
+    if rules.tokens:
+        _tokens(panel, doc, rules)
     card_marks = {s.move.cards[0]: s.number for s in steps if s.move.kind == N.TAKE and s.move.cards}
     panel.heading("Face up")
     panel.cards("face-up card", [(card, {"class_": "card face-up", "data_card": card}) for card in doc["face_up"]],
@@ -609,12 +700,12 @@ def position_svg(position: Position, *, hint: Hint | None = None, width: float =
         _hint_legend(panel, hint, steps, mover)
     height = max(BOARD_SIDE, panel.y + 10)
 
-    title = f"{game_name} on {board.name}: " + (f"{mover} to move" if mover else "game over")
+    title = f"{rules.title} on {board.name}: " + (f"{mover} to move" if mover else "game over")
     out = _svg_open(TOTAL_WIDTH, height, pixels, title, interactive)
     out.append(f'<rect x="0" y="0" width="{_num(TOTAL_WIDTH)}" height="{_num(height)}" fill="#ffffff"/>')
     out.append(f'<rect x="0" y="0" width="{_num(BOARD_SIDE)}" height="{_num(height)}" fill="{SEA}"/>')
     out += _links(board, geo, table, interactive)
-    lines, marks = _hint_lines(position, geo, steps, mover) if steps else ([], [])
+    lines, marks = _hint_lines(position, geo, table, steps, mover) if steps else ([], [])
     out += lines
     out += _islands(board, geo, table, interactive)
     out += marks

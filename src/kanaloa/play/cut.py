@@ -4,8 +4,8 @@ A search game with ``cut`` = N (``KanaloaGame``) stops each rollout after N
 moves and scores the state it reached with a ``CutModel`` of the core: each
 player's win chance (a softmax over the players of weighted features) and
 expected final points (a weighted sum), with one set of weights per phase of
-the game.  The weights are fitted for one board, preset and player count
-from games of the core's heuristic playout policy, the policy the rollouts
+the game.  The weights are fitted for one game, board, preset and player
+count from games of the core's heuristic playout policy, the policy the rollouts
 play (``kanaloa.tools.cutfit``), and shipped in ``cut_models.json`` beside
 this module: ``oro`` with 3 and 4 players, both presets (R13).  Where no
 model fits (another board, two players, the gods, Kahuna, random rollouts),
@@ -19,21 +19,27 @@ import json
 from importlib import resources
 from typing import Any
 
-from ..rules.board import Board, load_board
-from ..rules.core import CutModel
-from ..rules.state import PRESETS
+from ..rules.core import CoreState, CutModel
+from ..rules.ruleset import make_ruleset
 
 MODELS_FILE = "cut_models.json"
 MODELS_FORMAT = "kanaloa-cut-models/1"
 FITTED_POLICY = "heuristic"  # the playout policy every model is fitted to
 
-# (the board's links, cards per island, players, preset)
-ModelKey = tuple[tuple[tuple[int, int], ...], int, int, int]
+# (the rule set's code and gods, the board's links, cards per island, players, preset)
+ModelKey = tuple[int, bool, tuple[tuple[int, int], ...], int, int, int]
 
 
-def model_key(links: Any, cards_per_island: int, players: int, preset: int) -> ModelKey:
-    """The key of the model for a board (its links and cards per island), player count and preset."""
-    return tuple((int(a), int(b)) for a, b in links), cards_per_island, players, preset
+def model_key(game: int, gods: bool, links: Any, cards_per_island: int, players: int, preset: int) -> ModelKey:
+    """The key of the model for a game (``StateData.game``) with or without the gods, a board (its links and
+    cards per island), player count and preset."""
+    return game, bool(gods), tuple((int(a), int(b)) for a, b in links), cards_per_island, players, preset
+
+
+def state_model_key(state: CoreState) -> ModelKey:
+    """The key of the model for the game ``state`` plays."""
+    board = state.board
+    return model_key(state.game, state.gods, board.links, board.cards_per_island, state.players, state.preset)
 
 
 def read_models(data: dict[str, Any]) -> dict[ModelKey, CutModel]:
@@ -53,15 +59,16 @@ def read_models(data: dict[str, Any]) -> dict[ModelKey, CutModel]:
         try:
             if entry["policy"] != FITTED_POLICY:
                 raise ValueError(f"policy: must be {FITTED_POLICY!r}, the rollouts' policy")
-            if entry["preset"] not in PRESETS:
-                raise ValueError(f"preset: must be one of {', '.join(PRESETS)}")
-            board: Board = load_board(entry["board"])
+            rules = make_ruleset(entry.get("game", "kanaloa"), players=entry["players"], preset=entry["preset"],
+                                 gods=entry.get("gods", False), board=entry["board"])
             model = CutModel(entry["players"], entry["win"], entry["points"])
         except KeyError as exc:
             raise ValueError(f"models[{i}]: {exc.args[0]} is missing") from None
         except (TypeError, ValueError) as exc:
             raise ValueError(f"models[{i}]: {exc}") from None
-        key = model_key(board.links, board.cards_per_island, model.players, PRESETS[entry["preset"]])
+        board = rules.board
+        key = model_key(rules.code, rules.gods, board.links, board.cards_per_island, model.players,
+                        rules.preset_code)
         if key in models:
             raise ValueError(f"models[{i}]: a second model for {entry['board']}, {entry['preset']}, "
                              f"{model.players} players")

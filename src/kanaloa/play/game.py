@@ -40,13 +40,13 @@ import cython
 from ..rules import actions as A
 from ..rules.core import POLICY_HEURISTIC, POLICY_RANDOM, CoreState, CutModel
 from ..rules.reference import seat_standing
-from ..rules.state import GAME_KANALOA
 from ..search.protocol import Action
-from .cut import cut_model_for, model_key, shipped_models
+from .cut import cut_model_for, shipped_models, state_model_key
 
 __all__ = [
     "HIDDEN_DISCARD",
     "MARGIN_SCALE",
+    "POLICIES",
     "POLICY_HEURISTIC",
     "POLICY_RANDOM",
     "KanaloaGame",
@@ -62,6 +62,7 @@ _STEAL, _GIVE = 11, 13  # the action kinds (kanaloa.rules.actions)
 HIDDEN_STEAL: Action = A.encode(_STEAL, 0xFF)
 HIDDEN_GIVE: Action = A.encode(_GIVE, 0xFF)
 _FIRST_DISCARD, _AFTER_DISCARDS = A.encode(A.DISCARD), A.encode(A.DISCARD + 1)
+POLICIES = {"heuristic": POLICY_HEURISTIC, "random": POLICY_RANDOM}  # the core's playout policies, by name
 # A point margin this large or larger counts as a complete rout in ``margins()``.
 MARGIN_SCALE = 20.0
 # ``prior_of``: the core's move scores from PRIOR_LOW (prior 0) to PRIOR_LOW + PRIOR_SPAN (prior 1).
@@ -164,12 +165,11 @@ class KanaloaGame:
 
     def cut_model(self, core_state: CoreState) -> CutModel | None:
         """The cut model that judges this game's rollouts from ``core_state``, or None (they play to the end):
-        with ``cut``, heuristic rollouts, Kanaloa without the gods (R14), and a model fitted for the
-        state's board, preset and player count (``kanaloa.play.cut``; 3 or 4 players on ``oro``)."""
-        if not self.cut or self.policy != POLICY_HEURISTIC or core_state.gods or core_state.game != GAME_KANALOA:
+        with ``cut``, heuristic rollouts, and a model fitted for the state's game, board, preset and
+        player count (``kanaloa.play.cut``; Kanaloa without the gods, 3 or 4 players on ``oro``)."""
+        if not self.cut or self.policy != POLICY_HEURISTIC:
             return None
-        board = core_state.board
-        return cut_model_for(model_key(board.links, board.cards_per_island, core_state.players, core_state.preset))
+        return cut_model_for(state_model_key(core_state))
 
     def near(self, core_state: CoreState) -> list[int] | None:
         """``near_links`` of the state's board (kept per board), or None without ``one_order``."""
@@ -181,6 +181,13 @@ class KanaloaGame:
         if masks is None:
             masks = self._near[links] = near_links(links, board.n_islands)
         return masks
+
+
+def family_search(policy: str = "heuristic", one_order: bool = False, reshuffle: bool = True,
+                  cut: int = 0) -> KanaloaGame:
+    """The Kanaloa family's ``search`` face (``kanaloa.rules.registry``): the adapter a search bot plays with,
+    its playout policy named (``heuristic`` or ``random``)."""
+    return KanaloaGame(POLICIES[policy], one_order, reshuffle, cut)
 
 
 @cython.cclass

@@ -324,10 +324,8 @@ def hint(position: Position, iterations: int | None = None, seconds: float | Non
         from ..position.api import WaitingError
 
         raise WaitingError(position.waiting)
-    # POSITION-API: position.ruleset, once positions hold their rule set.
-    ruleset = ruleset_for_state(position.board, position.state.to_data(), position.colors)
     return hint_state(_core_state(position), position.board, iterations=iterations, seconds=seconds, seed=seed,
-                      top=top, c=c, margin=margin, policy=policy, prior=prior, ruleset=ruleset,
+                      top=top, c=c, margin=margin, policy=policy, prior=prior, ruleset=position.ruleset,
                       workers=workers, settings=settings, progress=progress, stop=stop, interruptible=interruptible)
 
 
@@ -369,11 +367,9 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
     seeds = [rng.getrandbits(63) for _ in range(workers)][:len(shares) if shares is not None else workers]
     main_seconds = seconds * (1.0 - COMPLETION_SHARE) if seconds is not None else None
     mover = core.to_move
-    builders = rs.color_names_of(mover)
 
     def name(action: int) -> str:
-        # NOTATION-API: Move.from_action(action, rs, mover) once the notation takes a rule set.
-        return str(Move.from_action(action, board, builders=builders, game=rs.code, players=rs.seat_names))
+        return str(Move.from_action(action, rs, mover))
 
     ctrl_c = CtrlC(polled=True, enabled=interruptible)
 
@@ -474,7 +470,6 @@ def scoring_rule(ruleset: Ruleset, round_code: int) -> str:
 
 def _core_state(position: Position) -> CoreState:
     """The position's state in the compiled core (the search runs there), as read: not checked again."""
-    # POSITION-API: position.on(load_engine("core")).state, once the position API has it.
-    state = position.state_for(load_engine("core"))
+    state = position.on(load_engine("core")).state
     assert isinstance(state, CoreState)
     return state

@@ -18,7 +18,7 @@ from typing import Any
 import numpy
 from open_spiel.python.algorithms import ismcts, mcts
 
-from ..openspiel import KanaloaGame, KanaloaState, core_returns
+from ..openspiel import SpielGame, SpielState, core_returns
 from ..rules.core import POLICY_RANDOM, CoreState
 
 MIN_ITERATIONS = 2  # a search stopped by its clock has expanded the root at least once
@@ -47,17 +47,17 @@ class _Clock:
 class TimedISMCTS(ismcts.ISMCTSBot):
     """``ISMCTSBot`` whose search may also end at a deadline."""
 
-    def __init__(self, game: KanaloaGame, evaluator: Any, c: float, limit: int, random_state: Any,
+    def __init__(self, game: SpielGame, evaluator: Any, c: float, limit: int, random_state: Any,
                  deadline: float | None) -> None:
         super().__init__(game, evaluator, c, limit, random_state=random_state,
                          final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
         self.clock = _Clock(deadline)
 
-    def sample_root_state(self, state: KanaloaState) -> KanaloaState:
+    def sample_root_state(self, state: SpielState) -> SpielState:
         self.clock.tick()
         return super().sample_root_state(state)
 
-    def run_search(self, state: KanaloaState) -> Any:
+    def run_search(self, state: SpielState) -> Any:
         try:
             return super().run_search(state)
         except _TimeUp:
@@ -67,18 +67,18 @@ class TimedISMCTS(ismcts.ISMCTSBot):
 class TimedMCTS(mcts.MCTSBot):
     """``MCTSBot`` whose search may also end at a deadline."""
 
-    def __init__(self, game: KanaloaGame, c: float, limit: int, evaluator: Any, random_state: Any,
+    def __init__(self, game: SpielGame, c: float, limit: int, evaluator: Any, random_state: Any,
                  deadline: float | None) -> None:
         super().__init__(game, c, limit, evaluator, random_state=random_state)
         self.clock = _Clock(deadline)
         self.root: Any = None
 
-    def _apply_tree_policy(self, root: Any, state: KanaloaState) -> Any:
+    def _apply_tree_policy(self, root: Any, state: SpielState) -> Any:
         self.clock.tick()
         self.root = root
         return super()._apply_tree_policy(root, state)
 
-    def step(self, state: KanaloaState) -> int:
+    def step(self, state: SpielState) -> int:
         try:
             return int(super().step(state))
         except _TimeUp:
@@ -102,13 +102,13 @@ class CoreRolloutEvaluator(mcts.RandomRolloutEvaluator):
     def __init__(self, random_state: numpy.random.RandomState) -> None:
         super().__init__(1, random_state)
 
-    def evaluate(self, state: KanaloaState) -> numpy.ndarray:
+    def evaluate(self, state: SpielState) -> numpy.ndarray:
         core = self.rollout_start(state)
         if not core.is_over:
             core.playout(int(self._random_state.randint(1 << 62, dtype=numpy.int64)), POLICY_RANDOM)
         return numpy.array(core_returns(core, state.num_players()))
 
-    def rollout_start(self, state: KanaloaState) -> CoreState:
+    def rollout_start(self, state: SpielState) -> CoreState:
         """The core state a rollout from ``state`` starts at: its pending chance nodes decided by their
         probabilities, the deck shuffled and the chance stream renewed (``shuffle_chance``)."""
         rs = self._random_state
@@ -135,8 +135,8 @@ def evaluator(rollout: str, random_state: numpy.random.RandomState) -> mcts.Eval
     raise ValueError(f"rollout {rollout!r}: choose one of {', '.join(ROLLOUTS)}")
 
 
-def ismcts_move(game: KanaloaGame, state: KanaloaState, c: float, limit: int, deadline: float | None,
-                random_state: Any, resample: Callable[[KanaloaState, int], KanaloaState],
+def ismcts_move(game: SpielGame, state: SpielState, c: float, limit: int, deadline: float | None,
+                random_state: Any, resample: Callable[[SpielState, int], SpielState],
                 rollout: str = "python") -> tuple[int, int]:
     """(OpenSpiel action, iterations run) of OpenSpiel's ISMCTS at ``state``; ``resample(state, player)``
     draws its worlds, ``rollout`` names the leaf evaluator (``ROLLOUTS``)."""
@@ -146,7 +146,7 @@ def ismcts_move(game: KanaloaGame, state: KanaloaState, c: float, limit: int, de
     return action, bot.clock.iterations
 
 
-def mcts_move(game: KanaloaGame, world: KanaloaState, c: float, limit: int, deadline: float | None,
+def mcts_move(game: SpielGame, world: SpielState, c: float, limit: int, deadline: float | None,
               random_state: Any, rollout: str = "python") -> tuple[int, int]:
     """(OpenSpiel action, iterations run) of OpenSpiel's MCTS on ``world``, a determinisation, with the leaf
     evaluator ``rollout`` names (``ROLLOUTS``)."""

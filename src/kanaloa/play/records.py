@@ -85,7 +85,7 @@ from ..errors import MAX_INPUT_BYTES, BoardError, MoveError, OptionError, shorte
 from ..rules.board import Board, load_board
 from ..rules.registry import document_game, load_game
 from ..rules.rng import MASK64
-from ..rules.ruleset import ParameterError, Ruleset
+from ..rules.ruleset import BoardName, ParameterError, Ruleset
 from ..rules.state import REASON_NAMES, REASON_POINTS, StateData
 from .stats import SeatOutcome
 
@@ -271,7 +271,8 @@ def _parse(obj: dict | str, where: str) -> dict:
 def _field_error(where: str, exc: ParameterError) -> OptionError:
     """A rule set's refusal, worded with the record's field."""
     name = _FIELD_OF.get(exc.parameter, exc.parameter)
-    shown = f" {_brief(exc.value)}" if exc.shown else ""
+    value = str(exc.value) if isinstance(exc.value, BoardName) else _brief(exc.value)  # a board's own name as it is
+    shown = f" {value}" if exc.shown else ""
     return OptionError(f"{where}: field {name!r}{shown}: {exc.why}")
 
 
@@ -466,9 +467,7 @@ def replay(record: GameRecord | dict | str, engine: Engine | None = None, at: in
     if at is not None and not 0 <= at <= rec.length:
         raise OptionError(f"at {at}: game {rec.index} has {rec.length} moves; give 0 (the deal) to {rec.length}")
     rs = rec.ruleset
-    # POSITION-API: Position.deal(rs, rec.seed, engine) once the position API takes a rule set.
-    pos = Position.new(players=rs.players, seed=rec.seed, preset=rs.preset, board=rs.board, engine=engine,
-                       game=rs.game, gods=rs.gods)
+    pos = Position.deal(rs, rec.seed, engine)
     stop = rec.length if check or at is None else at
     kept = pos.copy() if at == 0 else None
     for number, move in enumerate(rec.moves[:stop], start=1):

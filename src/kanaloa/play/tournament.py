@@ -41,7 +41,8 @@ from dataclasses import dataclass
 from ..errors import PATH_LIMIT, OptionError, brief, quote
 from ..position.notation import Move
 from ..rules.board import Board
-from ..rules.core import CoreState, core_board
+from ..rules.core import CoreState
+from ..rules.engine import load_engine
 from ..rules.registry import document_game, game_type, load_game
 from ..rules.rng import MASK64
 from ..rules.ruleset import ParameterError, Ruleset
@@ -189,22 +190,20 @@ def time_budgeted(spec: str) -> bool:
 # -- one game -----------------------------------------------------------------------
 
 
-# Equal boards share one object per process, so the core's tables (cached per
+# Equal rule sets share one object per process, and so their board, so the core's tables (cached per
 # board object) are built once even when every task brings its own pickled copy.
-_BOARDS: dict[Board, Board] = {}
+_RULESETS: dict[Ruleset, Ruleset] = {}
 
 
-def _shared_board(board: Board) -> Board:
-    return _BOARDS.setdefault(board, board)
+def _shared(ruleset: Ruleset) -> Ruleset:
+    return _RULESETS.setdefault(ruleset, ruleset)
 
 
 def _deal(ruleset: Ruleset, seed: int) -> CoreState:
     """A game of ``ruleset`` dealt from ``seed`` on the compiled core."""
-    rs = ruleset
-    # ENGINE-API: rs.deal(load_engine("core"), seed) once Engine.deal takes a rule set (it keeps the board's
-    # tables per board object, as _shared_board does here).
-    return CoreState.deal(core_board(_shared_board(rs.board)), rs.players, rs.preset_code, seed, game=rs.code,
-                          gods=rs.gods)
+    state = _shared(ruleset).deal(load_engine("core"), seed)
+    assert isinstance(state, CoreState)
+    return state
 
 
 def play_seated_game(ruleset: Ruleset, deal_seed: int, seating: Sequence[str], bot_seeds: Sequence[int],
@@ -219,11 +218,11 @@ def play_seated_game(ruleset: Ruleset, deal_seed: int, seating: Sequence[str], b
     """
     if len(seating) != ruleset.players:
         raise ValueError(f"{len(seating)} bots for a game of {ruleset.players} players")
-    board = _shared_board(ruleset.board)
-    state = _deal(ruleset, deal_seed)
+    rules = _shared(ruleset)
+    state = _deal(rules, deal_seed)
     bots = [parse_bot_spec(spec) for spec in seating]
     for bot, seed in zip(bots, bot_seeds, strict=True):
-        bot.start(board, seed)
+        bot.start(rules, seed)
     actions: list[int] = []
     while not state.is_over:
         bot = bots[state.to_move]
@@ -241,11 +240,7 @@ def play_seated_game(ruleset: Ruleset, deal_seed: int, seating: Sequence[str], b
 
 def notation(ruleset: Ruleset, actions: Sequence[int], movers: Sequence[int]) -> tuple[str, ...]:
     """Each action in notation, as the seat that made it writes it."""
-    rs = ruleset
-    builders = [rs.color_names_of(seat) for seat in range(rs.players)]
-    # NOTATION-API: Move.from_action(action, rs, seat) once the notation takes a rule set.
-    return tuple(str(Move.from_action(a, rs.board, builders=builders[seat], game=rs.code, players=rs.seat_names))
-                 for a, seat in zip(actions, movers, strict=True))
+    return tuple(str(Move.from_action(a, ruleset, seat)) for a, seat in zip(actions, movers, strict=True))
 
 
 def play_game(tournament: Tournament, game: int) -> GameRecord:

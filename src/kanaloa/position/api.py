@@ -63,59 +63,37 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from ..errors import BoardError, MoveError, OptionError, PositionError, brief, quote
-from ..rules import actions as A
+from ..rules import actions
 from ..rules.board import Board, load_board
 from ..rules.engine import Engine, EngineState, load_engine
-from ..rules.reference import ReferenceState, seat_standing, why_illegal, why_not_mover_color
-from ..rules.state import (
-    DEAL,
-    GAME_KAHUNA,
-    GAME_KANALOA,
-    GAME_NAMES,
-    GAMES,
-    GODS_ISLANDS,
-    KAHUNA_DEAL,
-    KAHUNA_FACE_UP,
-    KAHUNA_PLAYERS,
-    NO_OWNER,
-    PRESET_YUCATA,
-    PRESETS,
-    REASON_NAMES,
-    ROUND_NAMES,
-    TWO_PLAYERS,
-    StateData,
-    seat_of_color,
-)
-from . import notation as N
-from . import viewer as V
-from .format import DEFAULT_PAIRS, FORMAT, SEED_LIMIT, dumps, is_int, pair_colors, parse_json, read, render
-from .notation import COLORS, KAHUNA_COLORS, KANALOA, Move, color_order, parse_move, seat_colors
+from ..rules.reference import ReferenceState, why_illegal, why_not_mover_color
+from ..rules.registry import load_game
+from ..rules.ruleset import SEED_LIMIT, ParameterError, Ruleset
+from ..rules.state import NO_OWNER, REASON_NAMES, ROUND_NAMES, StateData
+from . import notation
+from . import viewer as viewing
+from .format import FORMAT, dumps, is_int, parse_json, read, render
+from .notation import Move, parse_move
 
 __all__ = ["FORMAT", "Position", "WaitingError"]
 
 # Moves whose record may leave out the card (another player's, unseen), and their action kinds.
-_KIND_OF_RECORD = {N.DISCARD: A.DISCARD, N.REVEAL: A.REVEAL, N.STEAL: A.STEAL, N.GIVE: A.GIVE}
+_KIND_OF_RECORD = {notation.DISCARD: actions.DISCARD, notation.REVEAL: actions.REVEAL,
+                   notation.STEAL: actions.STEAL, notation.GIVE: actions.GIVE}
 
 
 def color_pairs(text: str) -> tuple[tuple[str, str], ...]:
     """The ``--colors`` option of a 2-player game, ``red+blue,green+yellow``, as pairs by seat.
 
     Raises ``OptionError`` naming ``--colors`` for another shape, a color
-    that is not one of the game's, or a color named twice (``format.pair_colors``).
+    that is not one of the game's, or a color named twice (the rule set's checks, R15.1).
     """
-    where = f"--colors {quote(text)}"
-    shape = "write each player's two colors joined by '+', the players by ',': red+blue,green+yellow"
-    parts = text.split(",")
-    if len(parts) != TWO_PLAYERS:
-        raise OptionError(f"{where}: {len(parts)} player(s); a 2-player game has 2; {shape}")
-    pairs = []
-    for part in parts:
-        pair = [c.strip().lower() for c in part.split("+")]
-        if len(pair) != 2 or not all(pair):
-            raise OptionError(f"{where}: {quote(part.strip())} is not two colors; {shape}")
-        pairs.append((pair[0], pair[1]))
-    pair_colors(pairs, where, OptionError)
-    return tuple(pairs)
+    try:
+        rs = load_game("kanaloa", players=2, colors=text)
+    except ParameterError as exc:
+        raise OptionError(f"--colors {quote(text)}: {exc.why}") from None
+    first, second = rs.color_names_of(0), rs.color_names_of(1)
+    return ((first[0], first[1]), (second[0], second[1]))
 
 
 class WaitingError(MoveError):
@@ -125,120 +103,52 @@ class WaitingError(MoveError):
 class Position:
     """A game state with the rules of the engine and the knowledge of a viewer (or all).
 
-    Build one with ``Position.new`` or ``Position.from_json``; see the module
-    docstring for viewer positions and waiting.
+    Build one with ``Position.new``, ``Position.deal`` or ``Position.from_json``;
+    see the module docstring for viewer positions and waiting.
     """
 
-    __slots__ = ("_game", "_gods", "_players", "_state", "_viewer", "_wait", "_wait_kind", "board", "colors",
-                 "engine")
+    __slots__ = ("_state", "_viewer", "_wait", "_wait_kind", "engine", "ruleset")
 
-    def __init__(self, board: Board, engine: Engine, colors: tuple[str, ...], viewer: int | None,
-                 state: EngineState | None = None, wait: StateData | None = None,
-                 wait_kind: V.WaitKind | None = None, players: int | None = None,
-                 game: int = GAME_KANALOA, gods: bool = False) -> None:
-        self.board = board
+    def __init__(self, ruleset: Ruleset, engine: Engine, viewer: int | None, state: EngineState | None = None,
+                 wait: StateData | None = None, wait_kind: viewing.WaitKind | None = None) -> None:
+        self.ruleset = ruleset
         self.engine = engine
-        self.colors = colors
-        self._players = len(colors) if players is None else players
         self._viewer = viewer
         self._state = state
         self._wait = wait
         self._wait_kind = wait_kind
-        self._game = game
-        self._gods = gods
 
     # -- construction -------------------------------------------------------
 
     @classmethod
     def new(cls, players: int | None = None, seed: int = 0, preset: str = "yucata", board: str | Board | None = None,
-            engine: Engine | None = None, colors: Sequence[Sequence[str]] | None = None,
+            engine: Engine | None = None, colors: Sequence[Sequence[str]] | str | None = None,
             game: str = "kanaloa", gods: bool = False) -> Position:
-        """A freshly dealt full position in the setup (R3), dealt from ``seed``.
+        """A freshly dealt full position of ``game`` (``kanaloa.load_game``'s parameters), dealt from ``seed``.
 
-        ``players`` is 4 by default.  ``colors`` gives each player's two
-        colors in a 2-player game (R15.1), by seat, first color first:
-        ``(("red", "blue"), ("green", "yellow"))`` by default.  ``board`` is
-        ``oro`` by default.
+        Kanaloa begins in the setup (R3), with 4 players, the yucata preset
+        and board ``oro`` by default; ``colors`` gives each player's colors in
+        seat order (two each in a 2-player game, R15.1: by default
+        ``(("red", "blue"), ("green", "yellow"))``).  ``gods=True`` deals
+        Might of the Gods (R14.1).  ``game="kahuna"`` deals Kahuna (R16.2) in
+        round 1: white and black on board ``kahuna``.
 
-        ``game="kahuna"`` deals Kahuna (R16.2) instead, in round 1: 2 players,
-        white and black, on board ``kahuna`` by default; it has no presets
-        (``preset`` stays ``"yucata"``, the default) and no ``colors``.
-
-        ``gods=True`` deals Kanaloa with Might of the Gods (R14.1): the cards
-        as without it, then a god token on each island; the board must have
-        16 islands.
-
-        Raises ``OptionError`` for a bad game, player count, seed, preset,
-        colors or gods (a board without 16 islands, Kahuna) and
-        ``BoardError`` for a bad board.
+        Raises ``OptionError`` (a ``ParameterError`` naming the parameter) for a
+        bad game, player count, seed, preset, colors or gods, and ``BoardError``
+        for a bad board.
         """
-        if not isinstance(game, str) or game not in GAMES:
-            raise OptionError(f"game {brief(game)}: unknown; choose one of {', '.join(GAMES)}")
-        if not isinstance(gods, bool):
-            raise OptionError(f"gods {brief(gods)}: must be true (Might of the Gods, R14) or false")
-        if GAMES[game] == GAME_KAHUNA:
-            if gods:
-                raise OptionError("gods: Might of the Gods is a variant of Kanaloa, not of Kahuna (R14, R16.9)")
-            return cls._new_kahuna(players, seed, preset, board, engine, colors)
-        players = 4 if players is None else players
-        board = "oro" if board is None else board
-        if not is_int(players) or players not in (2, 3, 4):
-            raise OptionError(f"players {brief(players)}: the game is for 2, 3 or 4 players")
-        if players == TWO_PLAYERS:
-            names = pair_colors(DEFAULT_PAIRS if colors is None else colors, "colors", OptionError)
-        elif colors is not None:
-            raise OptionError(f"colors: only a 2-player game gives each player two colors (R15.1); with {players} "
-                              f"players each plays one color")
-        else:
-            names = COLORS[:players]
-        if not is_int(seed) or not 0 <= seed < SEED_LIMIT:
-            raise OptionError(f"seed {brief(seed)}: must be an integer from 0 to 2**64-1")
-        if not isinstance(preset, str) or preset not in PRESETS:
-            raise OptionError(f"preset {brief(preset)}: unknown; choose one of {', '.join(PRESETS)}")
-        bd = board if isinstance(board, Board) else load_board(board)
-        if gods:
-            cls._check_gods_board(bd)
-        engine = engine or load_engine()
-        try:
-            state = engine.deal(bd, players, PRESETS[preset], seed, gods=gods)
-        except ValueError:  # the engine's only refusal of checked options: too few cards for every hand (R3)
-            raise OptionError(f"players {players}: {players} hands of {DEAL} cards need more than the "
-                              f"{bd.n_cards} cards of board {bd.name} (R3)") from None
-        return cls(bd, engine, names, None, state, players=players, gods=gods)
-
-    @staticmethod
-    def _check_gods_board(bd: Board) -> None:
-        """R14.1: a game with the gods needs a board of 16 islands, none of them called KANALOA (R14.5)."""
-        if bd.n_islands != GODS_ISLANDS:
-            raise OptionError(f"board {bd.name}: Might of the Gods lays one of its {GODS_ISLANDS} god tokens on each "
-                              f"island (R14.1); the board has {bd.n_islands} islands")
-        if bd.find_island(KANALOA) is not None:
-            raise OptionError(f"board {bd.name}: an island is called {KANALOA}, the name of a god token: a build "
-                              f"could not say which it pays (R14.5)")
+        if not isinstance(game, str):
+            raise OptionError(f"game {brief(game)}: unknown; choose one of kanaloa, kahuna")
+        ruleset = load_game(game, players=players, preset=preset, gods=gods, board=board, colors=colors)
+        return cls.deal(ruleset, seed, engine)
 
     @classmethod
-    def _new_kahuna(cls, players: int | None, seed: int, preset: str, board: str | Board | None,
-                    engine: Engine | None, colors: Sequence[Sequence[str]] | None) -> Position:
-        """A freshly dealt full position of Kahuna (R16.2), in round 1; see ``new``."""
-        if players is not None and (not is_int(players) or players != KAHUNA_PLAYERS):
-            raise OptionError(f"players {brief(players)}: Kahuna is for 2 players, white and black (R16.1)")
-        if colors is not None:
-            raise OptionError("colors: in Kahuna each player plays one color, white or black (R16.1); only a 2-player "
-                              "game of Kanaloa gives each player two colors (R15.1)")
+    def deal(cls, ruleset: Ruleset, seed: int = 0, engine: Engine | None = None) -> Position:
+        """A freshly dealt full position of ``ruleset``, dealt from ``seed`` (R3, R14.1, R15.2, R16.2)."""
         if not is_int(seed) or not 0 <= seed < SEED_LIMIT:
             raise OptionError(f"seed {brief(seed)}: must be an integer from 0 to 2**64-1")
-        if preset != "yucata":
-            raise OptionError(f"preset {brief(preset)}: Kahuna has no presets (R13 does not apply, R16.9); each "
-                              f"player has 25 bridges (R16.1)")
-        bd = board if isinstance(board, Board) else load_board("kahuna" if board is None else board)
         engine = engine or load_engine()
-        try:
-            state = engine.deal(bd, KAHUNA_PLAYERS, PRESET_YUCATA, seed, game=GAME_KAHUNA)
-        except ValueError:  # the engine's only refusal of checked options: too few cards (R16.2)
-            need = KAHUNA_PLAYERS * KAHUNA_DEAL + KAHUNA_FACE_UP
-            raise OptionError(f"board {bd.name}: Kahuna deals {KAHUNA_DEAL} cards to each of 2 players and turns "
-                              f"{KAHUNA_FACE_UP} face-up, {need} cards; the board has {bd.n_cards} (R16.2)") from None
-        return cls(bd, engine, KAHUNA_COLORS, None, state, players=KAHUNA_PLAYERS, game=GAME_KAHUNA)
+        return cls(ruleset, engine, None, engine.deal(ruleset, seed))
 
     @classmethod
     def from_json(cls, obj: str | bytes | bytearray | dict[str, Any], engine: Engine | None = None,
@@ -251,23 +161,27 @@ class Position:
         field and saying why (``kanaloa.position.format``).
         """
         doc = parse_json(obj) if isinstance(obj, (str, bytes, bytearray)) else obj
-        got = read(doc, boards)
+        ruleset, viewer, data, wait = read(doc, boards)
         engine = engine or load_engine()
-        players, game, gods = got.data.players, got.data.game, got.data.gods
-        if got.wait is not None:
-            return cls(got.board, engine, got.colors, got.viewer, None, got.data, got.wait, players=players,
-                       game=game, gods=gods)
-        return cls(got.board, engine, got.colors, got.viewer, engine.from_data(got.board, got.data),
-                   players=players, game=game, gods=gods)
+        if wait is not None:
+            return cls(ruleset, engine, viewer, None, data, wait)
+        return cls(ruleset, engine, viewer, engine.from_data(ruleset.board, data))
 
     def copy(self) -> Position:
         """An independent copy."""
         return Position(
-            self.board, self.engine, self.colors, self._viewer,
+            self.ruleset, self.engine, self._viewer,
             None if self._state is None else self._state.copy(),
-            None if self._wait is None else self._wait.copy(), self._wait_kind, self._players, self._game,
-            self._gods,
+            None if self._wait is None else self._wait.copy(), self._wait_kind,
         )
+
+    def on(self, engine: Engine) -> Position:
+        """A copy of this position whose state lives in ``engine`` (nothing is checked again)."""
+        if engine is self.engine:
+            return self.copy()
+        state = None if self._state is None else engine.from_data(self.board, self._state.to_data())
+        wait = None if self._wait is None else self._wait.copy()
+        return Position(self.ruleset, engine, self._viewer, state, wait, self._wait_kind)
 
     def as_viewer(self, color: str) -> Position:
         """This position as ``color`` sees it (a viewer position); with two players ``color`` names the
@@ -285,25 +199,26 @@ class Position:
                     f"viewer: this position is {self.viewer}'s view; it cannot show what {color} knows"
                 )
             return self.copy()
-        board = self.board
-        return Position.from_json(render(board, self.colors, self._data(), seat), self.engine, boards=lambda _: board)
+        seen, wait = viewing.view_of(self.ruleset, self._data(), seat)
+        if wait is not None:
+            return Position(self.ruleset, self.engine, seat, None, seen, wait)
+        return Position(self.ruleset, self.engine, seat, self.engine.from_data(self.board, seen))
 
     # -- what the position holds --------------------------------------------
 
     @property
-    def game(self) -> str:
-        """The rule set: ``"kanaloa"`` or ``"kahuna"`` (R16)."""
-        return GAME_NAMES[self._game]
+    def board(self) -> Board:
+        return self.ruleset.board
 
     @property
-    def gods(self) -> bool:
-        """Whether the game is played with Might of the Gods (R14)."""
-        return self._gods
+    def colors(self) -> tuple[str, ...]:
+        """The color names by color index (the players' first colors in seat order, then their second ones)."""
+        return self.ruleset.colors
 
     @property
     def players(self) -> tuple[str, ...]:
         """The players in seat order, each named by its (first) color."""
-        return self.colors[: self._players]
+        return self.ruleset.seat_names
 
     def colors_of(self, player: str) -> tuple[str, ...]:
         """The colors ``player`` plays, its first color first: one, or two in a 2-player game (R15.1).
@@ -313,7 +228,7 @@ class Position:
         seat = self.seat_of("player", player)
         if seat is None:
             raise PositionError(f"player: {brief(player)} is not playing (the players are {', '.join(self.players)})")
-        return seat_colors(self.colors, self._players, seat, self._game)
+        return self.ruleset.color_names_of(seat)
 
     def seat_of(self, field: str, name: Any) -> int | None:
         """The seat of the player called ``name``, or None when it names nobody.
@@ -326,34 +241,10 @@ class Position:
         if name in self.players:
             return self.players.index(name)
         if name in self.colors:
-            owner = self.players[seat_of_color(self.colors.index(name), self._players)]
+            owner = self.players[self.ruleset.seat_of(self.colors.index(name))]
             raise PositionError(f"{field}: {name} is {owner}'s second color; a player is named by its first color, "
                                 f"{owner} (R15.1)")
         return None
-
-    @property
-    def live(self) -> EngineState:
-        """The engine state to read the table from (bridges, control, scores, the turn).
-
-        It is ``state`` itself, or while the position waits for a ``faceup``
-        record, a reference state over the waiting state.  Read it; play
-        through ``play`` and ``push``.
-        """
-        if self._state is not None:
-            return self._state
-        assert self._wait is not None
-        return ReferenceState(self.board, self._wait)
-
-    def _data(self) -> StateData:
-        if self._wait is not None:
-            return self._wait
-        assert self._state is not None
-        return self._state.to_data()
-
-    @property
-    def data(self) -> StateData:
-        """A fresh copy of the complete (for a viewer: filled-in) game state."""
-        return self._wait.copy() if self._wait is not None else self._data()
 
     @property
     def state(self) -> EngineState:
@@ -366,16 +257,19 @@ class Position:
             raise WaitingError(self.waiting)
         return self._state
 
-    def state_for(self, engine: Engine) -> EngineState:
-        """The state in ``engine``: the position's own when it runs on ``engine``, else a converted copy.
+    def _read(self) -> EngineState:
+        """The state to read the table from: ``state``, or while the position waits a reference state over the
+        waiting state (read only)."""
+        if self._state is not None:
+            return self._state
+        assert self._wait is not None
+        return ReferenceState(self.board, self._wait)
 
-        Nothing is checked again.  Raises ``WaitingError`` while the position
-        waits for a ``faceup`` record.
-        """
-        state = self.state
-        if engine is self.engine:
-            return state
-        return engine.from_data(self.board, state.to_data())
+    def _data(self) -> StateData:
+        if self._wait is not None:
+            return self._wait
+        assert self._state is not None
+        return self._state.to_data()
 
     @property
     def viewer(self) -> str | None:
@@ -385,49 +279,49 @@ class Position:
     @property
     def to_move(self) -> str | None:
         """The color to move; None once the game is over."""
-        live = self.live
-        return None if live.is_over else self.colors[live.to_move]
+        read = self._read()
+        return None if read.is_over else self.colors[read.to_move]
 
     @property
     def round(self) -> int | str:
         """``0``, ``1``, ``2``, ``"final"`` or ``"over"``, as in JSON (in Kahuna ``1``, ``2``, ``3``,
         ``"final"`` or ``"over"``)."""
-        return cast("int | str", ROUND_NAMES[self.live.round])
+        return cast("int | str", ROUND_NAMES[self._read().round])
 
     @property
     def is_over(self) -> bool:
-        return self.live.is_over
+        return self._read().is_over
 
     @property
     def scores(self) -> dict[str, int]:
         """Points per color (with two players, each player's first color and then its second)."""
-        points = self.live.scores
-        return {self.colors[c]: points[c] for c in color_order(self._players, self._game)}
+        points = self._read().scores
+        return {self.colors[c]: points[c] for c in self.ruleset.color_order}
 
     @property
     def pairs(self) -> dict[str, tuple[int, int]] | None:
-        """In a 2-player game, each player's score (R15.5): the points of its weaker color, then of its
-        other color; None with 3 or 4 players and in Kahuna (one color each, R16.1)."""
-        if self._players != TWO_PLAYERS or self._game != GAME_KANALOA:
+        """Where each player plays two colors, each player's score (R15.5): the points of its weaker color,
+        then of its other color; None where each plays one color."""
+        if not self.ruleset.pairs:
             return None
-        points = self.live.scores
+        points = self._read().scores
         out = {}
         for seat, player in enumerate(self.players):
-            weak, strong = seat_standing(points, seat, self._players)
+            weak, strong = self.ruleset.standing(points, seat)
             out[player] = (weak, strong)
         return out
 
     @property
     def outcome(self) -> dict[str, Any] | None:
         """None until the game is over; then ``{"ranking", "winner", "reason"}`` (R8, R12); the winner is
-        None when a game of Kahuna ends without one (R16.7)."""
-        live = self.live
-        if not live.is_over:
+        None when the game ends without one (R16.7)."""
+        read = self._read()
+        if not read.is_over:
             return None
         return {
-            "ranking": [self.colors[s] for s in live.ranking],
-            "winner": self.colors[live.winner] if live.winner >= 0 else None,
-            "reason": REASON_NAMES[live.to_data().reason],
+            "ranking": [self.colors[s] for s in read.ranking],
+            "winner": self.colors[read.winner] if read.winner >= 0 else None,
+            "reason": REASON_NAMES[read.to_data().reason],
         }
 
     @property
@@ -435,18 +329,35 @@ class Position:
         """None, or why the position waits for a ``faceup`` record and how to write it."""
         if self._wait is None or self._wait_kind is None:
             return None
-        return V.waiting_message(self.board, self._wait, self._wait_kind)
+        return viewing.waiting_message(self.ruleset, self._wait, self._wait_kind)
+
+    def _island(self, island: str) -> int:
+        i = self.board.find_island(island) if isinstance(island, str) else None
+        if i is None:
+            raise BoardError(f"board {self.board.name}: no island {brief(island)}")
+        return i
 
     def controller_of(self, island: str) -> str | None:
         """The color with an absolute majority on ``island`` (R2), or None.
 
         Raises ``BoardError`` for an island the board does not have.
         """
-        i = self.board.find_island(island) if isinstance(island, str) else None
-        if i is None:
-            raise BoardError(f"board {self.board.name}: no island {brief(island)}")
-        owner = self.live.controller_of(i)
+        owner = self._read().controller_of(self._island(island))
         return None if owner == NO_OWNER else self.colors[owner]
+
+    def counts_on(self, island: str) -> dict[str, int]:
+        """The bridges of each color on ``island``'s links, by color name (every color, zeros included).
+
+        Raises ``BoardError`` for an island the board does not have.
+        """
+        counts = self._read().counts_on(self._island(island))
+        return {self.colors[c]: counts[c] for c in self.ruleset.color_order}
+
+    def points_if_scored(self, final: bool = False) -> dict[str, int]:
+        """What a scoring now would give each color (R11, with ``final`` the final scoring's +1; Kahuna R16.6,
+        R16.7)."""
+        points = self._read().points_if_scored(final)
+        return {self.colors[c]: points[c] for c in self.ruleset.color_order}
 
     # -- moves ----------------------------------------------------------------
 
@@ -464,24 +375,17 @@ class Position:
             mover = self.colors[st.to_move]
             raise MoveError(f"moves: {mover}'s hand is not known to {self.viewer}'s position, so its moves "
                             f"cannot be listed; play its moves as they happen")
-        builders = self._builders(st.to_move)
-        return [Move.from_action(a, self.board, builders=builders, game=self._game, players=self.players)
-                for a in st.legal_actions()]
-
-    def _builders(self, seat: int) -> tuple[str, ...]:
-        """The names of the colors ``seat`` builds with (two with two players of Kanaloa)."""
-        return seat_colors(self.colors, self._players, seat, self._game)
+        seat = st.to_move
+        return [Move.from_action(a, self.ruleset, seat) for a in st.legal_actions()]
 
     def move_of(self, action: int) -> Move:
         """The move of action code ``action`` by the player to move, in notation (a 2-player build with
         its color)."""
-        return Move.from_action(action, self.board, builders=self._builders(self.live.to_move), game=self._game,
-                                players=self.players)
+        return Move.from_action(action, self.ruleset, self._read().to_move)
 
     def parse(self, move: Move | str) -> Move:
-        """``move`` read in this position's game (its notation, R16.3 in Kahuna, the gods' moves with R14);
-        raises ``MoveError``."""
-        return parse_move(move, self.board, self._game, self._gods)
+        """``move`` read in this position's game (the rule set's notation); raises ``MoveError``."""
+        return parse_move(move, self.ruleset)
 
     def move_strings(self) -> list[str]:
         """``legal_moves()`` in notation."""
@@ -503,9 +407,11 @@ class Position:
 
         ``move`` is a ``Move`` or its notation.  Malformed, illegal or (in a
         viewer position) impossible moves raise ``MoveError`` quoting the
-        move and giving the reason; the position is then unchanged.
+        move and giving the reason; the position is then unchanged.  A legal
+        move is checked against the engine's legal moves alone; the reference
+        rules are asked only to say why a move is refused.
         """
-        quoted = N.QuotedMove(move.strip() if isinstance(move, str) else str(move))
+        quoted = notation.QuotedMove(move.strip() if isinstance(move, str) else str(move))
         mv = self.parse(move)
 
         def fail(why: str) -> MoveError:
@@ -519,41 +425,41 @@ class Position:
         mover = self.state.to_move
         if mv.color is not None and mv.color not in self.colors:
             raise fail(f"{mv.color} is not playing (the colors are {', '.join(self.colors)})")
-        if self._players == TWO_PLAYERS and self._game == GAME_KANALOA:
-            self._check_two_player_color(mv, mover, fail)
+        if self.ruleset.pairs:
+            self._check_pair_color(mv, mover, fail)
         elif mv.color is not None and mv.color != self.colors[mover]:
             raise fail(f"it is {self.colors[mover]}'s turn, not {mv.color}'s")
-        if mv.kind == N.FACEUP:
+        if mv.kind == notation.FACEUP:
             if self._viewer is None:
                 raise fail("a full position turns cards face-up itself; 'faceup' records are for viewer positions")
             raise fail("no cards wait to be turned face-up")
-        self._check_named_players(mv, mover, fail)
+        self._check_named_players(mv, fail)
         if self._viewer is None:
             self._play_full(mv, fail)
         else:
             self._play_seen(mv, self._viewer, fail)
 
-    def _check_two_player_color(self, mv: Move, mover: int, fail: Callable[[str], MoveError]) -> None:
-        """R15.3: a build names its color, and the reference says whether the mover builds with it (R15.1);
-        any other move names at most the player."""
+    def _check_pair_color(self, mv: Move, mover: int, fail: Callable[[str], MoveError]) -> None:
+        """R15.3: a build names its color, one of the mover's two (R15.1); any other move names at most the
+        player.  Whether the turn may build with that color is the rules' (``_play_full``)."""
         player = self.players[mover]
-        if mv.kind in (N.PLACE, N.SWAP):
+        if mv.kind in (notation.PLACE, notation.SWAP):
+            mine = self.ruleset.color_names_of(mover)
             if mv.color is None:
-                mine = self._builders(mover)
                 raise fail(f"a build of a 2-player game names its color: '{mine[0]}: {mv.without_color()}' or "
                            f"'{mine[1]}: {mv.without_color()}' (R15.3)")
-            reason = why_not_mover_color(ReferenceState(self.board, self._data()), self.colors.index(mv.color),
-                                         self.colors)
-            if reason is not None:
-                raise fail(reason)
-        elif mv.color is not None and mv.color != player and mv.kind != N.FACEUP:
+            if mv.color not in mine:
+                reason = why_not_mover_color(ReferenceState(self.board, self._data()), self.colors.index(mv.color),
+                                             self.colors)
+                raise fail(reason or f"{mv.color} is not one of {player}'s colors (R15.1)")
+        elif mv.color is not None and mv.color != player and mv.kind != notation.FACEUP:
             if mv.color in self.players:
                 raise fail(f"it is {player}'s turn, not {mv.color}'s")
             article = "an" if mv.kind[0] in "aeiou" else "a"
             raise fail(f"only a build names a second color; {article} {mv.kind} is the player's move: write "
                        f"'{player}: {mv.without_color()}' or '{mv.without_color()}'")
 
-    def _check_named_players(self, mv: Move, mover: int, fail: Callable[[str], MoveError]) -> None:
+    def _check_named_players(self, mv: Move, fail: Callable[[str], MoveError]) -> None:
         """The players a god token's move names (``ku``, ``give``, ``pele takes``) play, each named by its
         first color (R15.1)."""
         named = ([mv.target] if mv.target is not None else []) + [who for who, _ in mv.takes]
@@ -561,7 +467,7 @@ class Position:
             if name in self.players:
                 continue
             if name in self.colors:
-                owner = self.players[seat_of_color(self.colors.index(name), self._players)]
+                owner = self.players[self.ruleset.seat_of(self.colors.index(name))]
                 raise fail(f"{name} is {owner}'s second color; a player is named by its first color, {owner} (R15.1)")
             raise fail(f"{name} is not playing (the players are {', '.join(self.players)})")
 
@@ -570,15 +476,16 @@ class Position:
         of the hand it comes from stands for it."""
         kind = _KIND_OF_RECORD[mv.kind]
         viewer = self._viewer
-        if kind == A.STEAL:  # the card comes from the hand KU showed
-            return A.encode(A.STEAL, V.stand_in(d, d.ku_target, viewer) if d.ku_target >= 0 else 0)
-        card = V.stand_in(d, d.to_move, viewer)
-        if kind == A.GIVE:
-            return A.encode(A.GIVE, card, self.players.index(str(mv.target)))
-        return A.encode(kind, card)
+        if kind == actions.STEAL:  # the card comes from the hand KU showed
+            return actions.encode(actions.STEAL, viewing.stand_in(d, d.ku_target, viewer) if d.ku_target >= 0 else 0)
+        card = viewing.stand_in(d, d.to_move, viewer)
+        if kind == actions.GIVE:
+            return actions.encode(actions.GIVE, card, self.players.index(str(mv.target)))
+        return actions.encode(kind, card)
 
     def _why(self, data: StateData, action: int, hand_known: bool = True) -> str | None:
-        """The reference's reason for refusing ``action`` in ``data`` (``why_illegal``)."""
+        """The reference's reason for refusing ``action`` in ``data`` (``why_illegal``): asked only on the way
+        to an error."""
         return why_illegal(ReferenceState(self.board, data), action, self.colors, hand_known)
 
     def _play_full(self, mv: Move, fail: Callable[[str], MoveError]) -> None:
@@ -586,26 +493,34 @@ class Position:
         state = self.state
         if mv.kind in _KIND_OF_RECORD and not mv.cards:
             # The card is not named: only the reasons about the kind of move and the hand's size apply.
-            reason = self._why(state.to_data(), self._record_action(mv, state.to_data()), hand_known=False)
-            shape = f"give {mv.target} CARD" if mv.kind == N.GIVE else f"{mv.kind} CARD"
+            d = state.to_data()
+            reason = self._why(d, self._record_action(mv, d), hand_known=False)
+            shape = f"give {mv.target} CARD" if mv.kind == notation.GIVE else f"{mv.kind} CARD"
             raise fail(reason or f"name the card: '{shape}'")
-        action = mv.to_action(self.board, self._builders(state.to_move), self.players)
+        action = mv.to_action(self.ruleset, state.to_move)
         if action not in state.legal_actions():
             raise fail(self._why(state.to_data(), action) or "not a legal move here")
-        if mv.kind == N.DRAW and mv.cards:
+        if mv.kind == notation.DRAW and mv.cards:
             raise fail("this position knows the deck; write 'draw'")
-        if mv.kind == N.TAKE and mv.refill is not None:
+        if mv.kind == notation.TAKE and mv.refill is not None:
             raise fail(f"this position knows the deck; write 'take {mv.cards[0]}'")
-        if mv.kind == N.KU and mv.seen:
+        if mv.kind == notation.KU and mv.seen:
             raise fail(f"this position knows every hand; write 'ku {mv.target}'")
-        if mv.kind == N.PELE and (mv.takes or mv.cards):
+        if mv.kind == notation.PELE and (mv.takes or mv.cards):
             raise fail("this position draws PELE's takes from its seed (R14.7); write 'pele'")
         state.apply(action)
 
     def _play_seen(self, mv: Move, viewer: int, fail: Callable[[str], MoveError]) -> None:
-        """A move in a viewer position: the rules first, then the record against what the viewer knows."""
-        board = self.board
-        d = self.state.to_data()
+        """A move in a viewer position: the rules first, then the record against what the viewer knows.
+
+        A move the filled-in state allows needs no reason: whatever the
+        rules could refuse it for, without knowing the hidden cards, would
+        refuse it in the filled-in state too.  Only a move the filled-in
+        state refuses is asked of the reference (its hidden cards may be
+        filled in otherwise, below, or the rules refuse it with a reason).
+        """
+        state = self.state
+        d = state.to_data()
         mover = d.to_move
         if mv.kind in _KIND_OF_RECORD and not mv.cards:
             # A card the viewer does not see (or the viewer's own, not named yet): a card of the
@@ -613,33 +528,34 @@ class Position:
             action, hand_known = self._record_action(mv, d), False
         else:
             # Another color's hand is seen from outside: its cards are the record's business (below).
-            action, hand_known = mv.to_action(board, self._builders(mover), self.players), mover == viewer
-        reason = self._why(d, action, hand_known)
-        if reason is not None:
-            raise fail(reason)
-        changed, action = V.record(board, self.colors, viewer, d, mv, fail, self._builders(mover))
-        state = self.engine.from_data(board, d) if changed else self.state.copy()
+            action, hand_known = mv.to_action(self.ruleset, mover), mover == viewer
         if action not in state.legal_actions():
+            reason = self._why(d, action, hand_known)
+            if reason is not None:
+                raise fail(reason)
+        changed, action = viewing.record(self.ruleset, viewer, d, mv, fail)
+        after = self.engine.from_data(self.board, d) if changed else state.copy()
+        if action not in after.legal_actions():
             raise fail(self._why(d, action) or "not a legal move here")
-        before = state.round
-        state.apply(action)
-        if state.round != before:
-            after = state.to_data()
-            kind = V.enter_wait(after, d, viewer)
+        before = after.round
+        after.apply(action)
+        if after.round != before:
+            reached = after.to_data()
+            kind = viewing.enter_wait(self.ruleset, reached, d, viewer)
             if kind is not None:
-                self._state, self._wait, self._wait_kind = None, after, kind
+                self._state, self._wait, self._wait_kind = None, reached, kind
                 return
-        self._state = state
+        self._state = after
 
     def _play_faceup(self, mv: Move, fail: Callable[[str], MoveError]) -> None:
         """The only move of a waiting position: the ``faceup`` record."""
         assert self._wait is not None and self._wait_kind is not None and self._viewer is not None
-        if mv.kind != N.FACEUP:
+        if mv.kind != notation.FACEUP:
             raise fail(f"the position waits: {self.waiting}")
         if mv.color is not None:
             raise fail("a 'faceup' record is no color's move; write it without a color")
         d = self._wait.copy()
-        V.apply_faceup(self.board, self.colors, self._viewer, d, self._wait_kind, mv, fail)
+        viewing.apply_faceup(self.ruleset, self._viewer, d, self._wait_kind, mv, fail)
         self._state = self.engine.from_data(self.board, d)
         self._wait = self._wait_kind = None
 
@@ -647,7 +563,7 @@ class Position:
 
     def to_json(self) -> dict[str, Any]:
         """The position in ``kanaloa-position/1`` (a fresh dict, canonical)."""
-        return render(self.board, self.colors, self._data(), self._viewer)
+        return render(self.ruleset, self._data(), self._viewer)
 
     def dumps(self) -> str:
         """``to_json()`` as indented, stable JSON text (short lists and objects on one line)."""

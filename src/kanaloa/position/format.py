@@ -146,46 +146,33 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from ..errors import BoardError, KanaloaError, PositionError, brief
+from ..errors import BoardError, PositionError, brief
+from ..rules import jsontext
 from ..rules.board import Board, load_board
 from ..rules.reference import ReferenceState, knows_of_deck, why_unreachable
+from ..rules.registry import document_game, game_type
+from ..rules.ruleset import (
+    SEED_LIMIT,
+    ParameterError,
+    Ruleset,
+    make_ruleset,
+)
 from ..rules.state import (
-    GAME_KAHUNA,
-    GAME_KANALOA,
-    GAME_NAMES,
-    GAMES,
     GOD_NAMES,
-    GOD_TOKENS,
-    GODS_ISLANDS,
-    KAHUNA_PLAYERS,
     KANE,
     NO_CARD,
     NO_COLOR,
     NO_GOD,
     NO_OWNER,
-    PRESET_NAMES,
-    PRESET_YUCATA,
-    PRESETS,
-    REASON_ELEVEN,
     REASON_NAMES,
-    REASON_NO_BRIDGES,
-    REASON_POINTS,
-    ROUND_1,
-    ROUND_2,
-    ROUND_3,
     ROUND_FINAL,
     ROUND_NAMES,
     ROUND_OVER,
     ROUND_SETUP,
-    TWO_PLAYERS,
     StateData,
-    colors_of_seat,
-    seat_of_color,
 )
-from .notation import COLORS, KAHUNA_COLORS, KANALOA, color_order
 from .viewer import UNSEEN_CHOICE, WAIT_RESHUFFLE, WAIT_SETUP, WaitKind, card_names, fill_in, seen_part
 
 FORMAT = "kanaloa-position/1"
@@ -193,22 +180,18 @@ FIELDS = (
     "format", "game", "board", "rules", "players", "colors", "viewer", "to_move", "round", "bridges", "gods",
     "hands", "face_up", "deck", "discard", "reshuffle", "scores", "turn", "final_round", "setup", "result", "seed",
 )
-GOD_TURN_KEYS = ("ku_target", "pele_gifts", "lono_draw", "over_limit")  # R14.6-R14.9: what a token use leaves
-_RULE_OF_TURN_KEY = {"ku_target": "R14.6", "pele_gifts": "R14.7", "lono_draw": "R14.8", "over_limit": "R14.9"}
-SEED_LIMIT = 1 << 64
 _ROUND_OF_NAME = {name: code for code, name in ROUND_NAMES.items()}
 _REASON_OF_NAME = {name: code for code, name in REASON_NAMES.items()}
-# The rounds and the game-end reasons of each game, as the format names them.
-_ROUNDS = {GAME_KANALOA: (ROUND_SETUP, ROUND_1, ROUND_2, ROUND_FINAL, ROUND_OVER),
-           GAME_KAHUNA: (ROUND_1, ROUND_2, ROUND_3, ROUND_FINAL, ROUND_OVER)}
-_REASONS = {GAME_KANALOA: (REASON_NAMES[REASON_POINTS], REASON_NAMES[REASON_ELEVEN]),
-            GAME_KAHUNA: (REASON_NAMES[REASON_POINTS], REASON_NAMES[REASON_NO_BRIDGES])}
-_TURN_KEYS = {GAME_KANALOA: ("played", "discarded", "remove_on"),
-              GAME_KAHUNA: ("played", "discarded", "skipped_draw")}
-
-
 _NO_LIMIT = -1  # a count the reader does not bound (see Reader._count)
-DEFAULT_PAIRS = (("red", "blue"), ("green", "yellow"))  # R15.1: the two players' colors by default
+# Where the document holds each parameter of the rule set, for messages.
+_FIELD_OF_PARAMETER = {"game": "game", "players": "players", "preset": "rules.preset", "gods": "rules.gods",
+                       "board": "board"}
+
+
+def _game_names() -> tuple[str, ...]:
+    from ..rules.registry import game_names
+
+    return game_names()
 
 
 def _fail(field: str, why: str) -> PositionError:
@@ -223,51 +206,12 @@ def _key(key: Any) -> str:
     return brief(text)
 
 
-def pair_colors(pairs: Any, field: str, error: type[KanaloaError] = PositionError) -> tuple[str, ...]:
-    """The color names by index of a 2-player game whose players play ``pairs``, by seat, each player's
-    first color first (R15.1): the players' first colors, then their second colors.
-
-    Raises ``error`` starting with ``field`` unless ``pairs`` is two pairs of the four colors, each
-    named once.  The reader (``colors``) and ``Position.new`` (``colors``, ``--colors``) both check
-    with it.
-    """
-    if (not isinstance(pairs, (list, tuple)) or len(pairs) != TWO_PLAYERS
-            or any(not isinstance(p, (list, tuple)) or len(p) != 2 for p in pairs)):
-        raise error(f"{field}: give two players of two colors each, e.g. {DEFAULT_PAIRS}")
-    for pair in pairs:
-        for c in pair:
-            if not isinstance(c, str) or c not in COLORS:
-                raise error(f"{field}: {brief(c)} is not a color ({', '.join(COLORS)})")
-    colors = (pairs[0][0], pairs[1][0], pairs[0][1], pairs[1][1])
-    for i, c in enumerate(colors):
-        if c in colors[:i]:
-            places = [j for j, x in enumerate(colors) if x == c][:2]
-            whose = ("both players' first color" if places[1] < TWO_PLAYERS else
-                     " and ".join(f"{colors[j % TWO_PLAYERS]}'s {'first' if j < TWO_PLAYERS else 'second'} color"
-                                  for j in places))
-            raise error(f"{field}: {c} is named twice ({whose}); each color belongs to one player")
-    return colors
-
-
 def is_int(value: Any) -> bool:
     """True for a JSON whole number (not a boolean)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 # -- JSON text ----------------------------------------------------------------------------
-
-
-class _DuplicateKey(Exception):
-    """A JSON object names one key twice (the standard parser would keep the last silently)."""
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKey(key)
-        out[key] = value
-    return out
 
 
 def parse_json(text: str | bytes | bytearray) -> Any:
@@ -278,16 +222,14 @@ def parse_json(text: str | bytes | bytearray) -> Any:
         except UnicodeDecodeError as exc:
             raise _fail("position", f"not UTF-8 text (byte {exc.start} cannot be decoded)") from None
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys)
-    except _DuplicateKey as exc:
+        return jsontext.loads(text)
+    except jsontext.DuplicateKey as exc:
         raise _fail("position", f"the key {brief(exc.args[0])} appears twice in one object; a position says "
                                 f"each thing once") from None
     except json.JSONDecodeError as exc:
         raise _fail("position", f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
     except RecursionError:
         raise _fail("position", "not a position: the JSON is nested far too deeply") from None
-    except ValueError as exc:  # e.g. a number with thousands of digits
-        raise _fail("position", f"not valid JSON ({exc})") from None
 
 
 def dumps(doc: dict[str, Any]) -> str:
@@ -330,27 +272,25 @@ def _json_type(value: Any) -> str:
 # -- writing ------------------------------------------------------------------------------------
 
 
-def render(board: Board, colors: tuple[str, ...], d: StateData, viewer: int | None) -> dict[str, Any]:
-    """``d`` as a ``kanaloa-position/1`` document, showing what ``viewer`` (or everyone) knows.
-
-    ``colors`` names the colors by index; the first ``d.players`` of them name the players.
-    """
+def render(rs: Ruleset, d: StateData, viewer: int | None) -> dict[str, Any]:
+    """``d``, a state of rule set ``rs``, as a ``kanaloa-position/1`` document, showing what ``viewer`` (or
+    everyone) knows."""
+    board = rs.board
+    colors = rs.colors
     isl = board.islands
     full = viewer is None
     over = d.round == ROUND_OVER
-    kahuna = d.game == GAME_KAHUNA
-    players = colors[: d.players]
+    players = rs.seat_names
     doc: dict[str, Any] = {"format": FORMAT}
-    if kahuna:  # written only for Kahuna: a Kanaloa position reads as before
-        doc["game"] = GAME_NAMES[d.game]
+    if rs.document_game is not None:  # written only for a game other than Kanaloa: a Kanaloa position reads as before
+        doc["game"] = rs.document_game
     doc["board"] = board.source
-    if not kahuna:  # R16.9: Kahuna has no presets (R13); its bridges are 25 per player (R16.1)
-        doc["rules"] = {"preset": PRESET_NAMES[d.preset]}
-        if d.gods:  # written only with the gods: a position without them reads as before
-            doc["rules"]["gods"] = True
+    rules = rs.rules_document()
+    if rules is not None:  # R16.9: Kahuna has no rule options
+        doc["rules"] = rules
     doc["players"] = list(players)
-    if d.players == TWO_PLAYERS and not kahuna:
-        doc["colors"] = {colors[s]: [colors[c] for c in colors_of_seat(s, d.players)] for s in range(d.players)}
+    if rs.pairs:
+        doc["colors"] = {colors[s]: list(rs.color_names_of(s)) for s in range(d.players)}
     doc.update({
         "viewer": None if viewer is None else colors[viewer],
         "to_move": None if over else colors[d.to_move],
@@ -388,8 +328,8 @@ def render(board: Board, colors: tuple[str, ...], d: StateData, viewer: int | No
                    if knows_of_deck(d.pile[s], d.pile_unseen[s])}
         if went_in:
             doc["reshuffle"] = went_in
-    doc["scores"] = {colors[c]: d.scores[c] for c in color_order(d.players, d.game)}
-    if not over and kahuna:
+    doc["scores"] = {colors[c]: d.scores[c] for c in rs.color_order}
+    if not over and rs.may_skip_draw:
         doc["turn"] = {"played": d.played, "discarded": d.discarded, "skipped_draw": d.skipped}
     elif not over:
         doc["turn"] = {"played": d.played, "discarded": d.discarded, "remove_on": [isl[x] for x in d.remove_on]}
@@ -402,7 +342,7 @@ def render(board: Board, colors: tuple[str, ...], d: StateData, viewer: int | No
             doc["turn"].update({k: v for k, v in pending.items() if v})
     if d.round == ROUND_FINAL:
         doc["final_round"] = {"done": [colors[s] for s in d.final_done]}
-        if not kahuna:  # R16.7: nobody passes in Kahuna
+        if rs.has_pass:  # R16.7: nobody passes in Kahuna
             doc["final_round"]["passed"] = [colors[s] for s in d.final_passed]
     elif d.round == ROUND_SETUP:
         chosen = [s for s in range(d.players) if d.setup_chosen[s] != NO_CARD]
@@ -422,21 +362,12 @@ def render(board: Board, colors: tuple[str, ...], d: StateData, viewer: int | No
 # -- reading ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ReadPosition:
-    """What a document holds: the board, the colors by index (the players' first, in seat order),
-    the viewer's seat (None for a full position), the complete (for a viewer: filled-in) state, and
-    the kind of wait, if any."""
-
-    board: Board
-    colors: tuple[str, ...]
-    viewer: int | None
-    data: StateData
-    wait: WaitKind | None
+Read = tuple[Ruleset, "int | None", StateData, "WaitKind | None"]
 
 
-def read(doc: Any, boards: Callable[[str], Board] = load_board) -> ReadPosition:
-    """Check a parsed ``kanaloa-position/1`` document and build its state.
+def read(doc: Any, boards: Callable[[str], Board] = load_board) -> Read:
+    """Check a parsed ``kanaloa-position/1`` document and build its state: its rule set, the viewer's seat
+    (None for a full position), the complete (for a viewer: filled-in) state, and the kind of wait, if any.
 
     ``boards`` turns the ``board`` field into a ``Board`` (by default a
     built-in name or a file path, ``load_board``); it raises ``BoardError``
@@ -458,7 +389,7 @@ class _Reader:
     def __init__(self, boards: Callable[[str], Board]) -> None:
         self.boards = boards
 
-    def read(self, doc: Any) -> ReadPosition:
+    def read(self, doc: Any) -> Read:
         if not isinstance(doc, dict):
             raise _fail("position", f"must be a JSON object, not {_json_type(doc)}")
         for key in doc:
@@ -468,30 +399,21 @@ class _Reader:
             raise _fail("format", f"missing; a position starts with \"format\": \"{FORMAT}\"")
         if doc["format"] != FORMAT:
             raise _fail("format", f"{brief(doc['format'])} is not {brief(FORMAT)}")
-        self.game = game = self._game(doc.get("game", GAME_NAMES[GAME_KANALOA]))
-        kahuna = game == GAME_KAHUNA
         for key in ("board", "players", "to_move", "round", "hands", "face_up", "deck"):
             if key not in doc:
                 raise _fail(key, "missing")
-        board_name = doc["board"]
-        if not isinstance(board_name, str) or not board_name:
-            raise _fail("board", f"must be a built-in board name or a file path, not {brief(board_name)}")
-        try:
-            self.board = board = self.boards(board_name)
-        except BoardError as exc:
-            raise PositionError(str(exc)) from None
-        preset = self._preset(doc.get("rules", {}))
-        if self.gods:
-            self._gods_board(board)
-        self.players = self._players(doc["players"])
-        self.pairs = len(self.players) == TWO_PLAYERS and not kahuna  # R15: each player has two colors
-        self.colors = colors = self._color_map(doc)
+        self.rs = rs = self._ruleset(doc)
+        self.board = board = rs.board
+        self.players = rs.seat_names
+        self.colors = colors = rs.colors
+        self.gods = rs.gods
+        self.pairs = rs.pairs
         viewer = doc.get("viewer")
         if viewer is not None:
             viewer = self._seat("viewer", viewer)
         self.viewer = viewer
         rnd = self._round(doc["round"])
-        d = StateData.empty(board.n_islands, board.n_links, len(self.players), preset, game)
+        d = rs.empty_state()
         d.round = rnd
         d.to_move = self._to_move(doc["to_move"], rnd)
         self._bridges(d, doc.get("bridges", {}))
@@ -518,104 +440,79 @@ class _Reader:
             raise _fail(*found)
         if miscount is not None:
             raise miscount
-        return ReadPosition(board, colors, viewer, d, wait)
+        return rs, viewer, d, wait
 
-    # fields
+    # the rule set: game, board, rules, players, colors
 
-    def _game(self, value: Any) -> int:
-        """The rule set: Kanaloa (the default when ``game`` is absent) or Kahuna (R16)."""
-        if not isinstance(value, str) or value not in GAMES:
-            raise _fail("game", f"{brief(value)} is not one of {', '.join(repr(g) for g in GAMES)}")
-        return GAMES[value]
+    def _ruleset(self, doc: dict[str, Any]) -> Ruleset:
+        """The rule set the document plays: its ``game``, ``board``, ``rules``, ``players`` and ``colors``
+        fields read for their shape here, and checked together by the rule set (``make_ruleset``)."""
+        try:
+            game = game_type(doc["game"]) if "game" in doc else document_game(None)
+        except ParameterError:
+            names = ", ".join(repr(g) for g in _game_names())
+            raise _fail("game", f"{brief(doc['game'])} is not one of {names}") from None
+        board_name = doc["board"]
+        if not isinstance(board_name, str) or not board_name:
+            raise _fail("board", f"must be a built-in board name or a file path, not {brief(board_name)}")
+        try:
+            board = self.boards(board_name)
+        except BoardError as exc:
+            raise PositionError(str(exc)) from None
+        has_options = any(p.name in ("preset", "gods") for p in game.parameters)
+        options = self._rules(doc.get("rules", {}), None if has_options else make_ruleset(game.name, board=board))
+        players = doc["players"]
+        if not isinstance(players, list) or not all(isinstance(c, str) for c in players):
+            raise _fail("players", "must be a list of colors in seat order")
+        if len(set(players)) != len(players):
+            raise _fail("players", f"{brief(players)} names a color twice")
+        try:
+            shaped = make_ruleset(game.name, players=len(players), board=board, **options)
+        except ParameterError as exc:
+            count = f"{len(players)} color{'' if len(players) == 1 else 's'}; " if exc.parameter == "players" else ""
+            raise _fail(_FIELD_OF_PARAMETER.get(exc.parameter, exc.parameter), count + exc.why) from None
+        for c in players:
+            why = shaped.why_not_color(c, document=True)
+            if why is not None:
+                raise _fail("players", why)
+        per_seat: list[list[str]] = [[c] for c in players]
+        if "colors" in doc or shaped.pairs:
+            per_seat = self._pairs(doc, shaped, players)
+        try:
+            return make_ruleset(game.name, players=len(players), board=board, colors=per_seat, **options)
+        except ParameterError as exc:
+            raise _fail("colors" if shaped.pairs else "players", exc.why) from None
 
-    def _round(self, value: Any) -> int:
-        """The round: Kanaloa's 0 (setup), 1, 2, final, over; Kahuna's 1, 2, 3, final, over (R16.6)."""
-        rounds = _ROUNDS[self.game]
-        names = ", ".join(json.dumps(ROUND_NAMES[r]) for r in rounds)
-        # 1.0 or true would hash like 1: only the integers and the names are rounds.
-        known = (isinstance(value, str) or is_int(value)) and value in _ROUND_OF_NAME
-        if known and _ROUND_OF_NAME[value] in rounds:
-            return _ROUND_OF_NAME[value]
-        if known and self.game == GAME_KAHUNA and _ROUND_OF_NAME[value] == ROUND_SETUP:
-            raise _fail("round", f"Kahuna has no setup round: the cards are dealt and play begins in round 1 "
-                                 f"(R16.2); the rounds are {names}")
-        if known and _ROUND_OF_NAME[value] == ROUND_3:
-            raise _fail("round", f"3 is not one of {names}; round 3 is Kahuna's (R16.6): a Kahuna position says "
-                                 f"\"game\": \"kahuna\"")
-        raise _fail("round", f"{brief(value)} is not one of {names}")
-
-    def _preset(self, rules: Any) -> int:
-        """The preset (R13); sets ``self.gods``, whether the game is played with Might of the Gods (R14)."""
-        self.gods = False
-        if not isinstance(rules, dict):
-            if self.game == GAME_KAHUNA:
-                raise _fail("rules", f"must be an object (empty: Kahuna has no rule options), not {brief(rules)}")
-            raise _fail("rules", f"must be an object like {{\"preset\": \"yucata\"}}, not {brief(rules)}")
-        if self.game == GAME_KAHUNA:
+    def _rules(self, rules: Any, probe: Ruleset | None) -> dict[str, Any]:
+        """``rules``: the preset (R13) and the gods (R14); a game without rule options refuses each key
+        with its reason (``probe`` is that game's rule set, None for Kanaloa)."""
+        if probe is not None:
+            if not isinstance(rules, dict):
+                raise _fail("rules", f"must be an object (empty: {probe.title} has no rule options), not "
+                                     f"{brief(rules)}")
             for key in rules:
-                if key == "preset":
-                    raise _fail("rules.preset", "Kahuna has no presets (R13 does not apply, R16.9): each player has "
-                                                "25 bridges (R16.1)")
-                if key == "gods":
-                    raise _fail("rules.gods", "Kahuna has no rule options: Might of the Gods is a variant of "
-                                              "Kanaloa, not of Kahuna (R14, R16.9)")
-                raise _fail(f"rules.{_key(key)}", "unknown field (Kahuna has no rule options)")
-            return PRESET_YUCATA
+                why = probe.lacks(f"rules.{key}")
+                if why is not None:
+                    raise _fail(f"rules.{key}", why)
+                raise _fail(f"rules.{_key(key)}", f"unknown field ({probe.title} has no rule options)")
+            return {}
+        if not isinstance(rules, dict):
+            raise _fail("rules", f"must be an object like {{\"preset\": \"yucata\"}}, not {brief(rules)}")
         for key in rules:
             if key not in ("preset", "gods"):
                 raise _fail(f"rules.{_key(key)}", "unknown field (rules has preset, gods)")
         gods = rules.get("gods", False)
         if not isinstance(gods, bool):
             raise _fail("rules.gods", f"{brief(gods)} must be true (Might of the Gods, R14) or false")
-        self.gods = gods
         preset = rules.get("preset", "yucata")
-        if not isinstance(preset, str) or preset not in PRESETS:
-            raise _fail("rules.preset", f"{brief(preset)} is not one of {', '.join(PRESETS)} (R13)")
-        return PRESETS[preset]
+        if not isinstance(preset, str) or preset not in ("yucata", "tabletop"):
+            raise _fail("rules.preset", f"{brief(preset)} is not one of yucata, tabletop (R13)")
+        return {"preset": preset, "gods": gods}
 
-    def _players(self, players: Any) -> tuple[str, ...]:
-        if not isinstance(players, list) or not all(isinstance(c, str) for c in players):
-            raise _fail("players", "must be a list of colors in seat order")
-        if self.game == GAME_KAHUNA:
-            return self._kahuna_players(players)
-        if len(players) not in (2, 3, 4):
-            raise _fail("players", f"{len(players)} color{'' if len(players) == 1 else 's'}; the game is for 2, 3 "
-                                   f"or 4 players")
-        for c in players:
-            if c in KAHUNA_COLORS:
-                raise _fail("players", f"{brief(c)} is not a color of Kanaloa ({', '.join(COLORS)}); white and black "
-                                       f"are Kahuna's: a Kahuna position says \"game\": \"kahuna\" (R16.1)")
-            if c not in COLORS:
-                raise _fail("players", f"{brief(c)} is not a color ({', '.join(COLORS)})")
-        if len(set(players)) != len(players):
-            raise _fail("players", f"{brief(players)} names a color twice")
-        return tuple(players)
-
-    def _kahuna_players(self, players: list[str]) -> tuple[str, ...]:
-        """R16.1: two players, white and black, in seat order (white first by default)."""
-        if len(players) != KAHUNA_PLAYERS:
-            raise _fail("players", f"{len(players)} color{'' if len(players) == 1 else 's'}; Kahuna is for 2 players, "
-                                   f"{' and '.join(KAHUNA_COLORS)} (R16.1)")
-        for c in players:
-            if c not in KAHUNA_COLORS:
-                raise _fail("players", f"{brief(c)} is not a color of Kahuna ({', '.join(KAHUNA_COLORS)}) (R16.1)")
-        if len(set(players)) != len(players):
-            raise _fail("players", f"{brief(players)} names a color twice")
-        return tuple(players)
-
-    def _color_map(self, doc: dict[str, Any]) -> tuple[str, ...]:
-        """The colors by index: the players' first colors, then (two players, R15.1) their second colors."""
-        players = self.players
-        if self.game == GAME_KAHUNA:
-            if "colors" in doc:
-                raise _fail("colors", "in Kahuna each player plays one color, white or black (R16.1); 'colors' gives "
-                                      "the two colors of a player in Kanaloa's 2-player game (R15.1)")
-            return players
-        if len(players) != TWO_PLAYERS:
-            if "colors" in doc:
-                raise _fail("colors", f"only a 2-player game gives each player two colors (R15.1); this game has "
-                                      f"{len(players)} players, each with one color")
-            return players
+    def _pairs(self, doc: dict[str, Any], shaped: Ruleset, players: list[str]) -> list[list[str]]:
+        """``colors``: each player's two colors, its first color first (R15.1)."""
+        if not shaped.pairs:
+            raise _fail("colors", str(shaped.lacks("colors")))
         if "colors" not in doc:
             raise _fail("colors", f"missing; a 2-player position gives both colors of each player (R15.1), e.g. "
                                   f"{{\"{players[0]}\": [\"{players[0]}\", \"COLOR\"], ...}}")
@@ -636,7 +533,23 @@ class _Reader:
                                    f"\"COLOR\"], not {brief(pair)}")
             if pair[0] != c:
                 raise _fail(field, f"{brief(pair)} does not start with {c}: a player is named by its first color")
-        return pair_colors([value[c] for c in players], "colors")
+        return [list(value[c]) for c in players]
+
+    def _round(self, value: Any) -> int:
+        """The round, one of the rule set's (Kanaloa's 0 setup, 1, 2, final, over; Kahuna's 1, 2, 3, final,
+        over, R16.6)."""
+        rounds = self.rs.rounds
+        names = ", ".join(json.dumps(ROUND_NAMES[r]) for r in rounds)
+        # 1.0 or true would hash like 1: only the integers and the names are rounds.
+        known = (isinstance(value, str) or is_int(value)) and value in _ROUND_OF_NAME
+        if known and _ROUND_OF_NAME[value] in rounds:
+            return _ROUND_OF_NAME[value]
+        why = self.rs.lacks(f"round:{value}") if known else None
+        if why is not None and value == 0:
+            raise _fail("round", f"{why}; the rounds are {names}")
+        if why is not None:
+            raise _fail("round", f"{brief(value)} is not one of {names}; {why}")
+        raise _fail("round", f"{brief(value)} is not one of {names}")
 
     def _to_move(self, value: Any, rnd: int) -> int:
         """The seat to move.  In a finished game ``to_move`` is null; the state then names the winner
@@ -657,7 +570,7 @@ class _Reader:
     def _seat(self, field: str, value: Any) -> int:
         """The seat of the player named ``value`` (by its first color, R15.1, with two players)."""
         if isinstance(value, str) and value in self.colors and value not in self.players:
-            owner = self.players[seat_of_color(self.colors.index(value), len(self.players))]
+            owner = self.players[self.rs.seat_of(self.colors.index(value))]
             raise _fail(field, f"{value} is {owner}'s second color; a player is named by its first color, "
                                f"{owner} (R15.1)")
         if not isinstance(value, str) or value not in self.players:
@@ -728,15 +641,6 @@ class _Reader:
 
     # Might of the Gods (R14)
 
-    def _gods_board(self, board: Board) -> None:
-        """R14.1: one token on each of 16 islands; no island may be called as the joker is (R14.5)."""
-        if board.n_islands != GODS_ISLANDS:
-            raise _fail("board", f"Might of the Gods lays one of its {GODS_ISLANDS} god tokens on each island "
-                                 f"(R14.1); board {board.name} has {board.n_islands} islands")
-        if board.find_island(KANALOA) is not None:
-            raise _fail("board", f"board {board.name} has an island called {KANALOA}, the name of a god token: a build "
-                                 f"could not say which it pays (R14.5)")
-
     def _gods(self, d: StateData, doc: dict[str, Any]) -> None:
         """``gods``: the tokens still on the islands and those each player owns, unused (R14.1, R14.2)."""
         if not self.gods:
@@ -764,7 +668,7 @@ class _Reader:
             if d.god_on[i] != NO_GOD:
                 raise _fail(field, f"{self.board.islands[i]} is given twice")
             d.god_on[i] = self._token(field, token)
-        for kind, total in enumerate(GOD_TOKENS):
+        for kind, total in enumerate(self.rs.token_counts):
             if d.god_on.count(kind) > total:
                 raise _fail("gods.on_islands", f"{d.god_on.count(kind)} {GOD_NAMES[kind]} tokens; the game has "
                                                f"{total} (R14.1)")
@@ -781,7 +685,7 @@ class _Reader:
                 if kind == KANE:
                     raise _fail(field, "KANE is never owned: it scores when it is claimed and leaves the game (R14.3)")
                 d.gods_owned[s][kind] += 1
-            for kind, total in enumerate(GOD_TOKENS):
+            for kind, total in enumerate(self.rs.token_counts):
                 if d.gods_owned[s][kind] > total:
                     raise _fail(field, f"{d.gods_owned[s][kind]} {GOD_NAMES[kind]} tokens; the game has {total} "
                                        f"(R14.1)")
@@ -919,10 +823,9 @@ class _Reader:
         if not isinstance(known, dict):
             raise _fail("reshuffle", "must be an object mapping players to what each saw go into the deck, "
                                      f"not {brief(known)}")
-        later = (ROUND_2, ROUND_3) if self.game == GAME_KAHUNA else (ROUND_2,)
-        if d.round not in later:
+        if d.round not in self.rs.reshuffled_rounds:
             raise _fail("reshuffle", f"round {ROUND_NAMES[d.round]!r} has no deck made from a reshuffle "
-                                     f"({'R16.6' if self.game == GAME_KAHUNA else 'R9'})")
+                                     f"({self.rs.rule_of('reshuffle')})")
         if deck_count == 0:
             raise _fail("reshuffle", "the deck is empty: there is nothing left to know of it")
         per_island = self.board.cards_per_island
@@ -960,22 +863,23 @@ class _Reader:
             if "turn" in doc:
                 raise _fail("turn", "the game is over; a finished game has no turn")
             return
-        two = self.pairs
-        kahuna = self.game == GAME_KAHUNA
-        keys = _TURN_KEYS[self.game] + (("color",) if two else ()) + (GOD_TURN_KEYS if self.gods else ())
+        rs = self.rs
         turn = doc.get("turn", {})
         if isinstance(turn, dict):
-            self._turn_of_another_game(turn, d.players)
-        turn = self._object("turn", turn, keys)
+            for key in turn:  # a field only another game (or player count, or the gods) has says whose it is
+                why = rs.lacks(f"turn.{key}") if key not in rs.turn_keys else None
+                if why is not None:
+                    raise _fail(f"turn.{key}", why)
+        turn = self._object("turn", turn, rs.turn_keys)
         d.played = self._count("turn.played", turn.get("played", 0), most=_NO_LIMIT)
         d.discarded = self._flag("turn.discarded", turn.get("discarded", False))
-        if kahuna:
+        if rs.may_skip_draw:
             d.skipped = self._flag("turn.skipped_draw", turn.get("skipped_draw", False))
-            return
-        d.remove_on = self._cards("turn.remove_on", turn.get("remove_on", []))
-        if two:
+        if rs.owes_removals:
+            d.remove_on = self._cards("turn.remove_on", turn.get("remove_on", []))
+        if rs.pairs:
             self._turn_color(d, turn)
-        if self.gods:
+        if rs.gods:
             self._turn_gods(d, turn)
 
     def _turn_gods(self, d: StateData, turn: dict[str, Any]) -> None:
@@ -985,29 +889,6 @@ class _Reader:
         d.pele_gifts = self._colors("turn.pele_gifts", turn.get("pele_gifts", []))
         d.lono_draw = self._flag("turn.lono_draw", turn.get("lono_draw", False))
         d.over_limit = self._flag("turn.over_limit", turn.get("over_limit", False))
-
-    def _turn_of_another_game(self, turn: dict[str, Any], players: int) -> None:
-        """A ``turn`` field that only another game (or player count, or the gods) has is an error saying
-        whose it is."""
-        if not self.gods:
-            for key in GOD_TURN_KEYS:
-                if key in turn:
-                    raise _fail(f"turn.{key}", f"only a game of Might of the Gods has a token's action pending "
-                                               f"({_RULE_OF_TURN_KEY[key]}): its rules say \"gods\": true")
-        if self.game == GAME_KAHUNA:
-            if "remove_on" in turn:
-                raise _fail("turn.remove_on", "Kahuna owes no removal after a build: R7 does not apply (R16.9); a "
-                                              "removal there is a move paying two cards (R16.3)")
-            if "color" in turn:
-                raise _fail("turn.color", "in Kahuna each player builds with its one color (R16.1); 'turn.color' is "
-                                          "the color of a turn in Kanaloa's 2-player game (R15.3)")
-            return
-        if "skipped_draw" in turn:
-            raise _fail("turn.skipped_draw", "a Kanaloa turn always ends with a draw (R5); only Kahuna skips one "
-                                             "(R16.5): a Kahuna position says \"game\": \"kahuna\"")
-        if "color" in turn and not self.pairs:
-            raise _fail("turn.color", f"only a 2-player game chooses a color each turn (R15.3); with "
-                                      f"{players} players each plays its one color")
 
     @staticmethod
     def _flag(field: str, value: Any) -> bool:
@@ -1023,26 +904,24 @@ class _Reader:
     def _round_fields(self, d: StateData, doc: dict[str, Any], deck_count: int) -> WaitKind | None:
         """Read final_round, setup and result; return the kind of wait, if any."""
         rnd = d.round
-        kahuna = self.game == GAME_KAHUNA
-        if kahuna and "setup" in doc:
-            raise _fail("setup", "Kahuna has no setup: 3 cards are dealt to each player and 3 turned face-up "
-                                 "(R16.2)")
+        rs = self.rs
+        if "setup" in doc and rs.lacks("setup"):
+            raise _fail("setup", str(rs.lacks("setup")))
         for key, wanted in (("final_round", ROUND_FINAL), ("setup", ROUND_SETUP), ("result", ROUND_OVER)):
             if key in doc and rnd != wanted:
                 raise _fail(key, f"only a position whose round is {ROUND_NAMES[wanted]!r} has it")
         if rnd == ROUND_FINAL:
             fr = doc.get("final_round", {})
-            if kahuna and isinstance(fr, dict) and "passed" in fr:
-                raise _fail("final_round.passed", "Kahuna has no pass: each player takes one final turn, in turn "
-                                                  "(R16.7)")
-            fr = self._object("final_round", fr, ("done",) if kahuna else ("done", "passed"))
+            if isinstance(fr, dict) and "passed" in fr and rs.lacks("final_round.passed"):
+                raise _fail("final_round.passed", str(rs.lacks("final_round.passed")))
+            fr = self._object("final_round", fr, rs.final_round_keys)
             d.final_done = self._colors("final_round.done", fr.get("done", []))
             d.final_passed = self._colors("final_round.passed", fr.get("passed", []))
         elif rnd == ROUND_SETUP:
             return self._setup(d, doc)
         elif rnd == ROUND_OVER:
             self._result(d, doc)
-        elif self.viewer is not None and not d.face_up and deck_count > 0 and rnd in (ROUND_1, ROUND_2, ROUND_3):
+        elif self.viewer is not None and not d.face_up and deck_count > 0 and rnd in rs.deck_rounds:
             # Nothing face-up beside a deck: the viewer waits for the cards a reshuffle turned up (R9,
             # R16.6), if the rules agree that one just happened (step 2).
             return WAIT_RESHUFFLE
@@ -1081,16 +960,14 @@ class _Reader:
         d.ranking = self._colors("result.ranking", res["ranking"])
         if sorted(d.ranking) != list(range(len(self.players))):
             raise _fail("result.ranking", f"must list every color once, not {brief(res['ranking'])}")
-        kahuna = self.game == GAME_KAHUNA
-        if res["winner"] is None and kahuna:
+        if res["winner"] is None and self.rs.may_end_without_winner:
             # R16.7, R16.8: a Kahuna game may end without a winner; the ranking is then the seat order.
             d.winner = -1
             if d.ranking != sorted(d.ranking):
                 raise _fail("result.ranking", f"with no winner the ranking lists the players in seat order, "
                                               f"{', '.join(self.players)}")
         elif res["winner"] is None:
-            raise _fail("result.winner", "null, but a game of Kanaloa always has a winner (R12); only Kahuna may end "
-                                         "without one (R16.7)")
+            raise _fail("result.winner", f"null, but {self.rs.lacks('no_winner')}")
         else:
             d.winner = self._seat("result.winner", res["winner"])
             if d.winner != d.ranking[0]:
@@ -1101,13 +978,12 @@ class _Reader:
     def _reason(self, value: Any) -> int:
         """Why the game ended: Kanaloa's points or eleven islands (R8, R12); Kahuna's points or no bridges
         (R16.7, R16.8)."""
-        reasons = _REASONS[self.game]
+        reasons = self.rs.reasons
         if isinstance(value, str) and value in reasons:
             return _REASON_OF_NAME[value]
-        why = {REASON_NAMES[REASON_ELEVEN]: "Kahuna has no immediate win (R8 does not apply, R16.9)",
-               REASON_NAMES[REASON_NO_BRIDGES]: "only a game of Kahuna ends when a player has no bridge left (R16.8)"}
-        if isinstance(value, str) and value in why:
-            raise _fail("result.reason", f"{value!r}: {why[value]}; the game ends on "
+        why = self.rs.lacks(f"reason:{value}") if isinstance(value, str) else None
+        if why is not None:
+            raise _fail("result.reason", f"{value!r}: {why}; the game ends on "
                                          f"{' or '.join(repr(r) for r in reasons)}")
         raise _fail("result.reason", f"{brief(value)} is not one of {', '.join(repr(r) for r in reasons)}")
 
@@ -1117,7 +993,7 @@ class _Reader:
                 raise _fail("seed", "a viewer position has no seed (it would reveal the deck)")
             return
         if "seed" not in doc:
-            rule = "R16.6" if doc.get("game") == "kahuna" else "R9"
+            rule = self.rs.rule_of("reshuffle")
             raise _fail("seed", f"missing; a full position gives the seed its future reshuffles ({rule}) are drawn "
                                 f"from ('kanaloa new --seed N' writes one)")
         seed = doc["seed"]

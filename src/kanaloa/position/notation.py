@@ -28,10 +28,11 @@ In a 2-player game (R15) every place and swap starts with the color it builds
 with, one of the mover's two (``blue: ALOA-BAFI/ALOA``); the player's other
 moves may start with its first color, the name of the player.
 
-**Kahuna (R16).**  The parser and the printer take the game
-(``kanaloa.rules.state.GAME_KAHUNA``).  Kahuna's colors are ``white`` and
-``black``; its removal pays two cards, one per end of the link, as a swap
-does in Kanaloa (R16.3), and skipping the draw is ``end`` (R16.5)::
+**Kahuna (R16).**  The parser and the printer take the rule set
+(``kanaloa.rules.ruleset.Ruleset``) and ask it what the game has.  Kahuna's
+colors are ``white`` and ``black``; its removal pays two cards, one per end
+of the link, as a swap does in Kanaloa (R16.3), and skipping the draw is
+``end`` (R16.5)::
 
     remove BARI-DUDA/BARI+DUDA   remove the opponent's bridge on BARI-DUDA (R16.3)
     end                          end the turn without drawing (R16.5), or a final turn (R16.7)
@@ -40,8 +41,8 @@ Kahuna has no swap, no pass, no setup (``reveal``), no ``remove LINK``
 without cards, and a reshuffle turns up at most 3 cards (``faceup`` names 1
 to 3); each is refused with its reason.
 
-**Might of the Gods (R14).**  With ``gods`` the parser also reads the
-god tokens' moves (in a game without the gods each is refused with its
+**Might of the Gods (R14).**  Where the rule set has god tokens the parser
+also reads the god tokens' moves (in a game without the gods each is refused with its
 reason)::
 
     ALOA-BAFI/KANALOA            place paying KANALOA, the joker (R14.5)
@@ -77,12 +78,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..errors import MoveError, brief, quote, shorten
-from ..rules import actions as A
+from ..rules import actions
 from ..rules.board import Board
-from ..rules.state import FACE_UP, GAME_KAHUNA, GAME_KANALOA, KAHUNA_FACE_UP, colors_of_seat
+from ..rules.ruleset import JOKER_NAME, Ruleset, default_palette
 
-COLORS = ("red", "green", "blue", "yellow")  # the colors, in default seat order
-KAHUNA_COLORS = ("white", "black")  # R16.1: Kahuna's two colors, in default seat order
+COLORS = default_palette()  # the colors of the default game (Kanaloa), in default seat order
 
 # Kinds of move.  All but "faceup" map one-to-one onto action kinds; "faceup" is
 # a record only.
@@ -92,51 +92,24 @@ PLACE, SWAP, REMOVE, DISCARD, TAKE, DRAW, END, PASS, REVEAL, FACEUP = (
 KU, STEAL, PELE, GIVE, LONO = "ku", "steal", "pele", "give", "lono"  # Might of the Gods (R14.6-R14.8)
 GOD_KINDS = (KU, STEAL, PELE, GIVE, LONO)
 KINDS = (PLACE, SWAP, REMOVE, DISCARD, TAKE, DRAW, END, PASS, REVEAL, FACEUP, *GOD_KINDS)
-KANALOA = "KANALOA"  # R14.5: the joker token, named where a build names a card
+KANALOA = JOKER_NAME  # R14.5: the joker token, named where a build names a card
 SEES, TAKES = "sees", "takes"  # the words of the viewer's records of KU and PELE
 
 _ACTION_KIND = {
-    PLACE: A.PLACE, SWAP: A.SWAP, REMOVE: A.REMOVE, DISCARD: A.DISCARD, TAKE: A.TAKE,
-    DRAW: A.DRAW, END: A.END, PASS: A.PASS, REVEAL: A.REVEAL,
-    KU: A.KU, STEAL: A.STEAL, PELE: A.PELE, GIVE: A.GIVE, LONO: A.LONO,
+    PLACE: actions.PLACE, SWAP: actions.SWAP, REMOVE: actions.REMOVE, DISCARD: actions.DISCARD, TAKE: actions.TAKE,
+    DRAW: actions.DRAW, END: actions.END, PASS: actions.PASS, REVEAL: actions.REVEAL,
+    KU: actions.KU, STEAL: actions.STEAL, PELE: actions.PELE, GIVE: actions.GIVE, LONO: actions.LONO,
 }
 _KIND_OF_ACTION = {v: k for k, v in _ACTION_KIND.items()}
 _KEYWORDS = (REMOVE, DISCARD, TAKE, DRAW, END, PASS, REVEAL, FACEUP)
-_KAHUNA_KEYWORDS = (REMOVE, DISCARD, TAKE, DRAW, END, FACEUP)
 _GOD_RULE = {KU: "R14.6", STEAL: "R14.6", PELE: "R14.7", GIVE: "R14.7", LONO: "R14.8"}
-_KANALOA_COMBOS = {A.SWAP_JA: 0, A.SWAP_JB: 1}  # R14.5: the end of the link whose card pays beside KANALOA
-# Why Kahuna refuses a keyword of Kanaloa's.
-_NOT_IN_KAHUNA = {
-    PASS: "Kahuna has no pass: each player takes one final turn, in turn, and ends it with 'end' (R16.7)",
-    REVEAL: "Kahuna has no setup choice: 3 cards are dealt to each player and 3 turned face-up (R16.2)",
-}
+_KANALOA_COMBOS = {actions.SWAP_JA: 0, actions.SWAP_JB: 1}  # R14.5: the end of the link whose card pays beside KANALOA
 _PREFIX = re.compile(r"^\s*([A-Za-z]+)\s*:(.*)$", re.S)
 
 
-def game_colors(game: int = GAME_KANALOA) -> tuple[str, ...]:
-    """The colors a game may name, in default seat order: Kanaloa's four, or Kahuna's white and black (R16.1)."""
-    return KAHUNA_COLORS if game == GAME_KAHUNA else COLORS
-
-
-def face_up_count(game: int = GAME_KANALOA) -> int:
-    """How many cards lie face-up beside the deck: 4 (R3, R9), or 3 in Kahuna (R16.2, R16.6)."""
-    return KAHUNA_FACE_UP if game == GAME_KAHUNA else FACE_UP
-
-
-def seat_colors(colors: Sequence[str], players: int, seat: int, game: int = GAME_KANALOA) -> tuple[str, ...]:
-    """The names of the colors ``seat`` plays, its first color first (one, or two with two players of
-    Kanaloa, R15.1).
-
-    ``colors`` names the colors by their index (``kanaloa.rules.state``): with
-    3 or 4 players, and in Kahuna, one per seat; with 2 players of Kanaloa
-    seat 0's and seat 1's first colors, then their second colors.
-    """
-    return tuple(colors[c] for c in colors_of_seat(seat, players, game))
-
-
-def color_order(players: int, game: int = GAME_KANALOA) -> list[int]:
-    """The color indexes player by player, each player's first color first (the order of ``scores``)."""
-    return [c for s in range(players) for c in colors_of_seat(s, players, game)]
+def keywords(rs: Ruleset) -> tuple[str, ...]:
+    """The words that start a move other than a build, in the rule set's game."""
+    return tuple(k for k in _KEYWORDS if rs.lacks(f"move:{k}") is None)
 
 
 class QuotedMove(str):
@@ -182,73 +155,69 @@ class Move:
     # -- reading ------------------------------------------------------------
 
     @classmethod
-    def parse(cls, text: str, board: Board, game: int = GAME_KANALOA, gods: bool = False) -> Move:
-        """Read one move in notation on ``board``, in ``game`` (Kanaloa or Kahuna, R16), with or without
-        the gods (R14).
+    def parse(cls, text: str, rs: Ruleset) -> Move:
+        """Read one move in notation in the game of rule set ``rs`` (on its board).
 
         Raises ``MoveError`` quoting ``text`` and saying what is wrong,
         including a form the game does not have (a swap, ``pass`` or
         ``reveal`` in Kahuna; a removal paying cards in Kanaloa; a god
-        token's move without the gods).
+        token's move without the gods), with the rule set's reason.
         """
         if not isinstance(text, str):
             raise MoveError(f"move {brief(text)}: a move is written as text, e.g. 'ALOA-BAFI/ALOA'")
         quoted = QuotedMove(text.strip())
+        board = rs.board
 
         def fail(why: str) -> MoveError:
             return MoveError(f"move {quoted!r}: {why}")
 
         color = None
         body = text.strip()
-        kahuna = game == GAME_KAHUNA
         m = _PREFIX.match(quoted)
         if m:
             color = m.group(1).lower()
-            names = game_colors(game)
+            names = rs.palette
             if color not in names:
-                whose = "Kahuna's colors" if kahuna else "the colors"
-                raise fail(f"unknown color {quote(m.group(1))} ({whose} are {', '.join(names)})")
+                raise fail(f"unknown color {quote(m.group(1))} ({rs.title}'s colors are {', '.join(names)})")
             body = m.group(2).strip()
         if not body:
             raise fail("empty move")
         words = body.split()
         head = words[0].lower()
-        keywords = _KAHUNA_KEYWORDS if kahuna else _KEYWORDS
-        if kahuna and head in _NOT_IN_KAHUNA:
-            raise fail(_NOT_IN_KAHUNA[head])
+        words_here = keywords(rs)
+        absent = rs.lacks(f"move:{head}") if head in _KEYWORDS else None
+        if absent is not None:
+            raise fail(absent)
         if head in GOD_KINDS:
-            if kahuna:
-                raise fail(f"Kahuna has no god tokens: '{head}' is a move of Might of the Gods, a variant of "
-                           f"Kanaloa (R14, R16.9)")
-            if not gods:
-                raise fail(f"'{head}' uses a god token of Might of the Gods ({_GOD_RULE[head]}); this game is played "
-                           f"without the gods")
-            return cls._parse_god_move(head, words[1:], board, fail, color)
-        if head in keywords:
-            return cls._parse_keyword(head, words[1:], board, fail, color, game)
-        builds = "'LINK/CARD'" if kahuna else "'LINK/CARD' or 'LINK/CARD+CARD'"
+            if rs.lacks("move:tokens") is not None:
+                raise fail(f"'{head}' uses a god token of Might of the Gods ({_GOD_RULE[head]}); "
+                           f"{rs.lacks('move:tokens')}")
+            return cls._parse_god_move(head, words[1:], board, fail, color, rs.palette)
+        if head in words_here:
+            return cls._parse_keyword(head, words[1:], rs, fail, color)
+        builds = "'LINK/CARD' or 'LINK/CARD+CARD'" if rs.has_swap else "'LINK/CARD'"
         if len(words) > 1:
-            raise fail(f"expected a build {builds}, or one of " + ", ".join(repr(k) for k in keywords))
+            raise fail(f"expected a build {builds}, or one of " + ", ".join(repr(k) for k in words_here))
         if "/" not in body:
             if "-" in body:
                 raise fail(f"a build names the card it pays after a '/': {builds}")
-            raise fail(f"unknown move; expected {builds.replace(' or ', ', ')} or one of {', '.join(keywords)}")
+            raise fail(f"unknown move; expected {builds.replace(' or ', ', ')} or one of {', '.join(words_here)}")
         link_text, _, card_text = body.partition("/")
         link = _parse_link(link_text, board, fail)
         if not card_text:
-            if kahuna:
+            if not rs.has_swap:
                 raise fail("no card after '/': a place pays one card")
             raise fail("no card after '/': a place pays one card, a swap two ('CARD+CARD')")
-        if kahuna and "+" in card_text:
-            raise fail(f"Kahuna has no swap (R16.3): remove the bridge with 'remove {link[0]}-{link[1]}/"
+        if not rs.has_swap and "+" in card_text:
+            raise fail(f"{rs.lacks('move:swap')}: remove the bridge with 'remove {link[0]}-{link[1]}/"
                        f"{card_text.upper()}', then place on the free link")
-        cards = _parse_cards(card_text, link, board, fail, "swap", gods)
+        cards = _parse_cards(card_text, link, board, fail, "swap", rs.joker is not None)
         if len(cards) == 1:
             return cls(PLACE, link, cards, color=color)
         return cls(SWAP, link, cards, color=color)
 
     @classmethod
-    def _parse_god_move(cls, head, args, board, fail, color) -> Move:
+    def _parse_god_move(cls, head, args, board, fail, color, palette) -> Move:
         """The moves of the god tokens and their viewer records (R14.6-R14.8); see the module docstring."""
         if head == LONO:
             if args:
@@ -260,13 +229,13 @@ class Move:
                 raise fail("'steal' names one card, the card taken from the hand KU showed: 'steal CARD' (R14.6)")
             return cls(STEAL, cards=tuple(_parse_island(a, board, fail) for a in args), color=color)
         if head == PELE:
-            return cls._parse_pele(args, board, fail, color)
+            return cls._parse_pele(args, board, fail, color, palette)
         # KU and GIVE name a player first.
         shape = "'ku COLOR' (or the user's record 'ku COLOR sees CARD ...')" if head == KU else \
             "'give COLOR CARD' (or another player's gift, unseen: 'give COLOR')"
         if not args:
             raise fail(f"'{head}' names a player: {shape}")
-        target = _parse_color(args[0], fail, head)
+        target = _parse_color(args[0], fail, head, palette)
         if head == GIVE:
             if len(args) > 2:
                 raise fail(f"'give' names a player and one card: {shape}")
@@ -280,7 +249,7 @@ class Move:
         return cls(KU, color=color, target=target, seen=tuple(sorted(seen, key=board.islands.index)))
 
     @classmethod
-    def _parse_pele(cls, args, board, fail, color) -> Move:
+    def _parse_pele(cls, args, board, fail, color, palette) -> Move:
         """``pele``, the user's record ``pele takes COLOR:CARD ...`` or a victim's ``pele takes CARD`` (R14.7)."""
         if not args:
             return cls(PELE, color=color)
@@ -295,7 +264,7 @@ class Move:
             if not colon or not who or not card:
                 raise fail(f"{quote(word)}: the user's record names each player and the card taken from it, "
                            f"'COLOR:CARD' (R14.7)")
-            takes.append((_parse_color(who, fail, PELE), _parse_island(card, board, fail)))
+            takes.append((_parse_color(who, fail, PELE, palette), _parse_island(card, board, fail)))
         named = [who for who, _ in takes]
         twice = next((who for i, who in enumerate(named) if who in named[:i]), None)
         if twice is not None:
@@ -303,26 +272,26 @@ class Move:
         return cls(PELE, color=color, takes=tuple(takes))
 
     @classmethod
-    def _parse_keyword(cls, head, args, board, fail, color, game) -> Move:
-        kahuna = game == GAME_KAHUNA
+    def _parse_keyword(cls, head, args, rs: Ruleset, fail, color) -> Move:
+        board = rs.board
         if head in (END, PASS):
             if args:
                 raise fail(f"'{head}' takes nothing after it")
             return cls(head, color=color)
         if head == REMOVE:
             if len(args) != 1:
-                if kahuna:
+                if rs.removal_pays:
                     raise fail("'remove' names one link and the two cards it pays: 'remove A-B/CARD+CARD' (R16.3)")
                 raise fail("'remove' names one link: 'remove A-B'")
             link_text, slash, card_text = args[0].partition("/")
             link = _parse_link(link_text, board, fail)
-            if not kahuna:
+            if not rs.removal_pays:
                 if slash:
                     raise fail(f"a removal after a relative majority (R7) pays no card: write 'remove {link[0]}-"
-                               f"{link[1]}' (a removal paying two cards is Kahuna's, R16.3)")
+                               f"{link[1]}' ({rs.lacks('removal_pays')})")
                 return cls(REMOVE, link, color=color)
             if not card_text:
-                raise fail(f"a removal in Kahuna pays two cards, each naming an end of the link: 'remove {link[0]}-"
+                raise fail(f"a removal pays two cards, each naming an end of the link: 'remove {link[0]}-"
                            f"{link[1]}/CARD+CARD' (R16.3)")
             if "+" not in card_text:
                 raise fail(f"a removal pays two cards, not one: 'remove {link[0]}-{link[1]}/CARD+CARD' (R16.3)")
@@ -342,36 +311,36 @@ class Move:
                 raise fail("expected 'take CARD' or 'take CARD refill CARD'")
             return cls(TAKE, cards=(card,), refill=_parse_island(args[2], board, fail), color=color)
         # FACEUP
-        most = face_up_count(game)
+        most = rs.face_up_size
         if not 1 <= len(args) <= most:
-            why = " (a Kahuna reshuffle turns up 3, R16.6)" if kahuna and len(args) > most else ""
+            why = f" (a reshuffle turns up {most}, {rs.rule_of('reshuffle')})" if len(args) > most else ""
             raise fail(f"'faceup' names the 1 to {most} cards turned face-up, not {len(args)}{why}")
         return cls(FACEUP, cards=tuple(_parse_island(n, board, fail) for n in args), color=color)
 
     @classmethod
-    def from_action(cls, action: int, board: Board, color: str | None = None,
-                    builders: Sequence[str] | None = None, game: int = GAME_KANALOA,
-                    players: Sequence[str] | None = None) -> Move:
-        """The move of an integer action code (``kanaloa.rules.actions``) on ``board``, in ``game``.
+    def from_action(cls, action: int, rs: Ruleset, seat: int | None = None, color: str | None = None) -> Move:
+        """The move of an integer action code (``kanaloa.rules.actions``) of the player in ``seat``, in the game
+        of rule set ``rs``.
 
-        ``color`` becomes the move's prefix.  ``builders`` names the mover's
-        colors (``seat_colors``); with two of them (R15) a place or a swap
-        gets the color it builds with as its prefix instead.  A build with a
-        second color's slot needs them.  In Kahuna a removal's code carries
-        the two cards it pays (R16.3), which the move names.  ``players``
-        names the players by seat, for the player a ``ku`` or a ``give``
-        names (R14.6, R14.7); by default the colors in their default seat
-        order (``COLORS``).
+        ``color`` becomes the move's prefix.  Where each player plays two
+        colors (R15) a place or a swap gets the color of ``seat`` it builds
+        with as its prefix instead; a build with a second color's slot needs
+        ``seat``.  Where a removal pays cards (R16.3) its code carries them,
+        and the move names them.  A ``ku`` or a ``give`` names its player by
+        the rule set's names of the seats (R14.6, R14.7).
         """
-        kind, a, b = A.kind_of(action), A.arg_a(action), A.arg_b(action)
+        board = rs.board
+        builders = rs.color_names_of(seat) if seat is not None else None
+        players = rs.seat_names
+        kind, a, b = actions.kind_of(action), actions.arg_a(action), actions.arg_b(action)
         name = _KIND_OF_ACTION.get(kind)
         if name is None:
             raise MoveError(f"action {action}: unknown action kind {kind}")
         isl = board.islands
         if name in GOD_KINDS:
-            return cls._from_god_action(action, name, board, color, COLORS if players is None else players)
+            return cls._from_god_action(action, name, board, color, players)
         if name in (PLACE, SWAP):
-            slot, b = A.build_slot(action), A.build_arg(action)
+            slot, b = actions.build_slot(action), actions.build_arg(action)
             if builders is not None and len(builders) == 2:
                 color = builders[slot]
             elif slot:
@@ -383,24 +352,24 @@ class Move:
             ends = board.links[a]
             link = (isl[ends[0]], isl[ends[1]])
             if name == REMOVE:
-                if game != GAME_KAHUNA:
+                if not rs.removal_pays:
                     return cls(REMOVE, link, color=color)
-                if b not in (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB):
+                if b not in (actions.SWAP_AA, actions.SWAP_AB, actions.SWAP_BB):
                     raise MoveError(f"action {action}: unknown removal combination {b}")
-                return cls(REMOVE, link, tuple(isl[x] for x in A.swap_cards(ends, b)), color=color)
+                return cls(REMOVE, link, tuple(isl[x] for x in actions.swap_cards(ends, b)), color=color)
             if name == PLACE:
-                if b == A.JOKER:  # R14.5
+                if b == actions.JOKER:  # R14.5
                     return cls(PLACE, link, (KANALOA,), color=color)
                 if b not in ends:
                     raise MoveError(f"action {action}: island {b} is not an end of {board.link_name(a)}")
                 return cls(PLACE, link, (isl[b],), color=color)
-            if b == A.SWAP_JJ:  # R14.5
+            if b == actions.SWAP_JJ:  # R14.5
                 return cls(SWAP, link, (KANALOA, KANALOA), color=color)
             if b in _KANALOA_COMBOS:
                 return cls(SWAP, link, (KANALOA, isl[ends[_KANALOA_COMBOS[b]]]), color=color)
-            if b not in (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB):
+            if b not in (actions.SWAP_AA, actions.SWAP_AB, actions.SWAP_BB):
                 raise MoveError(f"action {action}: unknown swap combination {b}")
-            return cls(SWAP, link, tuple(isl[x] for x in A.swap_cards(ends, b)), color=color)
+            return cls(SWAP, link, tuple(isl[x] for x in actions.swap_cards(ends, b)), color=color)
         if name in (DISCARD, TAKE, REVEAL):
             if a >= board.n_islands:
                 raise MoveError(f"action {action}: no island {a} on board {board.name}")
@@ -411,7 +380,7 @@ class Move:
     def _from_god_action(cls, action: int, name: str, board: Board, color: str | None,
                          players: Sequence[str]) -> Move:
         """The move of a god token's action code (R14.6-R14.8)."""
-        a, b = A.arg_a(action), A.arg_b(action)
+        a, b = actions.arg_a(action), actions.arg_b(action)
         if name in (STEAL, GIVE) and a >= board.n_islands:
             raise MoveError(f"action {action}: no island {a} on board {board.name}")
         seat = a if name == KU else b
@@ -447,9 +416,9 @@ class Move:
             return " ".join((PELE, TAKES, *(f"{who}:{card}" for who, card in self.takes), *self.cards))
         return " ".join((k, *self.cards))
 
-    def notation(self, board: Board, game: int = GAME_KANALOA, gods: bool = False) -> str:
-        """The canonical notation on ``board`` in ``game`` (the move is read back through it)."""
-        return str(Move.parse(str(self), board, game, gods))
+    def notation(self, rs: Ruleset) -> str:
+        """The canonical notation in the game of ``rs`` (the move is read back through it)."""
+        return str(Move.parse(str(self), rs))
 
     def without_color(self) -> Move:
         """The same move with no color prefix."""
@@ -480,97 +449,98 @@ class Move:
         """True for a face-up record, which is no action of the rules."""
         return self.kind == FACEUP
 
-    def to_action(self, board: Board, builders: Sequence[str] | None = None,
-                  players: Sequence[str] | None = None) -> int:
-        """The integer action code of this move on ``board``.
+    def to_action(self, rs: Ruleset, seat: int) -> int:
+        """The integer action code of this move by the player in ``seat``, in the game of ``rs``.
 
         A take's refill and a draw's card are records of what the deck
         turned up, not part of the action, and so are the hand a ``ku ...
         sees`` record shows and the cards a ``pele takes`` record names.
-        ``builders`` names the mover's colors (``seat_colors``); with two of
-        them (R15) a place or a swap must name one of them as its color,
-        which the code then carries.  ``players`` names the players by seat
-        (default ``COLORS``), for the player a ``ku`` or a ``give`` names.
+        Where each player plays two colors (R15) a place or a swap must name
+        one of the seat's colors as its color, which the code then carries.
+        A ``ku`` or a ``give`` names a player among the rule set's seats.
         Raises ``MoveError`` for a face-up record, for a discard, reveal,
         steal or gift that names no card, for a player who is not playing,
         and for a 2-player build without one of the mover's colors.
         """
+        board = rs.board
+        builders = rs.color_names_of(seat)
+        players = rs.seat_names
         kind = _ACTION_KIND.get(self.kind)
         if kind is None:
             raise self._fail("a record of face-up cards is not an action")
         if self.kind in GOD_KINDS:
-            return self._god_action(kind, board, COLORS if players is None else players)
-        if kind in (A.PLACE, A.SWAP, A.REMOVE):
+            return self._god_action(kind, board, players)
+        if kind in (actions.PLACE, actions.SWAP, actions.REMOVE):
             names = self._link()
             a, b = (board.find_island(n) for n in names)
             link = None if a is None or b is None else board.find_link(a, b)
             if link is None:
                 raise self._fail(f"no link {shorten(f'{names[0]}-{names[1]}')} on board {board.name}")
             ends = board.links[link]
-            if kind == A.REMOVE and not self.cards:
-                return A.encode(A.REMOVE, link)
+            if kind == actions.REMOVE and not self.cards:
+                return actions.encode(actions.REMOVE, link)
             slot = 0
-            if builders is not None and len(builders) == 2:
+            if len(builders) == 2:
                 if self.color is None or self.color not in builders:
                     raise self._fail(f"a build of a 2-player game names its color, {builders[0]} or {builders[1]} "
                                      f"(R15.3)")
                 slot = list(builders).index(self.color)
-            if KANALOA in self.cards and kind != A.REMOVE:
-                return A.with_slot(self._kanaloa_build(kind, board, link), slot)
+            if KANALOA in self.cards and kind != actions.REMOVE:
+                return actions.with_slot(self._kanaloa_build(kind, board, link), slot)
             found = [board.find_island(n) for n in self.cards]
             cards = [c for c in found if c is not None]
             if not cards or len(cards) != len(found) or any(c not in ends for c in cards):
                 raise self._fail("the cards paid must name the ends of the link")
-            if kind == A.PLACE:
-                return A.with_slot(A.encode(A.PLACE, link, cards[0]), slot)
-            for combo in (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB):
-                if sorted(A.swap_cards(ends, combo)) == sorted(cards):
+            if kind == actions.PLACE:
+                return actions.with_slot(actions.encode(actions.PLACE, link, cards[0]), slot)
+            for combo in (actions.SWAP_AA, actions.SWAP_AB, actions.SWAP_BB):
+                if sorted(actions.swap_cards(ends, combo)) == sorted(cards):
                     # R16.3: a Kahuna removal carries the cards it pays as a swap does, without a color slot.
-                    return A.encode(A.REMOVE, link, combo) if kind == A.REMOVE else A.with_slot(
-                        A.encode(A.SWAP, link, combo), slot)
-            what = "removal" if kind == A.REMOVE else "swap"
+                    return actions.encode(actions.REMOVE, link, combo) if kind == actions.REMOVE else actions.with_slot(
+                        actions.encode(actions.SWAP, link, combo), slot)
+            what = "removal" if kind == actions.REMOVE else "swap"
             raise self._fail(f"the {what} cards must name the ends of the link")
-        if kind in (A.DISCARD, A.TAKE, A.REVEAL):
+        if kind in (actions.DISCARD, actions.TAKE, actions.REVEAL):
             if not self.cards:
                 raise self._fail("names no card, so it is no action")
             island = board.find_island(self.cards[0])
             if island is None:
                 raise self._fail(f"unknown island {brief(self.cards[0])}")
-            return A.encode(kind, island)
-        return A.encode(kind)
+            return actions.encode(kind, island)
+        return actions.encode(kind)
 
     def _kanaloa_build(self, kind: int, board: Board, link: int) -> int:
         """The code of a build paid with KANALOA (R14.5), without the color slot."""
         ends = board.links[link]
         others = self.paid
-        if kind == A.PLACE:
+        if kind == actions.PLACE:
             if self.cards != (KANALOA,):
                 raise self._fail("a place pays one card, KANALOA or a card")
-            return A.encode(A.PLACE, link, A.JOKER)
+            return actions.encode(actions.PLACE, link, actions.JOKER)
         if len(self.cards) != 2:
             raise self._fail("a swap pays two cards, one or both of them KANALOA")
         if not others:
-            return A.encode(A.SWAP, link, A.SWAP_JJ)
+            return actions.encode(actions.SWAP, link, actions.SWAP_JJ)
         island = board.find_island(others[0])
         if island is None or island not in ends:
             raise self._fail("the card paid beside KANALOA must name an end of the link")
-        return A.encode(A.SWAP, link, A.SWAP_JA if island == ends[0] else A.SWAP_JB)
+        return actions.encode(actions.SWAP, link, actions.SWAP_JA if island == ends[0] else actions.SWAP_JB)
 
     def _god_action(self, kind: int, board: Board, players: Sequence[str]) -> int:
         """The code of a god token's move (R14.6-R14.8)."""
         seat = 0
-        if kind in (A.KU, A.GIVE):
+        if kind in (actions.KU, actions.GIVE):
             if self.target is None or self.target not in players:
                 raise self._fail(f"{self.target} is not playing (the players are {', '.join(players)})")
             seat = list(players).index(self.target)
-        if kind in (A.STEAL, A.GIVE):
+        if kind in (actions.STEAL, actions.GIVE):
             if not self.cards:
                 raise self._fail("names no card, so it is no action")
             island = board.find_island(self.cards[0])
             if island is None:
                 raise self._fail(f"unknown island {brief(self.cards[0])}")
-            return A.encode(kind, island, seat)
-        return A.encode(kind, seat) if kind == A.KU else A.encode(kind)
+            return actions.encode(kind, island, seat)
+        return actions.encode(kind, seat) if kind == actions.KU else actions.encode(kind)
 
 
 
@@ -610,12 +580,12 @@ def _parse_island(name: str, board: Board, fail) -> str:
     return board.islands[index]
 
 
-def _parse_color(name: str, fail, kind: str) -> str:
-    """The color a ``ku``, a ``give`` or a ``pele takes`` record names (any color of Kanaloa; the position
+def _parse_color(name: str, fail, kind: str, palette: tuple[str, ...]) -> str:
+    """The color a ``ku``, a ``give`` or a ``pele takes`` record names (any color of the game; the position
     checks that it plays)."""
     color = name.lower()
-    if color not in COLORS:
-        raise fail(f"unknown color {quote(name)} after '{kind}' (the colors are {', '.join(COLORS)})")
+    if color not in palette:
+        raise fail(f"unknown color {quote(name)} after '{kind}' (the colors are {', '.join(palette)})")
     return color
 
 
@@ -635,10 +605,10 @@ def _parse_link(text: str, board: Board, fail) -> tuple[str, str]:
     return (board.islands[ends[0]], board.islands[ends[1]])
 
 
-def parse_move(text: str | Move, board: Board, game: int = GAME_KANALOA, gods: bool = False) -> Move:
-    """``text`` read as a move in ``game`` (with or without the gods, R14), or the ``Move`` itself (read again
-    from its notation in Kahuna, whose forms differ, R16.3, and where the gods change what is read)."""
+def parse_move(text: str | Move, rs: Ruleset) -> Move:
+    """``text`` read as a move in the game of ``rs``, or the ``Move`` itself, read again from its notation
+    where the rule set changes what is read (a removal paying cards, R16.3; the gods' moves, R14)."""
     if isinstance(text, Move):
-        again = game == GAME_KAHUNA or gods or text.is_god_move
-        return Move.parse(str(text), board, game, gods) if again else text
-    return Move.parse(text, board, game, gods)
+        again = rs.removal_pays or rs.joker is not None or text.is_god_move
+        return Move.parse(str(text), rs) if again else text
+    return Move.parse(text, rs)

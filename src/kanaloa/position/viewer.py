@@ -62,12 +62,13 @@ from collections.abc import Callable
 from typing import Literal
 
 from ..errors import MoveError
-from ..rules import actions as A
+from ..rules import actions
+from ..rules import gods as gods_rules
 from ..rules.board import Board
 from ..rules.reference import ReferenceState, came_out, knows_of_deck, reshuffle_knowledge, turn_up_face_up
-from ..rules.rng import SplitMix64
-from ..rules.state import GAME_KAHUNA, ROUND_1, ROUND_2, ROUND_3, ROUND_SETUP, StateData
-from . import notation as N
+from ..rules.ruleset import Ruleset
+from ..rules.state import NO_CARD, NO_COLOR, ROUND_1, ROUND_OVER, ROUND_SETUP, StateData
+from . import notation
 from .notation import Move
 
 WaitKind = Literal["setup", "reshuffle"]
@@ -77,9 +78,6 @@ UNSEEN_CHOICE = -2  # a setup choice the viewer has not seen, until it is filled
 
 Slot = tuple[str, int]
 Fail = Callable[[str], MoveError]
-
-
-PELE_TRIES = 1 << 20  # streams tried for PELE's recorded takes; one in at most 125 fits (hands of at most 5)
 
 
 def card_names(board: Board, counts: list[int]) -> list[str]:
@@ -133,6 +131,51 @@ def fill_in(board: Board, viewer: int, d: StateData, sizes: list[int], deck_coun
         d.known[d.to_move][d.ku_target] = list(d.hands[d.ku_target])
 
 
+def view_of(rs: Ruleset, full: StateData, viewer: int) -> tuple[StateData, WaitKind | None]:
+    """What ``viewer`` knows of the complete state ``full``, filled in: exactly the state a viewer position
+    reading ``full``'s document as the viewer sees it holds, without writing and reading the document.
+
+    What the document leaves out for a viewer is cleared (the other hands but their known part, the
+    deck's order, the others' face-down discards and setup choices, the others' knowledge, the seed;
+    and once the game is over, the turn and the final round), then ``fill_in`` deals the unseen cards.
+    Returns the state and the kind of wait (None: a reachable complete state never waits).
+    """
+    d = full.copy()
+    n, seats = d.n_islands, range(d.players)
+    sizes = [d.hand_size(s) for s in seats]
+    deck_count, hidden = len(d.deck), d.hidden_count()
+    for s in seats:
+        if s != viewer:
+            d.hands[s] = [0] * n
+            d.hidden_by[s] = [0] * n
+            if d.setup_chosen[s] != NO_CARD:
+                d.setup_chosen[s] = UNSEEN_CHOICE
+        if d.gods:  # R14.10: the viewer's knowledge is its own; the others' is the public part
+            for o in seats:
+                if o != viewer and o != s:
+                    d.known[o][s] = list(d.public[s])
+    d.deck = []
+    d.rng = 0
+    over = d.round == ROUND_OVER
+    if d.pile and not over and knows_of_deck(d.pile[viewer], d.pile_unseen[viewer]):
+        d.pile = [row if o == viewer else [0] * n for o, row in enumerate(d.pile)]
+        d.pile_unseen = [k if o == viewer else 0 for o, k in enumerate(d.pile_unseen)]
+    else:
+        d.pile, d.pile_unseen = [], []
+    if over:
+        d.to_move = d.ranking[0]
+        d.played, d.discarded, d.remove_on, d.turn_color, d.skipped = 0, False, [], NO_COLOR, False
+        d.ku_target, d.pele_gifts, d.lono_draw, d.over_limit = -1, [], False, False
+        d.final_done, d.final_passed = [], []
+    wait: WaitKind | None = None
+    if d.round == ROUND_SETUP and all(x != NO_CARD for x in d.setup_chosen):
+        wait = WAIT_SETUP
+    elif not d.face_up and deck_count > 0 and d.round in rs.deck_rounds:
+        wait = WAIT_RESHUFFLE
+    fill_in(rs.board, viewer, d, sizes, deck_count, hidden)
+    return d, wait
+
+
 def stand_in(d: StateData, seat: int, viewer: int | None = None) -> int:
     """A card of ``seat``'s filled-in hand to stand for one ``viewer`` does not see it give up.
 
@@ -151,51 +194,49 @@ def stand_in(d: StateData, seat: int, viewer: int | None = None) -> int:
 # -- records of the moves the viewer sees ------------------------------------------------
 
 
-def record(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, mv: Move, fail: Fail,
-           builders: tuple[str, ...] | None = None) -> tuple[bool, int]:
+def record(rs: Ruleset, viewer: int, d: StateData, mv: Move, fail: Fail) -> tuple[bool, int]:
     """Check the viewer's record of ``mv`` (by the color to move) and make the filled-in ``d`` agree with it.
 
-    ``colors`` names the colors by index (the players' first); ``builders``
-    the mover's colors, which a 2-player build names (R15).  Returns whether
-    ``d`` changed and the action to apply.  Raises ``fail(...)`` when the
-    record does not fit the position or is impossible for what the viewer
-    knows.  The rules have been asked first.
+    Returns whether ``d`` changed and the action to apply.  Raises
+    ``fail(...)`` when the record does not fit the position or is
+    impossible for what the viewer knows.  The rules have been asked first.
     """
+    board, colors = rs.board, rs.colors
     me = d.to_move
     own = me == viewer
     name, seer = colors[me], colors[viewer]
     kind = mv.kind
     changed = False
-    players = colors[: d.players]
-    if kind in N.GOD_KINDS:
+    if kind in notation.GOD_KINDS:
         changed, action = _record_god_move(board, colors, viewer, d, mv, fail)
-        return changed, mv.to_action(board, builders, players) if action is None else action
-    if kind == N.DRAW:
+        return changed, mv.to_action(rs, me) if action is None else action
+    if kind == notation.DRAW:
         if not own and mv.cards:
             raise fail(f"{seer} does not see the card {name} draws; write 'draw'")
         if own and not mv.cards:
             raise fail(f"name the card {seer} draws: 'draw CARD'")
         if own:
             changed = _bring_to_deck_top(board, colors, viewer, d, mv.cards[0], fail, "draw")
-    elif kind == N.TAKE:
+    elif kind == notation.TAKE:
         if not d.deck and mv.refill is not None:
             raise fail("the deck is empty; nothing refills the gap")
         if d.deck and mv.refill is None:
             raise fail(f"the deck refills the gap; write 'take {mv.cards[0]} refill CARD' with the card turned up")
         if d.deck and mv.refill is not None:
             changed = _bring_to_deck_top(board, colors, viewer, d, mv.refill, fail, "refill")
-    elif kind in (N.DISCARD, N.REVEAL):
+    elif kind in (notation.DISCARD, notation.REVEAL):
         if own and not mv.cards:
             raise fail(f"name the card: '{kind} CARD'")
         if not own and mv.cards:
-            what = "discards face-down" if kind == N.DISCARD else "sets aside"
+            what = "discards face-down" if kind == notation.DISCARD else "sets aside"
             raise fail(f"{seer} does not see which card {name} {what}; write '{kind}'")
         if not own:
             # The card stays unseen: any card of the filled-in hand stands for it.
-            return False, A.encode(A.DISCARD if kind == N.DISCARD else A.REVEAL, stand_in(d, me, viewer))
-    elif kind in (N.PLACE, N.SWAP, N.REMOVE) and mv.paid and not own:  # a Kahuna removal pays two (R16.3)
+            code = actions.DISCARD if kind == notation.DISCARD else actions.REVEAL
+            return False, actions.encode(code, stand_in(d, me, viewer))
+    elif kind in (notation.PLACE, notation.SWAP, notation.REMOVE) and mv.paid and not own:  # R16.3: a removal pays
         changed = _bring_to_hand(board, colors, viewer, d, me, mv, fail)
-    return changed, mv.to_action(board, builders, players)
+    return changed, mv.to_action(rs, me)
 
 
 def _record_god_move(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, mv: Move,
@@ -207,14 +248,14 @@ def _record_god_move(board: Board, colors: tuple[str, ...], viewer: int, d: Stat
     name, seer = colors[me], colors[viewer]
     players = colors[: d.players]
     kind = mv.kind
-    if kind == N.KU:
+    if kind == notation.KU:
         target = players.index(str(mv.target))
         if own and not mv.seen:
             raise fail(f"name the cards {seer} sees in {mv.target}'s hand: 'ku {mv.target} sees CARD ...' (R14.6)")
         if not own and mv.seen:
             raise fail(f"only the user of KU sees the hand; {seer} writes '{name}: ku {mv.target}' (R14.6)")
         return (_make_hand(board, colors, viewer, d, target, mv, fail) if own else False), None
-    if kind == N.STEAL:
+    if kind == notation.STEAL:
         victim = d.ku_target
         sees = own or viewer == victim
         if sees and not mv.cards:
@@ -222,8 +263,8 @@ def _record_god_move(board: Board, colors: tuple[str, ...], viewer: int, d: Stat
         if not sees and mv.cards:
             raise fail(f"{seer} does not see which card {name} takes from {players[victim]}; write '{name}: steal' "
                        f"(R14.10)")
-        return False, None if sees else A.encode(A.STEAL, stand_in(d, victim, viewer))
-    if kind == N.GIVE:
+        return False, None if sees else actions.encode(actions.STEAL, stand_in(d, victim, viewer))
+    if kind == notation.GIVE:
         receiver = players.index(str(mv.target))
         sees = own or viewer == receiver
         if sees and not mv.cards:
@@ -232,9 +273,9 @@ def _record_god_move(board: Board, colors: tuple[str, ...], viewer: int, d: Stat
             raise fail(f"{seer} does not see the card {name} gives {mv.target}; write '{name}: give {mv.target}' "
                        f"(R14.10)")
         if not sees:
-            return False, A.encode(A.GIVE, stand_in(d, me, viewer), receiver)
+            return False, actions.encode(actions.GIVE, stand_in(d, me, viewer), receiver)
         return (False if own else _bring_to_hand(board, colors, viewer, d, me, mv, fail)), None
-    if kind == N.PELE:
+    if kind == notation.PELE:
         return _record_pele(board, colors, viewer, d, mv, fail), None
     return False, None  # LONO: its extra card is an R5 record of its own
 
@@ -274,30 +315,12 @@ def _island(board: Board, card: str) -> int:
     return x
 
 
-def nth_card(hand: list[int], index: int) -> int:
-    """The island of the ``index``-th card of ``hand``, its cards in island order (how PELE's takes are drawn,
-    docs/engine.md "Might of the Gods")."""
-    for island, count in enumerate(hand):
-        if index < count:
-            return island
-        index -= count
-    raise IndexError("the hand holds fewer cards")
-
-
-def pele_victims(d: StateData) -> list[int]:
-    """The players PELE takes a card from: every other player who holds one, in seat order after the mover
-    (R14.7)."""
-    me = d.to_move
-    seats = [(me + step) % d.players for step in range(1, d.players)]
-    return [v for v in seats if d.hand_size(v) > 0]
-
-
 def _record_pele(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, mv: Move, fail: Fail) -> bool:
     """The viewer's record of PELE (R14.7): make the filled-in state's takes those the viewer sees."""
     me = d.to_move
     name, seer = colors[me], colors[viewer]
     players = colors[: d.players]
-    victims = pele_victims(d)
+    victims = gods_rules.pele_victims(d)
     want: dict[int, int] = {}
     if me == viewer:
         form = "pele takes " + " ".join(f"{players[v]}:CARD" for v in victims)
@@ -331,7 +354,7 @@ def _record_pele(board: Board, colors: tuple[str, ...], viewer: int, d: StateDat
         if v in want and v != viewer:
             _bring_card(board, colors, viewer, d, v, want[v], reserved, fail)
             reserved.setdefault(v, [0] * board.n_islands)[want[v]] += 1
-    stream = pele_stream(d, victims, want)
+    stream = gods_rules.stream_for_pele_takes(d, want)
     if stream is None:  # pragma: no cover - one stream in at most 125 fits
         raise fail("no chance stream draws the takes recorded")
     d.rng = stream
@@ -356,20 +379,6 @@ def _bring_card(board: Board, colors: tuple[str, ...], viewer: int, d: StateData
     if src is None:
         raise fail(f"{name} cannot hold a {card} card: {seer} knows where every {card} card is")
     _exchange(d, src, x, ("hand", seat), y)
-
-
-def pele_stream(d: StateData, victims: list[int], want: dict[int, int]) -> int | None:
-    """A state of the chance stream whose PELE draws take ``want[v]`` from each seat ``v`` it names (the
-    state's own first, then the outputs of a stream seeded by it), or None."""
-    candidates = SplitMix64(d.rng)
-    candidate = d.rng
-    for _ in range(PELE_TRIES):
-        draws = SplitMix64(candidate)
-        taken = {v: nth_card(d.hands[v], draws.below(d.hand_size(v))) for v in victims}  # in seat order
-        if all(taken[v] == x for v, x in want.items()):
-            return candidate
-        candidate = candidates.next()
-    return None
 
 
 def _cannot_pay(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, seat: int, mv: Move) -> str | None:
@@ -450,7 +459,7 @@ def check_went_in(board: Board, seen: str, viewer: int, d: StateData, cards: lis
 # -- waiting for the cards turned face-up --------------------------------------------------
 
 
-def enter_wait(after: StateData, before: StateData, viewer: int) -> WaitKind | None:
+def enter_wait(rs: Ruleset, after: StateData, before: StateData, viewer: int) -> WaitKind | None:
     """After a move in a viewer position: turn ``after`` back into a wait where the deck turned up unseen cards.
 
     ``after`` is the state the engine reached from ``before`` (the
@@ -470,7 +479,7 @@ def enter_wait(after: StateData, before: StateData, viewer: int) -> WaitKind | N
         after.round = ROUND_SETUP
         after.to_move = 0
         return WAIT_SETUP
-    if before_round != after.round and after.round in (ROUND_2, ROUND_3) and after.face_up:
+    if before_round != after.round and after.round in rs.reshuffled_rounds and after.face_up:
         # R9, R16.6: the reshuffled deck turned cards face-up; unseen until recorded.
         after.deck = after.face_up + after.deck
         after.face_up = []
@@ -500,19 +509,19 @@ def faceup_count(board: Board, d: StateData, kind: str) -> int:
     return len(after.face_up) - len(d.face_up)
 
 
-def waiting_message(board: Board, d: StateData, kind: str) -> str:
+def waiting_message(rs: Ruleset, d: StateData, kind: str) -> str:
     """Why the position waits for a ``faceup`` record, and how to write it."""
-    k = faceup_count(board, d, kind)
+    k = faceup_count(rs.board, d, kind)
     template = "faceup " + " ".join(["CARD"] * k)
     if kind == WAIT_SETUP:
         return f"every player has chosen its card; record the {k} cards turned face-up with '{template}' (R3)"
-    rule = "R16.6" if d.game == GAME_KAHUNA else "R9"
+    rule = rs.rule_of("reshuffle")
     return f"the deck turned up {k} unseen card(s); record them with '{template}' ({rule})"
 
 
-def apply_faceup(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, kind: str, mv: Move,
-                 fail: Fail) -> None:
+def apply_faceup(rs: Ruleset, viewer: int, d: StateData, kind: str, mv: Move, fail: Fail) -> None:
     """The ``faceup`` record ends the wait: the named cards go face-up in ``d`` (changed in place)."""
+    board, colors = rs.board, rs.colors
     want = [board.find_island(c) for c in mv.cards]
     k = faceup_count(board, d, kind)
     if len(want) != k:

@@ -6,11 +6,16 @@ the core wants its own ``kanaloa_core.CoreBoard`` tables, the reference the
 ``Board`` itself.  An ``Engine`` hides that difference, in the manner of
 ``pyspiel.load_game``::
 
+    from kanaloa import load_game
     from kanaloa.rules.engine import load_engine
     engine = load_engine("reference")          # or "core", the default
-    state = engine.deal(board, players=4, preset=0, seed=1)
-    kahuna = engine.deal(board, players=2, preset=0, seed=1, game=GAME_KAHUNA)  # R16
-    gods = engine.deal(board, players=4, preset=0, seed=1, gods=True)  # R14
+    state = engine.deal(load_game("kanaloa", players=4), seed=1)
+    kahuna = engine.deal(load_game("kahuna"), seed=1)  # R16
+    gods = engine.deal(load_game("kanaloa", gods=True), seed=1)  # R14
+
+A rule set (``kanaloa.rules.ruleset.Ruleset``) says what to deal; the state
+classes' own ``deal(board, players, preset, seed, game, gods)`` are the
+engines' low-level entry, for the rules layer and its tests.
 
 - ``CORE`` (``"core"``): ``kanaloa_core.CoreState``, fast; what search and
   simulation use;
@@ -31,6 +36,8 @@ from .state import GAME_KANALOA, StateData
 if TYPE_CHECKING:
     from typing_extensions import Self
 
+    from .ruleset import Ruleset
+
 ENGINE_NAMES = ("core", "reference")
 
 
@@ -48,6 +55,8 @@ class EngineState(Protocol):
     def counts_on(self, island: int) -> list[int]: ...
 
     def controller_of(self, island: int) -> int: ...
+
+    def points_if_scored(self, final: bool = False) -> list[int]: ...
 
     @property
     def players(self) -> int: ...
@@ -83,21 +92,20 @@ class Engine:
     state_cls: Any
     board_for: Callable[[Board], Any]
 
-    def deal(self, board: Board, players: int, preset: int, seed: int, game: int = GAME_KANALOA,
-             gods: bool = False) -> EngineState:
-        """A new game dealt from ``seed``: Kanaloa in the setup (R3), or with ``game=GAME_KAHUNA``
-        Kahuna in round 1 (R16.2); with ``gods``, Kanaloa's variant Might of the Gods, its tokens laid
-        on the islands (R14.1).
+    def deal(self, ruleset: Ruleset, seed: int) -> EngineState:
+        """A new game of ``ruleset`` dealt from ``seed``: Kanaloa in the setup (R3), with the gods their tokens
+        on the islands (R14.1), or Kahuna in round 1 (R16.2).
 
-        ``game`` is passed on only for Kahuna and ``gods`` only when set, so that a state class that
-        plays Kanaloa alone still deals it.
+        The game is passed on to the state class only for Kahuna and ``gods`` only when set, so that a
+        state class that plays Kanaloa alone still deals it.
         """
         options: dict[str, Any] = {}
-        if game != GAME_KANALOA:
-            options["game"] = game
-        if gods:
+        if ruleset.code != GAME_KANALOA:
+            options["game"] = ruleset.code
+        if ruleset.gods:
             options["gods"] = True
-        state: EngineState = self.state_cls.deal(self.board_for(board), players, preset, seed, **options)
+        board = self.board_for(ruleset.board)
+        state: EngineState = self.state_cls.deal(board, ruleset.players, ruleset.preset_code, seed, **options)
         return state
 
     def from_data(self, board: Board, data: StateData) -> EngineState:

@@ -25,7 +25,6 @@ what every player knows.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import actions as A
@@ -49,9 +48,7 @@ from .state import (
     ROUND_1,
     ROUND_2,
     ROUND_FINAL,
-    ROUND_OVER,
     ROUND_SETUP,
-    TWO_PLAYERS,
     StateData,
     seat_of_color,
 )
@@ -430,22 +427,51 @@ def nth_card(hand: list[int], index: int) -> int:  # R14.7
     raise IndexError("the hand holds fewer cards")
 
 
+def pele_victims(d: StateData) -> list[int]:  # R14.7
+    """The players PELE takes a card from: every other player who holds one, in seat order after the mover."""
+    me = d.to_move
+    seats = [(me + step) % d.players for step in range(1, d.players)]
+    return [v for v in seats if d.hand_size(v) > 0]
+
+
+def pele_takes(d: StateData, stream: int) -> tuple[dict[int, int], int]:  # R14.7
+    """The card PELE takes from each victim when the chance stream is in state ``stream``: one draw per victim,
+    in seat order after the mover, ``below(hand size)`` naming the card in island order.  Returns the takes
+    (victim to island) and the stream's state after them."""
+    rng = SplitMix64(stream)
+    takes = {v: nth_card(d.hands[v], rng.below(d.hand_size(v))) for v in pele_victims(d)}
+    return takes, rng.state
+
+
+PELE_TRIES = 1 << 20  # streams tried for takes a viewer recorded; one in at most 125 fits (hands of at most 5)
+
+
+def stream_for_pele_takes(d: StateData, want: dict[int, int]) -> int | None:  # R14.7
+    """A state of the chance stream whose PELE draws take ``want[v]`` from each victim ``v`` it names: the
+    state's own first, then the outputs of a stream seeded by it; None if none of ``PELE_TRIES`` does.
+
+    A viewer position has no seed; where the viewer sees takes (its own PELE, or the card taken from it),
+    its filled-in state's stream becomes one that draws them."""
+    candidates = SplitMix64(d.rng)
+    candidate = d.rng
+    for _ in range(PELE_TRIES):
+        takes, _after = pele_takes(d, candidate)
+        if all(takes[v] == x for v, x in want.items()):
+            return candidate
+        candidate = candidates.next()
+    return None
+
+
 def use_pele(state: ReferenceState) -> None:  # R14.7
     """PELE takes one card at random (from the state's stream) from every other player who holds
     one, in seat order after the mover; each victim sees which card it lost and is owed a gift."""
     d = state.data
     me = d.to_move
     spend(d, PELE)
-    rng = SplitMix64(d.rng)
-    victims = []
-    for step in range(1, d.players):
-        victim = (me + step) % d.players
-        if d.hand_size(victim) > 0:
-            island = nth_card(d.hands[victim], rng.below(d.hand_size(victim)))
-            move_card_seen(d, victim, me, island)
-            victims.append(victim)
-    d.rng = rng.state
-    d.pele_gifts = victims
+    takes, d.rng = pele_takes(d, d.rng)
+    for victim, island in takes.items():
+        move_card_seen(d, victim, me, island)
+    d.pele_gifts = list(takes)
 
 
 def give(state: ReferenceState, island: int, receiver: int) -> None:  # R14.7
@@ -506,7 +532,7 @@ def malformed(board: Board, players: int, kind: int, a: int, arg: int) -> str | 
         return None if arg < players else f"'give' names a player: this game has no player {arg}"
     if kind in (A.PELE, A.LONO):
         return None if a == arg == 0 else f"'{A.KIND_NAMES[kind]}' names nothing"
-    return ref._malformed(board, kind, a, arg)
+    return ref._malformed(board, players, kind, a, arg)
 
 
 def token_used_by(kind: int, arg: int) -> int | None:
@@ -518,32 +544,12 @@ def token_used_by(kind: int, arg: int) -> int | None:
     return None
 
 
-def why_illegal(state: ReferenceState, action: int, names: Sequence[str], hand_known: bool = True) -> str | None:
-    """Why the player to move may not play ``action`` in a game of the variant; None when it is legal.
-
-    As ``kanaloa.rules.reference.why_illegal`` (which calls this one for a state with ``gods``):
-    ``names`` are the colors by color number; with ``hand_known`` false only the hand's size is
-    known (and so is, for a steal, only the size of the hand KU showed).
-    """
+def why_not_pending(state: ReferenceState, kind: int, a: int, arg: int, names: tuple[str, ...],
+                    hand_known: bool) -> str | ref.Undecided | None:  # R14.6-R14.8
+    """The variant's step of ``reference.why_illegal`` after the setup: with a token's action pending (KU's
+    steal, PELE's gifts, LONO's extra card) whether ``kind`` is it; a steal or gift with none pending is
+    refused; else ``reference.UNDECIDED`` (Kanaloa's next steps decide)."""
     d = state.data
-    names = tuple(names)
-    kind, a, arg = A.kind_of(action), A.arg_a(action), A.arg_b(action)
-    slot = 0
-    if kind in (A.PLACE, A.SWAP):
-        slot, arg = A.build_slot(action), A.build_arg(action)
-    shape = malformed(state.board, d.players, kind, a, arg)
-    if shape is not None:
-        return shape
-    if slot and d.players != TWO_PLAYERS:
-        return f"with {d.players} players each plays one color; only a 2-player game builds with a second color (R15.1)"
-    if d.round == ROUND_OVER:
-        return "the game is over"
-    if d.round == ROUND_SETUP:  # R3
-        if kind != A.REVEAL:
-            return "in the setup each color first reveals one card: 'reveal CARD' (R3)"
-        return ref._why_unpaid(state, [a], names, hand_known)
-    if kind == A.REVEAL:
-        return "cards are revealed only in the setup (R3)"
     if d.ku_target >= 0:
         return why_not_stolen(state, kind, a, names, hand_known)
     if d.pele_gifts:
@@ -554,16 +560,7 @@ def why_illegal(state: ReferenceState, action: int, names: Sequence[str], hand_k
         return "no KU is pending: 'steal' takes a card from the hand a KU showed (R14.6)"
     if kind == A.GIVE:
         return "no PELE gift is pending: 'give' hands a card back after PELE (R14.7)"
-    if d.remove_on:  # R7
-        return ref._why_not_removable(state, kind, a, names)
-    if kind == A.REMOVE:
-        return "no removal is pending (R7)"
-    token = token_used_by(kind, arg)
-    if token is not None:
-        return why_not_token_use(state, kind, token, a, arg, slot, names, hand_known)
-    if d.round == ROUND_FINAL:
-        return ref._why_not_in_final_round(state, kind, a, arg, slot, names, hand_known)
-    return why_not_in_play_phase(state, kind, a, arg, slot, names, hand_known)
+    return ref.UNDECIDED
 
 
 def why_not_stolen(state: ReferenceState, kind: int, island: int, names: tuple[str, ...],

@@ -370,25 +370,12 @@ def no_bridges_result(bare: list[int]) -> tuple[int, list[int]]:  # R16.8
 # -- explanations: why an action is illegal, why a state is unreachable ------------------------------
 
 
-def why_illegal(state: ReferenceState, action: int, names: Sequence[str], hand_known: bool = True) -> str | None:
-    """Why the player to move may not play ``action`` in a Kahuna game; None when it is legal.
-
-    As ``kanaloa.rules.reference.why_illegal`` (which calls this one for a Kahuna state): ``names``
-    are the colors by seat; with ``hand_known`` false only the hand's size is known.
-    """
+def why_not(state: ReferenceState, kind: int, a: int, arg: int, names: Sequence[str],
+            hand_known: bool) -> str | None:  # R16.2-R16.7
+    """Kahuna's steps of ``reference.why_illegal`` (the shared first steps passed: the code names an action,
+    no second color, the game not over): why the player to move may not play it; None when it is legal.
+    ``names`` are the colors by seat; with ``hand_known`` false only the hand's size is known."""
     d = state.data
-    board = state.board
-    kind, a, arg = A.kind_of(action), A.arg_a(action), A.arg_b(action)
-    slot = 0
-    if kind in (A.PLACE, A.SWAP):
-        slot, arg = A.build_slot(action), A.build_arg(action)
-    shape = _malformed(board, kind, a, arg)
-    if shape is not None:
-        return shape
-    if slot:
-        return "each Kahuna player builds with its one color; a build names no second color (R16.1)"
-    if d.round == ROUND_OVER:
-        return "the game is over"
     if kind == A.REVEAL:
         return "Kahuna has no setup: nobody reveals a card (R16.2)"
     if kind == A.SWAP:
@@ -470,7 +457,7 @@ def _why_not_built(state: ReferenceState, kind: int, link: int, arg: int, names:
     return ref._why_unpaid(state, cards, tuple(names), hand_known, pays_two="a removal")
 
 
-def _malformed(board: Board, kind: int, a: int, arg: int) -> str | None:
+def malformed(board: Board, players: int, kind: int, a: int, arg: int) -> str | None:
     """A reason when the code names no action on ``board``; a Kahuna removal names the two cards paid."""
     if kind == A.REMOVE:
         if a >= board.n_links:
@@ -478,7 +465,7 @@ def _malformed(board: Board, kind: int, a: int, arg: int) -> str | None:
         if arg not in COMBOS:
             return f"a removal on {board.link_name(a)} pays two cards of its ends (R16.3)"
         return None
-    return ref._malformed(board, kind, a, arg)
+    return ref._malformed(board, players, kind, a, arg)
 
 
 _Found = tuple[str, str] | None

@@ -725,6 +725,13 @@ def color_names(players: int, names: Sequence[str], game: int = GAME_KANALOA) ->
     return names + tuple(f"{names[seat_of_color(c, players)]}'s second color" for c in missing)
 
 
+class Undecided:
+    """What a rule set's step of ``why_illegal`` returns when the next step decides (``UNDECIDED``)."""
+
+
+UNDECIDED = Undecided()
+
+
 def why_illegal(state: ReferenceState, action: int, names: Sequence[str], hand_known: bool = True) -> str | None:
     """Why the player to move may not play ``action`` in ``state``; None when it is legal.
 
@@ -735,39 +742,72 @@ def why_illegal(state: ReferenceState, action: int, names: Sequence[str], hand_k
     depends on which cards it holds is not given (the action may then be
     illegal all the same; with ``hand_known`` true, None means exactly that
     ``action`` is in ``state.legal_actions()``).
+
+    Every rule set shares the first steps (a code that names no action, a
+    second color where each plays one, a finished game); then Kahuna's
+    rules answer (``kahuna.why_not``), or Kanaloa's (``why_not_kanaloa``),
+    which the gods' variant joins at the steps it changes.
     """
     d = state.data
-    board = state.board
     names = color_names(d.players, names, d.game)
-    if d.game == GAME_KAHUNA:
-        return kahuna.why_illegal(state, action, names, hand_known)
-    if d.gods:
-        return gods_rules.why_illegal(state, action, names, hand_known)
     kind, a, arg = A.kind_of(action), A.arg_a(action), A.arg_b(action)
     slot = 0
     if kind in (A.PLACE, A.SWAP):
         slot, arg = A.build_slot(action), A.build_arg(action)
-    shape = _malformed(board, kind, a, arg)
+    kahuna_rules = d.game == GAME_KAHUNA
+    malformed = kahuna.malformed if kahuna_rules else gods_rules.malformed if d.gods else _malformed
+    shape = malformed(state.board, d.players, kind, a, arg)
     if shape is not None:
         return shape
-    me = d.to_move
-    name = names[me]
-    if slot and d.players != TWO_PLAYERS:
+    if slot and state.n_colors == d.players:  # R15.1, R16.1: each player plays one color
+        if kahuna_rules:
+            return "each Kahuna player builds with its one color; a build names no second color (R16.1)"
         return f"with {d.players} players each plays one color; only a 2-player game builds with a second color (R15.1)"
     if d.round == ROUND_OVER:
         return "the game is over"
+    if kahuna_rules:
+        return kahuna.why_not(state, kind, a, arg, names, hand_known)
+    return why_not_kanaloa(state, kind, a, arg, slot, names, hand_known)
+
+
+def why_not_kanaloa(state: ReferenceState, kind: int, a: int, arg: int, slot: int, names: tuple[str, ...],
+                    hand_known: bool) -> str | None:  # R3-R10, R14
+    """Kanaloa's steps of ``why_illegal`` (the game not over, the code well formed); with the gods, the
+    variant's steps join them: what a token use left pending, the uses themselves, its play phase."""
+    d = state.data
+    variant = gods_rules if d.gods else None
     if d.round == ROUND_SETUP:  # R3
         if kind != A.REVEAL:
             return "in the setup each color first reveals one card: 'reveal CARD' (R3)"
         return _why_unpaid(state, [a], names, hand_known)
     if kind == A.REVEAL:
         return "cards are revealed only in the setup (R3)"
+    if variant is not None:  # R14.6-R14.8: a token's action pending
+        found = variant.why_not_pending(state, kind, a, arg, names, hand_known)
+        if found is not UNDECIDED:
+            return found
     if d.remove_on:  # R7
         return _why_not_removable(state, kind, a, names)
     if kind == A.REMOVE:
         return "no removal is pending (R7)"
+    if variant is not None:  # R14.4-R14.9
+        token = variant.token_used_by(kind, arg)
+        if token is not None:
+            return variant.why_not_token_use(state, kind, token, a, arg, slot, names, hand_known)
     if d.round == ROUND_FINAL:  # R10
         return _why_not_in_final_round(state, kind, a, arg, slot, names, hand_known)
+    if variant is not None:
+        return variant.why_not_in_play_phase(state, kind, a, arg, slot, names, hand_known)
+    return _why_not_in_play_phase(state, kind, a, arg, slot, names, hand_known)
+
+
+def _why_not_in_play_phase(state: ReferenceState, kind: int, a: int, arg: int, slot: int, names: tuple[str, ...],
+                           hand_known: bool) -> str | None:  # R4, R5
+    """Rounds 1 and 2, no removal pending: why a build, a discard or a draw is illegal; None when legal."""
+    d = state.data
+    board = state.board
+    me = d.to_move
+    name = names[me]
     if kind in (A.END, A.PASS):
         return f"'{A.KIND_NAMES[kind]}' belongs to the final round (R10)"
     if d.discarded and kind in (A.PLACE, A.SWAP, A.DISCARD):
@@ -881,7 +921,7 @@ def _pair(standing: tuple[int, ...]) -> str:
     return "(" + ", ".join(str(x) for x in standing) + ")"
 
 
-def _malformed(board: Board, kind: int, a: int, arg: int) -> str | None:
+def _malformed(board: Board, players: int, kind: int, a: int, arg: int) -> str | None:
     """A reason when the code names no action on ``board`` (an unknown kind, link, island or combination)."""
     if kind in (A.PLACE, A.SWAP, A.REMOVE):
         if a >= board.n_links:

@@ -21,12 +21,17 @@ path loaded only when a layer asks for it (``GameType.face``):
 face          what it is
 ============  ======================================================================
 ``position``  the position class: ``new``/``deal``, ``from_json``, moves in notation
-``search``    the adapter that puts the game behind the search protocol, and the
-              bots that know the game (``greedy``)
-``display``   the terminal picture of a position (``kanaloa show``)
-``svg``       the SVG picture of a position
-``openspiel`` the game's registration with OpenSpiel
-``bench``     the benchmark's workloads and the game's signature
+``search``    the adapter that puts the game behind the search protocol
+              (``search(policy, one_order, reshuffle, cut)``, with ``wrap(state)``)
+``greedy``    the greedy bot's player for the game (``greedy(ruleset, width)``, with
+              ``choose(state, rng)``)
+``display``   the terminal picture of a position (``kanaloa show``):
+              ``display(position, use_color=False) -> str``
+``svg``       the SVG picture of a position: ``svg(position, **options) -> str``
+``openspiel`` the game as an OpenSpiel game: ``openspiel(ruleset) -> pyspiel.Game``
+              (importing its module registers the games with ``pyspiel``)
+``bench``     the benchmark's workloads and the game's signatures:
+              ``bench(game_type) -> kanaloa.tools.benchmark.GameBench``
 ============  ======================================================================
 
 Nothing above the rules imports a game's modules by name; it asks the
@@ -45,17 +50,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import brief
-from .ruleset import KAHUNA, KANALOA, Parameter, ParameterError, Ruleset, make_ruleset, parameters
+from .ruleset import KAHUNA_GAME, KANALOA_GAME, Parameter, ParameterError, Ruleset, make_ruleset, parameters
 
-FACES = ("position", "search", "display", "svg", "openspiel", "bench")
+FACES = ("position", "search", "greedy", "display", "svg", "openspiel", "bench")
 
 # The Kanaloa family's faces: both of its games are served by the same modules, which ask the rule set.
 _FAMILY_FACES = {
     "position": "kanaloa.position.api:Position",
     "search": "kanaloa.play.game:family_search",
-    "display": "kanaloa.interfaces.display:position_lines",
+    "greedy": "kanaloa.play.greedy:GreedyPlayer",
+    "display": "kanaloa.interfaces.display:render_position",
     "svg": "kanaloa.interfaces.svg:position_svg",
-    "openspiel": "kanaloa.openspiel:register_family",
+    "openspiel": "kanaloa.openspiel:game_for",
     "bench": "kanaloa.tools.benchmark:family_workloads",
 }
 
@@ -66,7 +72,7 @@ class GameType:
 
     name: str
     title: str
-    rules: str  # the rule ids of RULES.md it implements
+    rules: str  # the rule ids it implements (docs/rules.md)
     summary: str
     parameters: tuple[Parameter, ...]
     make: Callable[..., Any]
@@ -75,6 +81,12 @@ class GameType:
     # Parameters ``make`` takes beyond ``parameters``, which it refuses with the rule's reason unless they
     # hold their neutral value (Kahuna's preset and gods: Kanaloa's options, R16.9).
     also_takes: tuple[str, ...] = ()
+    # The rule sets every game-wide check covers (the conformance suite, the soak): parameters of each.
+    examples: tuple[Mapping[str, Any], ...] = ({},)
+
+    def example_rulesets(self) -> list[Any]:
+        """The rule sets of ``examples``, made."""
+        return [self.load(**params) for params in self.examples]
 
     def load(self, **params: Any) -> Any:
         """The rule set with ``params``; raises ``ParameterError`` for a parameter it does not take."""
@@ -98,13 +110,16 @@ class GameType:
 
 
 REGISTERED: tuple[GameType, ...] = (
-    GameType(KANALOA, "Kanaloa", "R1-R15",
+    GameType(KANALOA_GAME, "Kanaloa", "R1-R15",
              "bridges between 16 islands for 2-4 players, majorities win islands; presets (R13), two players "
              "(R15) and Might of the Gods (R14)",
-             parameters(KANALOA), make_ruleset, _FAMILY_FACES, document_default=True),
-    GameType(KAHUNA, "Kahuna", "R16",
+             parameters(KANALOA_GAME), make_ruleset, _FAMILY_FACES, document_default=True,
+             examples=({"players": 4}, {"players": 3, "preset": "tabletop"}, {"players": 2},
+                       {"players": 4, "gods": True}, {"players": 3, "gods": True, "preset": "tabletop"},
+                       {"players": 2, "gods": True})),
+    GameType(KAHUNA_GAME, "Kahuna", "R16",
              "Kanaloa's two-player predecessor: 12 islands, white against black, three scorings",
-             parameters(KAHUNA), make_ruleset, _FAMILY_FACES, also_takes=("preset", "gods")),
+             parameters(KAHUNA_GAME), make_ruleset, _FAMILY_FACES, also_takes=("preset", "gods")),
 )
 _BY_NAME = {g.name: g for g in REGISTERED}
 

@@ -58,6 +58,7 @@ from .state import (
     GAME_KAHUNA,
     GAME_KANALOA,
     GOD_NAMES,
+    GOD_TOKENS,
     GODS_ISLANDS,
     HAND_LIMIT,
     KAHUNA_BRIDGES,
@@ -97,22 +98,24 @@ JOKER_NAME = GOD_NAMES[1]  # R14.5: KANALOA, the token a build may name as a car
 HAND_MOST = HAND_LIMIT + 1  # R4, R5: a hand of 5 must play or discard before it draws
 SEED_LIMIT = 1 << 64  # seeds are 64-bit (SplitMix64)
 
-KANALOA, KAHUNA = "kanaloa", "kahuna"  # the games of the family, as the registry names them
-_CODE = {KANALOA: GAME_KANALOA, KAHUNA: GAME_KAHUNA}
-_TITLE = {KANALOA: "Kanaloa", KAHUNA: "Kahuna"}
-_ROUNDS = {KANALOA: (ROUND_SETUP, ROUND_1, ROUND_2, ROUND_FINAL, ROUND_OVER),
-           KAHUNA: (ROUND_1, ROUND_2, ROUND_3, ROUND_FINAL, ROUND_OVER)}
-_REASONS = {KANALOA: (REASON_POINTS, REASON_ELEVEN), KAHUNA: (REASON_POINTS, REASON_NO_BRIDGES)}
-_TURN_KEYS = {KANALOA: ("played", "discarded", "remove_on"), KAHUNA: ("played", "discarded", "skipped_draw")}
+KANALOA_GAME, KAHUNA_GAME = "kanaloa", "kahuna"  # the games of the family, as the registry names them
+_CODE = {KANALOA_GAME: GAME_KANALOA, KAHUNA_GAME: GAME_KAHUNA}
+_TITLE = {KANALOA_GAME: "Kanaloa", KAHUNA_GAME: "Kahuna"}
+_ROUNDS = {KANALOA_GAME: (ROUND_SETUP, ROUND_1, ROUND_2, ROUND_FINAL, ROUND_OVER),
+           KAHUNA_GAME: (ROUND_1, ROUND_2, ROUND_3, ROUND_FINAL, ROUND_OVER)}
+_REASONS = {KANALOA_GAME: (REASON_POINTS, REASON_ELEVEN), KAHUNA_GAME: (REASON_POINTS, REASON_NO_BRIDGES)}
+_TURN_KEYS = {KANALOA_GAME: ("played", "discarded", "remove_on"), KAHUNA_GAME: ("played", "discarded", "skipped_draw")}
 GOD_TURN_KEYS = ("ku_target", "pele_gifts", "lono_draw", "over_limit")  # R14.6-R14.9: what a token use leaves
 _RULE_OF_TURN_KEY = {"ku_target": "R14.6", "pele_gifts": "R14.7", "lono_draw": "R14.8", "over_limit": "R14.9"}
 # The rule ids of the events messages and pictures cite, per game.
 _RULES = {
-    KANALOA: {"deal": "R3", "reshuffle": "R9", "scoring": "R11", "final": "R10", "winner": "R12", "hand": "R4",
-              "stock": "R13", "control": "R2", "draw": "R5"},
-    KAHUNA: {"deal": "R16.2", "reshuffle": "R16.6", "scoring": "R16.6", "final": "R16.7", "winner": "R16.7",
-             "hand": "R16.5", "stock": "R16.1", "control": "R16.4", "draw": "R16.5"},
+    KANALOA_GAME: {"deal": "R3", "reshuffle": "R9", "scoring": "R11", "final": "R10", "winner": "R12", "hand": "R4",
+                   "stock": "R13", "control": "R2", "draw": "R5", "eleven islands": "R8", "points": "R12"},
+    KAHUNA_GAME: {"deal": "R16.2", "reshuffle": "R16.6", "scoring": "R16.6", "final": "R16.7", "winner": "R16.7",
+                  "hand": "R16.5", "stock": "R16.1", "control": "R16.4", "draw": "R16.5", "no bridges": "R16.8",
+                  "points": "R16.7"},
 }
+_TOKEN_RULES = {"tokens": "R14.4", "over_limit": "R14.9", "claim": "R14.2"}  # with the gods (R14)
 # What one rule set lacks and another has: the feature, and why it is absent, for messages.
 _LACKS_IN_KAHUNA = {
     "setup": "Kahuna has no setup: 3 cards are dealt to each player and 3 turned face-up (R16.2)",
@@ -122,6 +125,7 @@ _LACKS_IN_KAHUNA = {
     "final_round.passed": "Kahuna has no pass: each player takes one final turn, in turn (R16.7)",
     "move:swap": "Kahuna has no swap (R16.3)",
     "tokens": "Kahuna has no god tokens: Might of the Gods is a variant of Kanaloa (R14, R16.9)",
+    "move:tokens": "Kahuna has no god tokens: Might of the Gods is a variant of Kanaloa (R14, R16.9)",
     "turn.remove_on": ("Kahuna owes no removal after a build: R7 does not apply (R16.9); a removal there is a move "
                        "paying two cards (R16.3)"),
     "turn.color": ("in Kahuna each player builds with its one color (R16.1); 'turn.color' is the color of a turn "
@@ -138,9 +142,15 @@ _LACKS_IN_KANALOA = {
                           "position says \"game\": \"kahuna\""),
     "reason:no bridges": "only a game of Kahuna ends when a player has no bridge left (R16.8)",
     "no_winner": "a game of Kanaloa always has a winner (R12); only Kahuna may end without one (R16.7)",
-    "removal_pays": ("a removal paying two cards is Kahuna's (R16.3); Kanaloa's removal follows a relative "
-                     "majority (R7)"),
+    "removal_pays": "a removal paying two cards is Kahuna's, R16.3",
 }
+
+
+class BoardName(str):
+    """A board's own name, shown as it is in a message (``board oro: ...``), where a user's text is quoted."""
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 class ParameterError(OptionError):
@@ -230,7 +240,7 @@ class Ruleset:
 
     def describe(self) -> str:
         """One line for people: ``Kanaloa, 4 players, yucata preset, on board oro``."""
-        if self.game == KAHUNA:
+        if self.game == KAHUNA_GAME:
             return f"{self.title}, white against black, on board {self.board.name}"
         parts = [self.title, f"{self.players} players" + (" with two colors each" if self.pairs else ""),
                  f"{self.preset} preset"]
@@ -242,7 +252,7 @@ class Ruleset:
         """The parameters that make this rule set again with ``load_game(self.game, **params)``."""
         out: dict[str, Any] = {"players": self.players, "board": self.board.source,
                                "colors": ",".join("+".join(self.color_names_of(s)) for s in range(self.players))}
-        if self.game == KANALOA:
+        if self.game == KANALOA_GAME:
             out["preset"] = self.preset
             out["gods"] = self.gods
         return out
@@ -267,12 +277,17 @@ class Ruleset:
     @property
     def palette(self) -> tuple[str, ...]:
         """Every color the game may name, in default seat order."""
-        return KAHUNA_COLORS if self.game == KAHUNA else KANALOA_COLORS
+        return KAHUNA_COLORS if self.game == KAHUNA_GAME else KANALOA_COLORS
 
     @property
     def other_palette(self) -> tuple[str, ...]:
         """The colors of the family's other game (named in messages: "white and black are Kahuna's")."""
-        return KANALOA_COLORS if self.game == KAHUNA else KAHUNA_COLORS
+        return KANALOA_COLORS if self.game == KAHUNA_GAME else KAHUNA_COLORS
+
+    def why_not_color(self, name: object, document: bool = False) -> str | None:
+        """Why ``name`` is not a color of this game (naming the family's game whose color it is), or None; with
+        ``document``, for a position document, also how a position of that game says so."""
+        return _why_not_color(self.game, name, document)
 
     def colors_of(self, seat: int) -> tuple[int, ...]:
         """The color indexes ``seat`` plays, its first color first."""
@@ -304,17 +319,17 @@ class Ruleset:
     @property
     def deal_size(self) -> int:
         """Cards dealt to each hand (R3; Kahuna R16.2)."""
-        return KAHUNA_DEAL if self.game == KAHUNA else DEAL
+        return KAHUNA_DEAL if self.game == KAHUNA_GAME else DEAL
 
     @property
     def face_up_size(self) -> int:
         """Cards face-up beside the deck (R3, R9; Kahuna R16.2, R16.6)."""
-        return KAHUNA_FACE_UP if self.game == KAHUNA else FACE_UP
+        return KAHUNA_FACE_UP if self.game == KAHUNA_GAME else FACE_UP
 
     @property
     def hand_limit(self) -> int:
         """Most cards a hand may hold when the turn's play ends (R4); Kahuna's most a hand holds (R16.5)."""
-        return KAHUNA_HAND if self.game == KAHUNA else HAND_LIMIT
+        return KAHUNA_HAND if self.game == KAHUNA_GAME else HAND_LIMIT
 
     @property
     def setup_hand(self) -> int:
@@ -324,14 +339,14 @@ class Ruleset:
     @property
     def bridges_per_color(self) -> int | None:
         """Bridges each color has: None when unlimited (yucata, R13), 20 (tabletop, R13), 25 (Kahuna, R16.1)."""
-        if self.game == KAHUNA:
+        if self.game == KAHUNA_GAME:
             return KAHUNA_BRIDGES
         return TABLETOP_BRIDGES if self.preset == "tabletop" else None
 
     @property
     def win_islands(self) -> int | None:
         """Islands whose control wins at once (R8), or None where no such win exists (Kahuna, R16.9)."""
-        return None if self.game == KAHUNA else WIN_ISLANDS
+        return None if self.game == KAHUNA_GAME else WIN_ISLANDS
 
     # -- what the rules have ---------------------------------------------------------------------
 
@@ -353,7 +368,13 @@ class Ruleset:
     @staticmethod
     def round_name(code: int) -> int | str:
         """A round as positions name it: ``0``, ``1``, ``2``, ``3``, ``"final"`` or ``"over"``."""
-        return ROUND_NAMES[code]
+        name: int | str = ROUND_NAMES[code]  # type: ignore[assignment]
+        return name
+
+    @property
+    def final_round(self) -> int:
+        """The round code of the final round, each player's last turn (R10; Kahuna R16.7)."""
+        return ROUND_FINAL
 
     @property
     def reasons(self) -> tuple[str, ...]:
@@ -368,37 +389,37 @@ class Ruleset:
     @property
     def has_pass(self) -> bool:
         """Whether a final turn may be passed (R10); Kahuna's may not (R16.7)."""
-        return self.game == KANALOA
+        return self.game == KANALOA_GAME
 
     @property
     def has_swap(self) -> bool:
         """Whether a build may swap a bridge (R4); Kahuna removes and places instead (R16.3)."""
-        return self.game == KANALOA
+        return self.game == KANALOA_GAME
 
     @property
     def removal_pays(self) -> bool:
         """Whether a removal is a move paying two cards (R16.3), rather than owed after a build (R7)."""
-        return self.game == KAHUNA
+        return self.game == KAHUNA_GAME
 
     @property
     def owes_removals(self) -> bool:
         """Whether a build may leave removals owed on islands (R7, ``turn.remove_on``)."""
-        return self.game == KANALOA
+        return self.game == KANALOA_GAME
 
     @property
     def may_skip_draw(self) -> bool:
         """Whether a turn may end without a draw (R16.5, ``turn.skipped_draw``)."""
-        return self.game == KAHUNA
+        return self.game == KAHUNA_GAME
 
     @property
     def may_end_without_winner(self) -> bool:
         """Whether a game may end with no winner (R16.7)."""
-        return self.game == KAHUNA
+        return self.game == KAHUNA_GAME
 
     @property
     def scores_islands(self) -> bool:
         """Whether a scoring counts the islands each controls (R16.6, R16.7) rather than links (R11)."""
-        return self.game == KAHUNA
+        return self.game == KAHUNA_GAME
 
     @property
     def tokens(self) -> tuple[str, ...]:
@@ -406,14 +427,46 @@ class Ruleset:
         return GOD_NAMES if self.gods else ()
 
     @property
+    def token_counts(self) -> tuple[int, ...]:
+        """How many tokens of each kind the game has, in the order of ``tokens`` (R14.1); empty without the gods."""
+        return GOD_TOKENS if self.gods else ()
+
+    @property
     def joker(self) -> str | None:
-        """The token a build may name as a card, ``KANALOA`` (R14.5), or None without the gods."""
+        """The token a build may name as a card, ``KANALOA_GAME`` (R14.5), or None without the gods."""
         return JOKER_NAME if self.gods else None
 
     def rule_of(self, event: str) -> str:
         """The rule id of ``event`` in this game: ``deal``, ``reshuffle``, ``scoring``, ``final``, ``winner``,
-        ``hand``, ``stock``, ``control``, ``draw``."""
-        return _RULES[self.game][event]
+        ``hand``, ``stock``, ``control``, ``draw``, a reason the game may end (``reasons``), and with the gods
+        ``tokens`` (when a token is used), ``over_limit`` (a hand a token left above the limit), ``claim``."""
+        return self.rules_cited()[event]
+
+    def rules_cited(self) -> dict[str, str]:
+        """Every event ``rule_of`` names, with its rule id."""
+        cited = dict(_RULES[self.game])
+        if self.gods:
+            cited.update(_TOKEN_RULES)
+        return cited
+
+    def how_the_winner_is_decided(self) -> str:
+        """For people: how the final scoring's winner is found (R12, R15.5; Kahuna's tie-breaks, R16.7)."""
+        if self.game == KAHUNA_GAME:
+            return "most points, then the higher final scoring, then with no points more bridges on the board (R16.7)"
+        if self.pairs:
+            return "the greater pair of points, the weaker color's first, then the earlier final turn (R15.5, R12)"
+        return "most points, then the earlier final turn (R12)"
+
+    @property
+    def token_rounds(self) -> tuple[int, ...]:
+        """The rounds in which a god token may be used: round 2 only (R14.4); none without the gods."""
+        return (ROUND_2,) if self.gods else ()
+
+    @property
+    def face_up_at_deal(self) -> int:
+        """Cards turned face-up when the cards are dealt: none before a setup (the row is filled after it, R3),
+        else the face-up row (R16.2)."""
+        return 0 if self.has_setup else self.face_up_size
 
     def lacks(self, feature: str) -> str | None:
         """Why this game has no ``feature`` another game of the family has, or None when it has it.
@@ -423,16 +476,21 @@ class Ruleset:
         ``tokens``, ``reason:NAME``, ``rules.preset``, ``rules.gods``,
         ``no_winner``, ``removal_pays``.
         """
-        if self.game == KAHUNA:
+        if self.game == KAHUNA_GAME:
             return _LACKS_IN_KAHUNA.get(feature)
         if feature in _LACKS_IN_KANALOA:
             return _LACKS_IN_KANALOA[feature]
         players = self.players
         if feature == "turn.color" and not self.pairs:
-            return f"only a 2-player game chooses a color each turn (R15.3); with {players} players each plays its one color"
+            return (f"only a 2-player game chooses a color each turn (R15.3); with {players} players each plays its "
+                    f"one color")
         if feature == "colors" and not self.pairs:
-            return f"only a 2-player game gives each player two colors (R15.1); with {players} players each plays one color"
-        if (feature == "tokens" or feature.startswith("turn.") and feature[5:] in GOD_TURN_KEYS) and not self.gods:
+            return (f"only a 2-player game gives each player two colors (R15.1); with {players} players each plays "
+                    f"one color")
+        if feature == "move:tokens" and not self.gods:
+            return "this game is played without the gods"
+        god_key = feature.startswith("turn.") and feature[5:] in GOD_TURN_KEYS
+        if (feature == "tokens" or god_key) and not self.gods:
             key = feature[5:]
             rule = f" ({_RULE_OF_TURN_KEY[key]})" if key in _RULE_OF_TURN_KEY else " (R14)"
             what = "god tokens" if feature == "tokens" else "a token's action pending"
@@ -444,11 +502,11 @@ class Ruleset:
     @property
     def document_game(self) -> str | None:
         """A position's ``game`` field: written for Kahuna, left out for Kanaloa (its default)."""
-        return None if self.game == KANALOA else self.game
+        return None if self.game == KANALOA_GAME else self.game
 
     def rules_document(self) -> dict[str, Any] | None:
         """A position's ``rules`` field, or None where the game has no rule options (Kahuna, R16.9)."""
-        if self.game == KAHUNA:
+        if self.game == KAHUNA_GAME:
             return None
         doc: dict[str, Any] = {"preset": self.preset}
         if self.gods:
@@ -458,7 +516,7 @@ class Ruleset:
     @property
     def turn_keys(self) -> tuple[str, ...]:
         """The keys of a position's ``turn`` field."""
-        keys = _TURN_KEYS[self.game]
+        keys: tuple[str, ...] = _TURN_KEYS[self.game]
         if self.pairs:
             keys += ("color",)
         if self.gods:
@@ -492,7 +550,7 @@ class Ruleset:
             "players": list(self.seat_names),
             "colors": {name: list(self.color_names_of(s)) for s, name in enumerate(self.seat_names)},
             "palette": list(self.palette),
-            "preset": self.preset if self.game == KANALOA else None,
+            "preset": self.preset if self.game == KANALOA_GAME else None,
             "gods": self.gods,
             "board": self.board.source,
             "deal": self.deal_size,
@@ -506,15 +564,21 @@ class Ruleset:
             "has_swap": self.has_swap,
             "pairs": self.pairs,
             "tokens": list(self.tokens),
+            "token_rounds": list(self.token_rounds),
+            "joker": self.joker,
             "scores_islands": self.scores_islands,
-            "rules": dict(_RULES[self.game]),
+            "may_skip_draw": self.may_skip_draw,
+            "removal_pays": self.removal_pays,
+            "face_up_at_deal": self.face_up_at_deal,
+            "reasons": list(self.reasons),
+            "rules": self.rules_cited(),
         }
 
 
 # -- making a rule set: every combination checked, one message per rule ------------------------------
 
 
-def make_ruleset(game: str = KANALOA, *, players: object = None, preset: object = None, gods: object = None,
+def make_ruleset(game: str = KANALOA_GAME, *, players: object = None, preset: object = None, gods: object = None,
                  board: object = None, colors: object = None) -> Ruleset:
     """The rule set of ``game`` (``kanaloa`` or ``kahuna``) with these parameters, each checked.
 
@@ -530,7 +594,7 @@ def make_ruleset(game: str = KANALOA, *, players: object = None, preset: object 
     """
     if game not in _CODE:
         raise ParameterError("game", f"unknown; choose one of {', '.join(_CODE)}", game, shown=True)
-    kahuna = game == KAHUNA
+    kahuna = game == KAHUNA_GAME
     # players (R3, R15, R16.1)
     if players is None:
         players = KAHUNA_PLAYERS if kahuna else 4
@@ -542,10 +606,10 @@ def make_ruleset(game: str = KANALOA, *, players: object = None, preset: object 
     # preset (R13, R16.9)
     if preset is None:
         preset = "yucata"
-    if not isinstance(preset, str) or preset not in PRESETS:
-        raise ParameterError("preset", f"unknown; choose one of {', '.join(PRESETS)} (R13)", preset, shown=True)
     if kahuna and preset != PRESET_NAMES[0]:
         raise ParameterError("preset", _LACKS_IN_KAHUNA["rules.preset"], preset, shown=True)
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise ParameterError("preset", f"unknown; choose one of {', '.join(PRESETS)} (R13)", preset, shown=True)
     # gods (R14, R16.9)
     if gods is None:
         gods = False
@@ -555,7 +619,7 @@ def make_ruleset(game: str = KANALOA, *, players: object = None, preset: object 
         raise ParameterError("gods", _LACKS_IN_KAHUNA["rules.gods"])
     # board (R1) and what the game needs of it (R3, R14.1, R14.5, R16.2)
     if board is None:
-        board = KAHUNA if kahuna else "oro"
+        board = KAHUNA_GAME if kahuna else "oro"
     if isinstance(board, str):
         bd = load_board(board)
     elif isinstance(board, Board):
@@ -569,7 +633,7 @@ def make_ruleset(game: str = KANALOA, *, players: object = None, preset: object 
         if bd.n_cards < need:
             raise ParameterError("board", f"Kahuna deals {KAHUNA_DEAL} cards to each of 2 players and turns "
                                           f"{KAHUNA_FACE_UP} face-up, {need} cards; the board has {bd.n_cards} (R16.2)",
-                                 bd.name, shown=True)
+                                 BoardName(bd.name), shown=True)
     elif players * DEAL > bd.n_cards:
         raise ParameterError("players", f"{players} hands of {DEAL} cards need more than the {bd.n_cards} cards of "
                                         f"board {bd.name} (R3)", players, shown=True)
@@ -581,10 +645,20 @@ def check_gods_board(bd: Board) -> None:  # R14.1, R14.5
     """Might of the Gods lays one token on each of 16 islands, and no island may share the joker's name."""
     if bd.n_islands != GODS_ISLANDS:
         raise ParameterError("board", f"Might of the Gods lays one of its {GODS_ISLANDS} god tokens on each island "
-                                      f"(R14.1); board {bd.name} has {bd.n_islands} islands", bd.name, shown=True)
+                                      f"(R14.1); the board has {bd.n_islands} islands", BoardName(bd.name), shown=True)
     if bd.find_island(JOKER_NAME) is not None:
-        raise ParameterError("board", f"board {bd.name} has an island called {JOKER_NAME}, the name of a god token: a "
-                                      f"build could not say which it pays (R14.5)", bd.name, shown=True)
+        raise ParameterError("board", f"an island is called {JOKER_NAME}, the name of a god token: a build could not "
+                                      f"say which it pays (R14.5)", BoardName(bd.name), shown=True)
+
+
+def default_palette() -> tuple[str, ...]:
+    """The colors of the registry's default game (Kanaloa), in default seat order."""
+    return KANALOA_COLORS
+
+
+def palettes() -> tuple[str, ...]:
+    """Every color a game of the family may name, each once: the colors ``--viewer`` and move prefixes take."""
+    return KANALOA_COLORS + KAHUNA_COLORS
 
 
 def color_text(per_seat: Sequence[Sequence[str]]) -> str:
@@ -606,8 +680,8 @@ def _per_seat(colors: object) -> list[list[str]]:
 
 def _color_names(game: str, players: int, colors: object) -> tuple[str, ...]:
     """The color names by index (R15.1, R16.1), from each seat's colors; checked."""
-    pairs = game == KANALOA and players == TWO_PLAYERS
-    palette = KAHUNA_COLORS if game == KAHUNA else KANALOA_COLORS
+    pairs = game == KANALOA_GAME and players == TWO_PLAYERS
+    palette = KAHUNA_COLORS if game == KAHUNA_GAME else KANALOA_COLORS
     if colors is None:
         if pairs:
             return (DEFAULT_PAIRS[0][0], DEFAULT_PAIRS[1][0], DEFAULT_PAIRS[0][1], DEFAULT_PAIRS[1][1])
@@ -615,26 +689,25 @@ def _color_names(game: str, players: int, colors: object) -> tuple[str, ...]:
     seats = _per_seat(colors)
     shape = ("write each player's two colors joined by '+', the players by ',': red+blue,green+yellow" if pairs
              else f"name one color per player, in seat order, e.g. {','.join(palette[:players])}")
-    if len(seats) != players:
-        raise ParameterError("colors", f"{len(seats)} player(s); this game has {players}; {shape}", color_text(seats),
-                             shown=True)
     width = {len(s) for s in seats}
-    if not pairs and width != {1}:
-        why = (_LACKS_IN_KAHUNA["colors"] if game == KAHUNA else
+    if not pairs and any(n > 1 for n in width):
+        why = (_LACKS_IN_KAHUNA["colors"] if game == KAHUNA_GAME else
                f"only a 2-player game gives each player two colors (R15.1); with {players} players each plays one "
                f"color")
         raise ParameterError("colors", why)
-    if pairs and width != {2}:
-        bad = next(s for s in seats if len(s) != 2)
-        raise ParameterError("colors", f"{'+'.join(bad)!r} is not two colors; {shape}", color_text(seats), shown=True)
+    if len(seats) != players:
+        raise ParameterError("colors", f"{len(seats)} player(s); this game has {players}; {shape}", color_text(seats),
+                             shown=True)
+    bad = next((s for s in seats if len(s) != (2 if pairs else 1) or not all(s)), None)
+    if bad is not None:
+        what = "two colors" if pairs else "a color"
+        raise ParameterError("colors", f"{brief('+'.join(bad))} is not {what}; {shape}", color_text(seats),
+                             shown=True)
     for seat in seats:
         for c in seat:
-            if not isinstance(c, str) or c not in palette:
-                other = KANALOA_COLORS if game == KAHUNA else KAHUNA_COLORS
-                note = (f"; {' and '.join(other)} are {'Kanaloa' if game == KAHUNA else 'Kahuna'}'s" if c in other
-                        else "")
-                raise ParameterError("colors", f"{brief(c)} is not a color of {_TITLE[game]} "
-                                               f"({', '.join(palette)}){note}")
+            not_color = _why_not_color(game, c)
+            if not_color is not None:
+                raise ParameterError("colors", not_color)
     names = tuple(s[0] for s in seats) + (tuple(s[1] for s in seats) if pairs else ())
     for i, c in enumerate(names):
         if c in names[:i]:
@@ -648,11 +721,30 @@ def _color_names(game: str, players: int, colors: object) -> tuple[str, ...]:
     return names
 
 
+def _why_not_color(game: str, name: object, document: bool = False) -> str | None:
+    """Why ``name`` is no color of ``game`` (R16.1 for the family's other game's colors), or None; with
+    ``document``, how a position of the other game says which it is."""
+    palette = KAHUNA_COLORS if game == KAHUNA_GAME else KANALOA_COLORS
+    if isinstance(name, str) and name in palette:
+        return None
+    other = KANALOA_COLORS if game == KAHUNA_GAME else KAHUNA_COLORS
+    if isinstance(name, str) and name in other:
+        other_game = KANALOA_GAME if game == KAHUNA_GAME else KAHUNA_GAME
+        listed = f"{', '.join(other[:-1])} and {other[-1]}"
+        says = ""
+        if document and other_game == KAHUNA_GAME:  # a Kanaloa position leaves its game out
+            says = f": a {_TITLE[other_game]} position says \"game\": \"{other_game}\""
+        return (f"{brief(name)} is not a color of {_TITLE[game]} ({', '.join(palette)}); {listed} are "
+                f"{_TITLE[other_game]}'s{says} (R16.1)")
+    return f"{brief(name)} is not a color of {_TITLE[game]} ({', '.join(palette)})" + (
+        " (R16.1)" if game == KAHUNA_GAME else "")
+
+
 def parameters(game: str) -> tuple[Parameter, ...]:
     """The parameters of ``game`` with their defaults, for ``kanaloa games`` and ``--help``."""
     board = Parameter("board", "a built-in board name or a board file's path",
-                      KAHUNA if game == KAHUNA else "oro", "the islands, links and cards (R1)")
-    if game == KAHUNA:
+                      KAHUNA_GAME if game == KAHUNA_GAME else "oro", "the islands, links and cards (R1)")
+    if game == KAHUNA_GAME:
         return (
             Parameter("players", "2", "2", "Kahuna is for 2 players, white and black (R16.1)", ("2",)),
             board,
@@ -674,13 +766,13 @@ def parameters(game: str) -> tuple[Parameter, ...]:
 def ruleset_for_state(board: Board, data: StateData, colors: Sequence[str] | None = None) -> Ruleset:
     """The rule set a ``StateData`` plays (its game, players, preset and gods), on ``board``; ``colors`` by
     index, or the game's defaults.  Raises ``ParameterError`` as ``make_ruleset`` does."""
-    game = KAHUNA if data.game == GAME_KAHUNA else KANALOA
+    game = KAHUNA_GAME if data.game == GAME_KAHUNA else KANALOA_GAME
     names: object = None
     if colors is not None:
         rs = make_ruleset(game, players=data.players, board=board)
         names = [[colors[c] for c in rs.colors_of(s)] for s in range(data.players)]
     preset = PRESET_NAMES[data.preset]
-    if game == KAHUNA:
+    if game == KAHUNA_GAME:
         return make_ruleset(game, players=data.players, board=board, colors=names)
     return make_ruleset(game, players=data.players, preset=preset, gods=bool(data.gods), board=board, colors=names)
 

@@ -1,40 +1,54 @@
 """Performance figures: what ``kanaloa bench`` prints and the suite in ``bench/`` times.
 
-This module owns three things.
+**The driver knows no game.**  ``run_bench`` asks every registered game
+(``kanaloa.rules.registry.game_types()``) for its ``bench`` face, called with
+the game's ``GameType``, which returns a ``GameBench``: what to time and count
+for that game.  The driver runs what the face lists:
 
-* **Reference positions** (``bench_position``): fixed, reproducible states to
-  time single operations on.  Each is reached from a seeded deal by playing the
-  moves a random game of ``kanaloa_core.random_games`` would play (the move
-  stream ``SplitMix64(seed ^ PLAYOUT_SALT)``, ``legal[next() % len(legal)]``)
-  until the wanted phase begins at the start of a turn: ``start`` (the first
-  turn of round 1, after the R3 reveals), ``mid-round-1`` (round 1 with at most
-  half of the round's deck left), ``round-2`` (round 2, after the R9 reshuffle,
-  with at most half of that deck left), ``final`` (the first turn of the R10
-  final round).  A deal whose game never reaches the phase (an R8 win, a round
-  2 with no deck) is skipped for the next seed.
-* **The signature** (``signature``): the total number of moves in a fixed set
-  of seeded random games (``SIGNATURE_SET``, 3 and 4 players).  It depends on
-  nothing but the rules, so it changes exactly when behaviour changes, and
-  every implementation must give the same number.  ``signature_2p`` does the
-  same for the 2-player game (R15, ``SIGNATURE_SET_2P``), and
-  ``signature_kahuna`` for Kahuna (R16, ``SIGNATURE_GAMES`` games on the
-  ``kahuna`` board), kept apart so that each number moves only with the rules
-  it covers.
-* **The measurements** (``run_bench``): random games in C, the same games
-  driven one move at a time from Python and played by the reference,
-  determinisations, one ISMCTS search (and, with the extra openspiel,
-  OpenSpiel's Python ISMCTS on the same position through ``kanaloa.openspiel``:
-  ``openspiel_ismcts_iterations_per_s``, and with ``rollout=core``:
-  ``openspiel_ismcts_core_iterations_per_s``), and single operations on the
-  reference positions.  ``reference_ratio`` compares the core and the reference on the
-  *same* work: one batch of seeded 4-player games (deals ``RATIO_SEED``,
-  ``RATIO_SEED + 1``, ...), played whole in C by ``random_games`` and move by
-  move by the reference with the same move stream, so both play the very same
-  games (their equal move totals prove it).  The batch is not the small
-  signature set: timing the core on a few games played over and over would
-  let the processor learn their branches and flatter the core.  A smaller
-  batch of 2-player games (R15) is timed the same way in every engine, and
-  so is a batch of Kahuna games (R16) on its own board.
+* **batches** (``Batch``): whole random games of one rule set played in the
+  game's compiled core, a fixed batch of seeded deals timed as a whole;
+* **the same games in every engine** (``SameGames``): one batch of seeded
+  games of a rule set, played whole in C, move by move through the Python API
+  (the game's ``position`` face) and by the reference with the same move
+  stream, so all three play the very same games (their equal move totals prove
+  it).  ``reference_ratio`` (with the batch's suffix) is the speed of C over
+  the reference on that same work.  The batch is not the small signature set:
+  timing the core on a few games played over and over would let the processor
+  learn their branches and flatter the core;
+* **signatures** (``Signature``): the total number of moves in a fixed set of
+  seeded random games of some rule sets.  It depends on nothing but the rules,
+  so it changes exactly when behaviour changes, and every implementation must
+  give the same number.  Each signature covers the rules it names, so that
+  each number moves only with them;
+* **a probe** (``Probe``): what else the game measures (its search,
+  determinisations, single operations on reference positions), with its own
+  rows in the report.
+
+A random game is the same in every implementation: game ``g`` of a batch from
+``seed`` is dealt from ``seed + g`` (``Engine.deal(ruleset, seed)``) and
+played with the move stream ``SplitMix64((seed + g) ^ salt)`` (the face's
+``salt``), ``legal[next() % len(legal)]`` of the sorted legal list at every
+step, chance keeping the state's own stream.
+
+**The Kanaloa family** (``family_workloads``, the face of both its games)
+times Kanaloa with 4, 3 and 2 players (R15) and with the gods (R14), and
+Kahuna (R16) on its own board, in C (``kanaloa_core.random_games``) and in
+every engine; its signatures are ``signature`` (3 and 4 players, both
+presets), ``signature_2p`` (R15), ``signature_gods`` (R14) and
+``signature_kahuna`` (R16).  Its probe times determinisations, one ISMCTS
+search as hints run it (and, with the extra openspiel, OpenSpiel's Python
+ISMCTS on the same position through ``kanaloa.openspiel``:
+``openspiel_ismcts_iterations_per_s``, and with ``rollout=core``:
+``openspiel_ismcts_core_iterations_per_s``), and single operations on the
+**reference positions** (``bench_position``): fixed, reproducible states of
+3- and 4-player Kanaloa, each reached from a seeded deal by playing the moves
+a random game of ``random_games`` would play until the wanted phase begins at
+the start of a turn: ``start`` (the first turn of round 1, after the R3
+reveals), ``mid-round-1`` (round 1 with at most half of the round's deck
+left), ``round-2`` (round 2, after the R9 reshuffle, with at most half of that
+deck left), ``final`` (the first turn of the R10 final round).  A deal whose
+game never reaches the phase (an R8 win, a round 2 with no deck) is skipped
+for the next seed.
 
 Timings are the CPU time of this process (``time.process_time``), so other
 programs sharing the machine do not count: every figure is for one core.  Each
@@ -49,66 +63,154 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..rules.board import Board, load_board
 from ..rules.engine import Engine, EngineState, load_engine
+from ..rules.registry import GameType, game_type, game_types, load_game
 from ..rules.rng import MASK64, SplitMix64
-from ..rules.state import (
-    GAME_KAHUNA,
-    GAME_KANALOA,
-    GAME_NAMES,
-    PRESET_NAMES,
-    PRESET_TABLETOP,
-    PRESET_YUCATA,
-    ROUND_1,
-    ROUND_2,
-    ROUND_FINAL,
-    ROUND_OVER,
-    ROUND_SETUP,
-    StateData,
-)
+from ..rules.ruleset import Ruleset
+from ..rules.state import StateData
 
 if TYPE_CHECKING:
     from ..rules.core import CoreState
     from ..search import SearchResult
 
-BOARD = "oro"
-KAHUNA_BOARD = "kahuna"
-PHASES = ("start", "mid-round-1", "round-2", "final")
-PLAYERS = (3, 4)
-POSITION_SEED = 1  # the first deal tried for every reference position
-POSITION_TRIES = 200  # deals tried before giving up on a phase
-LINE_MOVES = 40  # moves of the recorded continuation after a reference position
+Say = Callable[[str], None]  # hears what is being measured
 
-# The signature games: for each (players, preset), games dealt from SIGNATURE_SEED, SIGNATURE_SEED + 1, ...
-SIGNATURE_SEED = 1
-SIGNATURE_GAMES = 8
-SIGNATURE_SET = ((3, PRESET_YUCATA), (3, PRESET_TABLETOP), (4, PRESET_YUCATA), (4, PRESET_TABLETOP))
-SIGNATURE_SET_2P = ((2, PRESET_YUCATA), (2, PRESET_TABLETOP))  # R15, its own number
-
+IMPLS = ("core", "api", "reference")  # the engines every signature and same-games batch is played in
 PLAYOUT_SEED = 1_000_000  # first deal of the batches of random games in C
 RATIO_SEED = PLAYOUT_SEED  # first deal of the games every engine plays for the ratios
-ISMCTS_POSITION = (4, "mid-round-1")
-ISMCTS_SEED = 7
-
-# The issue's targets, on one core: key -> smallest acceptable figure.
-TARGETS = {
-    "playouts_per_s": 20_000,
-    "determinisations_per_s": 200_000,
-    "reference_ratio": 100,
-    "ismcts_iterations_per_s": 50_000,  # issue 9: the search behind hints, per core
-    "kahuna_playouts_per_s": 50_000,  # issue 13: random Kahuna games in C, per core
-}
-GODS_PLAYERS = 4  # the gods' figures (R14) are for 4-player games on oro
+SIGNATURE_SEED = 1  # the signature games of each rule set are dealt from SIGNATURE_SEED, SIGNATURE_SEED + 1, ...
+SIGNATURE_GAMES = 8  # signature games per rule set
 
 
-def _salt() -> int:
-    from ..rules.core import kanaloa_core
+# -- what a game's bench face lists ------------------------------------------------------
 
-    return kanaloa_core.PLAYOUT_SALT
+
+@dataclass(frozen=True)
+class Batch:
+    """Whole random games of ``ruleset`` in the game's compiled core, timed as one batch; the figures
+    ``playouts_key`` (games per second) and ``moves_key``."""
+
+    label: str  # for people: "4 players", "Kahuna (R16), on its board"
+    ruleset: Ruleset
+    playouts_key: str
+    moves_key: str
+
+
+@dataclass(frozen=True)
+class SameGames:
+    """One batch of seeded random games of ``ruleset`` played in every engine.
+
+    Its figures are keyed ``ratio``/``api``/``reference`` + ``suffix`` +
+    ``_playouts_per_s`` or ``_moves_per_s``, ``api_ratio`` + ``suffix`` and
+    ``reference_ratio`` + ``suffix``; the report adds ``ratio_games`` +
+    ``suffix`` and ``ratio_moves`` + ``suffix`` (the move total per engine).
+    ``small`` batches play ``Budget.games_small`` games, the others
+    ``Budget.ratio_games``.
+    """
+
+    suffix: str  # "", "_2p", ...
+    label: str  # for people: "random games (4 players)"
+    ruleset: Ruleset
+    small: bool = True
+
+
+@dataclass(frozen=True)
+class Signature:
+    """The move total of ``games`` seeded random games of each of ``rulesets``, dealt from ``seed`` on.
+
+    ``key`` is its ``--json`` key (with ``key + "_games"`` and ``key +
+    "_by_engine"`` beside it); ``name`` and ``rules`` are for people.
+    """
+
+    key: str
+    name: str  # "signature", "2-player signature"
+    rules: str  # the rule ids it covers, "" for the whole base game
+    rulesets: tuple[Ruleset, ...]
+    games: int = SIGNATURE_GAMES
+    seed: int = SIGNATURE_SEED
+
+    @property
+    def total_games(self) -> int:
+        """How many games the signature plays."""
+        return self.games * len(self.rulesets)
+
+    @property
+    def title(self) -> str:
+        """``2-player signature (R15)``."""
+        return f"{self.name} ({self.rules})" if self.rules else self.name
+
+    def moves(self, impl: str = "core") -> int:
+        """The move total with ``impl``: ``"core"`` (whole games in C), ``"api"`` (the core driven from Python
+        through the game's positions) or ``"reference"``.  All three must give the same number."""
+        play = _player(impl)
+        return sum(play(rs, self.games, self.seed) for rs in self.rulesets)
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What a game measures beyond random games: ``measure(budget, say)`` returns (figures, single-operation
+    rates per reference position), and ``write(figures, table)`` adds its rows to the report for people."""
+
+    measure: Callable[[Budget, Say], tuple[dict[str, float | None], dict[str, dict[str, float | None]]]]
+    write: Callable[[Mapping[str, float | None], Table], None]
+
+
+@dataclass(frozen=True)
+class GameBench:
+    """What ``kanaloa bench`` times and counts for one game: what its ``bench`` face returns.
+
+    ``core_games(ruleset, games, seed)`` plays ``games`` random games whole in
+    the game's compiled core and returns their move total; ``salt`` separates
+    each game's move stream from its deal (see the module docstring).
+    ``targets`` gives the smallest acceptable figure of some keys.
+    """
+
+    core_games: Callable[[Ruleset, int, int], int]
+    salt: int
+    batches: tuple[Batch, ...] = ()
+    same_games: tuple[SameGames, ...] = ()
+    signatures: tuple[Signature, ...] = ()
+    probe: Probe | None = None
+    targets: Mapping[str, float] = field(default_factory=dict)
+
+
+@functools.cache
+def _bench_by_name(name: str) -> GameBench:
+    game = game_type(name)
+    bench: GameBench = game.face("bench")(game)
+    return bench
+
+
+def game_bench(game: GameType | Ruleset) -> GameBench:
+    """The ``bench`` face's answer for ``game`` (a registered game, or the game of a rule set), made once."""
+    return _bench_by_name(game.game if isinstance(game, Ruleset) else game.name)
+
+
+def all_benches() -> list[tuple[GameType, GameBench]]:
+    """Every registered game with what its bench face lists, in registration order."""
+    return [(g, game_bench(g)) for g in game_types()]
+
+
+def signature_sets() -> dict[str, Signature]:
+    """Every registered game's signatures, by key."""
+    return {s.key: s for _, bench in all_benches() for s in bench.signatures}
+
+
+def signature(key: str = "signature", impl: str = "core") -> int:
+    """The move total of the signature ``key`` (``signature_sets``) played by ``impl`` (``Signature.moves``)."""
+    sets = signature_sets()
+    if key not in sets:
+        raise ValueError(f"signature {key!r}: choose one of {', '.join(sets)}")
+    return sets[key].moves(impl)
+
+
+def bench_targets() -> dict[str, float]:
+    """The smallest acceptable figure of each key with a target, over every registered game."""
+    return {k: v for _, bench in all_benches() for k, v in bench.targets.items()}
 
 
 # -- random games, the same in every implementation ------------------------------
@@ -129,38 +231,32 @@ def play_random(state: Any, seed: int) -> int:
     return moves
 
 
-def play_games(board: Board, players: int, preset: int, games: int, seed: int,
-               engine: Engine | None = None, game: int = GAME_KANALOA, gods: bool = False) -> int:
-    """Deal and play ``games`` random games move by move from Python; return the total moves.
+def play_games(ruleset: Ruleset, games: int, seed: int, engine: Engine | None = None) -> int:
+    """Deal and play ``games`` random games of ``ruleset`` move by move from Python; return the total moves.
 
     Game ``g`` is dealt from ``seed + g`` and played with the move stream
-    ``(seed + g) ^ PLAYOUT_SALT``: the games of
-    ``kanaloa_core.random_games(board, players, preset, games, seed, game)``.
+    ``(seed + g) ^ salt``: the games of ``core_games(ruleset, games, seed)``.
     ``engine`` is the compiled core (driven through its Python methods; the
-    default) or the reference; ``game`` is Kanaloa or Kahuna (R16).
+    default) or the reference.
     """
     engine = engine or load_engine()
-    salt = _salt()
+    salt = game_bench(ruleset).salt
     total = 0
     for g in range(games):
         game_seed = (seed + g) & MASK64
-        dealt = (engine.deal(board, players, preset, game_seed, game=game, gods=True) if gods else
-                 engine.deal(board, players, preset, game_seed, game=game))
-        total += play_random(dealt, game_seed ^ salt)
+        total += play_random(engine.deal(ruleset, game_seed), game_seed ^ salt)
     return total
 
 
-def play_games_api(board: Board, players: int, preset: int, games: int, seed: int,
-                   game: int = GAME_KANALOA, gods: bool = False) -> int:
-    """The same games as ``play_games``, through ``kanaloa.position.Position`` (legal actions, ``push``)."""
-    from ..position.api import Position
-
-    salt = _salt()
+def play_games_api(ruleset: Ruleset, games: int, seed: int) -> int:
+    """The same games as ``play_games``, through the game's positions (its ``position`` face: legal actions,
+    ``push``)."""
+    position = ruleset.game_type.face("position")
+    salt = game_bench(ruleset).salt
     total = 0
     for g in range(games):
         game_seed = (seed + g) & MASK64
-        pos = Position.new(players=players, seed=game_seed, preset=PRESET_NAMES[preset], board=board,
-                           game=GAME_NAMES[game], gods=gods)
+        pos = position.deal(ruleset, game_seed)
         stream = SplitMix64(game_seed ^ salt)
         state = pos.state
         while not state.is_over:
@@ -170,208 +266,24 @@ def play_games_api(board: Board, players: int, preset: int, games: int, seed: in
     return total
 
 
-def core_games(board: Board, players: int, preset: int, games: int, seed: int, game: int = GAME_KANALOA,
-               gods: bool = False) -> int:
-    """The total moves of ``kanaloa_core.random_games`` (the whole games in C)."""
-    from ..rules.core import core_board, random_games
-
-    return random_games(core_board(board), players, preset, games, seed, game, gods)[1]
+def core_games(ruleset: Ruleset, games: int, seed: int) -> int:
+    """The total moves of ``games`` random games of ``ruleset`` played whole in the game's compiled core."""
+    return game_bench(ruleset).core_games(ruleset, games, seed)
 
 
-# -- the signature ----------------------------------------------------------------
-
-
-def signature(board: Board | None = None, impl: str = "core") -> int:
-    """The total number of moves of the ``SIGNATURE_SET`` games on ``board`` (default ``oro``).
-
-    ``impl``: ``"core"`` (whole games in C), ``"api"`` (the core driven
-    from Python through ``Position``) or ``"reference"``.  All three must give
-    the same number; it changes only when the rules' behaviour does.
-    """
-    return _signature(SIGNATURE_SET, board, impl)
-
-
-def signature_2p(board: Board | None = None, impl: str = "core") -> int:
-    """``signature`` for the 2-player game (R15): the moves of the ``SIGNATURE_SET_2P`` games."""
-    return _signature(SIGNATURE_SET_2P, board, impl)
-
-
-def signature_gods(board: Board | None = None, impl: str = "core") -> int:
-    """``signature`` for Might of the Gods (R14): the moves of ``SIGNATURE_GAMES`` seeded 3- and 4-player games
-    each with the gods on ``board`` (default ``oro``)."""
-    board = board if board is not None else load_board(BOARD)
-    return _signature(((3, PRESET_YUCATA), (4, PRESET_YUCATA)), board, impl, GAME_KANALOA, gods=True)
-
-
-def signature_gods_games() -> int:
-    """How many games the gods' signature plays."""
-    return 2 * SIGNATURE_GAMES
-
-
-def signature_kahuna(board: Board | None = None, impl: str = "core") -> int:
-    """``signature`` for Kahuna (R16): the moves of ``SIGNATURE_GAMES`` seeded games on ``board`` (default
-    ``kahuna``)."""
-    board = board if board is not None else load_board(KAHUNA_BOARD)
-    return _signature(((2, PRESET_YUCATA),), board, impl, GAME_KAHUNA)
-
-
-def _play_reference(reference: Engine, board: Board, players: int, preset: int, games: int, seed: int,
-                    game: int, gods: bool = False) -> int:
-    return play_games(board, players, preset, games, seed, reference, game, gods)
-
-
-def _signature(games: tuple[tuple[int, int], ...], board: Board | None, impl: str,
-               game: int = GAME_KANALOA, gods: bool = False) -> int:
-    board = board if board is not None else load_board(BOARD)
-    play: Callable[..., int]
+def _player(impl: str) -> Callable[[Ruleset, int, int], int]:
+    """How ``impl`` plays a batch of random games: ``(ruleset, games, seed) -> moves``."""
     if impl == "core":
-        play = core_games
-    elif impl == "api":
-        play = play_games_api
-    elif impl == "reference":
-        play = functools.partial(_play_reference, load_engine("reference"))
-    else:
-        raise ValueError(f"impl {impl!r}: choose core, api or reference")
-    extra = {"gods": True} if gods else {}
-    return sum(play(board, players, preset, SIGNATURE_GAMES, SIGNATURE_SEED, game, **extra)
-               for players, preset in games)
+        return core_games
+    if impl == "api":
+        return play_games_api
+    if impl == "reference":
+        return functools.partial(_play_in, load_engine("reference"))
+    raise ValueError(f"impl {impl!r}: choose {', '.join(IMPLS[:-1])} or {IMPLS[-1]}")
 
 
-def signature_games() -> int:
-    """How many games the signature plays."""
-    return SIGNATURE_GAMES * len(SIGNATURE_SET)
-
-
-def signature_2p_games() -> int:
-    """How many games the 2-player signature plays."""
-    return SIGNATURE_GAMES * len(SIGNATURE_SET_2P)
-
-
-def signature_kahuna_games() -> int:
-    """How many games the Kahuna signature plays."""
-    return SIGNATURE_GAMES
-
-
-# -- reference positions ----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class BenchPosition:
-    """A reference position: the state after ``moves`` random moves of the game dealt from ``seed``.
-
-    ``line`` holds the next moves of the same random game (up to
-    ``LINE_MOVES``), a fixed continuation to time ``apply`` on.
-    """
-
-    players: int
-    phase: str
-    seed: int
-    moves: int
-    data: StateData = field(compare=True, repr=False)
-    line: tuple[int, ...] = field(default=(), repr=False)
-
-    @property
-    def name(self) -> str:
-        return f"{self.players}p-{self.phase}"
-
-    def state(self, board: Board, engine: Engine | None = None) -> EngineState:
-        """A fresh state of ``engine`` (default the core) at this position."""
-        return (engine or load_engine()).from_data(board, self.data)
-
-    def core_state(self, board: Board) -> CoreState:
-        """A fresh compiled-core state at this position, for what only the core does (search, determinise)."""
-        from ..rules.core import CoreState, core_board
-
-        return CoreState.from_data(core_board(board), self.data)
-
-
-def _at_phase(phase: str, d: StateData, deck_at_start: dict[int, int]) -> bool:
-    """Whether ``d`` is at the start of a turn inside ``phase`` (see the module docstring)."""
-    if d.round in (ROUND_SETUP, ROUND_OVER) or d.played or d.discarded or d.remove_on:
-        return False
-    if phase == "start":
-        return d.round == ROUND_1
-    if phase == "mid-round-1":
-        return d.round == ROUND_1 and 2 * len(d.deck) <= deck_at_start[ROUND_1]
-    if phase == "round-2":
-        return d.round == ROUND_2 and 2 * len(d.deck) <= deck_at_start[ROUND_2]
-    return d.round == ROUND_FINAL
-
-
-def bench_position(board: Board, players: int, phase: str, engine: Engine | None = None,
-                   preset: int = PRESET_YUCATA) -> BenchPosition:
-    """The reference position of ``phase`` for ``players`` on ``board``, built with ``engine``.
-
-    Deals are tried from ``POSITION_SEED`` on; the first whose random game
-    reaches the phase gives the position.  Both implementations build the
-    same position.  Raises ``ValueError`` for an unknown phase and
-    ``RuntimeError`` when no deal within ``POSITION_TRIES`` reaches it.
-    """
-    if phase not in PHASES:
-        raise ValueError(f"phase {phase!r}: choose one of {', '.join(PHASES)}")
-    engine = engine or load_engine()
-    salt = _salt()
-    for seed in range(POSITION_SEED, POSITION_SEED + POSITION_TRIES):
-        state = engine.deal(board, players, preset, seed)
-        stream = SplitMix64(seed ^ salt)
-        deck_at_start: dict[int, int] = {}
-        moves = 0
-        while not state.is_over:
-            d = state.to_data()
-            deck_at_start.setdefault(d.round, len(d.deck))
-            if _at_phase(phase, d, deck_at_start):
-                line: list[int] = []
-                while not state.is_over and len(line) < LINE_MOVES:
-                    legal = state.legal_actions()
-                    line.append(legal[stream.below(len(legal))])
-                    state.apply(line[-1])
-                return BenchPosition(players, phase, seed, moves, d, tuple(line))
-            legal = state.legal_actions()
-            state.apply(legal[stream.below(len(legal))])
-            moves += 1
-    raise RuntimeError(f"no game dealt from seeds {POSITION_SEED}..{POSITION_SEED + POSITION_TRIES - 1} "
-                       f"reaches the {phase} phase with {players} players")
-
-
-def bench_positions(board: Board, players: tuple[int, ...] = PLAYERS, phases: tuple[str, ...] = PHASES,
-                    engine: Engine | None = None) -> list[BenchPosition]:
-    """Every reference position for ``players`` x ``phases``, in that order."""
-    return [bench_position(board, p, phase, engine) for p in players for phase in phases]
-
-
-# -- the search and the determinisations -----------------------------------------
-
-
-def run_ismcts(board: Board, position: BenchPosition, iterations: int, seed: int = ISMCTS_SEED) -> SearchResult:
-    """One ISMCTS search, as hints run it (``HINT_SETTINGS``, one worker), for the player to move at
-    ``position``; its ``SearchResult``."""
-    from ..play.settings import HINT_SETTINGS
-
-    return HINT_SETTINGS.searcher(seed).search(HINT_SETTINGS.game().wrap(position.core_state(board)),
-                                               iterations=iterations)
-
-
-def run_openspiel_ismcts(board: Board, position: BenchPosition, iterations: int, seed: int = ISMCTS_SEED,
-                         rollout: str = "python") -> int:
-    """OpenSpiel's ISMCTS as the ``openspiel-ismcts`` bot runs it (random rollouts, c = 2; ``rollout`` as
-    the bot's key) for the player to move at ``position``, through ``kanaloa.openspiel``; the iterations it
-    ran.  Needs the extra openspiel."""
-    from .. import openspiel as os
-    from ..play.openspiel_search import ismcts_move, random_state
-
-    state = position.core_state(board)
-    game = os.load(os.KANALOA_NAME, board=board, players=state.players)
-    rng = random.Random(seed)
-    _, ran = ismcts_move(game, game.state_of(state), 2.0, iterations, None, random_state(seed),
-                         lambda st, player: st.resample(player, rng.getrandbits(63)), rollout)
-    return ran
-
-
-def bulk_determinisations(state: CoreState, viewer: int, n: int, seed: int) -> int:
-    """``kanaloa_core.determinisations(state, viewer, n, seed)``: ``n`` samples drawn in C."""
-    from ..rules.core import kanaloa_core
-
-    return kanaloa_core.determinisations(state, viewer, n, seed)
+def _play_in(engine: Engine, ruleset: Ruleset, games: int, seed: int) -> int:
+    return play_games(ruleset, games, seed, engine)
 
 
 def replay_line(state: Any, line: tuple[int, ...]) -> None:
@@ -422,20 +334,19 @@ class Budget:
     reference_runs: int  # timed runs of the reference over the ratio games
     ismcts_iterations: int
     ismcts_runs: int
-    positions: tuple[tuple[int, str], ...]  # reference positions timed one operation at a time
+    positions: tuple[tuple[int, str], ...]  # reference positions timed one operation at a time: (players, phase)
     op_calls: int  # calls per timed batch of a single operation
-    ratio_games_2p: int | None = None  # 2-player games every engine plays (R15); default ratio_games // 4
+    ratio_games_small: int | None = None  # games of the smaller same-games batches; default ratio_games // 4
     openspiel_iterations: int = 100  # OpenSpiel's ISMCTS on the same position (with the extra openspiel)
 
     @property
-    def games_2p(self) -> int:
-        return self.ratio_games_2p if self.ratio_games_2p is not None else max(1, self.ratio_games // 4)
+    def games_small(self) -> int:
+        """Games every engine plays in a smaller same-games batch (2 players, Kahuna, the gods)."""
+        return self.ratio_games_small if self.ratio_games_small is not None else max(1, self.ratio_games // 4)
 
-    @property
-    def games_kahuna(self) -> int:
-        """Kahuna games every engine plays (R16): as many as the 2-player batch."""
-        return self.games_2p
 
+PHASES = ("start", "mid-round-1", "round-2", "final")  # the phases of the reference positions
+PLAYERS = (3, 4)  # the player counts of the reference positions
 
 QUICK = Budget(batch_games=500, ratio_games=100, runs=3, seconds=0.1, reference_runs=1, ismcts_iterations=1000,
                ismcts_runs=1, positions=((4, "mid-round-1"),), op_calls=500, openspiel_iterations=100)
@@ -448,81 +359,105 @@ FULL = Budget(batch_games=2000, ratio_games=400, runs=5, seconds=1.0, reference_
 
 
 @dataclass
+class Tally:
+    """The move totals of one fixed set of seeded games, by engine: equal when the engines play alike."""
+
+    name: str  # for people: "2-player signature", "random 2-player games (R15)"
+    games: int
+    by_engine: dict[str, int] = field(default_factory=dict)
+    rules: str = ""  # the rule ids it covers
+
+    @property
+    def agrees(self) -> bool:
+        return len(set(self.by_engine.values())) <= 1
+
+    @property
+    def moves(self) -> int:
+        """The total in C (the first engine asked, else 0)."""
+        return self.by_engine.get("core", next(iter(self.by_engine.values()), 0))
+
+    @property
+    def title(self) -> str:
+        return f"{self.name} ({self.rules})" if self.rules else self.name
+
+    def engines(self) -> str:
+        """``core 10, api 10, reference 11``."""
+        return ", ".join(f"{k} {v}" for k, v in self.by_engine.items())
+
+
+class Table:
+    """The lines of the report for people: headings and aligned rows, with the targets' verdicts."""
+
+    def __init__(self, targets: Mapping[str, float]) -> None:
+        self.lines: list[str] = []
+        self.targets = targets
+
+    def heading(self, text: str) -> None:
+        self.lines.append(text)
+
+    def row(self, label: str, value: float | None, unit: str, extra: str = "", key: str | None = None) -> None:
+        shown = "-" if value is None else f"{_human(value)} {unit}"
+        note = extra
+        if key is not None and key in self.targets and value is not None:
+            target = self.targets[key]
+            verdict = "met" if value >= target else "NOT MET"
+            note = f"{note}  [target {_human(target)}: {verdict}]".strip()
+        self.lines.append(f"  {label:<44}{shown:>20}  {note}".rstrip())
+
+
+@dataclass
 class BenchReport:
     """Every figure of a run; ``to_json`` is the ``--json`` form, ``table`` the one for people.
 
     ``figures`` holds the rates; ``positions`` the single-operation rates
     per reference position (``apply`` is ``None`` for a position without a
-    recorded line); ``signature`` the move total of the signature
-    games in C and ``signature_by_engine`` the same total from every engine;
-    ``ratio_moves`` the move total of the ratio games per engine; the
-    ``_2p`` fields the same for the 2-player game (R15) and the ``_kahuna``
-    fields for Kahuna (R16).
+    recorded line); ``signatures`` each signature's move totals by engine,
+    by its key; ``same_games`` each same-games batch's, by its suffix;
+    ``batches`` and ``same_labels`` what the rows for people call them;
+    ``probes`` the games' own rows; ``goals`` the targets.
     """
 
     board: str
     quick: bool
     figures: dict[str, float | None] = field(default_factory=dict)
     positions: dict[str, dict[str, float | None]] = field(default_factory=dict)
-    signature: int = 0
-    signature_by_engine: dict[str, int] = field(default_factory=dict)
-    ratio_games: int = 0
-    ratio_moves: dict[str, int] = field(default_factory=dict)
+    signatures: dict[str, Tally] = field(default_factory=dict)
+    same_games: dict[str, Tally] = field(default_factory=dict)
     seconds: float = 0.0
-    signature_2p: int = 0
-    signature_2p_by_engine: dict[str, int] = field(default_factory=dict)
-    ratio_games_2p: int = 0
-    ratio_moves_2p: dict[str, int] = field(default_factory=dict)
-    signature_kahuna: int = 0
-    signature_kahuna_by_engine: dict[str, int] = field(default_factory=dict)
-    signature_gods: int = 0
-    signature_gods_by_engine: dict[str, int] = field(default_factory=dict)
-    ratio_games_gods: int = 0
-    ratio_moves_gods: dict[str, int] = field(default_factory=dict)
-    ratio_games_kahuna: int = 0
-    ratio_moves_kahuna: dict[str, int] = field(default_factory=dict)
+    batches: list[Batch] = field(default_factory=list)
+    probes: list[Probe] = field(default_factory=list)
+    goals: dict[str, float] = field(default_factory=bench_targets)
+
+    @property
+    def signature(self) -> int:
+        """The main signature's total in C (0 when it was not measured)."""
+        tally = self.signatures.get("signature")
+        return tally.moves if tally is not None else 0
 
     @property
     def agrees(self) -> bool:
-        """Whether every engine played the same games: equal signatures and equal ratio-game moves."""
-        return all(len(set(by.values())) <= 1 for by in (self.signature_by_engine, self.ratio_moves,
-                                                          self.signature_2p_by_engine, self.ratio_moves_2p,
-                                                          self.signature_kahuna_by_engine, self.ratio_moves_kahuna,
-                                                          self.signature_gods_by_engine, self.ratio_moves_gods))
+        """Whether every engine played the same games: equal signatures and equal same-games move totals."""
+        return all(t.agrees for t in (*self.signatures.values(), *self.same_games.values()))
 
     def targets(self) -> dict[str, dict[str, Any]]:
-        """For each target of the issue: the target, the figure and whether it is met (None if not measured)."""
+        """For each target: the target, the figure and whether it is met (None if not measured)."""
         out = {}
-        for key, target in TARGETS.items():
+        for key, target in self.goals.items():
             value = self.figures.get(key)
             out[key] = {"target": target, "value": _rounded(value), "met": None if value is None else value >= target}
         return out
 
     def to_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {key: _rounded(value) for key, value in self.figures.items()}
+        doc.update(board=self.board, quick=self.quick)
+        for key, tally in self.signatures.items():
+            doc[key] = tally.moves
+            doc[f"{key}_games"] = tally.games
+            doc[f"{key}_by_engine"] = dict(tally.by_engine)
+        for suffix, tally in self.same_games.items():
+            doc[f"ratio_games{suffix}"] = tally.games
+            doc[f"ratio_moves{suffix}"] = dict(tally.by_engine)
         doc.update(
-            board=self.board,
-            quick=self.quick,
-            signature=self.signature,
-            signature_games=signature_games(),
-            signature_by_engine=dict(self.signature_by_engine),
-            ratio_games=self.ratio_games,
-            ratio_moves=dict(self.ratio_moves),
-            signature_2p=self.signature_2p,
-            signature_2p_games=signature_2p_games(),
-            signature_2p_by_engine=dict(self.signature_2p_by_engine),
-            ratio_games_2p=self.ratio_games_2p,
-            ratio_moves_2p=dict(self.ratio_moves_2p),
-            signature_kahuna=self.signature_kahuna,
-            signature_kahuna_games=signature_kahuna_games(),
-            signature_kahuna_by_engine=dict(self.signature_kahuna_by_engine),
-            ratio_games_kahuna=self.ratio_games_kahuna,
-            ratio_moves_kahuna=dict(self.ratio_moves_kahuna),
-            signature_gods=self.signature_gods,
-            signature_gods_games=signature_gods_games(),
-            signature_gods_by_engine=dict(self.signature_gods_by_engine),
-            ratio_games_gods=self.ratio_games_gods,
-            ratio_moves_gods=dict(self.ratio_moves_gods),
             engines_agree=self.agrees,
             positions={name: {k: _rounded(v) for k, v in ops.items()} for name, ops in self.positions.items()},
             targets=self.targets(),
@@ -533,97 +468,51 @@ class BenchReport:
     def table(self) -> str:
         """The report as aligned lines of text."""
         f = self.figures
-        lines = [f"kanaloa bench: board {self.board}, {'quick' if self.quick else 'full'} run; "
-                 f"per second of CPU time on one core, best of several runs", ""]
-
-        def row(label: str, value: float | None, unit: str, extra: str = "", key: str | None = None) -> None:
-            shown = "-" if value is None else f"{_human(value)} {unit}"
-            note = extra
-            if key in TARGETS and value is not None:
-                verdict = "met" if value >= TARGETS[key] else "NOT MET"
-                note = f"{note}  [target {_human(TARGETS[key])}: {verdict}]".strip()
-            lines.append(f"  {label:<44}{shown:>20}  {note}".rstrip())
-
-        lines.append("Whole random games in C (random_games, yucata preset)")
-        row("4 players", f.get("playouts_per_s"), "games/s", f"{_human(f.get('moves_per_s'))} moves/s",
-            "playouts_per_s")
-        row("3 players", f.get("playouts_3p_per_s"), "games/s", f"{_human(f.get('moves_3p_per_s'))} moves/s")
-        row("2 players, two colors each (R15)", f.get("playouts_2p_per_s"), "games/s",
-            f"{_human(f.get('moves_2p_per_s'))} moves/s")
-        row("Kahuna (R16), on its board", f.get("kahuna_playouts_per_s"), "games/s",
-            f"{_human(f.get('kahuna_moves_per_s'))} moves/s", "kahuna_playouts_per_s")
-        row("4 players with the gods (R14)", f.get("gods_playouts_per_s"), "games/s",
-            f"{_human(f.get('gods_moves_per_s'))} moves/s")
-        lines.append(f"The same {self.ratio_games} random games (4 players) in each engine")
-        row("in C", f.get("ratio_playouts_per_s"), "games/s", f"{_human(f.get('ratio_moves_per_s'))} moves/s")
-        row("the core driven from Python (Position)", f.get("api_playouts_per_s"), "games/s",
-            f"{_human(f.get('api_moves_per_s'))} moves/s; C is {_human(f.get('api_ratio'))}x faster")
-        row("the reference (plain Python)", f.get("reference_playouts_per_s"), "games/s",
-            f"{_human(f.get('reference_moves_per_s'))} moves/s")
-        row("reference_ratio (C over the reference)", f.get("reference_ratio"), "x", "", "reference_ratio")
-        def same_games(heading: str, suffix: str) -> None:
-            """The rows of one batch of the same games in every engine (``_same_games``'s keys, ``suffix``)."""
-            lines.append(heading)
-            row("in C", f.get(f"ratio{suffix}_playouts_per_s"), "games/s",
-                f"{_human(f.get(f'ratio{suffix}_moves_per_s'))} moves/s")
-            row("the core driven from Python (Position)", f.get(f"api{suffix}_playouts_per_s"), "games/s",
-                f"{_human(f.get(f'api{suffix}_moves_per_s'))} moves/s; C is "
-                f"{_human(f.get(f'api_ratio{suffix}'))}x faster")
-            row("the reference (plain Python)", f.get(f"reference{suffix}_playouts_per_s"), "games/s",
-                f"{_human(f.get(f'reference{suffix}_moves_per_s'))} moves/s; C is "
-                f"{_human(f.get(f'reference_ratio{suffix}'))}x faster")
-
-        same_games(f"The same {self.ratio_games_2p} random 2-player games (R15) in each engine", "_2p")
-        same_games(f"The same {self.ratio_games_kahuna} random Kahuna games (R16) in each engine", "_kahuna")
-        same_games(f"The same {self.ratio_games_gods} random 4-player games with the gods (R14) in each engine",
-                   "_gods")
-        lines.append("Determinisations and search (4 players, mid-round-1, for the player to move)")
-        row("determinisations in C (bulk)", f.get("determinisations_per_s"), "/s", "", "determinisations_per_s")
-        row("CoreState.determinise() from Python", f.get("determinise_calls_per_s"), "/s")
-        iters = f.get("ismcts_iterations")
-        row(f"ISMCTS, {int(iters) if iters else '-'} iterations as hints run it",
-            f.get("ismcts_iterations_per_s"), "iterations/s", "", "ismcts_iterations_per_s")
-        os_iters = f.get("openspiel_ismcts_iterations")
-        row(f"OpenSpiel's ISMCTS, {int(os_iters) if os_iters else '-'} iterations",
-            f.get("openspiel_ismcts_iterations_per_s"), "iterations/s",
-            "in Python, random rollouts" if os_iters else "needs the extra openspiel")
-        row(f"OpenSpiel's ISMCTS, {int(os_iters) if os_iters else '-'} iterations, rollout=core",
-            f.get("openspiel_ismcts_core_iterations_per_s"), "iterations/s",
-            "the same rollouts in C" if os_iters else "needs the extra openspiel")
+        t = Table(self.goals)
+        t.heading(f"kanaloa bench: board {self.board}, {'quick' if self.quick else 'full'} run; "
+                  f"per second of CPU time on one core, best of several runs")
+        t.heading("")
+        if self.batches:
+            t.heading("Whole random games in C")
+            for b in self.batches:
+                t.row(b.label, f.get(b.playouts_key), "games/s", f"{_human(f.get(b.moves_key))} moves/s",
+                      b.playouts_key)
+        for suffix, tally in self.same_games.items():
+            t.heading(f"The same {tally.games} {tally.title} in each engine")
+            t.row("in C", f.get(f"ratio{suffix}_playouts_per_s"), "games/s",
+                  f"{_human(f.get(f'ratio{suffix}_moves_per_s'))} moves/s")
+            t.row("the core driven from Python (Position)", f.get(f"api{suffix}_playouts_per_s"), "games/s",
+                  f"{_human(f.get(f'api{suffix}_moves_per_s'))} moves/s; C is "
+                  f"{_human(f.get(f'api_ratio{suffix}'))}x faster")
+            t.row("the reference (plain Python)", f.get(f"reference{suffix}_playouts_per_s"), "games/s",
+                  f"{_human(f.get(f'reference{suffix}_moves_per_s'))} moves/s; C is "
+                  f"{_human(f.get(f'reference_ratio{suffix}'))}x faster")
+            key = f"reference_ratio{suffix}"
+            if key in self.goals:
+                t.row(f"{key} (C over the reference)", f.get(key), "x", "", key)
+        for probe in self.probes:
+            probe.write(f, t)
         if self.positions:
-            lines.append("Single operations on the reference positions (calls/s from Python; apply along a "
-                         "recorded line, copy included)")
-            lines.append(f"  {'position':<18}{'legal_actions':>15}{'apply':>12}{'copy':>12}{'determinise':>13}")
-            for name, ops in self.positions.items():
-                cells = "".join(f"{_human(ops.get(k)):>{w}}" for k, w in (("legal_actions", 15), ("apply", 12),
-                                                                           ("copy", 12), ("determinise", 13)))
-                lines.append(f"  {name:<18}{cells}")
-        lines.append("")
-        games = signature_games()
+            t.heading("Single operations on the reference positions (calls/s from Python; apply along a "
+                      "recorded line, copy included)")
+            ops = list(next(iter(self.positions.values())))
+            widths = [max(12, len(op) + 2) for op in ops]
+            t.heading(f"  {'position':<18}" + "".join(f"{op:>{w}}" for op, w in zip(ops, widths, strict=True)))
+            for name, rates in self.positions.items():
+                cells = "".join(f"{_human(rates.get(op)):>{w}}" for op, w in zip(ops, widths, strict=True))
+                t.heading(f"  {name:<18}{cells}")
+        t.heading("")
         if self.agrees:
-            lines.append(f"signature: {self.signature} moves in {games} seeded games (core, Python API and "
-                         f"reference agree)")
-            lines.append(f"2-player signature (R15): {self.signature_2p} moves in {signature_2p_games()} seeded "
-                         f"games (core, Python API and reference agree)")
-            lines.append(f"Kahuna signature (R16): {self.signature_kahuna} moves in {signature_kahuna_games()} "
-                         f"seeded games (core, Python API and reference agree)")
-            lines.append(f"signature with the gods (R14): {self.signature_gods} moves in {signature_gods_games()} "
-                         f"seeded games (core, Python API and reference agree)")
+            for tally in self.signatures.values():
+                t.heading(f"{tally.title}: {tally.moves} moves in {tally.games} seeded games (core, Python API and "
+                          f"reference agree)")
         else:
-            by = ", ".join(f"{k} {v}" for k, v in self.signature_by_engine.items())
-            moves = ", ".join(f"{k} {v}" for k, v in self.ratio_moves.items())
-            by_2p = ", ".join(f"{k} {v}" for k, v in self.signature_2p_by_engine.items())
-            moves_2p = ", ".join(f"{k} {v}" for k, v in self.ratio_moves_2p.items())
-            by_kahuna = ", ".join(f"{k} {v}" for k, v in self.signature_kahuna_by_engine.items())
-            moves_kahuna = ", ".join(f"{k} {v}" for k, v in self.ratio_moves_kahuna.items())
-            by_gods = ", ".join(f"{k} {v}" for k, v in self.signature_gods_by_engine.items())
-            lines.append(f"MISMATCH: the engines played different games: signature {by}; "
-                         f"moves of the {self.ratio_games} ratio games {moves}; 2-player signature {by_2p}; "
-                         f"moves of the {self.ratio_games_2p} 2-player ratio games {moves_2p}; "
-                         f"Kahuna signature {by_kahuna}; moves of the {self.ratio_games_kahuna} Kahuna ratio "
-                         f"games {moves_kahuna}; signature with the gods {by_gods}")
-        lines.append(f"measured in {self.seconds:.1f} s of wall time")
-        return "\n".join(lines)
+            parts = [f"{tally.name} {tally.engines()}" for tally in self.signatures.values()]
+            parts += [f"moves of the {tally.games} {tally.title} {tally.engines()}"
+                      for tally in self.same_games.values()]
+            t.heading(f"MISMATCH: the engines played different games: {'; '.join(parts)}")
+        t.heading(f"measured in {self.seconds:.1f} s of wall time")
+        return "\n".join(t.lines)
 
 
 def _rounded(value: float | None) -> float | None:
@@ -643,26 +532,21 @@ def _human(value: float | None) -> str:
     return f"{value:.2f}" if value < 10 else f"{value:.1f}"
 
 
-def _same_games(board: Board, players: int, n: int, moves: dict[str, int], budget: Budget,
-                suffix: str, game: int = GAME_KANALOA, gods: bool = False) -> dict[str, float]:
+# -- the run ----------------------------------------------------------------------
+
+
+def _same_games(same: SameGames, n: int, moves: dict[str, int], budget: Budget) -> dict[str, float]:
     """Time the same ``n`` seeded random games in C, through the Python API and in the reference.
 
     Fills ``moves`` with each engine's move total (they must agree) and
-    returns the rates, keyed ``ratio``/``api``/``reference`` + ``_playouts`` or
-    ``_moves`` + ``suffix`` + ``_per_s``, and the speed-ups ``api_ratio`` and
-    ``reference_ratio`` (+ ``suffix``).
+    returns the rates (``SameGames``'s keys).
     """
+    rs, suffix = same.ruleset, same.suffix
     reference = load_engine("reference")
-    t_core = best_time(
-        lambda: moves.__setitem__("core", core_games(board, players, PRESET_YUCATA, n, RATIO_SEED, game, gods)),
-        budget.runs, budget.seconds)
-    t_api = best_time(
-        lambda: moves.__setitem__("api", play_games_api(board, players, PRESET_YUCATA, n, RATIO_SEED, game, gods)),
-        budget.runs, 0.0)
-    t_ref = best_time(
-        lambda: moves.__setitem__("reference",
-                                  play_games(board, players, PRESET_YUCATA, n, RATIO_SEED, reference, game, gods)),
-        budget.reference_runs, 0.0)
+    t_core = best_time(lambda: moves.__setitem__("core", core_games(rs, n, RATIO_SEED)), budget.runs, budget.seconds)
+    t_api = best_time(lambda: moves.__setitem__("api", play_games_api(rs, n, RATIO_SEED)), budget.runs, 0.0)
+    t_ref = best_time(lambda: moves.__setitem__("reference", play_games(rs, n, RATIO_SEED, reference)),
+                      budget.reference_runs, 0.0)
     fig: dict[str, float] = {}
     for engine, t in (("ratio", t_core), ("api", t_api), ("reference", t_ref)):
         fig[f"{engine}{suffix}_playouts_per_s"] = n / t
@@ -672,75 +556,283 @@ def _same_games(board: Board, players: int, n: int, moves: dict[str, int], budge
     return fig
 
 
-def run_bench(quick: bool = False, board_name: str = BOARD,
-              progress: Callable[[str], None] | None = None) -> BenchReport:
-    """Measure everything (see the module docstring); ``progress`` hears what is being measured."""
-    from ..rules.core import core_board, random_games
-
+def run_bench(quick: bool = False, progress: Say | None = None,
+              games: Sequence[GameType] | None = None) -> BenchReport:
+    """Measure what every registered game's bench face lists (or only ``games``'s); ``progress`` hears what is
+    being measured."""
     budget = QUICK if quick else FULL
     say = progress or (lambda _message: None)
     started = time.perf_counter()  # the run's wall time, for people
-    board = load_board(board_name)
-    tables = core_board(board)
-    report = BenchReport(board=board.name, quick=quick)
+    benches = [(g, game_bench(g)) for g in games] if games is not None else all_benches()
+    boards = [rs.board.name for _, bench in benches
+              for rs in [*(b.ruleset for b in bench.batches), *(s.ruleset for s in bench.same_games)]]
+    report = BenchReport(board=boards[0] if boards else "", quick=quick,
+                         goals={k: v for _, bench in benches for k, v in bench.targets.items()})
     fig = report.figures
 
     # Whole games in C: a fixed batch of seeded deals, timed as a whole.
-    for players, suffix in ((4, ""), (3, "_3p"), (2, "_2p")):
-        say(f"random games in C, {players} players")
-        batch = functools.partial(random_games, tables, players, PRESET_YUCATA, budget.batch_games, PLAYOUT_SEED)
-        batch_moves = batch()[1]
-        t = best_time(batch, budget.runs, budget.seconds)
-        fig[f"playouts{suffix}_per_s"] = budget.batch_games / t
-        fig[f"moves{suffix}_per_s"] = batch_moves / t
-    say("random Kahuna games in C")
-    kahuna_board = load_board(KAHUNA_BOARD)
-    batch = functools.partial(random_games, core_board(kahuna_board), 2, PRESET_YUCATA, budget.batch_games,
-                              PLAYOUT_SEED, GAME_KAHUNA)
-    batch_moves = batch()[1]
-    t = best_time(batch, budget.runs, budget.seconds)
-    fig["kahuna_playouts_per_s"] = budget.batch_games / t
-    fig["kahuna_moves_per_s"] = batch_moves / t
-    say("random games with the gods in C")
-    batch = functools.partial(random_games, tables, GODS_PLAYERS, PRESET_YUCATA, budget.batch_games, PLAYOUT_SEED,
-                              GAME_KANALOA, True)
-    batch_moves = batch()[1]
-    t = best_time(batch, budget.runs, budget.seconds)
-    fig["gods_playouts_per_s"] = budget.batch_games / t
-    fig["gods_moves_per_s"] = batch_moves / t
+    for _, bench in benches:
+        for b in bench.batches:
+            say(f"random games in C, {b.label}")
+            batch = functools.partial(bench.core_games, b.ruleset, budget.batch_games, PLAYOUT_SEED)
+            batch_moves = batch()
+            t = best_time(batch, budget.runs, budget.seconds)
+            fig[b.playouts_key] = budget.batch_games / t
+            fig[b.moves_key] = batch_moves / t
+            report.batches.append(b)
 
     # The same games in every engine: the same deals and the same move stream, so the same work.
-    report.ratio_games = budget.ratio_games
-    say(f"the same {report.ratio_games} games in C, through the Python API and in the reference")
-    fig.update(_same_games(board, 4, report.ratio_games, report.ratio_moves, budget, ""))
-    # The same again for two players (R15), on a smaller batch.
-    report.ratio_games_2p = budget.games_2p
-    say(f"the same {report.ratio_games_2p} 2-player games in C, through the Python API and in the reference")
-    fig.update(_same_games(board, 2, report.ratio_games_2p, report.ratio_moves_2p, budget, "_2p"))
-    report.ratio_games_kahuna = budget.games_kahuna
-    say(f"the same {report.ratio_games_kahuna} Kahuna games in C, through the Python API and in the reference")
-    fig.update(_same_games(kahuna_board, 2, report.ratio_games_kahuna, report.ratio_moves_kahuna, budget, "_kahuna",
-                           GAME_KAHUNA))
-    report.ratio_games_gods = budget.games_kahuna
-    say(f"the same {report.ratio_games_gods} games with the gods in C, through the Python API and in the reference")
-    fig.update(_same_games(board, GODS_PLAYERS, report.ratio_games_gods, report.ratio_moves_gods, budget, "_gods",
-                           GAME_KANALOA, True))
+    for _, bench in benches:
+        for same in bench.same_games:
+            n = budget.games_small if same.small else budget.ratio_games
+            tally = report.same_games[same.suffix] = Tally(same.label, n)
+            say(f"the same {n} {same.label} in C, through the Python API and in the reference")
+            fig.update(_same_games(same, n, tally.by_engine, budget))
 
-    say(f"the signature ({signature_games()} games) in every engine")
-    for engine in ("core", "api", "reference"):
-        report.signature_by_engine[engine] = signature(board, engine)
-        report.signature_2p_by_engine[engine] = signature_2p(board, engine)
-        report.signature_kahuna_by_engine[engine] = signature_kahuna(kahuna_board, engine)
-        report.signature_gods_by_engine[engine] = signature_gods(board, engine)
-    report.signature = report.signature_by_engine["core"]
-    report.signature_2p = report.signature_2p_by_engine["core"]
-    report.signature_kahuna = report.signature_kahuna_by_engine["core"]
-    report.signature_gods = report.signature_gods_by_engine["core"]
+    sets = [s for _, bench in benches for s in bench.signatures]
+    say(f"the signatures ({sum(s.total_games for s in sets)} games) in every engine")
+    for s in sets:
+        tally = report.signatures[s.key] = Tally(s.name, s.total_games, rules=s.rules)
+        for impl in IMPLS:
+            tally.by_engine[impl] = s.moves(impl)
 
-    mid = bench_position(board, *ISMCTS_POSITION)
+    for _, bench in benches:
+        if bench.probe is not None:
+            figures, positions = bench.probe.measure(budget, say)
+            fig.update(figures)
+            report.positions.update(positions)
+            report.probes.append(bench.probe)
+
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def stderr_progress(message: str) -> None:
+    """Progress for ``kanaloa bench``: one line per measurement on standard error."""
+    print(f"kanaloa bench: {message} ...", file=sys.stderr, flush=True)
+
+
+# -- the Kanaloa family's bench face ------------------------------------------------------
+
+FAMILY_GAME = "kanaloa"  # the game of the family whose reference positions and search are timed
+POSITION_SEED = 1  # the first deal tried for every reference position
+POSITION_TRIES = 200  # deals tried before giving up on a phase
+LINE_MOVES = 40  # moves of the recorded continuation after a reference position
+ISMCTS_POSITION = (4, "mid-round-1")
+ISMCTS_SEED = 7
+
+
+def family_workloads(game: GameType) -> GameBench:
+    """The ``bench`` face of the Kanaloa family's games (``kanaloa.rules.registry``): what ``run_bench`` times
+    and counts for ``game`` (see the module docstring)."""
+    return _FAMILY_BENCHES[game.name](game)
+
+
+def _kanaloa_bench(game: GameType) -> GameBench:
+    def rules(**params: Any) -> Ruleset:
+        result: Ruleset = game.load(**params)
+        return result
+
+    return GameBench(
+        core_games=_family_core_games,
+        salt=_family_salt(),
+        batches=(
+            Batch("4 players", rules(players=4), "playouts_per_s", "moves_per_s"),
+            Batch("3 players", rules(players=3), "playouts_3p_per_s", "moves_3p_per_s"),
+            Batch("2 players, two colors each (R15)", rules(players=2), "playouts_2p_per_s", "moves_2p_per_s"),
+            Batch("4 players with the gods (R14)", rules(players=4, gods=True), "gods_playouts_per_s",
+                  "gods_moves_per_s"),
+        ),
+        same_games=(
+            SameGames("", "random games (4 players)", rules(players=4), small=False),
+            SameGames("_2p", "random 2-player games (R15)", rules(players=2)),
+            SameGames("_gods", "random 4-player games with the gods (R14)", rules(players=4, gods=True)),
+        ),
+        signatures=(
+            Signature("signature", "signature", "", tuple(
+                rules(players=p, preset=preset) for p in (3, 4) for preset in ("yucata", "tabletop"))),
+            Signature("signature_2p", "2-player signature", "R15",
+                      tuple(rules(players=2, preset=preset) for preset in ("yucata", "tabletop"))),
+            Signature("signature_gods", "signature with the gods", "R14",
+                      tuple(rules(players=p, gods=True) for p in (3, 4))),
+        ),
+        probe=Probe(_measure_search, _write_search),
+        # The issue's targets, on one core: key -> smallest acceptable figure.
+        targets={
+            "playouts_per_s": 20_000,
+            "determinisations_per_s": 200_000,
+            "reference_ratio": 100,
+            "ismcts_iterations_per_s": 50_000,  # issue 9: the search behind hints, per core
+        },
+    )
+
+
+def _kahuna_bench(game: GameType) -> GameBench:
+    rules: Ruleset = game.load()
+    return GameBench(
+        core_games=_family_core_games,
+        salt=_family_salt(),
+        batches=(Batch("Kahuna (R16), on its board", rules, "kahuna_playouts_per_s", "kahuna_moves_per_s"),),
+        same_games=(SameGames("_kahuna", "random Kahuna games (R16)", rules),),
+        signatures=(Signature("signature_kahuna", "Kahuna signature", "R16", (rules,)),),
+        targets={"kahuna_playouts_per_s": 50_000},  # issue 13: random Kahuna games in C, per core
+    )
+
+
+# The family's workloads by the registry's name of the game.
+_FAMILY_BENCHES: dict[str, Callable[[GameType], GameBench]] = {"kanaloa": _kanaloa_bench, "kahuna": _kahuna_bench}
+
+
+def _family_salt() -> int:
+    from ..rules.core import kanaloa_core
+
+    salt: int = kanaloa_core.PLAYOUT_SALT
+    return salt
+
+
+def _family_core_games(ruleset: Ruleset, games: int, seed: int) -> int:
+    """``kanaloa_core.random_games``: the whole games in C, dealt and played there."""
+    from ..rules.core import core_board, random_games
+
+    moves: int = random_games(core_board(ruleset.board), ruleset.players, ruleset.preset_code, games, seed,
+                              ruleset.code, ruleset.gods)[1]
+    return moves
+
+
+def position_ruleset(players: int) -> Ruleset:
+    """The rule set of the reference positions with ``players`` players (Kanaloa, yucata preset, on ``oro``)."""
+    return load_game(FAMILY_GAME, players=players)
+
+
+@dataclass(frozen=True)
+class BenchPosition:
+    """A reference position: the state after ``moves`` random moves of the game of ``ruleset`` dealt from ``seed``.
+
+    ``line`` holds the next moves of the same random game (up to
+    ``LINE_MOVES``), a fixed continuation to time ``apply`` on.
+    """
+
+    ruleset: Ruleset = field(repr=False)
+    phase: str
+    seed: int
+    moves: int
+    data: StateData = field(compare=True, repr=False)
+    line: tuple[int, ...] = field(default=(), repr=False)
+
+    @property
+    def players(self) -> int:
+        return self.ruleset.players
+
+    @property
+    def name(self) -> str:
+        return f"{self.players}p-{self.phase}"
+
+    def state(self, engine: Engine | None = None) -> EngineState:
+        """A fresh state of ``engine`` (default the core) at this position."""
+        return (engine or load_engine()).from_data(self.ruleset.board, self.data)
+
+    def core_state(self) -> CoreState:
+        """A fresh compiled-core state at this position, for what only the core does (search, determinise)."""
+        from ..rules.core import CoreState, core_board
+
+        return CoreState.from_data(core_board(self.ruleset.board), self.data)
+
+
+def _at_phase(rs: Ruleset, phase: str, d: StateData, deck_at_start: dict[int, int]) -> bool:
+    """Whether ``d`` is at the start of a turn inside ``phase`` (see the module docstring)."""
+    first, second = rs.deck_rounds[0], rs.reshuffled_rounds[0]
+    final = rs.final_round
+    if d.round not in (first, second, final) or d.played or d.discarded or d.remove_on:
+        return False
+    if phase == "start":
+        return d.round == first
+    if phase == "mid-round-1":
+        return d.round == first and 2 * len(d.deck) <= deck_at_start[first]
+    if phase == "round-2":
+        return d.round == second and 2 * len(d.deck) <= deck_at_start[second]
+    return d.round == final
+
+
+def bench_position(ruleset: Ruleset, phase: str, engine: Engine | None = None) -> BenchPosition:
+    """The reference position of ``phase`` in the game of ``ruleset`` (``position_ruleset(players)``), built with
+    ``engine``.
+
+    Deals are tried from ``POSITION_SEED`` on; the first whose random game
+    reaches the phase gives the position.  Both implementations build the
+    same position.  Raises ``ValueError`` for an unknown phase and
+    ``RuntimeError`` when no deal within ``POSITION_TRIES`` reaches it.
+    """
+    if phase not in PHASES:
+        raise ValueError(f"phase {phase!r}: choose one of {', '.join(PHASES)}")
+    engine = engine or load_engine()
+    salt = game_bench(ruleset).salt
+    for seed in range(POSITION_SEED, POSITION_SEED + POSITION_TRIES):
+        state = engine.deal(ruleset, seed)
+        stream = SplitMix64(seed ^ salt)
+        deck_at_start: dict[int, int] = {}
+        moves = 0
+        while not state.is_over:
+            d = state.to_data()
+            deck_at_start.setdefault(d.round, len(d.deck))
+            if _at_phase(ruleset, phase, d, deck_at_start):
+                line: list[int] = []
+                while not state.is_over and len(line) < LINE_MOVES:
+                    legal = state.legal_actions()
+                    line.append(legal[stream.below(len(legal))])
+                    state.apply(line[-1])
+                return BenchPosition(ruleset, phase, seed, moves, d, tuple(line))
+            legal = state.legal_actions()
+            state.apply(legal[stream.below(len(legal))])
+            moves += 1
+    raise RuntimeError(f"no game dealt from seeds {POSITION_SEED}..{POSITION_SEED + POSITION_TRIES - 1} "
+                       f"reaches the {phase} phase with {ruleset.players} players")
+
+
+def bench_positions(players: tuple[int, ...] = PLAYERS, phases: tuple[str, ...] = PHASES,
+                    engine: Engine | None = None) -> list[BenchPosition]:
+    """Every reference position for ``players`` x ``phases``, in that order."""
+    return [bench_position(position_ruleset(p), phase, engine) for p in players for phase in phases]
+
+
+def run_ismcts(position: BenchPosition, iterations: int, seed: int = ISMCTS_SEED) -> SearchResult:
+    """One ISMCTS search, as hints run it (``HINT_SETTINGS``, one worker), for the player to move at
+    ``position``; its ``SearchResult``."""
+    from ..play.settings import HINT_SETTINGS
+
+    return HINT_SETTINGS.searcher(seed).search(HINT_SETTINGS.game().wrap(position.core_state()),
+                                               iterations=iterations)
+
+
+def run_openspiel_ismcts(position: BenchPosition, iterations: int, seed: int = ISMCTS_SEED,
+                         rollout: str = "python") -> int:
+    """OpenSpiel's ISMCTS as the ``openspiel-ismcts`` bot runs it (random rollouts, c = 2; ``rollout`` as
+    the bot's key) for the player to move at ``position``, through the game's ``openspiel`` face
+    (``kanaloa.openspiel``); the iterations it ran.  Needs the extra openspiel."""
+    from ..play.openspiel_search import ismcts_move, random_state
+
+    state = position.core_state()
+    game = position.ruleset.game_type.face("openspiel")(position.ruleset)
+    rng = random.Random(seed)
+    _, ran = ismcts_move(game, game.state_of(state), 2.0, iterations, None, random_state(seed),
+                         lambda st, player: st.resample(player, rng.getrandbits(63)), rollout)
+    return ran
+
+
+def bulk_determinisations(state: CoreState, viewer: int, n: int, seed: int) -> int:
+    """``kanaloa_core.determinisations(state, viewer, n, seed)``: ``n`` samples drawn in C."""
+    from ..rules.core import kanaloa_core
+
+    drawn: int = kanaloa_core.determinisations(state, viewer, n, seed)
+    return drawn
+
+
+def _measure_search(budget: Budget, say: Say) -> tuple[dict[str, float | None], dict[str, dict[str, float | None]]]:
+    """The family's probe: determinisations, ISMCTS (and OpenSpiel's) and single operations."""
+    fig: dict[str, float | None] = {}
+    mid = bench_position(position_ruleset(ISMCTS_POSITION[0]), ISMCTS_POSITION[1])
     viewer = mid.data.to_move
     say("determinisations")
-    state = mid.core_state(board)
+    state = mid.core_state()
     n = 20 * budget.op_calls
     fig["determinisations_per_s"] = n / best_time(lambda: bulk_determinisations(state, viewer, n, 1),
                                                   budget.runs, budget.seconds)
@@ -750,31 +842,30 @@ def run_bench(quick: bool = False, board_name: str = BOARD,
 
     say(f"ISMCTS, {budget.ismcts_iterations} iterations")
     fig["ismcts_iterations"] = budget.ismcts_iterations
-    run_ismcts(board, mid, 50)  # warm up the search code paths
-    t = best_time(lambda: run_ismcts(board, mid, budget.ismcts_iterations), budget.ismcts_runs, 0.0)
+    run_ismcts(mid, 50)  # warm up the search code paths
+    t = best_time(lambda: run_ismcts(mid, budget.ismcts_iterations), budget.ismcts_runs, 0.0)
     fig["ismcts_iterations_per_s"] = budget.ismcts_iterations / t
     from ..play.bots import openspiel_installed
 
     if openspiel_installed():
         say(f"OpenSpiel's ISMCTS, {budget.openspiel_iterations} iterations")
         fig["openspiel_ismcts_iterations"] = budget.openspiel_iterations
-        t = best_time(lambda: run_openspiel_ismcts(board, mid, budget.openspiel_iterations), 1, 0.0)
+        t = best_time(lambda: run_openspiel_ismcts(mid, budget.openspiel_iterations), 1, 0.0)
         fig["openspiel_ismcts_iterations_per_s"] = budget.openspiel_iterations / t
-        t = best_time(lambda: run_openspiel_ismcts(board, mid, budget.openspiel_iterations, rollout="core"), 1, 0.0)
+        t = best_time(lambda: run_openspiel_ismcts(mid, budget.openspiel_iterations, rollout="core"), 1, 0.0)
         fig["openspiel_ismcts_core_iterations_per_s"] = budget.openspiel_iterations / t
 
+    positions: dict[str, dict[str, float | None]] = {}
     for players, phase in budget.positions:
-        position = mid if (players, phase) == ISMCTS_POSITION else bench_position(board, players, phase)
+        position = mid if (players, phase) == ISMCTS_POSITION else bench_position(position_ruleset(players), phase)
         say(f"single operations at {position.name}")
-        report.positions[position.name] = _time_operations(board, position, budget)
-
-    report.seconds = time.perf_counter() - started
-    return report
+        positions[position.name] = _time_operations(position, budget)
+    return fig, positions
 
 
-def _time_operations(board: Board, position: BenchPosition, budget: Budget) -> dict[str, float | None]:
+def _time_operations(position: BenchPosition, budget: Budget) -> dict[str, float | None]:
     """Calls per second of ``legal_actions``, ``apply`` (along the recorded line), ``copy`` and ``determinise``."""
-    state = position.core_state(board)
+    state = position.core_state()
     n = budget.op_calls
     seconds = budget.seconds / 4
     ops: dict[str, float | None] = {}
@@ -793,26 +884,43 @@ def _time_operations(board: Board, position: BenchPosition, budget: Budget) -> d
     return ops
 
 
-def stderr_progress(message: str) -> None:
-    """Progress for ``kanaloa bench``: one line per measurement on standard error."""
-    print(f"kanaloa bench: {message} ...", file=sys.stderr, flush=True)
+def _write_search(f: Mapping[str, float | None], t: Table) -> None:
+    """The family's probe's rows for people."""
+    players, phase = ISMCTS_POSITION
+    t.heading(f"Determinisations and search ({players} players, {phase}, for the player to move)")
+    t.row("determinisations in C (bulk)", f.get("determinisations_per_s"), "/s", "", "determinisations_per_s")
+    t.row("CoreState.determinise() from Python", f.get("determinise_calls_per_s"), "/s")
+    iters = f.get("ismcts_iterations")
+    t.row(f"ISMCTS, {int(iters) if iters else '-'} iterations as hints run it",
+          f.get("ismcts_iterations_per_s"), "iterations/s", "", "ismcts_iterations_per_s")
+    os_iters = f.get("openspiel_ismcts_iterations")
+    t.row(f"OpenSpiel's ISMCTS, {int(os_iters) if os_iters else '-'} iterations",
+          f.get("openspiel_ismcts_iterations_per_s"), "iterations/s",
+          "in Python, random rollouts" if os_iters else "needs the extra openspiel")
+    t.row(f"OpenSpiel's ISMCTS, {int(os_iters) if os_iters else '-'} iterations, rollout=core",
+          f.get("openspiel_ismcts_core_iterations_per_s"), "iterations/s",
+          "the same rollouts in C" if os_iters else "needs the extra openspiel")
 
 
 __all__ = [
     "PHASES",
-    "SIGNATURE_SET",
-    "SIGNATURE_SET_2P",
-    "TARGETS",
+    "PLAYERS",
     "BenchPosition",
     "BenchReport",
+    "Budget",
+    "GameBench",
+    "Signature",
     "bench_position",
     "bench_positions",
+    "bench_targets",
+    "core_games",
+    "family_workloads",
+    "game_bench",
     "play_games",
     "play_games_api",
     "play_random",
+    "position_ruleset",
     "run_bench",
     "signature",
-    "signature_2p",
-    "signature_gods",
-    "signature_kahuna",
+    "signature_sets",
 ]

@@ -28,14 +28,19 @@ from typing import Any
 import click
 
 from ..play.cut import FITTED_POLICY, MODELS_FORMAT
-from ..rules.board import BoardError, load_board
-from ..rules.core import POLICY_HEURISTIC, CoreState, CutModel, core_board
-from ..rules.state import PRESETS
+from ..rules.board import BoardError
+from ..rules.core import POLICY_HEURISTIC, CoreState, CutModel
+from ..rules.engine import load_engine
+from ..rules.registry import ParameterError, game_type, load_game
+from ..rules.ruleset import Ruleset
 
 SAMPLE_SHARE = 0.1  # of the states in rounds 1, 2 and the final round
 RIDGE = 1e-3        # per sample, on the win weights
 DEFAULT_GAMES = 60_000
 DEFAULT_SEED = 10_000_000
+GAME = "kanaloa"  # the game whose rollouts the models cut short (kanaloa.play.cut)
+# The presets (R13), as the registry lists the parameter.
+PRESET_CHOICES = next(p.choices for p in game_type(GAME).parameters if p.name == "preset")
 
 
 @dataclass
@@ -48,14 +53,22 @@ class Samples:
     points: list[list[float]]
 
 
+def rules_of(board_name: str, players: int, preset: str) -> Ruleset:
+    """The rule set the models of ``players`` and ``preset`` on ``board_name`` are fitted on; raises
+    ``ParameterError`` (and ``BoardError``) as ``load_game`` does."""
+    return load_game(GAME, players=players, preset=preset, board=board_name)
+
+
 def play_samples(board_name: str, players: int, preset: str, games: int, seed: int) -> Samples:
     """Samples from ``games`` games of ``preset`` dealt with seeds ``seed``, ``seed + 1``, ... (heuristic
     policy)."""
-    tables = core_board(load_board(board_name))
+    rules = rules_of(board_name, players, preset)
+    engine = load_engine("core")
     rng = random.Random(seed)
     out = Samples([], [], [], [])
     for g in range(games):
-        state = CoreState.deal(tables, players, PRESETS[preset], seed + g)
+        state = engine.deal(rules, seed + g)
+        assert isinstance(state, CoreState)
         taken = []
         while not state.is_over:
             if state.round != 0 and rng.random() < SAMPLE_SHARE:
@@ -122,7 +135,7 @@ def model_entry(board_name: str, players: int, preset: str, games: int, seed: in
 @click.option("--board", default="oro", show_default=True, help="Built-in board name or board file.")
 @click.option("--players", "player_counts", type=click.IntRange(3, 4), multiple=True, default=(3, 4),
               show_default=True, help="Player counts to fit (repeat the option).")
-@click.option("--preset", "presets", type=click.Choice(list(PRESETS)), multiple=True, default=tuple(PRESETS),
+@click.option("--preset", "presets", type=click.Choice(list(PRESET_CHOICES)), multiple=True, default=PRESET_CHOICES,
               show_default=True, help="Presets (R13) to fit (repeat the option).")
 @click.option("--games", type=click.IntRange(1), default=DEFAULT_GAMES, show_default=True,
               help="Heuristic self-play games per player count.")
@@ -138,9 +151,13 @@ def main(board: str, player_counts: tuple[int, ...], presets: tuple[str, ...], g
     except ImportError:
         raise click.UsageError("numpy is needed: pip install numpy (or the 'openspiel' extra)") from None
     try:
-        load_board(board)
+        for preset in presets:
+            for players in player_counts:
+                rules_of(board, players, preset)
     except BoardError as exc:
         raise click.BadParameter(str(exc), param_hint="--board") from None
+    except ParameterError as exc:
+        raise click.BadParameter(exc.why, param_hint=f"--{exc.parameter}") from None
     entries = []
     for preset in presets:
         for players in player_counts:

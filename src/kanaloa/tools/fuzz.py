@@ -10,8 +10,11 @@ in and reports everything else as a *finding*.
 
 - ``positions``: documents of positions reached in seeded random games
   (full positions, the same positions as a player sees them, a viewer
-  position that waits for its ``faceup`` record, a finished game; games of
-  4, 3 and 2 players, and of Kahuna, R16), damaged
+  position that waits for its ``faceup`` record, a finished game) of every
+  registered game (``kanaloa.rules.registry``): each of its example rule
+  sets and each of its player counts (Kanaloa with 4, 3 and 2 players, both
+  presets and the gods, R14, R15; Kahuna, R16), so a new game's positions
+  are fuzzed without an edit here; damaged
   as JSON trees or as text, read by ``Position.from_json`` (the parsed
   object, the text or its bytes);
 - ``moves``: move texts that fit those positions (their legal moves, with
@@ -55,7 +58,8 @@ deep brackets, or a key named twice.
 - a full position refusing one of its own legal moves, or a move that
   parses to something that does not parse back to itself;
 - an accepted board that deals a game the core and the reference do not play
-  alike (``kanaloa.tools.soak.play_game`` on that board);
+  alike (``kanaloa.tools.soak.play_game`` on that board, a game of each player
+  count of every registered game the board can hold);
 - the command refusing what the library accepted: ``kanaloa show`` of an
   accepted position, ``kanaloa play`` of an accepted move, ``kanaloa new
   --board`` of an accepted board file.
@@ -88,11 +92,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import KanaloaError, MoveError, OptionError
 from ..play.streams import stream_output
-from ..position.notation import COLORS, KAHUNA_COLORS, parse_move
+from ..position.notation import parse_move
 from ..rules import board as board_module
 from ..rules.board import BUILTIN_BOARDS, Board, board_from_dict, load_board
+from ..rules.registry import GameType, document_game, game_types
 from ..rules.rng import MASK64
-from ..rules.state import GAMES
+from ..rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
     import click
@@ -103,7 +108,9 @@ MAX_MESSAGE = 1000  # characters in one error message; longer ones quote user in
 RUN_SECONDS = 10.0  # one run taking longer is a finding (a loop that does not end, or a blow-up)
 MAX_INPUT = 1_000_000  # damaged texts are cut to this many characters (bytes), so runs stay quick
 CLI_EVERY = 10  # one run in this many of each target also goes through the command
-CORPUS_GAMES = 12  # seeded games whose positions the position and move targets start from
+# Moves played before each corpus position, in one seeded game per stop and rule set: the deal, the setup, round 1,
+# round 2, the final round, a game over.
+CORPUS_STOPS = (0, 2, 12, 40, 90, 150, 1000)
 KEPT_PER_KIND = 3  # findings kept in full per kind (target, exception, place); the rest are counted
 
 _FIELD_NAMES = (
@@ -333,19 +340,20 @@ def mutate_tree(doc: Any, rng: random.Random, strings: list[str], donors: list[A
     return _set(doc, path, _other_value(rng, node, strings))
 
 
-def _colors_of(doc: dict) -> list:
-    """The colors a position document plays: its players, and with two players their second colors too."""
-    players = doc.get("players") or list(COLORS)
+def _colors_of(doc: dict, palette: list[str]) -> list:
+    """The colors a position document plays: its players (else ``palette``), and with two players their second
+    colors too."""
+    players = doc.get("players") or palette
     pairs = doc.get("colors")
     if isinstance(pairs, dict) and isinstance(players, list):
         return list(players) + [c for pair in pairs.values() if isinstance(pair, list) for c in pair[1:]]
     return players
 
 
-def mutate_position(doc: dict, rng: random.Random, corpus: Corpus) -> dict:
+def mutate_position(doc: dict, rng: random.Random, corpus: Corpus, links: list[str]) -> dict:
     """One small change of a position document that keeps its shape, so that it is often still a
-    position: move a card elsewhere, give a bridge to another color or take it away, pass the turn to
-    another color, change a score or the round, or drop an optional field."""
+    position: move a card elsewhere, give a bridge (of ``links``, its board's) to another color or take it away,
+    pass the turn to another color, change a score or the round, or drop an optional field."""
     op = rng.randrange(7)
     places = [p for p in _paths(doc) if p and p[0] in ("hands", "deck", "face_up", "discard")
               and isinstance(_get(doc, p), list)]
@@ -359,14 +367,14 @@ def mutate_position(doc: dict, rng: random.Random, corpus: Corpus) -> dict:
             return doc
     if op == 1:  # a bridge changes hands, appears or goes
         bridges = doc.setdefault("bridges", {})
-        link = rng.choice(corpus.links)
+        link = rng.choice(links)
         if link in bridges and rng.random() < 0.5:
             del bridges[link]
         else:
-            bridges[link] = rng.choice(_colors_of(doc))
+            bridges[link] = rng.choice(_colors_of(doc, corpus.palette))
         return doc
     if op == 2:
-        doc["to_move"] = rng.choice(doc.get("players") or list(COLORS))
+        doc["to_move"] = rng.choice(doc.get("players") or corpus.palette)
         return doc
     if op == 3 and isinstance(doc.get("scores"), dict) and doc["scores"]:
         color = rng.choice(sorted(doc["scores"]))
@@ -483,6 +491,12 @@ class Sample:
     position: Any
     moves: list[str]
 
+    @property
+    def links(self) -> list[str]:
+        """The link names of the position's board."""
+        board = self.position.board
+        return [board.link_name(k) for k in range(board.n_links)]
+
 
 @dataclass
 class Corpus:
@@ -492,7 +506,19 @@ class Corpus:
     boards: dict[str, dict]
     strings: list[str]
     docs: list[Any] = field(default_factory=list)
-    links: list[str] = field(default_factory=list)  # the link names of the oro board
+    palette: list[str] = field(default_factory=list)  # every color the registered games name
+
+
+def corpus_rulesets(game: GameType) -> list[Ruleset]:
+    """The rule sets of ``game`` the corpus plays: its example rule sets, then one of each of its player counts
+    (its other parameters at their defaults) that the examples leave out."""
+    out: list[Ruleset] = list(game.example_rulesets())
+    counts = next((p.choices for p in game.parameters if p.name == "players"), ())
+    for count in counts:
+        rules = game.load(players=int(count))
+        if rules not in out:
+            out.append(rules)
+    return out
 
 
 def _move_texts(full: Any, shown: Any) -> list[str]:
@@ -527,36 +553,18 @@ def _move_texts(full: Any, shown: Any) -> list[str]:
 
 
 def build_corpus(seed: int) -> Corpus:
-    """Positions from seeded random games, viewer positions of them, and the built-in boards."""
-    from ..position.api import Position
-
+    """Positions from seeded random games of every registered game, viewer positions of them, and the built-in
+    boards."""
     rng = random.Random(stream_output(seed, 0))
     samples: list[Sample] = []
-    for g in range(CORPUS_GAMES):
-        players = 3 + g % 2
-        preset = ("yucata", "tabletop")[(g // 2) % 2]
-        full = Position.new(players=players, seed=stream_output(seed, g + 1), preset=preset)
-        target = (0, 2, 5, 12, 30, 60, 90, 120, 150, 180, 400, 1000)[g]
-        for _ in range(target):
-            if full.is_over:
-                break
-            legal = full.move_strings()
-            full.play(rng.choice(legal))
-        samples.append(Sample(full.to_json(), full, _move_texts(full, full)))
-        color = rng.choice(full.colors)
-        view = full.as_viewer(color)
-        samples.append(Sample(view.to_json(), view, _move_texts(full, view)))
-    # A viewer position waiting for the cards turned face-up after the setup (R3).
-    full = Position.new(players=4, seed=stream_output(seed, 99))
-    view = full.as_viewer("green")
-    while view.waiting is None and not full.is_over:
-        move = rng.choice(full.legal_moves())
-        mover = full.to_move
-        record = str(move) if mover == "green" else f"{mover}: reveal"
-        full.play(str(move))
-        view.play(record)
-    samples.append(Sample(view.to_json(), view, _move_texts(full, view)))
-    def played(full: Position, target: int) -> None:
+    dealt = 0  # the games dealt so far: game k is dealt from output k + 1 of the fuzz seed's stream
+
+    def deal(rules: Ruleset) -> Any:
+        nonlocal dealt
+        dealt += 1
+        return rules.game_type.face("position").deal(rules, stream_output(seed, dealt))
+
+    def played(full: Any, target: int) -> None:
         """``full`` after up to ``target`` random moves, in full and as one of its players sees it."""
         for _ in range(target):
             if full.is_over:
@@ -566,16 +574,14 @@ def build_corpus(seed: int) -> Corpus:
         view = full.as_viewer(rng.choice(full.players))
         samples.append(Sample(view.to_json(), view, _move_texts(full, view)))
 
-    # 2-player games (R15), at the setup, in round 1, in round 2 and over.
-    for g, target in enumerate((0, 40, 120, 1000)):
-        played(Position.new(players=2, seed=stream_output(seed, 200 + g), preset=("yucata", "tabletop")[g % 2]),
-               target)
-    # Kahuna (R16): at the deal, in round 1, later rounds and over.
-    for g, target in enumerate((0, 30, 150, 1000)):
-        played(Position.new(game="kahuna", seed=stream_output(seed, 300 + g)), target)
-    # Might of the Gods (R14): games of 2, 3 and 4 players into round 2 and over.
-    for g, (players, target) in enumerate(((3, 120), (4, 200), (2, 1000))):
-        played(Position.new(players=players, seed=stream_output(seed, 400 + g), gods=True), target)
+    palette: list[str] = []
+    for game in game_types():
+        for rules in corpus_rulesets(game):
+            palette += [c for c in rules.palette if c not in palette]
+            for target in CORPUS_STOPS:
+                played(deal(rules), target)
+            if rules.has_setup:
+                samples.append(_waiting_view(deal(rules), rng))
     boards = {name: json.loads(load_board_text(name)) for name in BUILTIN_BOARDS}
     strings: set[str] = set(_WORDS)
     docs: list[Any] = [s.doc for s in samples] + list(boards.values())
@@ -584,8 +590,21 @@ def build_corpus(seed: int) -> Corpus:
             node = _get(doc, path)
             if isinstance(node, str) and len(node) < 40:
                 strings.add(node)
-    oro = load_board("oro")
-    return Corpus(samples, boards, sorted(strings), docs, [oro.link_name(k) for k in range(oro.n_links)])
+    return Corpus(samples, boards, sorted(strings), docs, palette)
+
+
+def _waiting_view(full: Any, rng: random.Random) -> Sample:
+    """A viewer position waiting for the cards turned face-up after the setup (R3): the second seat follows the
+    setup of ``full``, told the others' choices as records that keep their cards hidden."""
+    viewer = full.players[1 % len(full.players)]
+    view = full.as_viewer(viewer)
+    while view.waiting is None and not full.is_over:
+        move = rng.choice(full.legal_moves())
+        mover = full.to_move
+        record = str(move) if mover == viewer else f"{mover}: reveal"
+        full.play(str(move))
+        view.play(record)
+    return Sample(view.to_json(), view, _move_texts(full, view))
 
 
 def load_board_text(name: str) -> str:
@@ -677,7 +696,7 @@ class _Run:
         if self.rng.random() < 0.3:
             damaged: Any = copy.deepcopy(sample.doc)
             for _ in range(self.rng.randint(1, 3)):
-                damaged = mutate_position(damaged, self.rng, self.corpus)
+                damaged = mutate_position(damaged, self.rng, self.corpus, sample.links)
             if self.rng.random() < 0.5:
                 damaged = json.dumps(damaged)
         else:
@@ -698,7 +717,7 @@ class _Run:
 
     def moves(self) -> bool:
         sample = self.rng.choice(self.corpus.samples)
-        words = [*self.corpus.strings, *COLORS, *KAHUNA_COLORS]
+        words = [*self.corpus.strings, *self.corpus.palette]
         move: Any
         if self.rng.random() < 0.05:
             move = self.rng.choice((None, 7, 3.5, b"draw", ["draw"], {"kind": "draw"}, True))
@@ -707,11 +726,10 @@ class _Run:
             for _ in range(self.rng.randint(0, 3)):
                 move = mutate_move(move, self.rng, words)[:MAX_INPUT]
         self.payload = {"position": sample.doc, "move": move}
-        board = sample.position.board
-        game = GAMES[sample.position.game]
-        parsed, err = self._try("notation.parse_move", lambda: parse_move(move, board, game))
+        rules = sample.position.ruleset
+        parsed, err = self._try("notation.parse_move", lambda: parse_move(move, rules))
         if parsed is not None:
-            again, err2 = self._try("notation.parse_move", lambda: parse_move(str(parsed), board, game))
+            again, err2 = self._try("notation.parse_move", lambda: parse_move(str(parsed), rules))
             if err2 is not None or again != parsed:
                 raise _Found("notation.parse_move", f"{str(parsed)!r} (read from {_short(repr(move), 60)}) does "
                                                     f"not read back as itself: {again if err2 is None else err2}")
@@ -741,7 +759,7 @@ class _Run:
                 board, err = self._try("board.load_board", lambda: load_board(path))
                 if self.cli:
                     self._command(["new", "--board", path, "--players", "3", "--seed", str(self.run)], None,
-                                  must_succeed=err is None and board.n_cards >= 12)
+                                  must_succeed=err is None and _takes(document_game(None), board, players=3))
                 if err is None:
                     self._check_board_positions(board)
             finally:
@@ -798,37 +816,53 @@ class _Run:
         if second != text:
             raise _Found(f"{entry}, dumps, Position.from_json", "its dumps() reads back as a different document")
 
+    def _board_rulesets(self, board: Board) -> list[Ruleset]:
+        """A rule set of each player count of every registered game on ``board`` where the board can hold it:
+        one of the game's example rule sets with that count (chosen by the run), else the count's defaults."""
+        out: list[Ruleset] = []
+        for game in game_types():
+            for players in dict.fromkeys(rules.players for rules in corpus_rulesets(game)):
+                same = [params for params in game.examples if params.get("players") == players]
+                chosen = [same[self.run % len(same)]] if same else []
+                for params in [*chosen, {}]:
+                    load = functools.partial(game.load, **{**params, "players": players, "board": board})
+                    made, err = self._try("load_game on the board", load)
+                    if err is None:
+                        out.append(made)
+                        break
+                    if not isinstance(err, OptionError):
+                        raise _Found("load_game on the board", f"{type(err).__name__} for an accepted board: "
+                                                               f"{_short(str(err))}")
+        return out
+
     def _check_board(self, board: Board) -> None:
         from ..rules.engine import load_engine
-        from .soak import SoakGame, play_game
+        from .soak import FROM_DEAL, SoakGame, play_game
 
-        for players in (2, 3, 4):
-            if players * 4 > board.n_cards:
-                continue
-            game = SoakGame(self.seed, self.run, stream_output(self.seed, self.run), players, self.run % 2, "deal")
+        for rules in self._board_rulesets(board):
+            game = SoakGame(self.seed, self.run, stream_output(self.seed, self.run), rules, FROM_DEAL)
             outcome = _expect("soak.play_game on the board",
-                              functools.partial(play_game, game, board, load_engine("core"), load_engine("reference")))
+                              functools.partial(play_game, game, load_engine("core"), load_engine("reference")))
             if outcome.divergence is not None:
                 raise _Found("soak.play_game on the board", f"the engines diverge on an accepted board: "
                                                             f"{_short(outcome.divergence.what, 300)}")
 
     def _check_board_positions(self, board: Board) -> None:
-        """A board read from a file deals positions that name it and read back."""
-        from ..position.api import Position
-
-        for players, game in ((2, "kanaloa"), (3, "kanaloa"), (4, "kanaloa"), (2, "kahuna")):
-            pos, err = self._try("Position.new on the board",
-                             functools.partial(Position.new, players=players, seed=self.run, board=board, game=game))
+        """A board read from a file deals positions that name it and read back: a game of each player count of
+        every registered game (``_board_rulesets``), dealt by its position face."""
+        for rules in self._board_rulesets(board):
+            deal = rules.game_type.face("position").deal
+            pos, err = self._try("Position.deal on the board", functools.partial(deal, rules, self.run))
             if err is not None:
                 if not isinstance(err, OptionError):
-                    raise _Found("Position.new on the board", f"{type(err).__name__} for an accepted board: "
-                                                              f"{_short(str(err))}")
+                    raise _Found("Position.deal on the board", f"{type(err).__name__} for an accepted board: "
+                                                               f"{_short(str(err))}")
                 continue
             for _ in range(self.rng.randrange(40)):
                 if pos.is_over:
                     break
                 pos.play(self.rng.choice(pos.move_strings()))
-            self._check_position(pos, "Position.new on the board")
+            self._check_position(pos, "Position.deal on the board")
 
     # the command
 
@@ -853,6 +887,15 @@ class _Run:
         if must_succeed:
             raise _Found(shown, f"the command refuses what the library accepts: {_short(lines[0])}",
                          category="the command refuses what the library accepts")
+
+
+def _takes(game: GameType, board: Board, **params: Any) -> bool:
+    """Whether ``game`` with ``params`` can be played on ``board`` (its rule set is made without a complaint)."""
+    try:
+        game.load(board=board, **params)
+    except OptionError:
+        return False
+    return True
 
 
 @contextlib.contextmanager

@@ -13,13 +13,17 @@ the very same games and gives the same figures:
 - the deal seed is output ``i`` of the SplitMix64 stream seeded with the
   soak seed (``kanaloa.play.streams.deal_seed``), what ``kanaloa new --seed``
   takes;
-- the players and the preset cycle with ``i``: 3 players yucata, 4 players
-  yucata, 3 players tabletop, 4 players tabletop, 2 players yucata, 2
-  players tabletop (R15: two colors each);
+- the table (the rule set, ``soak_tables``) cycles with ``i``: first the
+  tables of the first soaks, Kanaloa with 3 players yucata, 4 players
+  yucata, 3 players tabletop, 4 players tabletop, 2 players yucata and 2
+  players tabletop (R15: two colors each), which so keep their games; then
+  every other example rule set of every registered game
+  (``kanaloa.rules.registry``: Might of the Gods, R14; Kahuna, R16), so a
+  new game is soaked without an edit here;
 - the start cycles in blocks of four games, eight blocks to a turn: six
   blocks start from the deal; one from a *crowded* board (the deal with
-  every link given a bridge at random, color 0 favoured, no color past its
-  stock in the tabletop preset), where eleven islands (R8), removals (R7)
+  every link given a bridge at random, color 0 favoured, no color past the
+  bridges the rule set gives it), where eleven islands (R8), removals (R7)
   and an empty stock (R13) come up far more often than in random play; one
   *jumps in*: the core alone plays the first 1 to ``JUMP_MOVES`` moves,
   then both engines are loaded from that state with ``from_data`` and play
@@ -62,6 +66,7 @@ on the number of workers.  ``replay_game`` plays one game again alone
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import shlex
@@ -69,61 +74,100 @@ import time
 import traceback
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import OptionError
 from ..play.interrupt import CtrlC
 from ..play.limits import worker_count
 from ..play.pools import process_pool, serial
 from ..play.streams import deal_seed, move_stream
-from ..position.notation import COLORS, Move, seat_colors
-from ..rules.board import Board, load_board
+from ..position.notation import Move
 from ..rules.engine import Engine, EngineState, load_engine
+from ..rules.registry import game_type, game_types, load_game
 from ..rules.rng import MASK64, SplitMix64
-from ..rules.state import (
-    PRESET_NAMES,
-    PRESET_TABLETOP,
-    PRESET_YUCATA,
-    REASON_NAMES,
-    ROUND_OVER,
-    TABLETOP_BRIDGES,
-    StateData,
-    n_colors,
-)
+from ..rules.ruleset import Ruleset
+from ..rules.state import REASON_NAMES, ROUND_OVER, StateData
 
 MAX_MOVES = 2000  # a random game takes 150 to 200 moves; one still running here never ends
 JUMP_MOVES = 150  # the core alone plays 1 to JUMP_MOVES moves before a jump-in start
 KEPT = 20  # divergences kept in full (with their moves) when the soak keeps going
 CHUNK_GAMES = 250  # most games handed to a worker at once (about a second of work)
 
-DEAL, CROWDED, JUMP = "deal", "crowded", "jump"
-STARTS = (DEAL, CROWDED, JUMP)
-_START_CYCLE = (DEAL, DEAL, DEAL, DEAL, DEAL, DEAL, CROWDED, JUMP)  # by block of four games
-_KINDS = ((3, PRESET_YUCATA), (4, PRESET_YUCATA), (3, PRESET_TABLETOP), (4, PRESET_TABLETOP),
-          (2, PRESET_YUCATA), (2, PRESET_TABLETOP))
+FROM_DEAL, CROWDED, JUMP = "deal", "crowded", "jump"
+STARTS = (FROM_DEAL, CROWDED, JUMP)
+_START_CYCLE = (FROM_DEAL, FROM_DEAL, FROM_DEAL, FROM_DEAL, FROM_DEAL, FROM_DEAL, CROWDED, JUMP)  # by block of 4
+# The tables of the first soaks (game, parameters), first in the cycle so that a seed plays the same games there.
+_FIRST_TABLES: tuple[tuple[str, dict[str, Any]], ...] = tuple(
+    ("kanaloa", {"players": players, "preset": preset})
+    for players, preset in ((3, "yucata"), (4, "yucata"), (3, "tabletop"), (4, "tabletop"), (2, "yucata"),
+                            (2, "tabletop")))
 
 # Crowded starts: the share of links given to color 0, left free, and (the rest) given to another color.
 _OWN_SHARE, _FREE_SHARE = 0.45, 0.25
 
 
+@functools.cache
+def soak_tables() -> tuple[Ruleset, ...]:
+    """The rule sets the soak cycles through (see *The games* in the module docstring)."""
+    tables = [load_game(name, **params) for name, params in _FIRST_TABLES]
+    for game in game_types():
+        for rules in game.example_rulesets():
+            if rules not in tables:
+                tables.append(rules)
+    return tuple(tables)
+
+
+def table_kind(rules: Ruleset) -> str:
+    """A table's short name: ``3p-yucata``, ``4p-tabletop``, ``2p-yucata-gods``, ``kahuna-2p``: the game where it is
+    not the default one, the players, and the preset and the gods where the game has them."""
+    params = rules.params()
+    parts = [rules.game] if rules.document_game is not None else []
+    parts.append(f"{rules.players}p")
+    if "preset" in params:
+        parts.append(str(params["preset"]))
+    if params.get("gods"):
+        parts.append("gods")
+    return "-".join(parts)
+
+
+def new_command(rules: Ruleset, seed: int) -> str:
+    """The ``kanaloa new`` command that deals the game of ``rules`` from ``seed``."""
+    params = rules.params()
+    words = ["kanaloa", "new", "--seed", str(seed)]
+    if rules.document_game is not None:
+        words += ["--game", rules.game]
+    words += ["--players", str(rules.players)]
+    if "preset" in params:
+        words += ["--preset", str(params["preset"])]
+    if params.get("gods"):
+        words.append("--gods")
+    if rules.board.source != game_type(rules.game).load(players=rules.players).board.source:
+        words += ["--board", rules.board.source]
+    return shlex.join(words)
+
+
 @dataclass(frozen=True)
 class SoakGame:
-    """Game ``index`` of the soak seeded with ``soak_seed``: its deal seed, table and start."""
+    """Game ``index`` of the soak seeded with ``soak_seed``: its deal seed, table (a rule set) and start."""
 
     soak_seed: int
     index: int
     seed: int
-    players: int
-    preset: int
+    ruleset: Ruleset
     start: str
 
     @property
+    def players(self) -> int:
+        return self.ruleset.players
+
+    @property
     def kind(self) -> str:
-        """``3p-yucata``, ``4p-tabletop``, ..."""
-        return f"{self.players}p-{PRESET_NAMES[self.preset]}"
+        """``3p-yucata``, ``4p-tabletop``, ... (``table_kind``)."""
+        return table_kind(self.ruleset)
 
     def new_command(self) -> str:
         """The ``kanaloa new`` command that deals this game."""
-        return f"kanaloa new --seed {self.seed} --players {self.players} --preset {PRESET_NAMES[self.preset]}"
+        return new_command(self.ruleset, self.seed)
 
     def replay_command(self) -> str:
         """The ``kanaloa soak`` command that plays this game again, alone."""
@@ -132,9 +176,9 @@ class SoakGame:
 
 def soak_game(soak_seed: int, index: int) -> SoakGame:
     """The setup of game ``index`` (see *The games* in the module docstring)."""
-    players, preset = _KINDS[index % len(_KINDS)]
+    tables = soak_tables()
     start = _START_CYCLE[(index // 4) % len(_START_CYCLE)]
-    return SoakGame(soak_seed, index, deal_seed(soak_seed, index), players, preset, start)
+    return SoakGame(soak_seed, index, deal_seed(soak_seed, index), tables[index % len(tables)], start)
 
 
 @dataclass(frozen=True)
@@ -162,8 +206,10 @@ class Divergence:
         return {
             "game": g.index,
             "seed": g.seed,
+            "kind": g.kind,
             "players": g.players,
-            "preset": PRESET_NAMES[g.preset],
+            "preset": g.ruleset.params().get("preset"),
+            "gods": g.ruleset.gods,
             "start": g.start,
             "move": self.move,
             "what": self.what,
@@ -177,7 +223,7 @@ class Divergence:
         g = self.game
         lines = [
             f"divergence in game {g.index} of the soak with seed {g.soak_seed}: deal seed {g.seed}, "
-            f"{g.players} players, preset {PRESET_NAMES[g.preset]}, start: {g.start}",
+            f"{g.ruleset.describe()}, start: {g.start}",
             f"  after {self.move} moves: {self.what}",
         ]
         if g.start == JUMP:
@@ -241,12 +287,12 @@ def _compare_states(core: EngineState, ref: EngineState) -> StateData:
     return ref_data
 
 
-def crowd(data: StateData, stream: SplitMix64) -> None:
-    """Scatter bridges over ``data`` (see *crowded* starts): each link goes to color 0, stays free,
-    or goes to another color (any of the four with two players), drawn from ``stream``; the cards are
-    not touched."""
-    cap = TABLETOP_BRIDGES if data.preset == PRESET_TABLETOP else len(data.bridges)
-    colors = n_colors(data.players)
+def crowd(rules: Ruleset, data: StateData, stream: SplitMix64) -> None:
+    """Scatter bridges over ``data``, a state of ``rules`` (see *crowded* starts): each link goes to color 0,
+    stays free, or goes to another color (any of the four with two players of Kanaloa), drawn from ``stream``,
+    none past the bridges a color has (R13, R16.1); the cards are not touched."""
+    cap = rules.bridges_per_color or len(data.bridges)
+    colors = rules.n_colors
     held = [0] * colors
     for k in range(len(data.bridges)):
         x = stream.next() / 2.0**64
@@ -263,8 +309,10 @@ def crowd(data: StateData, stream: SplitMix64) -> None:
         data.bridges[k] = owner
 
 
-def play_game(game: SoakGame, board: Board, core_engine: Engine, ref_engine: Engine) -> GameOutcome:
-    """Play ``game`` through both engines side by side (see *What is compared*)."""
+def play_game(game: SoakGame, core_engine: Engine, ref_engine: Engine) -> GameOutcome:
+    """Play ``game`` through both engines side by side (see *What is compared*), on its rule set's board."""
+    rules = game.ruleset
+    board = rules.board
     stream = move_stream(game.seed)
     below = stream.below
     actions: list[int] = []
@@ -273,12 +321,12 @@ def play_game(game: SoakGame, board: Board, core_engine: Engine, ref_engine: Eng
     states = 0
     try:
         if game.start == CROWDED:
-            data = ref_engine.deal(board, game.players, game.preset, game.seed).to_data()
-            crowd(data, stream)
+            data = ref_engine.deal(rules, game.seed).to_data()
+            crowd(rules, data, stream)
             core = core_engine.from_data(board, data)
             ref = ref_engine.from_data(board, data)
         elif game.start == JUMP:
-            alone = core_engine.deal(board, game.players, game.preset, game.seed)
+            alone = core_engine.deal(rules, game.seed)
             for _ in range(1 + below(JUMP_MOVES)):
                 if alone.is_over:
                     break
@@ -292,8 +340,8 @@ def play_game(game: SoakGame, board: Board, core_engine: Engine, ref_engine: Eng
             core = core_engine.from_data(board, data)
             ref = ref_engine.from_data(board, data)
         else:
-            core = core_engine.deal(board, game.players, game.preset, game.seed)
-            ref = ref_engine.deal(board, game.players, game.preset, game.seed)
+            core = core_engine.deal(rules, game.seed)
+            ref = ref_engine.deal(rules, game.seed)
         _compare_states(core, ref)
         states += 1
         mover = ref.to_move
@@ -301,7 +349,7 @@ def play_game(game: SoakGame, board: Board, core_engine: Engine, ref_engine: Eng
             ref_moves = ref.legal_actions()
             core_moves = core.legal_actions()
             if core_moves != ref_moves:
-                raise _Diverged(_moves_differ(board, list(core_moves), ref_moves, _builders(game)[ref.to_move]))
+                raise _Diverged(_moves_differ(rules, list(core_moves), ref_moves, ref.to_move))
             if not ref_moves:
                 if not (ref.is_over and core.is_over):
                     raise _Diverged("no legal move, but the game is not over")
@@ -323,28 +371,22 @@ def play_game(game: SoakGame, board: Board, core_engine: Engine, ref_engine: Eng
         final = _compare_states(core, ref)
         states += 1
     except _Diverged as exc:
-        return _diverged(game, board, actions, movers, str(exc), together, states)
+        return _diverged(game, actions, movers, str(exc), together, states)
     except Exception as exc:  # an engine crashed: as much a divergence as a wrong move
-        return _diverged(game, board, actions, movers, _crash(exc), together, states)
+        return _diverged(game, actions, movers, _crash(exc), together, states)
     return GameOutcome(game, len(actions) - together, states, final.reason)
 
 
-def _builders(game: SoakGame) -> list[tuple[str, ...]]:
-    """The colors each seat builds with, by name (two per seat with two players)."""
-    names = COLORS[: n_colors(game.players)]
-    return [seat_colors(names, game.players, seat) for seat in range(game.players)]
-
-
-def _diverged(game: SoakGame, board: Board, actions: list[int], movers: list[int], what: str, together: int,
+def _diverged(game: SoakGame, actions: list[int], movers: list[int], what: str, together: int,
               states: int) -> GameOutcome:
-    builders = _builders(game)
-    moves = tuple(_action_text(board, a, builders[seat]) for a, seat in zip(actions, movers, strict=True))
+    rules = game.ruleset
+    moves = tuple(_action_text(rules, a, seat) for a, seat in zip(actions, movers, strict=True))
     return GameOutcome(game, len(actions) - together, states, 0, Divergence(game, moves, what, together))
 
 
-def _moves_differ(board: Board, core_moves: list[int], ref_moves: list[int], builders: tuple[str, ...]) -> str:
+def _moves_differ(rules: Ruleset, core_moves: list[int], ref_moves: list[int], seat: int) -> str:
     def names(actions) -> str:
-        return "[" + ", ".join(_action_text(board, a, builders) for a in actions) + "]"
+        return "[" + ", ".join(_action_text(rules, a, seat) for a in actions) + "]"
 
     only_core = sorted(set(core_moves) - set(ref_moves))
     only_ref = sorted(set(ref_moves) - set(core_moves))
@@ -353,9 +395,10 @@ def _moves_differ(board: Board, core_moves: list[int], ref_moves: list[int], bui
     return f"the legal moves differ: only the core has {names(only_core)}, only the reference {names(only_ref)}"
 
 
-def _action_text(board: Board, action: int, builders: tuple[str, ...]) -> str:
+def _action_text(rules: Ruleset, action: int, seat: int) -> str:
+    """The move of ``action`` by ``seat`` in notation (a build of a player with two colors names its color)."""
     try:
-        return str(Move.from_action(action, board, builders=builders))
+        return str(Move.from_action(action, rules, seat))
     except ValueError:
         return f"action {action}"
 
@@ -384,13 +427,12 @@ class ChunkResult:
     diverged: int = 0  # all divergences, kept or not
 
 
-def play_chunk(seed: int, first: int, stop: int, keep_going: bool, board: Board | None = None) -> ChunkResult:
+def play_chunk(seed: int, first: int, stop: int, keep_going: bool) -> ChunkResult:
     """Play games ``first`` to ``stop - 1``; without ``keep_going``, stop after the first divergence."""
-    board = board or load_board("oro")
     core_engine, ref_engine = load_engine("core"), load_engine("reference")
     out = ChunkResult(first)
     for index in range(first, stop):
-        outcome = play_game(soak_game(seed, index), board, core_engine, ref_engine)
+        outcome = play_game(soak_game(seed, index), core_engine, ref_engine)
         out.games += 1
         out.moves += outcome.moves
         out.states += outcome.states
@@ -478,15 +520,20 @@ class SoakRun:
             lines.append(f"stopped at the first divergence, after {self.games} of {self.planned} games "
                          f"(--keep-going plays on)")
         lines.append(self.figures())
-        lines.append(f"seed {self.seed}; starts: {self.starts[DEAL]} from the deal, {self.starts[CROWDED]} "
+        ended = ", ".join(f"by {reason} ({_rules_of_reason(reason)}) {n}" for reason, n in self.reasons.items() if n)
+        lines.append(f"seed {self.seed}; starts: {self.starts[FROM_DEAL]} from the deal, {self.starts[CROWDED]} "
                      f"crowded, {self.starts[JUMP]} jumped in; {self.states} complete states compared; "
-                     f"ended by points (R12) {self.reasons['points']}, by eleven islands (R8) "
-                     f"{self.reasons['eleven islands']}")
+                     f"ended {ended or 'by nothing yet'}")
         for d in self.divergences:
             lines.append(d.reproducer())
         if self.diverged > len(self.divergences):
             lines.append(f"... and {self.diverged - len(self.divergences)} more divergences not shown")
         return "\n".join(lines)
+
+
+def _rules_of_reason(reason: str) -> str:
+    """The rule ids of a way to end a game in the tables that have it: ``R12, R16.7`` for points."""
+    return ", ".join(dict.fromkeys(t.rule_of(reason) for t in soak_tables() if reason in t.reasons))
 
 
 def _plural(n: int, noun: str) -> str:
@@ -557,7 +604,7 @@ def replay_game(seed: int, index: int) -> GameOutcome:
     if isinstance(index, bool) or not isinstance(index, int) or index < 0:
         raise OptionError(f"--game {index!r}: must be a whole number, 0 or more")
     _check(index + 1, seed)
-    return play_game(soak_game(seed, index), load_board("oro"), load_engine("core"), load_engine("reference"))
+    return play_game(soak_game(seed, index), load_engine("core"), load_engine("reference"))
 
 
 def _check(games: object, seed: object) -> None:

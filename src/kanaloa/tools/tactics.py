@@ -90,22 +90,21 @@ from typing import Any
 from ..errors import KanaloaError, OptionError, PositionError, brief, quote
 from ..play.bots import parse_bot_spec
 from ..play.hint import check_budget, hint
+from ..play.progress import Progress
 from ..play.streams import bot_seeds as game_bot_seeds
 from ..play.streams import deal_seed as game_deal_seed
 from ..position.api import Position
 from ..position.format import dumps
-from ..position.notation import seat_colors
 from ..rules import actions as A
 from ..rules.board import Board
 from ..rules.core import CoreState
 from ..rules.engine import load_engine
-from ..rules.reference import ReferenceState, seat_standing
+from ..rules.reference import ReferenceState
+from ..rules.ruleset import ruleset_for_state
 from ..rules.state import (
     ROUND_1,
     ROUND_2,
     ROUND_FINAL,
-    TWO_PLAYERS,
-    WIN_ISLANDS,
     StateData,
 )
 
@@ -151,11 +150,14 @@ def is_last_final_turn(data: StateData) -> bool:
     return data.round == ROUND_FINAL and len(data.final_done) == data.players - 1
 
 
-def may_reach_eleven(state: ReferenceState, mover: int) -> bool:
-    """False when no color ``mover`` may still build with can control eleven islands this turn (R8): each
-    card left in hand takes at most two more islands."""
+def may_reach_eleven(state: ReferenceState, mover: int, win_islands: int | None) -> bool:
+    """False when no color ``mover`` may still build with can control ``win_islands`` islands (the rule set's
+    eleven, R8; None where the game has no such win) this turn: each card left in hand takes at most two more
+    islands."""
+    if win_islands is None:
+        return False
     hand = state.data.hand_size(mover)
-    return any(state.islands_controlled(c) + 2 * hand >= WIN_ISLANDS for c in state.open_colors())
+    return any(state.islands_controlled(c) + 2 * hand >= win_islands for c in state.open_colors())
 
 
 def kind_of(data: StateData) -> str:
@@ -222,6 +224,7 @@ class TurnSolver:
     def __init__(self, root: ReferenceState, collect_removals: bool = False) -> None:
         self.root = root
         self.mover = root.to_move
+        self.win_islands = ruleset_for_state(root.board, root.data).win_islands  # R8
         self.collect = collect_removals
         self.table: dict[tuple[Any, ...], Outcome] = {}
         self.removals: list[DecisiveRemoval] = []
@@ -282,7 +285,7 @@ class TurnSolver:
         return best
 
     def _may_reach_eleven(self, state: ReferenceState) -> bool:
-        return may_reach_eleven(state, self.mover)
+        return may_reach_eleven(state, self.mover, self.win_islands)
 
     def _line(self, state: ReferenceState, target: Outcome) -> tuple[int, ...]:
         """A sequence of the mover's moves from ``state`` that makes ``target`` sure."""
@@ -322,7 +325,7 @@ def solve_position(position: Position) -> TurnSolution:
     if position.viewer is not None and position.viewer != position.to_move:
         raise PositionError(f"viewer: the position is seen by {position.viewer}, but {position.to_move} is to "
                             f"move and {position.to_move}'s hand is unknown to it")
-    state = position.state_for(load_engine("reference"))
+    state = position.on(load_engine("reference")).state
     assert isinstance(state, ReferenceState)
     return TurnSolver(state.copy()).solve()
 
@@ -508,30 +511,29 @@ def _lineup(game: int) -> tuple[int, tuple[str, ...], str]:
 def _color_name(position: Position, color: int) -> str:
     """A color's name; with two players a second color also names its player (R15.1)."""
     name = position.colors[color]
-    players = len(position.players)
-    if players == TWO_PLAYERS and color >= players:
-        return f"{name} ({position.players[color % players]}'s second color)"
+    rules = position.ruleset
+    seat = rules.seat_of(color)
+    if rules.colors_of(seat)[0] != color:
+        return f"{name} ({position.players[seat]}'s second color)"
     return name
 
 
 def _player_name(position: Position, seat: int) -> str:
     """A player's name: its color, or with two players both its colors (R15.1)."""
-    colors = seat_colors(position.colors, len(position.players), seat)
+    colors = position.ruleset.color_names_of(seat)
     return colors[0] if len(colors) == 1 else f"{colors[0]} (with {colors[1]})"
 
 
 def _standing_text(position: Position, data: StateData) -> str:
-    """Everyone's points (R11), or with two players each player's pair (R15.5)."""
-    players = len(position.players)
-    if players == TWO_PLAYERS:
-        return ", ".join(f"{position.players[s]} {'/'.join(str(x) for x in seat_standing(data.scores, s, players))}"
-                         for s in range(players))
-    return ", ".join(f"{position.colors[s]} {data.scores[s]}" for s in range(players))
+    """Everyone's points (R11), or with two players each player's pair (R15.5): what ranks each (R12)."""
+    rules = position.ruleset
+    return ", ".join(f"{name} {'/'.join(str(x) for x in rules.standing(data.scores, s))}"
+                     for s, name in enumerate(position.players))
 
 
 def _why(position: Position, solution: TurnSolution, line: Sequence[str]) -> str:
     """The short explanation stored with a puzzle: the situation, the share of correct moves, a winning line."""
-    data = position.data
+    data = position.state.to_data()
     board = position.board
     mover = _player_name(position, solution.mover)
     correct = f"Correct: {len(solution.best)} of {len(solution.values)} legal first moves"
@@ -551,12 +553,14 @@ def _why(position: Position, solution: TurnSolution, line: Sequence[str]) -> str
     state = ReferenceState(board, data.copy())
     for action in solution.line:
         state.apply(action)
-    winner = next(c for c in state.colors_of(solution.mover) if state.islands_controlled(c) >= WIN_ISLANDS)
+    win_islands = position.ruleset.win_islands  # R8: an eleven puzzle comes only from a game with that win
+    assert win_islands is not None
+    winner = next(c for c in state.colors_of(solution.mover) if state.islands_controlled(c) >= win_islands)
     held = ReferenceState(board, data).islands_controlled(winner)
     cards = data.hand_size(solution.mover)
     hand = f"{cards} card{'s' if cards != 1 else ''}"
     situation = (f"{_color_name(position, winner)} controls {held} islands and {mover} holds {hand}"
-                 if len(position.players) == TWO_PLAYERS else f"{mover} controls {held} islands with {hand} in hand")
+                 if position.ruleset.pairs else f"{mover} controls {held} islands with {hand} in hand")
     return f"{situation}: eleven islands this turn win at once (R8). {correct}, those that keep that win; {example}"
 
 
@@ -592,10 +596,9 @@ def _game_candidates(seed: int, game: int, counter: Iterator[int]) -> list[_Cand
     deal_seed = game_deal_seed(seed, game)
     bot_seeds = list(game_bot_seeds(seed, game, players))
     position = Position.new(players=players, seed=deal_seed, preset=preset)
-    board = position.board
     bots = [parse_bot_spec(spec) for spec in seating]
     for bot, bot_seed in zip(bots, bot_seeds, strict=True):
-        bot.start(board, bot_seed)
+        bot.start(position.ruleset, bot_seed)
     game_source = {"game": game, "deal_seed": deal_seed, "players": players, "preset": preset,
                    "seating": list(seating), "bot_seeds": bot_seeds}
     found: list[_Candidate] = []
@@ -625,7 +628,8 @@ def _examine(position: Position, data: StateData, game: int, counter: Iterator[i
     turn_start = not (data.played or data.discarded or data.remove_on)
     if not (turn_start or data.remove_on):
         return []
-    if turn_start and not is_last_final_turn(data) and not may_reach_eleven(ReferenceState(board, data), data.to_move):
+    if turn_start and not is_last_final_turn(data) and not may_reach_eleven(
+            ReferenceState(board, data), data.to_move, position.ruleset.win_islands):
         return []
     solution = solve_turn(board, data, collect_removals=True)
     found = []
@@ -809,6 +813,15 @@ def run_puzzle(puzzle: Puzzle, iterations: int | None = None, seconds: float | N
                         found.iterations, found.seconds)
 
 
+class SuiteProgress(Progress):
+    """Puzzles done, rate and time left, on a stream: ``Progress``'s line counting puzzles, not games
+    (``12/45 puzzles  [######......]  0.55 puzzles/s  00:22 elapsed  01:01 left``)."""
+
+    def __init__(self, *args: Any, **options: Any) -> None:
+        options.setdefault("unit", "puzzles")
+        super().__init__(*args, **options)
+
+
 def run_suite(suite: Suite, iterations: int | None = None, seconds: float | None = None, seed: int = 0,
               kinds: Sequence[str] = KINDS, name: str = "bundled",
               on_result: Callable[[int, int, PuzzleResult], None] | None = None) -> SuiteReport:
@@ -845,6 +858,7 @@ __all__ = [
     "Puzzle",
     "PuzzleResult",
     "Suite",
+    "SuiteProgress",
     "SuiteReport",
     "TurnSolution",
     "TurnSolver",

@@ -46,6 +46,8 @@ from .games import (
     PlayGame,
     Replay,
     TableGame,
+    board_games,
+    game_listing,
     new_game,
     new_replay,
     new_table,
@@ -59,6 +61,17 @@ THREADS = 2  # moves, bot moves and replays computed at once; as many hints agai
 log = logging.getLogger("kanaloa.web")
 T = TypeVar("T")
 Session = PlayGame | TableGame | Replay
+
+
+class PageFiles(StaticFiles):
+    """The page's static files, its scripts always served as JavaScript (a browser runs a module script
+    only when it is, and the system's table of file types may say otherwise)."""
+
+    def file_response(self, full_path: Any, stat_result: Any, scope: Any, status_code: int = 200) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        if str(full_path).endswith(".js"):
+            response.headers["content-type"] = "text/javascript; charset=utf-8"
+        return response
 
 
 class BadRequest(Exception):
@@ -157,6 +170,11 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
     async def boards(request: Request) -> Response:
         return answer({"builtin": list(BUILTIN_BOARDS), "bots": list(BOTS), "hint_iterations": budget.iterations})
 
+    listing = game_listing()  # the registry does not change while the server runs
+
+    async def games(request: Request) -> Response:
+        return answer(listing)
+
     async def builtin_board(request: Request) -> Response:
         name = request.path_params["name"]
         if name not in BUILTIN_BOARDS:
@@ -169,7 +187,7 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
         from ..svg import board_svg
 
         return answer({"board": board_to_dict(board), "islands": len(board.islands), "links": len(board.links),
-                       "cards": board.n_cards, "svg": board_svg(board)})
+                       "cards": board.n_cards, "svg": board_svg(board), "games": board_games(board)})
 
     # -- games --------------------------------------------------------------------------
 
@@ -209,9 +227,9 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
 
         def ask() -> dict[str, Any]:
             found = budget.ask(pos, body.get("iterations"), body.get("seed", 0))
-            from ..svg import position_svg
 
-            return {**found.to_json(), "svg": position_svg(pos, hint=found, interactive=True)}
+            picture = pos.ruleset.game_type.face("svg")
+            return {**found.to_json(), "svg": picture(pos, hint=found, interactive=True)}
 
         return answer(await in_thread(ask, hint_pool))
 
@@ -290,13 +308,14 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
         Route("/api/boards", boards),
         Route("/api/boards/check", check_board, methods=["POST"]),
         Route("/api/boards/{name}", builtin_board),
+        Route("/api/games", games, methods=["GET"]),
         *game_routes("games", PlayGame, new_game),
         Route("/api/games/{id}/bot", game_bot, methods=["POST"]),
         Route("/api/games/{id}/record", game_record),
         *game_routes("tables", TableGame, new_table),
         Route("/api/replays", replay_create, methods=["POST"]),
         Route("/api/replays/{id}", replay_get),
-        Mount("/static", StaticFiles(packages=[("kanaloa.interfaces.web", "static")]), name="static"),
+        Mount("/static", PageFiles(packages=[("kanaloa.interfaces.web", "static")]), name="static"),
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         BadRequest: refused, KanaloaError: refused, HTTPException: refused, Exception: refused,

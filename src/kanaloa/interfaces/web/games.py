@@ -6,14 +6,22 @@ bots of ``kanaloa.play.bots``, ``kanaloa.play.hint``, the records of
 (``kanaloa.interfaces.web.app``) turns requests into calls of these classes
 and their ``KanaloaError``s into 4xx answers.
 
-Both games are served: Kanaloa and Kahuna (R16), which a request names by
-its ``ruleset`` (the key the game records use) and a position by its
-``game``; what differs between them is the engine's, not this module's.
-Kanaloa's variant Might of the Gods (R14) is played in a ``PlayGame`` like
-any other deal (``gods`` in the request) and followed in a ``TableGame``, set
-up with the token on each island (``tokens``) or from a viewer position with
-the gods; the records of the token moves (``ku green sees ...``, ``red:
-steal``, ``pele takes ...``) are the position's to read.
+Every game of the registry (``kanaloa.rules.registry``) is served: a
+request names its game by ``ruleset`` (the key the game records use;
+``kanaloa``, Kanaloa, by default, or ``kahuna``, R16) and the game's
+parameters by their own names (``players``, ``preset``, ``gods``, ``board``,
+``colors``); ``load_game`` makes the rule set once and checks them, and
+everything this module needs to know of the game it asks that rule set.  A
+position names its game itself.  Kanaloa's variant Might of the Gods (R14)
+is played in a ``PlayGame`` like any other deal (``gods`` in the request)
+and followed in a ``TableGame``, set up with the token on each island
+(``tokens``) or from a viewer position with the gods; the records of the
+token moves (``ku green sees ...``, ``red: steal``, ``pele takes ...``) are
+the position's to read.
+
+Every view carries the rule set's ``to_json()`` (``rules``), and
+``game_listing`` gives the page every registered game with its parameters,
+so that the page hard-codes no rule number.
 
 - ``PlayGame``: a game dealt (or uploaded) with every seat a person or a bot.
   It holds the full position; what a browser is shown is the view of the
@@ -41,24 +49,15 @@ from ...errors import BoardError, KanaloaError, MoveError, OptionError, brief
 from ...play.bots import Bot, parse_bot_spec
 from ...play.hint import Hint, hint
 from ...play.records import RECORD_FORMAT, GameRecord, read_records, replay
-from ...position.api import Position, color_pairs
+from ...position.api import Position
+from ...position.table import seen_deal
 from ...rules.board import BUILTIN_BOARDS, Board, board_from_dict, load_board
 from ...rules.core import CoreState
 from ...rules.engine import load_engine
-from ...rules.state import (
-    GAMES,
-    GODS_ISLANDS,
-    KAHUNA_BRIDGES,
-    KAHUNA_DEAL,
-    KAHUNA_FACE_UP,
-    KAHUNA_PLAYERS,
-    TABLETOP_BRIDGES,
-    TWO_PLAYERS,
-)
+from ...rules.registry import GameType, document_game, game_type, game_types, load_game
+from ...rules.ruleset import ParameterError, Ruleset
 
 HUMAN = "human"
-SETUP_HAND = 4  # cards dealt to each hand at the setup (R3)
-KAHUNA_COLORS = ("white", "black")  # Kahuna's seats (R16.1)
 MAX_RECORD_GAMES = 10_000  # records read from one upload, at most
 
 
@@ -103,25 +102,113 @@ def board_loader(uploaded: Board | None) -> Callable[[str], Board]:
     return load
 
 
+# -- the games and their rule sets --------------------------------------------------------
+
+# A request's names for the parameters of a game, where they differ from the registry's.
+REQUEST_FIELDS = {"game": "ruleset"}
+
+
+def request_error(error: ParameterError) -> OptionError:
+    """``error`` worded with the request's name of the parameter at fault (``ruleset`` for ``game``)."""
+    label = REQUEST_FIELDS.get(error.parameter, error.parameter)
+    return OptionError(f"{label} {brief(error.value)}: {error.why}" if error.shown else f"{label}: {error.why}")
+
+
+def default_game() -> GameType:
+    """The game of a request that names none: the registry's default (that of a position without ``game``)."""
+    return document_game(None)
+
+
+def request_game(value: object) -> GameType:
+    """The game a request's ``ruleset`` names (the default game when absent).  Raises ``OptionError``."""
+    try:
+        return default_game() if value is None else game_type(value)
+    except ParameterError as exc:
+        raise request_error(exc) from None
+
+
+def request_rules(body: dict[str, Any], board: Board | None) -> Ruleset:
+    """The rule set a request asks for: its ``ruleset`` with the game's parameters of the body (and ``board``,
+    already read), each checked by ``load_game``.  Raises ``OptionError`` naming the request's field."""
+    game = request_game(body.get("ruleset"))
+    known = {p.name for g in game_types() for p in g.parameters} | set(game.also_takes)
+    params = {name: body[name] for name in sorted(known) if name in body and name != "board"}
+    if board is not None:
+        params["board"] = board
+    try:
+        return load_game(game.name, **params)
+    except ParameterError as exc:
+        raise request_error(exc) from None
+
+
+def rules_json(rs: Ruleset) -> dict[str, Any]:
+    """What the page knows of a game: ``Ruleset.to_json()`` (docs/web.md "The rule set of a view")."""
+    return rs.to_json()
+
+
+def _choice_value(text: str) -> object:
+    """A parameter's choice as ``kanaloa games`` lists it (``"2"``, ``"true"``, ``"tabletop"``), as a request
+    sends it."""
+    if text.isdigit():
+        return int(text)
+    return {"true": True, "false": False}.get(text, text)
+
+
+def game_listing() -> dict[str, Any]:
+    """Every registered game for the page (``GET /api/games``): its parameters with their defaults, its rule set
+    with the defaults, and for each choice of a parameter the rule set with that choice (the others left at
+    their defaults), from which the New-game and table forms read the seats, sizes and labels they show."""
+    games = []
+    for g in game_types():
+        entry = g.to_json()
+        entry["default"] = rules_json(g.load())
+        choices: dict[str, dict[str, Any]] = {}
+        for p in g.parameters:
+            if not p.choices:
+                continue
+            choices[p.name] = {}
+            for choice in p.choices:
+                try:
+                    choices[p.name][choice] = rules_json(g.load(**{p.name: _choice_value(choice)}))
+                except ParameterError:  # a choice that needs another board than the default: left out
+                    continue
+        entry["choices"] = choices
+        games.append(entry)
+    return {"games": games, "default": default_game().name}
+
+
+def board_games(board: Board) -> dict[str, str | None]:
+    """For each registered game, why it cannot be played on ``board`` with its default parameters, or None."""
+    out: dict[str, str | None] = {}
+    for g in game_types():
+        try:
+            g.load(board=board)
+            out[g.name] = None
+        except ParameterError as exc:
+            out[g.name] = exc.why
+    return out
+
+
 # -- what a browser is shown -------------------------------------------------------------
 
 
-def describe(pos: Position, mover_moves: bool) -> dict[str, Any]:
-    """A position for the browser: its JSON, the picture, control of the islands, and the legal moves.
+def describe(pos: Position, rs: Ruleset, mover_moves: bool) -> dict[str, Any]:
+    """A position for the browser: its JSON, the picture, control of the islands, the legal moves, and the
+    rule set ``rs`` it plays.
 
     ``mover_moves``: list the legal moves of the player to move (the
     position knows that player's hand and the browser may play them).
     """
-    from ..svg import position_svg
 
     moves: list[str] = []
     if mover_moves and not pos.is_over and pos.waiting is None:
         moves = pos.move_strings()
     doc = pos.to_json()
     return {
-        "ruleset": pos.game,
+        "ruleset": rs.game,
+        "rules": rules_json(rs),
         "position": doc,
-        "svg": position_svg(pos, interactive=True),
+        "svg": pos.ruleset.game_type.face("svg")(pos, interactive=True),
         "controllers": {name: pos.controller_of(name) for name in pos.board.islands},
         "sizes": {name: pos.board.sizes[i] for i, name in enumerate(pos.board.islands)},
         "cards_per_island": pos.board.cards_per_island,
@@ -129,29 +216,17 @@ def describe(pos: Position, mover_moves: bool) -> dict[str, Any]:
         "waiting": pos.waiting,
         "outcome": pos.outcome,
         "moves": moves,
-        "bridges_left": bridges_left(pos, doc),
+        "bridges_left": bridges_left(pos, rs, doc),
     }
 
 
-def bridges_left(pos: Position, doc: dict[str, Any]) -> dict[str, int] | None:
-    """Each color's bridges still in stock where the rules limit them (Kahuna R16.1, tabletop R13); else None."""
-    if pos.game == "kahuna":
-        stock = KAHUNA_BRIDGES
-    elif doc.get("rules", {}).get("preset") == "tabletop":
-        stock = TABLETOP_BRIDGES
-    else:
+def bridges_left(pos: Position, rs: Ruleset, doc: dict[str, Any]) -> dict[str, int] | None:
+    """Each color's bridges still in stock where the rules limit them (``rs.bridges_per_color``); else None."""
+    stock = rs.bridges_per_color
+    if stock is None:
         return None
     on_board = list(doc.get("bridges", {}).values())
     return {color: stock - on_board.count(color) for color in pos.scores}
-
-
-def check_ruleset(value: object) -> str:
-    """The ``ruleset`` of a request: ``kanaloa`` (the default) or ``kahuna`` (R16)."""
-    if value is None:
-        return "kanaloa"
-    if not isinstance(value, str) or value not in GAMES:
-        raise OptionError(f"ruleset {brief(value)}: unknown; choose one of {', '.join(GAMES)}")
-    return value
 
 
 @dataclass(frozen=True)
@@ -202,14 +277,10 @@ def check_seats(seats: object, players: int) -> list[str]:
 
 @dataclass
 class Deal:
-    """How a dealt game was dealt: what a game record needs to deal it again."""
+    """How a dealt game was dealt: its seed (the rule set is the game's), what a game record needs to deal it
+    again."""
 
     seed: int
-    players: int
-    preset: str
-    board: str
-    game: str = "kanaloa"  # the ruleset: "kanaloa" or "kahuna" (R16)
-    gods: bool = False  # Might of the Gods (R14)
 
 
 @dataclass
@@ -218,6 +289,7 @@ class PlayGame:
 
     pos: Position
     seats: list[str]
+    rules: Ruleset
     deal: Deal | None = None
     history: list[Step] = field(default_factory=list)
     bots: dict[int, Bot] = field(default_factory=dict)
@@ -228,7 +300,7 @@ class PlayGame:
         for seat, spec in enumerate(self.seats):
             if spec != HUMAN:
                 bot = parse_bot_spec(spec)
-                bot.start(self.pos.board, seed + seat)
+                bot.start(self.pos.ruleset, seed + seat)
                 self.bots[seat] = bot
         self._look()
 
@@ -277,7 +349,7 @@ class PlayGame:
         if seat is None or seat not in self.bots:
             who = "nobody" if seat is None else f"{self.pos.players[seat]}, a person,"
             raise Conflict(f"no bot is to move: {who} is")
-        state = self.pos.state_for(load_engine("core"))  # the bots play on the compiled core
+        state = self.pos.on(load_engine("core")).state  # the bots play on the compiled core
         assert isinstance(state, CoreState)
         action = self.bots[seat].choose(state)
         move = str(self.pos.move_of(action))
@@ -326,7 +398,7 @@ class PlayGame:
         seen = self.seen()
         seat = self.seat_to_move()
         person_to_move = seat is not None and seat not in self.bots
-        out = describe(seen, person_to_move)
+        out = describe(seen, self.rules, person_to_move)
         out.update({
             "kind": "game",
             "seats": [{"player": p, "who": spec} for p, spec in zip(self.pos.players, self.seats, strict=True)],
@@ -351,22 +423,10 @@ class PlayGame:
         if not self.pos.is_over:
             raise Conflict("the record is written when the game is over; download the position to keep a game "
                            "in progress")
-        from ...rules.registry import load_game
-
-        deal = self.deal
-        # POSITION-API: self.pos.ruleset, once positions hold their rule set.
-        ruleset = load_game(deal.game, players=deal.players, preset=deal.preset, gods=deal.gods, board=self.pos.board)
-        return GameRecord.of_game(ruleset, deal.seed, self.seats, [deal.seed + seat for seat in range(deal.players)],
-                                  self.moves, self.pos.state.to_data()).to_json()
-
-
-def check_gods(value: object) -> bool:
-    """The ``gods`` of a request: true deals Might of the Gods (R14), false (the default) the plain game."""
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise OptionError(f"gods {brief(value)}: must be true (Might of the Gods, R14) or false")
-    return value
+        rs = self.rules
+        seed = self.deal.seed
+        return GameRecord.of_game(rs, seed, self.seats, [seed + seat for seat in range(rs.players)], self.moves,
+                                  self.pos.state.to_data()).to_json()
 
 
 def new_game(body: dict[str, Any]) -> PlayGame:
@@ -377,12 +437,11 @@ def new_game(body: dict[str, Any]) -> PlayGame:
         if pos.viewer is not None:
             raise OptionError(f"position: it is {pos.viewer}'s view; a game needs a full position (every card "
                               f"known), as the Play mode downloads it")
-        return PlayGame(pos, check_seats(body.get("seats"), len(pos.players)))
+        return PlayGame(pos, check_seats(body.get("seats"), len(pos.players)), pos.ruleset)
     if "record" in body:
         record = read_record(body["record"], body.get("game"), board)
-        rs = record.ruleset
-        game = PlayGame(replay(record, at=0), check_seats(body.get("seats"), rs.players),
-                        Deal(record.seed, rs.players, rs.preset, rs.board.source, rs.game, rs.gods))
+        pos = replay(record, at=0)
+        game = PlayGame(pos, check_seats(body.get("seats"), record.ruleset.players), pos.ruleset, Deal(record.seed))
         for number, move in enumerate(record.moves, start=1):
             seat = game.seat_to_move()
             if seat is None:
@@ -392,24 +451,16 @@ def new_game(body: dict[str, Any]) -> PlayGame:
             except MoveError as exc:
                 raise MoveError(f"game {record.index}, move {number} of {record.length}: {exc}") from None
         return game
-    ruleset = check_ruleset(body.get("ruleset"))
-    kahuna = ruleset == "kahuna"
-    gods = check_gods(body.get("gods"))
-    players = body.get("players", KAHUNA_PLAYERS if kahuna else 4)
+    rs = request_rules(body, board)
     seed = body.get("seed")
     if seed is None:
         import secrets
 
         seed = secrets.randbits(32)
-    preset = body.get("preset", "yucata")
-    colors = body.get("colors")
-    if colors is not None and not isinstance(colors, str):
-        raise OptionError(f"colors {brief(colors)}: write each player's two colors as 'red+blue,green+yellow'")
-    bd = board if board is not None else load_board(ruleset if kahuna else "oro")
-    pos = Position.new(players=players, seed=seed, preset=preset, board=bd, game=ruleset,
-                       colors=None if colors is None else color_pairs(colors), gods=gods)
-    deal = Deal(seed, players, preset, bd.source, ruleset, gods) if colors is None else None
-    return PlayGame(pos, check_seats(body.get("seats"), players), deal)
+    pos = Position.deal(rs, seed)
+    # a game record deals again from the game's parameters and seed, with each game's default colors
+    colored = body.get("colors") is not None
+    return PlayGame(pos, check_seats(body.get("seats"), rs.players), rs, None if colored else Deal(seed))
 
 
 def _document(value: object, what: str) -> dict[str, Any]:
@@ -460,6 +511,7 @@ class TableGame:
     """A real game followed by one player (module docstring)."""
 
     pos: Position
+    rules: Ruleset
     history: list[tuple[Position, str]] = field(default_factory=list)
 
     def play(self, move: object) -> None:
@@ -480,7 +532,7 @@ class TableGame:
 
     def view(self) -> dict[str, Any]:
         viewer = self.pos.viewer
-        out = describe(self.pos, self.pos.to_move == viewer)
+        out = describe(self.pos, self.rules, self.pos.to_move == viewer)
         out.update({
             "kind": "table",
             "viewer": viewer,
@@ -492,131 +544,19 @@ class TableGame:
 
 
 def new_table(body: dict[str, Any]) -> TableGame:
-    """A ``TableGame`` from a request (docs/web.md "Table"): the setup from the viewer's hand, or a viewer
-    position."""
+    """A ``TableGame`` from a request (docs/web.md "Table"): the deal as the viewer saw it (its hand, the cards
+    turned face-up at the deal where the game turns some, the god tokens with the gods), or a viewer position."""
     board = resolve_board(body["board"]) if "board" in body else None
-    gods = check_gods(body.get("gods"))
     if "position" in body:
         pos = Position.from_json(_document(body["position"], "position"), boards=board_loader(board))
         if pos.viewer is None:
             raise OptionError("position: a full position knows every card; a table needs a position seen by one "
                               "player (its \"viewer\")")
-        return TableGame(pos)
-    if check_ruleset(body.get("ruleset")) == "kahuna":
-        if gods:
-            raise OptionError("gods: Might of the Gods (R14) is a variant of Kanaloa, not of Kahuna")
-        return _new_kahuna_table(body, board)
-    bd = board if board is not None else load_board("oro")
-    if gods and len(bd.islands) != GODS_ISLANDS:
-        raise OptionError(f"gods: Might of the Gods (R14) needs a board of {GODS_ISLANDS} islands; "
-                          f"{bd.name} has {len(bd.islands)}")
-    players = body.get("players", 4)
-    colors = body.get("colors")
-    if isinstance(players, bool) or players not in (2, 3, 4):
-        raise OptionError(f"players {brief(players)}: the game is for 2, 3 or 4 players")
-    if colors is not None and not isinstance(colors, str):
-        raise OptionError(f"colors {brief(colors)}: write each player's two colors as 'red+blue,green+yellow'")
-    if players == TWO_PLAYERS:
-        pairs = color_pairs(colors or "red+blue,green+yellow")
-        names = [a for a, _ in pairs]
-    elif colors is not None:
-        raise OptionError("colors: only a 2-player game gives each player two colors (R15.1)")
-    else:
-        from ...position.notation import COLORS
-
-        names = list(COLORS[:players])
-    hand = body.get("hand")
-    if not isinstance(hand, list) or not all(isinstance(c, str) for c in hand):
-        raise OptionError(f"hand {brief(hand)}: must be the list of your {SETUP_HAND} dealt cards")
-    if len(hand) != SETUP_HAND:
-        raise OptionError(f"hand: {len(hand)} card(s) given; give the {SETUP_HAND} cards you were dealt (R3)")
-    viewer = body.get("viewer", names[0])
-    if not isinstance(viewer, str) or viewer not in names:
-        raise OptionError(f"viewer {brief(viewer)}: must be one of the players, {', '.join(names)}")
-    doc: dict[str, Any] = {
-        "format": "kanaloa-position/1",
-        "board": bd.source,
-        "rules": {"preset": body.get("preset", "yucata")},
-        "players": names,
-        "viewer": viewer,
-        "to_move": names[0],
-        "round": 0,
-        "hands": {p: ({"cards": [c.upper() for c in hand]} if p == viewer else {"count": SETUP_HAND})
-                  for p in names},
-        "face_up": [],
-        "deck": {"count": max(0, bd.n_cards - SETUP_HAND * players)},
-        "setup": {"chosen": []},
-    }
-    if players == TWO_PLAYERS:
-        doc["colors"] = {a: [a, b] for a, b in pairs}
-    if gods:
-        doc["rules"]["gods"] = True
-        doc["gods"] = {"on_islands": _tokens(body.get("tokens"), bd), "owned": {p: [] for p in names}}
-    elif body.get("tokens") is not None:
-        raise OptionError("tokens: the god tokens lie on the islands only in Might of the Gods (R14); "
-                          "send \"gods\": true with them")
-    return TableGame(Position.from_json(doc, boards=board_loader(bd)))
-
-
-def _tokens(value: object, board: Board) -> dict[str, str]:
-    """The god token on each island of a gods table (R14.1): island name -> token name, upper-cased (the
-    position checks how many of each token there are)."""
-    if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-        raise OptionError(f"tokens {brief(value)}: must name the token on each island, such as "
-                          f"{{\"ALOA\": \"KU\", \"BAFI\": \"KANE\", ...}} (R14.1)")
-    tokens = {k.strip().upper(): v.strip().upper() for k, v in value.items()}
-    missing = [name for name in board.islands if name not in tokens]
-    if missing:
-        raise OptionError(f"tokens: no token given for {', '.join(missing[:4])}{' ...' if len(missing) > 4 else ''}; "
-                          f"name the token on each of the {len(board.islands)} islands")
-    extra = [name for name in tokens if name not in board.islands]
-    if extra:
-        raise OptionError(f"tokens: {brief(extra[0])} is not an island of {board.name}")
-    return tokens
-
-
-def _cards(body: dict[str, Any], key: str, count: int, what: str) -> list[str]:
-    """The ``count`` island names of ``body[key]``, upper-cased (the position checks that they are islands)."""
-    cards = body.get(key)
-    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-        raise OptionError(f"{key} {brief(cards)}: must be the list of the {count} {what}")
-    if len(cards) != count:
-        raise OptionError(f"{key}: {len(cards)} card(s) given; give the {count} {what}")
-    return [c.strip().upper() for c in cards]
-
-
-def _new_kahuna_table(body: dict[str, Any], board: Board | None) -> TableGame:
-    """A Kahuna table (R16.2) from the viewer's 3 dealt cards and the 3 cards turned face-up."""
-    players = body.get("players", KAHUNA_PLAYERS)
-    if isinstance(players, bool) or players != KAHUNA_PLAYERS:
-        raise OptionError(f"players {brief(players)}: Kahuna is for 2 players, white and black (R16.1)")
-    if body.get("colors") is not None:
-        raise OptionError("colors: in Kahuna each player plays one color, white or black (R16.1)")
-    if body.get("preset", "yucata") != "yucata":
-        raise OptionError(f"preset {brief(body.get('preset'))}: Kahuna has no presets; its 25 bridges per player "
-                          f"are fixed (R16.1, R16.9)")
-    bd = board if board is not None else load_board("kahuna")
-    hand = _cards(body, "hand", KAHUNA_DEAL, "cards you were dealt (R16.2)")
-    face_up = _cards(body, "face_up", KAHUNA_FACE_UP, "cards turned face-up at the deal (R16.2)")
-    viewer = body.get("viewer", KAHUNA_COLORS[0])
-    if not isinstance(viewer, str) or viewer not in KAHUNA_COLORS:
-        raise OptionError(f"viewer {brief(viewer)}: must be one of the players, {', '.join(KAHUNA_COLORS)}")
-    dealt = KAHUNA_DEAL * KAHUNA_PLAYERS + KAHUNA_FACE_UP
-    if bd.n_cards < dealt:
-        raise OptionError(f"board {bd.name}: has {bd.n_cards} cards; Kahuna deals {dealt} (R16.2)")
-    doc: dict[str, Any] = {
-        "format": "kanaloa-position/1",
-        "game": "kahuna",
-        "board": bd.source,
-        "players": list(KAHUNA_COLORS),
-        "viewer": viewer,
-        "to_move": KAHUNA_COLORS[0],
-        "round": 1,
-        "hands": {p: ({"cards": hand} if p == viewer else {"count": KAHUNA_DEAL}) for p in KAHUNA_COLORS},
-        "face_up": face_up,
-        "deck": {"count": bd.n_cards - dealt},
-    }
-    return TableGame(Position.from_json(doc, boards=board_loader(bd)))
+        return TableGame(pos, pos.ruleset)
+    rs = request_rules(body, board)
+    doc = seen_deal(rs, body.get("viewer", rs.seat_names[0]), body.get("hand"), face_up=body.get("face_up"),
+                    tokens=body.get("tokens"))
+    return TableGame(Position.from_json(doc, boards=board_loader(rs.board)), rs)
 
 
 # -- replays -----------------------------------------------------------------------------
@@ -628,6 +568,7 @@ class Replay:
 
     record: GameRecord
     positions: list[Position]
+    rules: Ruleset
 
     def view(self, at: object) -> dict[str, Any]:
         last = len(self.positions) - 1
@@ -638,7 +579,7 @@ class Replay:
                 raise OptionError(f"at {brief(at)}: must be a whole number from 0 to {last}") from None
         if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= last:
             raise OptionError(f"at {brief(at)}: must be a whole number from 0 to {last}")
-        out = describe(self.positions[at], False)
+        out = describe(self.positions[at], self.rules, False)
         rec = self.record
         rs = rec.ruleset
         out.update({
@@ -665,5 +606,5 @@ def new_replay(body: dict[str, Any]) -> Replay:
         except MoveError as exc:
             raise MoveError(f"game {rec.index}, move {number} of {rec.length}: {exc}") from None
         positions.append(pos.copy())
-    return Replay(rec, positions)
+    return Replay(rec, positions, positions[0].ruleset)
 

@@ -1,0 +1,61 @@
+// The JSON API of docs/web.md, and the files the page reads and writes.
+
+import { el } from "./dom.js";
+
+export async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (err) {
+    throw new Error("the server does not answer (is kanaloa serve still running?)");
+  }
+  let data;
+  try {
+    data = await response.json();
+  } catch (err) {
+    throw new Error(`the server answered ${response.status} without JSON`);
+  }
+  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  return data;
+}
+
+// A file to download, as the server wrote it: its text is kept as it is, since JSON.parse would round
+// the 64-bit seeds of positions and records to the nearest double.
+export async function downloadFrom(path, name) {
+  const response = await fetch(path);
+  const text = await response.text();
+  if (!response.ok) {
+    let message = `HTTP ${response.status}`;
+    try { message = JSON.parse(text).error || message; } catch (err) { /* not JSON: keep the status */ }
+    throw new Error(message);
+  }
+  download(name, text.endsWith("\n") ? text : text + "\n");
+}
+
+export function download(name, value) {
+  const text = typeof value === "string" ? value : JSON.stringify(value, null, 2) + "\n";
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const a = el("a", { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function readFile(input) {
+  return new Promise((resolve, reject) => {
+    const file = input.files[0];
+    if (!file) return reject(new Error("no file chosen"));
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result);
+    reader.onerror = () => reject(new Error(`cannot read ${file.name}`));
+    reader.readAsText(file);
+  });
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

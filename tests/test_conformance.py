@@ -1,0 +1,154 @@
+"""The conformance suite: the same checks over every registered game and each of its example rule sets.
+
+In the manner of OpenSpiel's ``random_sim_test``, nothing here knows a
+game: the games and rule sets come from the registry
+(``GameType.example_rulesets``), and every check speaks the Position API and
+the engine state protocol.  A game that plugs into the registry is checked by
+this file without an edit:
+
+- **random games** end, through checked moves in notation, with an outcome
+  whose ranking names every player once;
+- **the two engines agree** move by move (the compiled core and the
+  reference: the same legal moves and the same state after every move);
+- **clones are independent**: a copied position, played on, leaves the
+  original as it was;
+- **positions round-trip** through their JSON document;
+- **viewers keep their secrets**: two complete states that one player cannot
+  tell apart (a determinisation drawn from what it knows) give that player
+  the same view, and a view made directly is the view read from the viewer's
+  document;
+- **the signature**: a batch of seeded random games makes the same number of
+  moves in both engines.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kanaloa.position import Position
+from kanaloa.position.format import render
+from kanaloa.rules.engine import load_engine
+from kanaloa.rules.registry import game_types
+
+CORE = load_engine("core")
+REFERENCE = load_engine("reference")
+RULESETS = [rs for game in game_types() for rs in game.example_rulesets()]
+IDS = [f"{rs.game}-{rs.players}p-{rs.preset}{'-gods' if rs.gods else ''}" for rs in RULESETS]
+GAMES = 6  # random games per rule set and check
+SAMPLE_EVERY = 17  # moves between the positions the slower checks look at
+
+
+def random_game(rs, seed: int, engine=CORE):
+    """The positions of one random game of ``rs`` (dealt from ``seed``, moves from ``seed``), each a copy."""
+    pos = Position.deal(rs, seed, engine)
+    rng = random.Random(seed)
+    seen = [pos.copy()]
+    while not pos.is_over:
+        pos.push(rng.choice(pos.state.legal_actions()))
+        seen.append(pos.copy())
+    return seen
+
+
+@pytest.fixture(params=RULESETS, ids=IDS)
+def ruleset(request):
+    return request.param
+
+
+def test_random_games_end_through_checked_moves_with_an_outcome(ruleset):
+    for seed in range(GAMES):
+        pos = Position.deal(ruleset, seed)
+        rng = random.Random(seed)
+        moves = 0
+        while not pos.is_over:
+            legal = pos.move_strings()
+            assert legal, f"seed {seed}: no legal move in {pos!r}"
+            assert legal == sorted(legal, key=lambda m: pos.parse(m).to_action(ruleset, pos.state.to_move))
+            pos.play(rng.choice(legal))
+            moves += 1
+            assert moves < 5000, f"seed {seed}: the game does not end"
+        outcome = pos.outcome
+        assert outcome is not None and sorted(outcome["ranking"]) == sorted(ruleset.seat_names)
+        assert outcome["reason"] in ruleset.reasons
+        assert outcome["winner"] == outcome["ranking"][0] or (
+            outcome["winner"] is None and ruleset.may_end_without_winner)
+        assert pos.legal_moves() == [] and pos.to_move is None
+
+
+def test_the_core_and_the_reference_agree_move_by_move(ruleset):
+    for seed in range(GAMES):
+        core, ref = (engine.deal(ruleset, 1000 + seed) for engine in (CORE, REFERENCE))
+        rng = random.Random(seed)
+        moves = 0
+        while True:
+            assert core.to_data() == ref.to_data(), f"seed {seed}, move {moves}"
+            if core.is_over:
+                assert ref.is_over
+                break
+            legal = core.legal_actions()
+            assert legal == ref.legal_actions(), f"seed {seed}, move {moves}"
+            action = rng.choice(legal)
+            core.apply(action)
+            ref.apply(action)
+            moves += 1
+
+
+def test_a_copy_played_on_leaves_the_original_as_it_was(ruleset):
+    for seed in range(GAMES):
+        for pos in random_game(ruleset, seed)[::SAMPLE_EVERY]:
+            if pos.is_over:
+                continue
+            before = pos.dumps()
+            twin = pos.copy()
+            twin.push(twin.state.legal_actions()[-1])
+            state = pos.state.copy()
+            state.apply(state.legal_actions()[0])
+            assert pos.dumps() == before
+
+
+def test_positions_round_trip_through_their_document(ruleset):
+    for engine in (CORE, REFERENCE):
+        for seed in range(GAMES // 2):
+            for pos in random_game(ruleset, seed, engine)[::SAMPLE_EVERY]:
+                again = Position.from_json(pos.dumps(), engine=engine)
+                assert again.to_json() == pos.to_json()
+                assert again.ruleset == pos.ruleset
+                if not pos.is_over:  # a finished game's document keeps its result, not the last turn's details
+                    assert again.state.to_data() == pos.state.to_data()
+
+
+def test_a_viewer_sees_the_same_in_every_world_it_cannot_tell_apart(ruleset):
+    for seed in range(GAMES):
+        for pos in random_game(ruleset, seed)[::SAMPLE_EVERY]:
+            for seat, name in enumerate(ruleset.seat_names):
+                view = pos.as_viewer(name)
+                world = pos.state.determinise(seat, 7 * seed + seat, True)
+                other = Position(ruleset, CORE, None, world)
+                assert other.as_viewer(name).to_json() == view.to_json(), (seed, name)
+
+
+def test_a_view_made_directly_is_the_view_its_document_reads_back(ruleset):
+    for seed in range(GAMES // 2):
+        for pos in random_game(ruleset, seed)[::SAMPLE_EVERY]:
+            for seat, name in enumerate(ruleset.seat_names):
+                view = pos.as_viewer(name)
+                read = Position.from_json(render(ruleset, pos.state.to_data(), seat))
+                assert view.to_json() == read.to_json()
+                assert view.waiting == read.waiting
+                if view.waiting is None:
+                    assert view.state.to_data() == read.state.to_data()
+
+
+def test_the_signature_is_the_same_in_both_engines(ruleset):
+    counts = []
+    for engine in (CORE, REFERENCE):
+        moves = 0
+        for seed in range(GAMES):
+            state = engine.deal(ruleset, 5000 + seed)
+            rng = random.Random(seed)
+            while not state.is_over:
+                state.apply(rng.choice(state.legal_actions()))
+                moves += 1
+        counts.append(moves)
+    assert counts[0] == counts[1] > 0
