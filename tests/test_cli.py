@@ -303,10 +303,11 @@ def test_show_lists_what_a_viewer_knows_of_other_hands():
 @pytest.fixture(scope="module")
 def finished() -> str:
     """A whole recorded game of random bots, replayed to its end: a finished position (JSON)."""
-    from kanaloa.play import simulate as S
+    from kanaloa.play.records import replay
+    from kanaloa.play.tournament import make_tournament, play_game
 
-    record = S.play_game(S.make_tournament(["random"] * 4, 4, seed=1), 0)
-    return S.replay(record).dumps()
+    record = play_game(make_tournament(["random"] * 4, 4, seed=1), 0)
+    return replay(record).dumps()
 
 
 def test_moves_says_the_game_is_over(finished):

@@ -17,6 +17,8 @@ import pytest
 
 from cli_helpers import run, user_error
 from kanaloa.errors import MAX_INPUT_BYTES
+from kanaloa.play.limits import max_workers
+from kanaloa.play.pools import default_workers
 
 
 @pytest.fixture()
@@ -103,7 +105,9 @@ def test_new_on_a_board_file_that_is_not_utf8(tmp_path):
     (["tactics", "--iterations", "1.5"], "error: --iterations 1.5: must be a whole number"),
     (["tactics", "--kind", "eleven", "--kind", "mate"],
      "error: --kind 'mate': unknown; choose one of eleven, last-turn, removal"),
-    (["soak", "--workers", "-1"], "error: --workers -1: must be a whole number of at least 0"),
+    (["soak", "--workers", "-1"],
+     f"error: --workers -1: must be a whole number from 0 to {max_workers()} (0: one per core; at most 4 per core, "
+     f"and this process may use {default_workers()})"),
     (["replay", "x", "--at", "-3"], "error: --at -3: must be a whole number of at least 0"),
     (["serve", "--port", "70000"], "error: --port 70000: must be a whole number from 0 to 65535"),
 ])

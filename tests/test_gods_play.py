@@ -13,7 +13,9 @@ from collections import Counter
 import pytest
 
 import kanaloa_core
+from kanaloa.play import records as R
 from kanaloa.play import simulate as S
+from kanaloa.play import tournament as T
 from kanaloa.play.bots import parse_bot_spec
 from kanaloa.play.game import HIDDEN_GIVE, HIDDEN_STEAL, KanaloaGame
 from kanaloa.rules.board import load_board
@@ -156,23 +158,24 @@ def test_after_a_ku_the_user_knows_the_hand_and_a_third_player_does_not(oro):
 
 
 def test_a_tournament_with_the_gods_records_and_replays(oro):
-    t = S.make_tournament(["greedy", "random:seed=1", "random:seed=2"], 3, seed=5, gods=True)
+    t = T.make_tournament(["greedy", "random:seed=1", "random:seed=2"], 3, seed=5, gods=True)
     run = S.run_tournament(t, keep_records=True)
     assert run.to_json()["gods"] is True
     for record in run.records:
         doc = record.to_json()
         assert doc["gods"] is True
-        again = S.GameRecord.from_json(record.dumps())
+        again = R.GameRecord.from_json(record.dumps())
         assert again == record
-        assert S.replay(again).is_over
+        assert R.replay(again).is_over
         assert "--gods" in again.new_command()
 
 
 def test_a_tournament_refuses_the_gods_on_a_board_without_16_islands():
     from kanaloa.errors import OptionError
 
-    with pytest.raises(OptionError, match="--gods: the variant puts one god token on each of 16 islands"):
-        S.make_tournament(["random", "random"], 2, seed=1, board="kahuna", gods=True)
+    with pytest.raises(OptionError, match="--board kahuna: Might of the Gods lays one of its 16 god tokens on each "
+                                          "island"):
+        T.make_tournament(["random", "random"], 2, seed=1, board="kahuna", gods=True)
 
 
 def test_the_gods_signature_is_the_same_in_every_engine():

@@ -20,7 +20,8 @@ from importlib import resources
 import pytest
 from click.testing import CliRunner
 
-from kanaloa.errors import OptionError, PositionError
+from kanaloa.errors import PositionError
+from kanaloa.play.limits import MAX_ITERATIONS, MAX_SECONDS, SettingError, max_workers
 from kanaloa.rules.state import ROUND_1
 
 ITERATIONS = 300
@@ -166,14 +167,21 @@ def test_no_hint_when_the_movers_hand_is_unknown():
 
 
 @pytest.mark.parametrize(
-    "budget, named",
-    [({"iterations": 0}, "--iterations"), ({"iterations": -5}, "--iterations"),
-     ({"iterations": None, "seconds": 0.0}, "--time"), ({"iterations": None, "seconds": float("nan")}, "--time"),
-     ({"iterations": 10, "seconds": 1.0}, "one budget"), ({"top": 0}, "--top")],
+    "budget, message",
+    [({"iterations": 0}, "iterations 0: must be a whole number from 1 to 1,000,000,000"),
+     ({"iterations": -5}, "iterations -5: must be a whole number from 1 to 1,000,000,000"),
+     ({"iterations": MAX_ITERATIONS + 1}, "iterations 1000000001: must be a whole number from 1 to 1,000,000,000"),
+     ({"iterations": None, "seconds": 0.0}, "seconds 0.0: must be a number of seconds above 0 and at most 86,400"),
+     ({"iterations": None, "seconds": float("nan")}, "seconds nan: must be a number of seconds above 0"),
+     ({"iterations": None, "seconds": MAX_SECONDS * 2}, "seconds 172800.0: must be a number of seconds above 0"),
+     ({"iterations": 10, "seconds": 1.0}, "iterations and seconds: give one budget, not both"),
+     ({"top": 0}, "top 0: must be a whole number of at least 1")],
 )
-def test_a_bad_budget_is_refused(budget, named):
-    with pytest.raises(OptionError, match=named):
+def test_a_bad_budget_is_refused_naming_the_parameter(budget, message):
+    """The hint names its own parameters; only the command words them as its options (below)."""
+    with pytest.raises(SettingError) as caught:
         hint_of(midgame(5), **budget)
+    assert str(caught.value).startswith(message), str(caught.value)
 
 
 # -- the command -------------------------------------------------------------------
@@ -284,9 +292,9 @@ def test_the_hint_searches_with_the_one_set_of_settings():
     assert (plain.plan, plain.candidates) == (same.plan, same.candidates)
     wider = hint_of(pos, seed=2, c=HINT_SETTINGS.c + 1.0)
     assert wider.candidates != plain.candidates
-    with pytest.raises(OptionError, match="search settings: c must be non-negative"):
+    with pytest.raises(SettingError, match="search settings: c must be non-negative"):
         hint_of(pos, c=-1.0)
-    with pytest.raises(OptionError, match="search settings: unknown playout policy"):
+    with pytest.raises(SettingError, match="search settings: unknown playout policy"):
         hint_of(pos, policy=99)
 
 
@@ -376,10 +384,17 @@ def test_a_spawned_worker_finds_what_a_forked_one_does(monkeypatch):
     assert spawned.to_json() | {"seconds": 0} == forked.to_json() | {"seconds": 0}
 
 
-@pytest.mark.parametrize("workers", [0, -1, 1.5, "2x", True])
+@pytest.mark.parametrize("workers", [-1, 1.5, "2x", True, max_workers() + 1])
 def test_a_bad_worker_count_is_refused(workers):
-    with pytest.raises(OptionError, match="--workers"):
+    with pytest.raises(SettingError, match=r"^workers .*: must be a whole number from 0 to \d+ \(0: one per core; "
+                                           r"at most 4 per core"):
         hint_of(midgame(5), workers=workers)
+
+
+def test_zero_workers_means_one_per_core():
+    from kanaloa.play.pools import default_workers
+
+    assert hint_of(midgame(5), workers=0).workers == default_workers()
 
 
 def test_the_node_cap_bounds_every_workers_tree():
@@ -766,14 +781,66 @@ def test_ctrl_c_prints_the_hint_found_so_far_with_status_130(tmp_path, workers, 
 # -- the command: new options and keys -------------------------------------------------------
 
 
-@pytest.mark.parametrize("value", ["0", "-2", "1.5", "two", ""])
+@pytest.mark.parametrize("value", ["-2", "1.5", "two", "", str(max_workers() + 1)])
 def test_command_bad_workers_is_one_error_line_with_status_2(tmp_path, value):
     path = tmp_path / "mid.json"
     path.write_text(midgame(5).dumps())
     result = run(["hint", str(path), "--iterations", "50", "--workers", value])
     assert result.exit_code == 2
     assert result.stderr.startswith("error: --workers ") and result.stderr.count("\n") == 1
-    assert "must be a whole number of at least 1" in result.stderr and "Traceback" not in result.output
+    assert f"must be a whole number from 0 to {max_workers()} (0: one per core; at most 4 per core" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_command_workers_zero_means_one_per_core_as_in_every_command():
+    from kanaloa.play.pools import default_workers
+
+    result = run(["hint", "-", "--iterations", "200", "--workers", "0", "--json"], stdin=midgame(5).dumps())
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["workers"] == default_workers()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--iterations", "99999999999999999999999"],
+         "error: --iterations 99999999999999999999999: must be a whole number from 1 to 1,000,000,000"),
+        (["--time", "1e400"], "error: --time inf: must be a number of seconds above 0 and at most 86,400 (a day)"),
+        (["--time", "86401"], "error: --time 86401.0: must be a number of seconds above 0 and at most 86,400 (a day)"),
+    ],
+)
+def test_command_budgets_beyond_their_bounds_are_refused_at_once(tmp_path, args, message):
+    """A budget of 10**22 iterations was accepted and searched until killed, silently when piped."""
+    path = tmp_path / "mid.json"
+    path.write_text(midgame(5).dumps())
+    started = time.monotonic()
+    result = run(["hint", str(path), *args])
+    assert result.exit_code == 2 and result.stderr == message + "\n"
+    assert time.monotonic() - started < 10
+
+
+def test_command_says_what_a_long_search_will_take_when_stderr_is_no_terminal(tmp_path, monkeypatch):
+    from kanaloa.play import hint as hint_module
+    from kanaloa.play.limits import LONG_ITERATIONS
+
+    seen = {}
+
+    def spy(position, **options):
+        seen.update(options)
+        return real(position, **{**options, "iterations": 100, "seconds": None})
+
+    real = hint_module.hint
+    monkeypatch.setattr(hint_module, "hint", spy)
+    path = tmp_path / "mid.json"
+    path.write_text(midgame(5).dumps())
+    result = run(["hint", str(path), "--iterations", str(2 * LONG_ITERATIONS), "--workers", "2"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == f"kanaloa hint: searching {2 * LONG_ITERATIONS:,} iterations on 2 workers...\n"
+    assert seen["iterations"] == 2 * LONG_ITERATIONS
+    short = run(["hint", str(path), "--iterations", "100", "--workers", "2"])
+    assert short.exit_code == 0 and short.stderr == ""  # a short search says nothing
+    timed = run(["hint", str(path), "--time", "30", "--workers", "1"])
+    assert timed.stderr == "kanaloa hint: searching 30 s on 1 worker...\n"
 
 
 def test_command_json_has_the_new_keys():
@@ -815,7 +882,9 @@ def test_command_defaults_to_two_seconds_on_every_core(tmp_path, monkeypatch):
         return real(position, **{**options, "seconds": 0.2})
 
     monkeypatch.setattr(hint_module, "hint", spy)
-    monkeypatch.setattr(hint_module, "default_workers", lambda: 3)
+    from kanaloa.play import limits
+
+    monkeypatch.setattr(limits, "default_workers", lambda: 3)
     path = tmp_path / "mid.json"
     path.write_text(midgame(5).dumps())
     result = run(["hint", str(path), "--json"])

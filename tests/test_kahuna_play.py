@@ -15,7 +15,9 @@ import kanaloa_core
 from cli_helpers import run
 from cli_helpers import user_error as assert_user_error
 from kanaloa.errors import OptionError
+from kanaloa.play import records as R
 from kanaloa.play import simulate as S
+from kanaloa.play import tournament as T
 from kanaloa.play.bots import parse_bot_spec
 from kanaloa.play.game import KanaloaGame
 from kanaloa.play.hint import hint_state
@@ -217,16 +219,16 @@ def test_a_hint_on_a_kahuna_position_names_its_moves_in_kahuna_notation(kahuna):
 
 
 def test_a_kahuna_tournament_records_replay_to_the_same_end(kahuna):
-    t = S.make_tournament(["greedy", "random:seed=3"], 6, seed=8, game="kahuna")
-    assert t.board.name == "kahuna" and t.colors == ("white", "black")
+    t = T.make_tournament(["greedy", "random:seed=3"], 6, seed=8, game="kahuna")
+    assert t.ruleset.board.name == "kahuna" and t.ruleset.seat_names == ("white", "black")
     run_ = S.run_tournament(t, keep_records=True)
     assert run_.games == 6
     for record in run_.records:
         doc = record.to_json()
         assert doc["ruleset"] == "kahuna" and doc["colors"] == ["white", "black"]
-        again = S.GameRecord.from_json(record.dumps())
+        again = R.GameRecord.from_json(record.dumps())
         assert again == record
-        pos = S.replay(again)
+        pos = R.replay(again)
         assert pos.is_over
         assert doc["reason"] in ("points", "no bridges")
     assert "--game kahuna" in run_.records[0].new_command()
@@ -236,30 +238,30 @@ def test_a_kahuna_tournament_records_replay_to_the_same_end(kahuna):
 
 
 def test_a_kahuna_record_without_a_winner_reads_back(kahuna):
-    t = S.make_tournament(["random:seed=1", "random:seed=2"], 2, seed=1, game="kahuna")
-    record = S.play_game(t, 0)
+    t = T.make_tournament(["random:seed=1", "random:seed=2"], 2, seed=1, game="kahuna")
+    record = T.play_game(t, 0)
     doc = record.to_json()
     doc["winner"] = None
     doc["reason"] = "points"
-    assert S.GameRecord.from_json(doc).winner == -1
+    assert R.GameRecord.from_json(doc).winner == -1
     doc["reason"] = "no bridges"
     with pytest.raises(OptionError, match="field 'winner' is null"):
-        S.GameRecord.from_json(doc)
+        R.GameRecord.from_json(doc)
     doc["reason"] = "eleven islands"
     doc["winner"] = 0
     with pytest.raises(OptionError, match="field 'reason' must be one of points, no bridges"):
-        S.GameRecord.from_json(doc)
+        R.GameRecord.from_json(doc)
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
-    ({"bots": ["random"] * 3, "games": 3}, "Kahuna is a game for 2 players"),
+    ({"bots": ["random"] * 3, "games": 3}, "3 bot\\(s\\), one per seat; Kahuna is for 2 players"),
     ({"bots": ["random"] * 2, "games": 2, "preset": "tabletop"}, "Kahuna has no presets"),
     ({"bots": ["random"] * 2, "games": 2, "game": "kahoona"}, "--game 'kahoona': unknown"),
 ])
 def test_kahuna_tournaments_refuse_what_kahuna_has_not(kwargs, message):
     kwargs = {"seed": 1, "game": "kahuna", **kwargs}
     with pytest.raises(OptionError, match=message):
-        S.make_tournament(kwargs.pop("bots"), kwargs.pop("games"), **kwargs)
+        T.make_tournament(kwargs.pop("bots"), kwargs.pop("games"), **kwargs)
 
 
 def test_simulate_plays_kahuna_from_the_command_line():
@@ -274,7 +276,7 @@ def test_simulate_plays_kahuna_from_the_command_line():
 
 def test_simulate_refuses_a_kahuna_lineup_of_three():
     assert_user_error(run("simulate", "--game", "kahuna", "--bots", "random,random,random", "--games", "3"),
-                      "Kahuna is a game for 2 players")
+                      "Kahuna is for 2 players")
 
 
 # -- the benchmark ---------------------------------------------------------------------------------------

@@ -25,7 +25,8 @@ pyspiel = pytest.importorskip("pyspiel")
 from kanaloa import openspiel as OS  # noqa: E402
 from kanaloa.errors import OptionError  # noqa: E402
 from kanaloa.play.bots import parse_bot_spec  # noqa: E402
-from kanaloa.play.simulate import make_tournament, run_tournament  # noqa: E402
+from kanaloa.play.simulate import run_tournament  # noqa: E402
+from kanaloa.play.tournament import make_tournament  # noqa: E402
 from kanaloa.position.api import Position  # noqa: E402
 from kanaloa.position.notation import Move  # noqa: E402
 from kanaloa.rules import actions as A  # noqa: E402

@@ -315,6 +315,24 @@ def test_with_margin_wins_still_count_the_pure_result():
     assert 0.5 < keep.value < 1.0  # ...but rarely by the largest margin
 
 
+@pytest.mark.parametrize(("options", "parameter", "message"), [
+    ({"c": -1.0}, "c", "c must be non-negative, not -1.0"),
+    ({"margin": 1.5}, "margin", "margin must be within [0, 1], not 1.5"),
+    ({"max_nodes": 0}, "max_nodes", "max_nodes must be at least 1, not 0"),
+])
+def test_the_search_raises_its_own_error_naming_its_parameter(options, parameter, message):
+    """The search words its refusals in its own terms; the layers above name their own options."""
+    from kanaloa.search import SearchError
+
+    with pytest.raises(SearchError) as caught:
+        ISMCTS(**options)
+    assert (caught.value.parameter, str(caught.value)) == (parameter, message)
+    assert isinstance(caught.value, ValueError)
+    with pytest.raises(SearchError) as budget:
+        ISMCTS().search(TakeAway(5), iterations=0)
+    assert budget.value.parameter == "iterations" and budget.value.value == 0
+
+
 def test_bad_options_are_refused():
     with pytest.raises(ValueError):
         ISMCTS(c=-1.0)

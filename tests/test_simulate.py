@@ -7,9 +7,11 @@ to seat; what is tested here is the tournament machinery, not bot strength.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -21,9 +23,17 @@ import pytest
 from cli_helpers import run
 from cli_helpers import user_error as assert_user_error
 from kanaloa.errors import OptionError
-from kanaloa.play import simulate as S
+from kanaloa.play import tournament as T
 from kanaloa.play.bots import Bot
+from kanaloa.play.pools import default_workers
+from kanaloa.play.progress import Progress
+from kanaloa.play.records import GameRecord, RecordWriter, replay
+from kanaloa.play.simulate import run_tournament
+from kanaloa.play.streams import stream_output
+from kanaloa.play.totals import TournamentRun
+from kanaloa.play.tournament import make_tournament, play_game, play_seated_game, schedule, time_budgeted
 from kanaloa.position import Position
+from kanaloa.rules.registry import load_game
 from kanaloa.rules.rng import SplitMix64
 
 FOUR = ["random:seed=1", "random:seed=2", "random:seed=3", "random:seed=4"]
@@ -39,7 +49,7 @@ def comparable(summary: dict) -> dict:
 @pytest.fixture(scope="module")
 def small_run():
     """Eight games of four distinct random bots (two deals, four rotations each), played here."""
-    return S.run_tournament(S.make_tournament(FOUR, 8, seed=2024))
+    return run_tournament(make_tournament(FOUR, 8, seed=2024))
 
 
 # -- the schedule: rotations and seeds ---------------------------------------------------
@@ -48,13 +58,13 @@ def small_run():
 @pytest.mark.parametrize("lineup", [THREE, FOUR], ids=["3 players", "4 players"])
 def test_rotation_every_bot_sits_in_every_seat_equally_often(lineup):
     p = len(lineup)
-    t = S.make_tournament(lineup, 5 * p, seed=1)
+    t = make_tournament(lineup, 5 * p, seed=1)
     sittings = Counter((spec, seat) for g in range(t.games) for seat, spec in enumerate(t.seating(g)))
     assert sittings == {(spec, seat): 5 for spec in lineup for seat in range(p)}
 
 
 def test_rotation_each_deal_is_played_once_per_rotation_of_the_lineup():
-    t = S.make_tournament(FOUR, 12, seed=1)
+    t = make_tournament(FOUR, 12, seed=1)
     for deal in range(t.deals):
         games = range(4 * deal, 4 * deal + 4)
         # R3: the same shuffle for every rotation of one deal ...
@@ -69,32 +79,43 @@ def test_rotation_each_deal_is_played_once_per_rotation_of_the_lineup():
 def test_rotation_holds_in_the_played_records(small_run):
     sittings = Counter((spec, seat) for rec in small_run.records for seat, spec in enumerate(rec.lineup))
     assert sittings == {(spec, seat): 2 for spec in FOUR for seat in range(4)}
-    assert [rec.game for rec in small_run.records] == list(range(8))
+    assert [rec.index for rec in small_run.records] == list(range(8))
     assert [(rec.deal, rec.rotation) for rec in small_run.records] == [(g // 4, g % 4) for g in range(8)]
 
 
 def test_deal_seeds_are_the_splitmix_stream_of_the_tournament_seed():
     stream = SplitMix64(99)
     expected = [stream.next() for _ in range(5)]
-    assert [S.stream_output(99, d) for d in range(5)] == expected
-    t = S.make_tournament(THREE, 15, seed=99)
+    assert [stream_output(99, d) for d in range(5)] == expected
+    t = make_tournament(THREE, 15, seed=99)
     assert [t.deal_seed(3 * d) for d in range(5)] == expected
 
 
+def test_bot_seeds_are_the_salted_stream_of_the_tournament_seed():
+    """Seat s of game g starts with output 4g + s of the stream seeded with the seed XOR BOT_SALT
+    (kanaloa.play.streams, the one place every tool takes its seeds from)."""
+    from kanaloa.play.streams import BOT_SALT, SEED_STRIDE, bot_seed, deal_seed
+
+    t = make_tournament(THREE, 6, seed=99)
+    assert SEED_STRIDE == 4
+    assert t.bot_seeds(5) == tuple(stream_output(99 ^ BOT_SALT, 4 * 5 + s) for s in range(3))
+    assert t.bot_seeds(5)[2] == bot_seed(99, 5, 2) and t.deal_seed(5) == deal_seed(99, 1)
+
+
 def test_seeds_depend_only_on_the_tournament_seed_and_the_game_index():
-    short = S.make_tournament(FOUR, 4, seed=5)
-    long = S.make_tournament(FOUR, 12, seed=5)
-    other = S.make_tournament(FOUR, 4, seed=6)
-    assert [S.play_game(long, g) for g in range(4)] == [S.play_game(short, g) for g in range(4)]
+    short = make_tournament(FOUR, 4, seed=5)
+    long = make_tournament(FOUR, 12, seed=5)
+    other = make_tournament(FOUR, 4, seed=6)
+    assert [play_game(long, g) for g in range(4)] == [play_game(short, g) for g in range(4)]
     assert short.deal_seed(0) != other.deal_seed(0)
     seeds = [s for g in range(long.games) for s in long.bot_seeds(g)]
     assert len(set(seeds)) == len(seeds)  # every seat of every game has a seed of its own
 
 
 def test_bots_are_fresh_for_every_game_so_order_does_not_matter():
-    t = S.make_tournament(FOUR, 8, seed=3)
-    forward = [S.play_game(t, g) for g in range(8)]
-    backward = [S.play_game(t, g) for g in reversed(range(8))][::-1]
+    t = make_tournament(FOUR, 8, seed=3)
+    forward = [play_game(t, g) for g in range(8)]
+    backward = [play_game(t, g) for g in reversed(range(8))][::-1]
     assert forward == backward
 
 
@@ -121,24 +142,24 @@ def test_record_schema(small_run):
     assert doc["lineup"] == [FOUR[3], FOUR[0], FOUR[1], FOUR[2]]
     assert doc["length"] == len(doc["moves"])
     assert doc["moves"][0].startswith("reveal ")  # R3: the game starts at the setup
-    assert S.GameRecord.from_json(small_run.records[5].dumps()) == small_run.records[5]
+    assert GameRecord.from_json(small_run.records[5].dumps()) == small_run.records[5]
 
 
 def test_records_replay_to_the_same_final_position(small_run):
     t = small_run.tournament
     for rec in small_run.records[::3]:
-        _, final = S.play_seated_game(t.board, t.preset, rec.seed, rec.lineup, rec.bot_seeds)
-        replayed = S.replay(rec)
+        _, final = play_seated_game(t.ruleset, rec.seed, rec.lineup, rec.bot_seeds)
+        replayed = replay(rec)
         assert replayed.is_over
         assert replayed.state.to_data() == final.to_data()
         assert list(replayed.scores.values()) == list(rec.scores)
-        assert replayed.outcome["winner"] == rec.colors[rec.winner]
+        assert replayed.outcome["winner"] == rec.ruleset.seat_names[rec.winner]
 
 
 def test_record_replays_through_new_and_play_on_the_command_line(small_run, tmp_path):
     rec = small_run.records[2]
     # The library's replay equals the game as played (test above); the command line must print it.
-    expected = S.replay(rec).dumps()
+    expected = replay(rec).dumps()
     line = tmp_path / "game.json"
     line.write_text(rec.dumps() + "\n")
     dealt = run(*rec.new_command().split()[1:])
@@ -146,7 +167,7 @@ def test_record_replays_through_new_and_play_on_the_command_line(small_run, tmp_
     replayed = run("play", "-", "--moves-file", str(line), input=dealt.stdout)
     assert replayed.exit_code == 0, replayed.output
     assert Position.from_json(replayed.stdout).dumps() == expected
-    assert json.loads(replayed.stdout)["result"]["winner"] == rec.colors[rec.winner]
+    assert json.loads(replayed.stdout)["result"]["winner"] == rec.ruleset.seat_names[rec.winner]
 
 
 @pytest.fixture()
@@ -159,10 +180,10 @@ def records_file(small_run, tmp_path):
 
 def test_replay_prints_the_final_position_of_the_chosen_game(small_run, records_file):
     for rec in small_run.records[1::3]:
-        result = run("replay", records_file, "--game", str(rec.game))
+        result = run("replay", records_file, "--game", str(rec.index))
         assert result.exit_code == 0, result.output
-        assert result.stdout == S.replay(rec).dumps() + "\n"
-        assert json.loads(result.stdout)["result"]["winner"] == rec.colors[rec.winner]
+        assert result.stdout == replay(rec).dumps() + "\n"
+        assert json.loads(result.stdout)["result"]["winner"] == rec.ruleset.seat_names[rec.winner]
 
 
 def test_replay_at_a_move_prints_the_position_after_that_many_moves(small_run, records_file):
@@ -173,14 +194,14 @@ def test_replay_at_a_move_prints_the_position_after_that_many_moves(small_run, r
         expected.play(move)
     assert run("replay", records_file, "--game", "6", "--at", "40").stdout == expected.dumps() + "\n"
     last = run("replay", records_file, "--game", "6", "--at", str(rec.length))
-    assert last.stdout == S.replay(rec).dumps() + "\n"
+    assert last.stdout == replay(rec).dumps() + "\n"
 
 
 def test_replay_of_a_file_with_one_game_needs_no_game_number(small_run):
     rec = small_run.records[3]
     result = run("replay", "-", input=rec.dumps() + "\n")
     assert result.exit_code == 0, result.output
-    assert result.stdout == S.replay(rec).dumps() + "\n"
+    assert result.stdout == replay(rec).dumps() + "\n"
 
 
 def test_replay_errors_name_the_option_or_the_line(small_run, records_file, tmp_path):
@@ -206,10 +227,11 @@ def test_replay_errors_name_the_option_or_the_line(small_run, records_file, tmp_
     [
         (lambda d: d.pop("moves"), "missing field 'moves'"),
         (lambda d: d.update(players=True), "field 'players' must be a whole number, not true"),
-        (lambda d: d.update(players=5), "field 'players' must be 2, 3 or 4, not 5"),
+        (lambda d: d.update(players=5), "field 'players' 5: the game is for 2, 3 or 4 players"),
         (lambda d: d.update(moves="draw"), "field 'moves' must be a list of moves (text), not \"draw\""),
         (lambda d: d.update(scores=[1, 2]), "field 'scores' must have one entry per seat (4), not 2"),
-        (lambda d: d.update(preset="casual"), "field 'preset' must be one of yucata, tabletop, not \"casual\""),
+        (lambda d: d.update(preset="casual"), "field 'preset' \"casual\": unknown; choose one of yucata, tabletop "
+                                              "(R13)"),
         (lambda d: d.update(seed=-1), "field 'seed' must be from 0 to 2**64-1, not -1"),
         (lambda d: d.pop("colors"), "missing field 'colors'"),
         (lambda d: d.update(colors="red"), "field 'colors' must be a list of colors (text), not \"red\""),
@@ -234,6 +256,123 @@ def test_replay_of_a_line_that_is_no_record(small_run, change, message):
     change(doc)
     assert assert_user_error(run("replay", "-", input="\n" + json.dumps(doc) + "\n")) == (
         f"error: RECORDS (standard input) line 2: {message}")
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d["scores"].__setitem__(0, d["scores"][0] + 1), "field 'scores' says {said}, but the game its "
+                                                                    "moves play ends with {was}"),
+        (lambda d: d.update(ranks=d["ranks"][::-1]), "field 'ranks' says {said}, but the game its moves play ends "
+                                                     "with {was}"),
+        (lambda d: d.update(winner=(d["winner"] + 1) % 4), "field 'winner' says {said}, but the game its moves play "
+                                                           "ends with {was}"),
+    ],
+)
+def test_replay_refuses_a_record_whose_result_is_not_its_games(small_run, tmp_path, change, message):
+    """The record's winner and scores were taken on trust; they are now those of the game its moves play."""
+    rec = small_run.records[1]
+    doc = json.loads(rec.dumps())
+    change(doc)
+    key = message.split("'")[1]
+    lines = [r.dumps() for r in small_run.records[:3]]
+    lines[1] = json.dumps(doc)
+    path = tmp_path / "games.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    said, was = json.dumps(doc[key]), json.dumps(json.loads(rec.dumps())[key])
+    assert assert_user_error(run("replay", str(path), "--game", "1")) == (
+        f"error: RECORDS {str(path)!r} line 2: " + message.format(said=said, was=was))
+    # the other games of the file replay as ever
+    assert run("replay", str(path), "--game", "0").exit_code == 0
+
+
+def test_replay_refuses_a_record_whose_reason_is_not_its_games(small_run):
+    rec = next(r for r in small_run.records if r.reason == "points")
+    doc = json.loads(rec.dumps())
+    doc["reason"] = "eleven islands"
+    assert assert_user_error(run("replay", "-", "--game", str(rec.index), input=json.dumps(doc) + "\n")) == (
+        "error: RECORDS (standard input) line 1: field 'reason' says \"eleven islands\", but the game its moves play "
+        "ends with \"points\"")
+
+
+def test_replay_refuses_a_record_whose_moves_stop_before_the_end(small_run):
+    doc = json.loads(small_run.records[0].dumps())
+    doc["moves"] = doc["moves"][:-1]
+    assert assert_user_error(run("replay", "-", input=json.dumps(doc) + "\n")) == (
+        f"error: RECORDS (standard input) line 1: field 'moves': the game is not over after its "
+        f"{len(doc['moves'])} moves, but the record gives its result")
+    # --at checks the whole record too: the position of move 10 of a record that lies is not printed
+    assert_user_error(run("replay", "-", "--at", "10", input=json.dumps(doc) + "\n"), "field 'moves'")
+
+
+def test_replay_checks_the_record_in_the_library_too(small_run):
+    rec = small_run.records[2]
+    liar = dataclasses.replace(rec, winner=(rec.winner + 1) % 4)
+    with pytest.raises(OptionError, match=f"^game 2: field 'winner' says {liar.winner}, but the game its moves play "
+                                          f"ends with {rec.winner}$"):
+        replay(liar)
+    assert replay(liar, at=5, check=False).state.to_data() == replay(rec, at=5).state.to_data()
+
+
+def test_replay_refuses_a_file_with_the_same_game_twice(small_run, tmp_path):
+    """Two runs appended to one file held game 0 twice, and replay took the first without a word."""
+    path = tmp_path / "twice.jsonl"
+    path.write_text("".join(r.dumps() + "\n" for r in small_run.records[:3]) + "\n"
+                    + small_run.records[0].dumps() + "\n")
+    message = (f"error: RECORDS {str(path)!r} line 5: game 0 again, after line 1; a file holds each game once")
+    assert assert_user_error(run("replay", str(path), "--game", "0")) == message
+    assert assert_user_error(run("replay", str(path), "--game", "2")) == message  # the whole file is read
+    alone = tmp_path / "alone.jsonl"
+    alone.write_text(small_run.records[4].dumps() + "\n" + small_run.records[4].dumps() + "\n")
+    assert assert_user_error(run("replay", str(alone))) == (
+        f"error: RECORDS {str(alone)!r} line 2: game 4 again, after line 1; a file holds each game once")
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d.update(gods=True, board="kahuna"),
+         "field 'board' kahuna: Might of the Gods lays one of its 16 god tokens on each island (R14.1); the board "
+         "has 12 islands"),
+        (lambda d: d.update(ruleset="kahuna"), "field 'players' 4: Kahuna is for 2 players, white and black (R16.1)"),
+        (lambda d: d.update(ruleset="cannonball"), "field 'ruleset' \"cannonball\": unknown; choose one of kanaloa, "
+                                                   "kahuna"),
+        (lambda d: d.update(ruleset=7), "field 'ruleset' must be text, not 7"),
+        (lambda d: d.update(gods="yes"), "field 'gods' must be true or false, not \"yes\""),
+        (lambda d: d.update(winner=None), "field 'winner' must be a whole number, not null; a game of Kanaloa always "
+                                          "has a winner (R12)"),
+    ],
+)
+def test_a_record_whose_rule_set_cannot_be_is_refused_naming_the_field(small_run, change, message):
+    """The rule set checks the combination (make_ruleset); the record words its reasons with its own fields."""
+    doc = json.loads(small_run.records[0].dumps())
+    change(doc)
+    assert assert_user_error(run("replay", "-", input=json.dumps(doc) + "\n")).startswith(
+        f"error: RECORDS (standard input) line 1: {message}")
+
+
+def test_a_record_holds_its_rule_set(small_run):
+    rec = small_run.records[0]
+    assert rec.ruleset == small_run.tournament.ruleset == load_game("kanaloa", players=4)
+    assert (rec.index, rec.deal, rec.rotation) == (0, 0, 0)
+    assert rec.new_command() == f"kanaloa new --seed {rec.seed} --players 4 --preset yucata --board oro"
+
+
+def test_the_record_format_is_defined_once_and_docs_list_its_keys():
+    """kanaloa.play.records is the reference of kanaloa-game/1; docs/commands.md lists the same keys for users,
+    and the command's help points there instead of describing the format again."""
+    from kanaloa.play import records
+    from test_docs import documented_keys
+
+    example = re.search(r"::\n\n(.*?)\n\n", records.__doc__, re.S).group(1)
+    keys = re.findall(r'"(\w+)":', example)
+    assert keys == documented_keys("Game records")
+    for heading in ("Game records of 2-player games", "Game records of games with the gods",
+                    "Game records of Kahuna games"):
+        for key in documented_keys(heading):
+            assert f"``{key}``" in records.__doc__
+    shown = " ".join(run("simulate", "--help").stdout.split())
+    assert '"Game records"' in shown and '"bot_seeds"' not in shown
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
@@ -281,16 +420,16 @@ def test_a_bot_choosing_an_illegal_move_is_caught(monkeypatch):
         def choose(self, state) -> int:
             return 0  # no action has code 0
 
-    monkeypatch.setattr(S, "parse_bot_spec", lambda spec: Cheat(spec))
+    monkeypatch.setattr(T, "parse_bot_spec", lambda spec: Cheat(spec))
     with pytest.raises(RuntimeError, match="chose illegal action 0"):
-        S.play_seated_game(S.load_board("oro"), "yucata", 1, FOUR, (1, 2, 3, 4))
+        play_seated_game(load_game("kanaloa"), 1, FOUR, (1, 2, 3, 4))
 
 
 # -- running: workers, a cluster, records in order ----------------------------------------------
 
 
 def test_same_seed_same_results_for_one_and_two_workers(small_run):
-    two = S.run_tournament(small_run.tournament, workers=2)
+    two = run_tournament(small_run.tournament, workers=2)
     assert two.records == small_run.records
     assert comparable(two.to_json()) == comparable(small_run.to_json())
     assert not two.interrupted
@@ -298,9 +437,9 @@ def test_same_seed_same_results_for_one_and_two_workers(small_run):
 
 def test_searching_bots_play_the_same_games_in_any_worker(tmp_path):
     # greedy and ismcts draw their own random numbers (determinisations, playouts): all from the bot seeds.
-    t = S.make_tournament(["greedy", "random", "ismcts:iterations=20", "random"], 4, seed=77)
-    one = S.run_tournament(t, workers=1)
-    two = S.run_tournament(t, workers=2)
+    t = make_tournament(["greedy", "random", "ismcts:iterations=20", "random"], 4, seed=77)
+    one = run_tournament(t, workers=1)
+    two = run_tournament(t, workers=2)
     assert one.records == two.records
     assert comparable(one.to_json()) == comparable(two.to_json())
 
@@ -310,16 +449,16 @@ def test_workers_zero_means_one_per_core():
     every_core = run("simulate", "--bots", ",".join(THREE), "--games", "6", "--seed", "5", "--json",
                      "--workers", "0")
     assert every_core.exit_code == 0, every_core.output
-    assert json.loads(every_core.stdout)["workers"] == S.default_workers()
+    assert json.loads(every_core.stdout)["workers"] == default_workers()
     assert comparable(json.loads(every_core.stdout)) == comparable(json.loads(one.stdout))
 
 
 def test_the_schedule_is_made_one_game_at_a_time():
-    t = S.make_tournament(FOUR, HUGE, seed=1)
-    games = S.schedule(t)
+    t = make_tournament(FOUR, HUGE, seed=1)
+    games = schedule(t)
     assert iter(games) is games  # an iterator, not a list
     assert [next(games) for _ in range(3)] == [0, 1, 2]
-    assert list(S.schedule(t, first=HUGE - 2)) == [HUGE - 2, HUGE - 1]
+    assert list(schedule(t, first=HUGE - 2)) == [HUGE - 2, HUGE - 1]
     assert (t.deal_of(HUGE - 1), t.rotation_of(HUGE - 1)) == (HUGE // 4 - 1, 3)
 
 
@@ -330,8 +469,8 @@ class StopAfter:
         self.n = n
         self.seen: list[int] = []
 
-    def __call__(self, record: S.GameRecord) -> None:
-        self.seen.append(record.game)
+    def __call__(self, record: GameRecord) -> None:
+        self.seen.append(record.index)
         if len(self.seen) == self.n:
             raise KeyboardInterrupt
 
@@ -340,11 +479,11 @@ class StopAfter:
 def test_a_huge_tournament_starts_at_once_and_keeps_no_more_than_its_totals(workers):
     import tracemalloc
 
-    t = S.make_tournament(FOUR, HUGE, seed=1)
+    t = make_tournament(FOUR, HUGE, seed=1)
     stop = StopAfter(6)
     tracemalloc.start()
     try:
-        run_ = S.run_tournament(t, workers=workers, on_record=stop, keep_records=False)
+        run_ = run_tournament(t, workers=workers, on_record=stop, keep_records=False)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -352,22 +491,22 @@ def test_a_huge_tournament_starts_at_once_and_keeps_no_more_than_its_totals(work
     assert run_.interrupted and run_.games == 6 and run_.records == []
     assert run_.to_json()["planned"] == HUGE
     # The totals are those of the very games that finished, whichever they were.
-    played = [S.play_game(t, g) for g in stop.seen]
-    assert comparable(run_.to_json()) == comparable(S.TournamentRun(t, played, True, 0.0, workers).to_json())
+    played = [play_game(t, g) for g in stop.seen]
+    assert comparable(run_.to_json()) == comparable(TournamentRun(t, played, True, 0.0, workers).to_json())
 
 
 def test_streamed_totals_equal_the_totals_of_the_kept_records(small_run):
-    streamed = S.run_tournament(small_run.tournament, keep_records=False)
+    streamed = run_tournament(small_run.tournament, keep_records=False)
     assert streamed.records == []
     assert comparable(streamed.to_json()) == comparable(small_run.to_json())
     assert streamed.summary().splitlines()[3:] == small_run.summary().splitlines()[3:]
 
 
 def test_record_writer_keeps_game_order():
-    t = S.make_tournament(THREE, 6, seed=8)
-    records = [S.play_game(t, g) for g in range(6)]
+    t = make_tournament(THREE, 6, seed=8)
+    records = [play_game(t, g) for g in range(6)]
     out = io.StringIO()
-    writer = S.RecordWriter(out)
+    writer = RecordWriter(out)
     for g in (2, 0, 5, 1):
         writer.add(records[g])
     # Games 0..2 are written as soon as they are complete; 5 waits for 3 and 4.
@@ -380,7 +519,7 @@ def test_same_results_on_a_local_dask_cluster(small_run):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
-        on_cluster = S.run_tournament(small_run.tournament, scheduler=cluster.scheduler_address)
+        on_cluster = run_tournament(small_run.tournament, scheduler=cluster.scheduler_address)
         result = run("simulate", "--bots", ",".join(FOUR), "--games", "8", "--seed", "2024", "--json",
                      "--scheduler", cluster.scheduler_address)
     assert on_cluster.records == small_run.records
@@ -516,15 +655,99 @@ def test_simulate_out_file_that_cannot_be_written(tmp_path):
                           "--out", str(target)), "--out", "cannot write")
 
 
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--bots", "ismcts:iterations=99999999999999999999,random"],
+         "error: bot spec 'ismcts:iterations=99999999999999999999': key 'iterations' must be at most 1,000,000,000, "
+         "not '99999999999999999999'"),
+        (["--bots", "hint:time=100000,random"],
+         "error: bot spec 'hint:time=100000': key 'time' must be at most 86,400, not '100000'"),
+        (["--bots", "random,random", "--workers", "1000"],
+         "error: --workers 1000: must be a whole number from 0 to {top} (0: one per core; at most 4 per core, and "
+         "this process may use {cores})"),
+        (["--bots", "random,random", "--workers", "two"],
+         "error: --workers 'two': must be a whole number from 0 to {top} (0: one per core; at most 4 per core, "
+         "and this process may use {cores})"),
+    ],
+)
+def test_simulate_budgets_and_workers_beyond_their_bounds_are_refused_at_once(args, message):
+    """ismcts:iterations=10**20 was accepted and played until killed, silently when piped."""
+    from kanaloa.play.limits import max_workers
+
+    started = time.monotonic()
+    shown = assert_user_error(run("simulate", "--seed", "1", "--games", "2", *args))
+    assert shown == message.format(top=max_workers(), cores=default_workers())
+    assert time.monotonic() - started < 10
+
+
+def test_simulate_says_before_a_long_silence_what_its_bots_search(monkeypatch):
+    """Piped, the progress lines come every 30 s and only as games finish; a bot that searches long a move is
+    announced first."""
+    from kanaloa.play import simulate as simulate_module
+    from kanaloa.play.limits import LONG_ITERATIONS
+
+    played = {}
+
+    def fake(t, **options):
+        played.update(options)
+        return run_tournament(make_tournament(["random", "random"], 2, seed=1), workers=1)
+
+    monkeypatch.setattr(simulate_module, "run_tournament", fake)
+    spec = f"ismcts:iterations={LONG_ITERATIONS}"
+    result = run("simulate", "--bots", f"{spec},random", "--games", "2", "--seed", "1", "--workers", "2")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (f"kanaloa simulate: 2 games on 2 workers; bot '{spec}' searches {LONG_ITERATIONS:,} "
+                             f"iterations a move, so a game may take long; progress every 30 s\n")
+    assert played["workers"] == 2
+    quiet = run("simulate", "--bots", "ismcts:iterations=1000,random", "--games", "2", "--seed", "1")
+    assert quiet.stderr == ""
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"bots": ["random"] * 2, "games": 2, "preset": "casual"},
+         "--preset 'casual': unknown; choose one of yucata, tabletop (R13)"),
+        ({"bots": ["random"] * 3, "games": 3, "gods": True, "board": "kahuna"},
+         "--board kahuna: Might of the Gods lays one of its 16 god tokens on each island (R14.1); the board has 12 "
+         "islands"),
+        ({"bots": ["random"] * 2, "games": 2, "game": "kahuna", "gods": True},
+         "--gods: Might of the Gods is a variant of Kanaloa, not of Kahuna (R14, R16.9)"),
+        ({"bots": ["random"] * 3, "games": 3, "players": 3, "game": "kahuna"},
+         "--players 3: Kahuna is for 2 players, white and black (R16.1)"),
+        ({"bots": ["random"] * 5, "games": 5},
+         "--bots 'random,random,random,random,random': 5 bot(s), one per seat; the game is for 2, 3 or 4 players "
+         "(repeat a spec to seat it more than once)"),
+        ({"bots": ["random"] * 2, "games": 2, "game": "chess"}, "--game 'chess': unknown; choose one of kanaloa, "
+                                                                "kahuna"),
+    ],
+)
+def test_a_tournament_words_its_rule_sets_refusals_with_the_options(kwargs, message):
+    """The rule set checks every combination once (make_ruleset); the tournament names the option."""
+    with pytest.raises(OptionError) as caught:
+        make_tournament(kwargs.pop("bots"), kwargs.pop("games"), seed=1, **kwargs)
+    assert str(caught.value).startswith(message), str(caught.value)
+
+
+def test_a_tournament_holds_its_rule_set():
+    t = make_tournament(["random"] * 2, 2, seed=1, preset="tabletop")
+    assert t.ruleset == load_game("kanaloa", players=2, preset="tabletop")
+    given = make_tournament(["random"] * 3, 3, seed=1, ruleset=load_game("kanaloa", players=3, gods=True))
+    assert given.ruleset.gods and play_game(given, 0).ruleset is given.ruleset
+    with pytest.raises(OptionError, match="2 bot\\(s\\) for a game of 3 players"):
+        make_tournament(["random"] * 2, 2, seed=1, ruleset=load_game("kanaloa", players=3))
+
+
 def test_time_budgets_are_flagged_as_not_reproducible():
-    assert S.time_budgeted("ismcts:time=0.5")
-    assert not S.time_budgeted("ismcts:iterations=50")
-    assert not S.time_budgeted("random")
+    assert time_budgeted("ismcts:time=0.5")
+    assert not time_budgeted("ismcts:iterations=50")
+    assert not time_budgeted("random")
 
 
 def test_make_tournament_rejects_a_non_integer_game_count():
     with pytest.raises(OptionError, match="--games"):
-        S.make_tournament(FOUR, 8.0, seed=1)
+        make_tournament(FOUR, 8.0, seed=1)
 
 
 # -- progress ------------------------------------------------------------------------------------
@@ -540,7 +763,7 @@ class FakeClock:
 
 def test_progress_bar_shows_games_rate_and_time_left():
     clock, out = FakeClock(), io.StringIO()
-    bar = S.Progress(100, out, "bar", clock=clock)
+    bar = Progress(100, out, "bar", clock=clock)
     clock.now = 10.0
     bar.update(25)
     line = out.getvalue()
@@ -552,7 +775,7 @@ def test_progress_bar_shows_games_rate_and_time_left():
 
 def test_progress_lines_are_occasional_and_silent_for_short_runs():
     clock, out = FakeClock(), io.StringIO()
-    lines = S.Progress(10, out, "lines", interval=30.0, clock=clock)
+    lines = Progress(10, out, "lines", interval=30.0, clock=clock)
     for done in range(1, 6):
         clock.now = done * 5.0
         lines.update()
@@ -565,7 +788,7 @@ def test_progress_lines_are_occasional_and_silent_for_short_runs():
 
 def test_progress_off_prints_nothing():
     out = io.StringIO()
-    off = S.Progress(5, out, "off")
+    off = Progress(5, out, "off")
     for _ in range(5):
         off.update()
     off.close()
@@ -577,11 +800,78 @@ def test_progress_auto_draws_a_bar_only_on_a_terminal():
         def isatty(self) -> bool:
             return True
 
-    assert S.Progress(5, Terminal()).mode == "bar"
-    assert S.Progress(5, io.StringIO()).mode == "lines"
+    assert Progress(5, Terminal()).mode == "bar"
+    assert Progress(5, io.StringIO()).mode == "lines"
 
 
 # -- Ctrl-C ----------------------------------------------------------------------------------------
+
+
+def _ctrl_c() -> None:
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+def test_one_ctrl_c_mechanism_for_work_that_waits():
+    """kanaloa.play.interrupt.CtrlC: the first Ctrl-C raises at once, but never inside holding(); a second one
+    during the clean-up is dropped; the handler before comes back."""
+    from kanaloa.play.interrupt import CtrlC
+
+    before = signal.getsignal(signal.SIGINT)
+    done = []
+    with pytest.raises(KeyboardInterrupt), CtrlC() as ctrl_c:
+        with ctrl_c.holding():
+            _ctrl_c()
+            done.append("the held section ends")
+        done.append("never")
+    assert done == ["the held section ends"] and ctrl_c.stopped
+    with CtrlC() as ctrl_c, ctrl_c.holding(reraise=False):
+        _ctrl_c()  # in the clean-up: dropped
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_one_ctrl_c_mechanism_for_work_that_polls():
+    """The first Ctrl-C only says stop, a second makes check() raise, a third goes to the handler before."""
+    from kanaloa.play.interrupt import CtrlC
+
+    before = signal.getsignal(signal.SIGINT)
+    with CtrlC(polled=True) as ctrl_c:
+        assert not ctrl_c.check()
+        _ctrl_c()
+        assert ctrl_c.check() and ctrl_c.stopped
+        _ctrl_c()
+        with pytest.raises(KeyboardInterrupt):
+            ctrl_c.check()
+        with pytest.raises(KeyboardInterrupt):
+            _ctrl_c()  # the handler before: Python's own
+    assert signal.getsignal(signal.SIGINT) is before
+    with CtrlC(polled=True, enabled=False) as off:  # a search that is not the command's own changes nothing
+        assert signal.getsignal(signal.SIGINT) is before and not off.check()
+
+
+def test_ctrl_c_leaves_an_ignored_or_custom_handler_alone():
+    from kanaloa.play.interrupt import CtrlC
+
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with CtrlC() as ctrl_c:
+            _ctrl_c()  # ignored, as the process asked
+        assert not ctrl_c.stopped
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def test_a_run_stops_at_a_ctrl_c_with_the_games_it_finished():
+    t = make_tournament(FOUR, HUGE, seed=1)
+    seen = []
+
+    def interrupt_after_three(record):
+        seen.append(record.index)
+        if len(seen) == 3:
+            _ctrl_c()  # inside the held section: the game is counted and passed on first
+
+    result = run_tournament(t, on_record=interrupt_after_three, keep_records=True)
+    assert result.interrupted and result.games == 3 and [r.index for r in result.records] == seen == [0, 1, 2]
+
 
 
 def _children(pid: int) -> list[int]:
@@ -642,24 +932,24 @@ def test_ctrl_c_stops_cleanly_and_prints_the_finished_games(workers, tmp_path):
 @pytest.fixture(scope="module")
 def two_player_run():
     """Six 2-player games of two distinct random bots (three deals, both rotations each)."""
-    return S.run_tournament(S.make_tournament(FOUR[:2], 6, seed=2025))
+    return run_tournament(make_tournament(FOUR[:2], 6, seed=2025))
 
 
 def test_2_player_records_rank_by_the_pair_and_replay(two_player_run):
     """R15.5: the ranks follow the (weaker, stronger) pair on points; each record replays to its end."""
     t = two_player_run.tournament
-    assert t.players == 2 and t.colors == ("red", "green")
+    assert t.players == 2 and t.ruleset.seat_names == ("red", "green")
     for rec in two_player_run.records:
         assert sorted(rec.ranks) == [1, 2] and rec.ranks[rec.winner] == 1
         pairs = [tuple(sorted((rec.color_scores[seat], rec.color_scores[seat + 2]))) for seat in range(2)]
         assert list(rec.scores) == [pair[0] for pair in pairs]
         if rec.reason == "points":
             assert pairs[rec.winner] >= pairs[1 - rec.winner]
-        _, final = S.play_seated_game(t.board, t.preset, rec.seed, rec.lineup, rec.bot_seeds)
-        replayed = S.replay(rec)
+        _, final = play_seated_game(t.ruleset, rec.seed, rec.lineup, rec.bot_seeds)
+        replayed = replay(rec)
         assert replayed.state.to_data() == final.to_data()
-        assert replayed.pairs == dict(zip(rec.colors, pairs, strict=True))
-        assert S.GameRecord.from_json(rec.dumps()) == rec
+        assert replayed.pairs == dict(zip(rec.ruleset.seat_names, pairs, strict=True))
+        assert GameRecord.from_json(rec.dumps()) == rec
 
 
 def test_2_player_seats_rotate_within_each_deal(two_player_run):
@@ -670,3 +960,15 @@ def test_2_player_seats_rotate_within_each_deal(two_player_run):
         assert second.lineup == first.lineup[::-1]
     rows = two_player_run.table()
     assert [s.games for row in rows for s in row.by_seat] == [3, 3, 3, 3]
+
+
+def test_replay_refuses_a_2_player_record_whose_color_scores_are_not_its_games(two_player_run):
+    """R15: a 2-player record gives every color's points too; they are checked against the game like the rest."""
+    rec = two_player_run.records[0]
+    doc = json.loads(rec.dumps())
+    doc["color_scores"]["blue"] += 1
+    said = json.dumps(doc["color_scores"])
+    was = json.dumps(json.loads(rec.dumps())["color_scores"])
+    assert assert_user_error(run("replay", "-", input=json.dumps(doc) + "\n")) == (
+        f"error: RECORDS (standard input) line 1: field 'color_scores' says {said}, but the game its moves play "
+        f"ends with {was}")

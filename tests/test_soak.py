@@ -140,6 +140,31 @@ def test_the_figures_do_not_depend_on_the_number_of_workers():
     assert _figures(one) == _figures(two)
 
 
+def test_zero_workers_means_one_per_core_and_more_than_four_a_core_are_refused():
+    """--workers 0 means one per core in every command (hint refused it once); the bound is 4 a core."""
+    from kanaloa.play.limits import SettingError, max_workers
+    from kanaloa.play.pools import default_workers
+
+    assert run_soak(8, seed=9, workers=0).workers == default_workers()
+    result = run("soak", "--games", "8", "--seed", "4", "--workers", "0", "--json", "--no-progress")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["workers"] == default_workers()
+    with pytest.raises(SettingError, match=r"^workers -1: must be a whole number from 0 to"):
+        run_soak(8, seed=9, workers=-1)
+    assert user_error(run("soak", "--games", "8", "--workers", str(max_workers() + 1))).startswith(
+        f"error: --workers {max_workers() + 1}: must be a whole number from 0 to {max_workers()}")
+
+
+def test_a_soak_of_any_length_starts_at_once():
+    """The chunks of games are made one at a time, as the tournament's schedule is."""
+    import itertools
+
+    from kanaloa.tools.soak import _chunks
+
+    chunks = _chunks(10**15, 2)
+    assert iter(chunks) is chunks and list(itertools.islice(chunks, 2)) == [(0, 250), (250, 500)]
+
+
 @pytest.mark.skipif(multiprocessing.get_start_method() != "fork",
                     reason="the planted mistake reaches worker processes only when they are forked")
 def test_the_first_divergence_is_the_same_for_any_number_of_workers(no_pass_in_reference):

@@ -92,7 +92,9 @@ def test_the_reference_positions_can_come_from_other_games():
     (["--time", "0"], "--time"),
     (["--iterations", "0"], "--iterations"),
     (["--iterations", "5", "--time", "1"], "one budget"),
-    (["--workers", "0"], "--workers"),
+    (["--workers", "-1"], "--workers -1: must be a whole number from 0 to"),
+    (["--workers", "999"], "--workers 999: must be a whole number from 0 to"),
+    (["--iterations", str(10**22)], f"--iterations {10**22}: must be a whole number from 1 to 1,000,000,000"),
 ])
 def test_bad_options_are_one_line_errors(args, named):
     user_error(run("steadiness", *args), named)

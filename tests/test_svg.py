@@ -586,9 +586,9 @@ def test_svg_width():
     (["--seed", "3"], ["--seed: only with --hint"]),
     (["--time", "1"], ["--time: only with --hint"]),
     (["--workers", "2"], ["--workers: only with --hint"]),
-    (["--hint", "--iterations", "0"], ["--iterations 0: must be a whole number of at least 1"]),
+    (["--hint", "--iterations", "0"], ["--iterations 0: must be a whole number from 1 to 1,000,000,000"]),
     (["--hint", "--iterations", "5", "--time", "1"], ["--iterations and --time: give one budget, not both"]),
-    (["--hint", "--workers", "none"], ["--workers 'none': must be a whole number of at least 1"]),
+    (["--hint", "--workers", "none"], ["--workers 'none': must be a whole number from 0 to"]),
     (["--width", "0"], ["--width", "0"]),
 ])
 def test_svg_errors(args, fragments):

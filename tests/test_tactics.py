@@ -412,8 +412,8 @@ def test_tactics_generates_a_suite_that_it_can_run(tmp_path):
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--kind", "fork"], "error: --kind 'fork': unknown; choose one of eleven, last-turn, removal"),
-    (["--iterations", "0"], "error: --iterations 0: must be a whole number of at least 1"),
-    (["--time", "-1"], "error: --time -1.0: must be a positive number of seconds"),
+    (["--iterations", "0"], "error: --iterations 0: must be a whole number from 1 to 1,000,000,000"),
+    (["--time", "-1"], "error: --time -1.0: must be a number of seconds above 0 and at most 86,400 (a day)"),
     (["--iterations", "10", "--time", "1"], "error: --iterations and --time: give one budget, not both"),
     (["--iterations", "ten"], "error: --iterations 'ten': must be a whole number"),
     (["--generate", "--iterations", "10"], "error: --iterations: only for running a suite; --generate builds one"),

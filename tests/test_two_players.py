@@ -457,21 +457,23 @@ def test_simulate_summary_for_people_says_how_two_players_score():
 
 
 def test_a_2_player_record_needs_every_colors_points():
-    from kanaloa.play import simulate as S
+    from kanaloa.play.records import GameRecord
+    from kanaloa.play.tournament import make_tournament, play_game
 
-    t = S.make_tournament(["random", "random"], 2, seed=1)
-    rec = S.play_game(t, 0).to_json()
-    assert S.GameRecord.from_json(json.dumps(rec)).color_scores
+    t = make_tournament(["random", "random"], 2, seed=1)
+    rec = play_game(t, 0).to_json()
+    assert GameRecord.from_json(json.dumps(rec)).color_scores
     del rec["color_scores"]
     with pytest.raises(OptionError, match="missing field 'color_scores'"):
-        S.GameRecord.from_json(rec)
+        GameRecord.from_json(rec)
     rec["color_scores"] = {"red": 1, "green": 2}
     with pytest.raises(OptionError, match="field 'color_scores' must give the points of each of red, green, blue, "
                                           "yellow"):
-        S.GameRecord.from_json(rec)
-    four = S.play_game(S.make_tournament(["random"] * 4, 4, seed=1), 0).to_json()
-    with pytest.raises(OptionError, match="field 'color_scores' belongs to 2-player games"):
-        S.GameRecord.from_json({**four, "color_scores": {}})
+        GameRecord.from_json(rec)
+    four = play_game(make_tournament(["random"] * 4, 4, seed=1), 0).to_json()
+    with pytest.raises(OptionError, match="field 'color_scores' belongs to games where each player plays two colors; "
+                                          "only a 2-player game gives each player two colors"):
+        GameRecord.from_json({**four, "color_scores": {}})
 
 
 def test_the_engines_agree_on_a_2_player_game_through_positions():

@@ -22,7 +22,7 @@ from starlette.testclient import TestClient
 from kanaloa.interfaces.web.app import MAX_BODY_BYTES, create_app
 from kanaloa.interfaces.web.games import HintBudget
 from kanaloa.play.hint import COMPLETION_ITERATIONS
-from kanaloa.play.simulate import make_tournament, play_game
+from kanaloa.play.tournament import make_tournament, play_game
 from kanaloa.position import Position
 from kanaloa.rules.board import load_board
 
@@ -1061,7 +1061,7 @@ def test_a_whole_gods_game_against_bots_with_its_record_and_position_played_agai
     # a position of a gods game in round 2, uploaded, plays on against the bots
     t = make_tournament(["random", "random", "random"], 3, 5, gods=True)
     rec = play_game(t, 0)
-    from kanaloa.play.simulate import replay
+    from kanaloa.play.records import replay
 
     pos = replay(rec, at=len(rec.moves) // 2)
     up = client.post("/api/games", json={"position": pos.to_json(), "seats": ["human", "random", "random"]})

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from kanaloa.play.simulate import make_tournament, play_game
+from kanaloa.play.tournament import make_tournament, play_game
 from kanaloa.position import Position
 from kanaloa.rules.board import load_board
 

@@ -28,12 +28,16 @@ from ..errors import (
     shorten,
     too_large,
 )
+from ..play.interrupt import CtrlC
+from ..play.limits import MAX_ITERATIONS, MAX_SECONDS, WORKERS_PER_CORE, SettingError, number
 
 if TYPE_CHECKING:
     from ..rules.ruleset import ParameterError
 
 EXIT_USAGE = 2
 _TYPED = "kanaloa.typed"  # ctx.meta: what the user typed for each parameter of the command that refused one
+# The options that give a search's settings (``kanaloa.play.limits.SettingError`` names the parameter).
+SEARCH_OPTIONS = {"iterations": "--iterations", "seconds": "--time", "workers": "--workers", "top": "--top"}
 
 
 class KanaloaCommand(click.Command):
@@ -51,7 +55,14 @@ class KanaloaCommand(click.Command):
 
 
 class KanaloaGroup(click.Group):
-    """A click group whose errors are one line ``error: ...`` with status 2 (``usage_message``)."""
+    """A click group whose errors are one line ``error: ...`` with status 2 (``usage_message``).
+
+    Every command runs inside a ``kanaloa.play.interrupt.CtrlC``: Ctrl-C
+    stops it with status 130 (``error: interrupted``, or the command's own
+    report of what it finished).  A search setting out of bounds
+    (``SettingError``) is worded with the command's option
+    (``SEARCH_OPTIONS``).
+    """
 
     command_class = KanaloaCommand
 
@@ -60,12 +71,16 @@ class KanaloaGroup(click.Group):
         if not args:
             args = ["--help"]
         try:
-            result = super().main(args=args, prog_name=prog_name or "kanaloa", standalone_mode=False, **extra)
+            with CtrlC():
+                result = super().main(args=args, prog_name=prog_name or "kanaloa", standalone_mode=False, **extra)
         except click.exceptions.Abort:
             click.echo("error: interrupted", err=True)
             sys.exit(130)
         except click.ClickException as exc:
             click.echo(f"error: {_one_line(usage_message(exc, args))}", err=True)
+            sys.exit(EXIT_USAGE)
+        except SettingError as exc:
+            click.echo(f"error: {_one_line(str(exc.worded(SEARCH_OPTIONS)))}", err=True)
             sys.exit(EXIT_USAGE)
         except KanaloaError as exc:
             click.echo(f"error: {_one_line(str(exc))}", err=True)
@@ -493,8 +508,9 @@ def svg(position: str, output: str | None, with_hint: bool, iterations: int | No
     (data-link, data-island, data-card, ...) for programs, listed in
     docs/commands.md.
     """
-    from ..play.hint import check_budget, check_workers, default_workers
+    from ..play.hint import check_budget
     from ..play.hint import hint as make_hint
+    from ..play.limits import worker_count
     from .svg import WIDTH
 
     if not with_hint:
@@ -504,7 +520,7 @@ def svg(position: str, output: str | None, with_hint: bool, iterations: int | No
                 raise OptionError(f"{name}: only with --hint, which it is a setting of")
     else:
         iterations, seconds = check_budget(iterations, seconds)
-        count = check_workers(workers) if workers is not None else default_workers()
+        count = worker_count(0 if workers is None else workers)
     pos = read_position(position)
     found = None
     if with_hint:
@@ -734,7 +750,7 @@ def read_moves_file(source: str) -> list[tuple[str, str]]:
 
 def _is_game_record(line: str) -> bool:
     """True when ``line`` is one JSON record of 'kanaloa simulate --out'."""
-    from ..play.simulate import RECORD_FORMAT
+    from ..play.records import RECORD_FORMAT
 
     try:
         doc = json.loads(line)
@@ -750,64 +766,71 @@ def _is_game_record(line: str) -> bool:
 @click.option("--at", "at", type=click.IntRange(0), default=None, metavar="K",
               help="Print the position after the game's first K moves (0: the deal) instead of the final one.")
 def replay(records: str, game: int | None, at: int | None) -> None:
-    """Replay a recorded game and print its final position (JSON).
+    """Replay a recorded game, check its record and print its final position (JSON).
 
-    RECORDS is a file written by 'kanaloa simulate --out' (one game record
-    per line; '-' reads standard input). The game is dealt again from its
-    seed, players, preset and board, and every move is played and checked,
-    so the result is exactly the position the bots reached. With --at K the
-    position after the first K moves is printed instead. Look at it with:
+    RECORDS is a file of game records (kanaloa-game/1, one per line, as
+    'kanaloa simulate --out' writes them; docs/commands.md "Game records";
+    '-' reads standard input). The game is dealt again from its seed and rule
+    set, and every move is played and checked, so the result is exactly the
+    position the bots reached; the record's scores, ranks, winner and reason
+    must be that game's. With --at K the position after the first K moves
+    is printed instead. Look at it with:
 
     \b
         kanaloa replay games.jsonl --game 5 --at 40 | kanaloa show -
 
     Records are read one line at a time, so a file of any number of games
-    is fine; a line over 4 MiB is refused.
+    is fine; it is read to its end, every line must be a record (a line over
+    4 MiB is refused), and a file holds each game once.
     """
-    from ..play.simulate import GameRecord, read_records
-    from ..play.simulate import replay as replay_record
+    from ..play.records import GameRecord, read_records
+    from ..play.records import replay as replay_record
 
     where = input_name(records, "RECORDS")
     with open_input(records, where, "game records of 'kanaloa simulate --out'") as fh:
         chosen: GameRecord | None = None
-        seen: list[int] = []  # the games passed over
+        seen: list[int] = []  # the first and the last game passed over
         for record in read_records(fh, where):
             if game is None and chosen is not None:
-                raise OptionError(f"--game: {where} holds more than one game (games {chosen.game}, {record.game}, "
+                raise OptionError(f"--game: {where} holds more than one game (games {chosen.index}, {record.index}, "
                                   f"...); choose one with --game N")
-            if game is None or record.game == game:
+            if game is None or record.index == game:
                 chosen = record
-                if game is not None:
-                    break
             elif len(seen) < 2:
-                seen.append(record.game)
+                seen.append(record.index)
             else:
-                seen[1] = record.game
+                seen[1] = record.index
         if chosen is None:
             if game is None:
                 raise OptionError(f"{where}: holds no game record")
             held = ("no game at all" if not seen else f"game {seen[0]} only" if len(seen) == 1
                     else f"games {seen[0]} to {seen[1]}")
             raise OptionError(f"--game {game}: {where} holds no game {game} ({held})")
-        try:
-            pos = replay_record(chosen, at=at)
-        except OptionError:
-            raise  # --at beyond the game
-        except KanaloaError as exc:  # a board that is not there, a move that does not fit the deal
-            raise KanaloaError(f"{where}: {exc}") from None
+    if at is not None and at > chosen.length:
+        raise OptionError(f"--at {at}: game {chosen.index} has {chosen.length} moves; give 0 (the deal) to "
+                          f"{chosen.length}")
+    try:
+        pos = replay_record(chosen, at=at)
+    except OptionError:
+        raise  # a result the game does not have: the message names the line and the field
+    except KanaloaError as exc:  # a move that does not fit the deal
+        raise KanaloaError(f"{where}: {exc}") from None
     click.echo(pos.dumps())
+
+
+_WORKERS_HELP = (f"0 means one per CPU core; at most {WORKERS_PER_CORE} per core.")
 
 
 @cli.command()
 @click.argument("position", metavar="POSITION")
 @click.option("--iterations", type=int, default=None,
-              help="Search budget in iterations, shared among the workers.")
+              help=f"Search budget in iterations, shared among the workers (at most {number(MAX_ITERATIONS)}).")
 @click.option("--time", "seconds", type=float, default=None,
-              help="Search budget in seconds of wall time, all workers searching at once. [default: 2, when no "
-                   "--iterations is given]")
+              help=f"Search budget in seconds of wall time, all workers searching at once (at most "
+                   f"{number(MAX_SECONDS)}, a day). [default: 2, when no --iterations is given]")
 @click.option("--workers", "workers", default=None, metavar="N",
-              help="Worker processes searching at once (root-parallel: their statistics are added up). "
-                   "[default: the CPU cores this process may use]")
+              help=f"Worker processes searching at once (root-parallel: their statistics are added up); "
+                   f"{_WORKERS_HELP} [default: 0]")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
               help="Seed of the search; the same position, --iterations, --workers and seed give the same hint.")
 @click.option("--top", type=int, default=5, show_default=True,
@@ -831,19 +854,25 @@ def hint(position: str, iterations: int | None, seconds: float | None, workers: 
     and the final points the search expects for every color after the move.
 
     Without --iterations or --time the search takes 2 seconds on all cores.
-    On a terminal a longer search shows its progress on standard error.
+    On a terminal a longer search shows its progress on standard error;
+    elsewhere a long one (from 200,000 iterations or 5 seconds) says what it
+    will search before it starts.
     Ctrl-C stops the search and prints the best hint found so far (exit
     status 130). Memory stays bounded whatever the budget: each worker's
     tree stops growing at 500,000 nodes (about 175 MB).
     """
-    from ..play.hint import check_budget, check_top, check_workers, default_workers
+    from ..play.hint import check_budget, check_top, scoring_rule
     from ..play.hint import hint as make_hint
+    from ..play.limits import budget_text, long_search, worker_count
 
     iterations, seconds = check_budget(iterations, seconds)
     check_top(top)
-    count = check_workers(workers) if workers is not None else default_workers()
+    count = worker_count(0 if workers is None else workers)
     pos = read_position(position)
     meter = _HintMeter(sys.stderr, expect_long=seconds is not None and seconds >= _HintMeter.AFTER)
+    if not meter.live and long_search(iterations, seconds):
+        click.echo(f"kanaloa hint: searching {budget_text(iterations, seconds)} on "
+                   f"{count} worker{'s' if count > 1 else ''}...", err=True)
     try:
         found = make_hint(pos, iterations=iterations, seconds=seconds, seed=seed, top=top, workers=count,
                           progress=meter.show if meter.live else None, interruptible=True)
@@ -852,10 +881,7 @@ def hint(position: str, iterations: int | None, seconds: float | None, workers: 
     if as_json:
         emit_json(found.to_json())
     else:
-        scoring = "R11"
-        if pos.game == "kahuna":  # the next scoring: an interim one (R16.6), or the final one (R16.7)
-            scoring = "R16.6" if pos.round in (1, 2) else "R16.7"
-        for line in hint_lines(found, scoring=scoring):
+        for line in hint_lines(found, scoring=scoring_rule(pos.ruleset, pos.state.round)):
             click.echo(line)
     return 130 if found.interrupted else 0
 
@@ -983,7 +1009,7 @@ def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tup
     'kanaloa tactics --generate --seed 0'.
     """
     from ..play.hint import check_budget
-    from ..play.simulate import Progress  # PROGRESS-MOVE: kanaloa.play.progress
+    from ..play.progress import Progress
     from ..tools.tactics import (
         DEFAULT_GAMES,
         DEFAULT_PER_KIND,
@@ -1113,24 +1139,24 @@ class _WithBotSpecs(KanaloaCommand):
               help="yucata: unlimited bridges; tabletop: 20 bridges per color (R13). Kanaloa only.")
 @click.option("--board", default=None,
               help="Built-in board name or board file path. [default: oro; Kahuna: kahuna]")
-@click.option("--game", "game", type=click.Choice(["kanaloa", "kahuna"]), default="kanaloa", show_default=True,
+@click.option("--game", "game", type=click.Choice(_game_names()), default="kanaloa", show_default=True,
               help="The rule set: Kanaloa, or Kahuna (R16: 2 bots, white against black).")
 @click.option("--gods", "gods", is_flag=True,
               help="Play Might of the Gods (R14): god tokens on the islands (a 16-island board, Kanaloa only).")
-@click.option("--workers", type=click.IntRange(0), default=1, show_default=True,
-              help="Worker processes playing games in parallel; 0 means one per CPU core. The results do not "
-                   "depend on it.")
+@click.option("--workers", "workers", default=None, metavar="N",
+              help=f"Worker processes playing games in parallel; {_WORKERS_HELP} The results do not depend on "
+                   f"it. [default: 1]")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Play on the Dask distributed cluster whose scheduler is at ADDRESS (e.g. tcp://host:8786); "
                    "needs the cluster extra, and kanaloa on every worker. Same results as a local run.")
 @click.option("--out", "out", default=None, metavar="FILE",
-              help="Write every game as one JSON line (its deal seed, lineup by seat, moves, scores, ranks, "
-                   "winner), in game order; 'kanaloa replay FILE --game N' replays one.")
+              help="Write every game as one game record (kanaloa-game/1: one JSON line a game; docs/commands.md "
+                   "\"Game records\"), in game order; 'kanaloa replay FILE --game N' replays one.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", "progress", default=True, show_default=True,
               help="Show progress on stderr: a live bar on a terminal, otherwise a line every 30 s.")
 def simulate(bots: str, games: int | None, seed: int | None, players: int | None, preset: str, board: str | None,
-             game: str, gods: bool, workers: int, scheduler: str | None, out: str | None, as_json: bool,
+             game: str, gods: bool, workers: str | None, scheduler: str | None, out: str | None, as_json: bool,
              progress: bool) -> int:
     """Play bot against bot with rotated seats and summarise how each bot did.
 
@@ -1160,19 +1186,11 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
     a live bar on a terminal, elsewhere a line every 30 s. Ctrl-C stops the
     run, prints the summary of the finished games and exits with status 130.
 
-    Each --out line is one game, in game order:
-
-    \b
-      {"format": "kanaloa-game/1", "game", "deal", "rotation", "board",
-       "players", "preset", "seed" (the deal seed), "colors",
-       "lineup" (spec by seat), "bot_seeds", "moves" (notation),
-       "length", "scores", "ranks" (1 = best), "winner" (a seat),
-       "reason" ("points" or "eleven islands"),
-       with 2 players also "color_scores" (points per color);
-       Kahuna: "ruleset": "kahuna", "reason" "points" or "no bridges",
-       "winner" null when nobody won}
-
-    Any game of the file replays exactly, to its end or to move K, with:
+    Each --out line is one game record, in game order: its rule set, deal
+    seed, lineup by seat, bot seeds, moves, scores, ranks and winner (the
+    format kanaloa-game/1; its keys are listed in docs/commands.md "Game
+    records"). Any game of the file replays exactly, to its end or to move
+    K, and its record is checked against the game, with:
 
     \b
       kanaloa replay FILE --game N [--at K]
@@ -1181,25 +1199,21 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
     the summary is summed up as they finish and records are written as they
     come, so memory does not grow with --games.
     """
-    from ..play.simulate import (
-        GameRecord,
-        Progress,
-        RecordWriter,
-        check_scheduler,
-        default_workers,
-        make_tournament,
-        run_tournament,
-        time_budgeted,
-    )
+    from ..play.limits import budget_text, long_search, worker_count
+    from ..play.pools import check_scheduler
+    from ..play.progress import Progress
+    from ..play.records import GameRecord, RecordWriter
+    from ..play.simulate import run_tournament
+    from ..play.tournament import make_tournament, search_budget, time_budgeted
 
     # Every option is checked before anything is announced or written.
     specs = bots.split(",")
-    if scheduler is not None and workers != 1:
+    if scheduler is not None and workers is not None and workers.strip() != "1":
         raise OptionError(f"--workers {workers}: cannot be combined with --scheduler; the cluster's workers "
                           f"play the games")
-    if games is None:
-        size = len(specs) if len(specs) in (2, 3, 4) else (players or 4)
-        games = 25 * size
+    count = worker_count("1" if workers is None else workers)
+    if games is None:  # 25 deals (a lineup the rule set refuses is refused before the games are counted)
+        games = 25 * len(specs)
     announce = seed is None
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
@@ -1207,8 +1221,6 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
                                  gods=gods)
     if scheduler is not None:
         check_scheduler(scheduler)
-    if workers == 0:
-        workers = default_workers()
     with contextlib.ExitStack() as stack:
         writer = None
         if out is not None:
@@ -1225,6 +1237,13 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
                            f"its games depend on the machine's load and will not repeat from the seed", err=True)
         meter = Progress(tournament.games, sys.stderr, "auto" if progress else "off")
         stack.callback(meter.close)
+        if meter.mode == "lines":  # no live bar: say before a long silence what the bots will search
+            for spec in dict.fromkeys(tournament.lineup):
+                if long_search(*search_budget(spec)):
+                    where = f"Dask scheduler {scheduler}" if scheduler else f"{count} worker{'s' * (count > 1)}"
+                    click.echo(f"kanaloa simulate: {tournament.games} games on {where}; bot {quote(spec)} searches "
+                               f"{budget_text(*search_budget(spec))} a move, so a game may take long; progress "
+                               f"every {meter.interval:g} s", err=True)
 
         def finished(record: GameRecord) -> None:
             if writer is not None:
@@ -1233,7 +1252,7 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
 
         # Streamed: the summary is summed up as games finish and the records go straight to --out,
         # so a run of any length needs the same memory.
-        result = run_tournament(tournament, workers=workers, scheduler=scheduler, on_record=finished,
+        result = run_tournament(tournament, workers=count, scheduler=scheduler, on_record=finished,
                                 keep_records=False)
     if as_json:
         emit_json(result.to_json())
@@ -1277,11 +1296,13 @@ def bench(quick: bool, as_json: bool) -> int:
               help="Seed of the games the reference positions come from. [default: 2026]")
 @click.option("--seeds", type=click.IntRange(2, 100), default=5, show_default=True,
               help="Runs per position, with seeds 1, 2, ...")
-@click.option("--iterations", type=int, default=None, help="Budget of every hint in iterations.")
+@click.option("--iterations", type=int, default=None,
+              help=f"Budget of every hint in iterations (at most {number(MAX_ITERATIONS)}).")
 @click.option("--time", "seconds", type=float, default=None,
-              help="Budget of every hint in seconds [default: the hint's default, when no --iterations is given].")
+              help=f"Budget of every hint in seconds (at most {number(MAX_SECONDS)}) [default: the hint's default, "
+                   f"when no --iterations is given].")
 @click.option("--workers", "workers", default=None, metavar="N",
-              help="Worker processes of every hint [default: all cores].")
+              help=f"Worker processes of every hint; {_WORKERS_HELP} [default: 0]")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def steadiness(count: int, positions_seed: int | None, seeds: int, iterations: int | None, seconds: float | None,
                workers: str | None, as_json: bool) -> None:
@@ -1296,14 +1317,15 @@ def steadiness(count: int, positions_seed: int | None, seeds: int, iterations: i
     examples and seeded random games of 4, 3 and 2 players, each seen by
     its player to move; progress goes to stderr.
     """
-    from ..play.hint import check_budget, check_workers, default_workers
+    from ..play.hint import check_budget
+    from ..play.limits import worker_count
     from ..tools.steadiness import REFERENCE_SEED, example_positions, measure, reference_positions
 
     def stderr_progress(message: str) -> None:
         click.echo(f"kanaloa steadiness: {message}", err=True)
 
     iterations, seconds = check_budget(iterations, seconds)
-    procs = check_workers(workers) if workers is not None else default_workers()
+    procs = worker_count(0 if workers is None else workers)
     positions = example_positions() + reference_positions(count, REFERENCE_SEED if positions_seed is None
                                                           else positions_seed)
     report = measure(positions, tuple(range(1, seeds + 1)), iterations=iterations, seconds=seconds, workers=procs,
@@ -1324,9 +1346,9 @@ def steadiness(count: int, positions_seed: int | None, seeds: int, iterations: i
               help="Games to play, through both engines side by side.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
               help="Soak seed: the same seed plays the same games. Random when omitted (then printed on stderr).")
-@click.option("--workers", type=click.IntRange(0), default=1, show_default=True,
-              help="Worker processes playing games in parallel; 0 means one per CPU core. The results do not "
-                   "depend on it.")
+@click.option("--workers", "workers", default="1", show_default=True, metavar="N",
+              help=f"Worker processes playing games in parallel; {_WORKERS_HELP} The results do not depend on "
+                   f"it.")
 @click.option("--keep-going", is_flag=True,
               help="Play every game and count every divergence, instead of stopping at the first.")
 @click.option("--game", "game", type=click.IntRange(0), default=None, metavar="N",
@@ -1334,7 +1356,7 @@ def steadiness(count: int, positions_seed: int | None, seeds: int, iterations: i
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--progress/--no-progress", "progress", default=True, show_default=True,
               help="Show progress on stderr: a live bar on a terminal, otherwise a line every 30 s.")
-def soak(games: int, seed: int | None, workers: int, keep_going: bool, game: int | None, as_json: bool,
+def soak(games: int, seed: int | None, workers: str, keep_going: bool, game: int | None, as_json: bool,
          progress: bool) -> int:
     """Play random games through the compiled core and the reference at once, and compare them.
 
@@ -1353,7 +1375,8 @@ def soak(games: int, seed: int | None, workers: int, keep_going: bool, game: int
     and the command that plays the game again (--game). Exit status 1 when
     the engines diverged, 130 when interrupted (Ctrl-C).
     """
-    from ..play.simulate import Progress, default_workers
+    from ..play.limits import worker_count
+    from ..play.progress import Progress
     from ..tools.soak import replay_game, run_soak, soak_game
 
     if game is not None:
@@ -1371,14 +1394,13 @@ def soak(games: int, seed: int | None, workers: int, keep_going: bool, game: int
             click.echo(f"game {game} of the soak with seed {seed}: deal seed {g.seed}, {g.kind}, start: {g.start}; "
                        f"the engines agree over {outcome.moves} moves ({outcome.states} complete states compared)")
         return 0 if outcome.divergence is None else 1
+    count = worker_count(workers)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
         click.echo(f"kanaloa: soaking with --seed {seed}", err=True)
-    if workers == 0:
-        workers = default_workers()
     meter = Progress(games, sys.stderr, "auto" if progress else "off")
     try:
-        result = run_soak(games, seed, workers=workers, keep_going=keep_going, on_progress=meter.update)
+        result = run_soak(games, seed, workers=count, keep_going=keep_going, on_progress=meter.update)
     finally:
         meter.close()
     if as_json:
@@ -1469,7 +1491,7 @@ def fuzz(target: str, runs: int | None, seconds: float | None, seed: int | None,
 @click.option("--hint-iterations", type=click.IntRange(1, 1_000_000), default=4000, show_default=True,
               help="Search budget of a hint in the app, in iterations.")
 @click.option("--hint-workers", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Worker processes of a hint in the app.")
+              help=f"Worker processes of a hint in the app; at most {WORKERS_PER_CORE} per CPU core.")
 def serve(host: str, port: int, open_browser: bool, hint_iterations: int, hint_workers: int) -> None:
     """Run the web app: play against bots, follow a real table, edit boards, replay records.
 
@@ -1479,8 +1501,13 @@ def serve(host: str, port: int, open_browser: bool, hint_iterations: int, hint_w
     """
     import socket
 
+    from ..play.limits import worker_count
     from .web.server import listen, run
 
+    try:
+        worker_count(hint_workers)  # every hint of the app runs on them: refused now, not at each hint
+    except SettingError as exc:
+        raise exc.worded({"workers": "--hint-workers"}) from None
     try:
         sock = listen(host, port)
     except OSError as exc:

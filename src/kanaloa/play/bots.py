@@ -80,6 +80,7 @@ from ..rules.board import Board
 from ..rules.core import CoreState
 from ..search import ISMCTS, MCTS, Node, SearchResult
 from .game import POLICIES
+from .limits import MAX_ITERATIONS, MAX_SECONDS, number
 from .parallel import merge, pack, split_iterations
 from .settings import HINT_SETTINGS
 
@@ -409,13 +410,14 @@ class _Option:
     low: float | None = None  # smallest allowed value
     strict: bool = False  # True: the value must be greater than ``low``
     choices: tuple[str, ...] = ()
+    high: float | None = None  # greatest allowed value (``kanaloa.play.limits``)
 
 
 _SEED = _Option(int, 0)
 _SEARCH = {
     "seed": _SEED,
-    "iterations": _Option(int, 1),
-    "time": _Option(float, 0.0, strict=True),
+    "iterations": _Option(int, 1, high=MAX_ITERATIONS),
+    "time": _Option(float, 0.0, strict=True, high=MAX_SECONDS),
     "c": _Option(float, 0.0),
     "margin": _Option(float, 0.0),
     "policy": _Option(str, choices=tuple(POLICIES)),
@@ -426,7 +428,8 @@ _ISMCTS = {**_SEARCH, "expand": _Option(int, 1), "prior": _Option(float, 0.0), "
            "root_c": _Option(float, 0.0), "one_order": _Option(int, 0), "halving": _Option(int, 0),
            "trees": _Option(int, 1), "turn_only": _Option(int, 0)}
 # OpenSpiel's searches need 2 iterations to have a root with a visited move to play.
-_OPENSPIEL = {"seed": _SEED, "iterations": _Option(int, 2), "time": _Option(float, 0.0, strict=True),
+_OPENSPIEL = {"seed": _SEED, "iterations": _Option(int, 2, high=MAX_ITERATIONS),
+              "time": _Option(float, 0.0, strict=True, high=MAX_SECONDS),
               "c": _Option(float, 0.0), "rollout": _Option(str, choices=("python", "core"))}
 BOTS: dict[str, tuple[type, dict[str, _Option]]] = {
     "random": (RandomBot, {"seed": _SEED}),
@@ -499,6 +502,8 @@ def _option_value(where: str, key: str, text: str, option: _Option) -> int | flo
     if option.low is not None and (value <= option.low if option.strict else value < option.low):
         bound = f"greater than {option.low:g}" if option.strict else f"at least {option.low:g}"
         raise OptionError(f"{where}: key {quote(key)} must be {bound}, not {quote(text)}")
+    if option.high is not None and value > option.high:
+        raise OptionError(f"{where}: key {quote(key)} must be at most {number(option.high)}, not {quote(text)}")
     return value
 
 
@@ -592,6 +597,8 @@ def bot_specs_help(width: int = 76) -> str:
             kind = "an integer" if option.kind is int else "a number"
             if option.low is not None:
                 kind += f" {'>' if option.strict else '>='} {option.low:g}"
+            if option.high is not None:
+                kind += f", at most {number(option.high)}"
         default = _default(cls, key)
         if default is not None:
             kind += f"; default {default:g}" if isinstance(default, float) else f"; default {default}"

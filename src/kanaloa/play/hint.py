@@ -17,7 +17,9 @@ overrides (``c``, ``margin``, ``prior``, ``policy``, or a whole
 ``settings``).
 
 **Budget.**  ``iterations`` (shared among the workers) or ``seconds`` of
-wall time; neither means ``DEFAULT_SECONDS``.  With ``workers`` > 1 the
+wall time, within the bounds of ``kanaloa.play.limits`` (at most
+1,000,000,000 iterations or a day); neither means ``DEFAULT_SECONDS``.
+``workers`` is 1 to 4 a core (0: one a core).  With ``workers`` > 1 the
 search is root-parallel (``kanaloa.play.parallel``): every worker process
 searches the position with its own seed, and their root statistics and plan
 subtrees are summed.  Worker w's seed is the w-th draw of
@@ -29,9 +31,10 @@ the same hint; a time budget depends on the machine.
 with a ``HintProgress`` (iterations so far, the best move so far and its win
 chance); ``stop`` ends the search early, and the hint of what was found so
 far is returned with ``interrupted`` set.  With ``interruptible`` (the
-command) Ctrl-C does that: the first SIGINT stops the search, a second one
-makes ``hint`` raise ``KeyboardInterrupt`` (at its next check, within a few
-iterations), and a third one goes to the previous handler.
+command) Ctrl-C does that, as ``kanaloa.play.interrupt`` takes it from
+polled work: the first SIGINT stops the search, a second one makes ``hint``
+raise ``KeyboardInterrupt`` (at its next check, within a few iterations),
+and a third one goes to the handler before.
 
 **Memory.**  Each worker's tree stops growing at ``max_nodes`` nodes
 (``SearchSettings.max_nodes``, ``NODE_BYTES`` bytes a node): later
@@ -49,23 +52,22 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-import signal
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..errors import OptionError, PositionError, brief
-from ..position.notation import COLORS, Move
+from ..errors import PositionError
+from ..position.notation import Move
 from ..rules.board import Board
 from ..rules.core import CoreState
 from ..rules.engine import load_engine
-from ..rules.ruleset import ruleset_for_state
-from ..rules.state import GAME_KANALOA, ROUND_1, ROUND_SETUP
+from ..rules.ruleset import Ruleset, ruleset_for_state
+from ..rules.state import ROUND_SETUP
 from ..search import Candidate
 from . import parallel
+from .interrupt import CtrlC
+from .limits import SettingError, check_one_budget, worker_count
 from .settings import HINT_SETTINGS, SearchSettings
 
 if TYPE_CHECKING:
@@ -281,43 +283,13 @@ def format_progress(p: HintProgress) -> str:
 def check_budget(iterations: int | None, seconds: float | None) -> tuple[int | None, float | None]:
     """The budget to search with: the one given, or ``DEFAULT_SECONDS``.
 
-    Raises ``OptionError`` for both budgets at once, a non-positive
-    iteration count, or a time that is not a positive finite number.
+    Raises ``SettingError`` (``kanaloa.play.limits``, naming ``iterations``
+    or ``seconds``) for both budgets at once, or one beyond its bounds.
     """
-    if iterations is not None and seconds is not None:
-        raise OptionError("--iterations and --time: give one budget, not both")
-    if iterations is not None:
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-            raise OptionError(f"--iterations {iterations!r}: must be a whole number of at least 1")
-        return iterations, None
-    if seconds is not None:
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
-                or seconds <= 0:
-            raise OptionError(f"--time {seconds!r}: must be a positive number of seconds")
-        return None, float(seconds)
-    return None, DEFAULT_SECONDS
-
-
-def check_workers(workers: object) -> int:
-    """``workers`` as a count of worker processes: a whole number of at least 1, or a string of one
-    (the command's ``--workers``); else ``OptionError``."""
-    count = workers
-    if isinstance(workers, str):
-        try:
-            count = int(workers.strip())
-        except ValueError:
-            count = None
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        shown = count if isinstance(count, int) and not isinstance(count, bool) else brief(workers)
-        raise OptionError(f"--workers {shown}: must be a whole number of at least 1")
-    return count
-
-
-def default_workers() -> int:
-    """The cores this process may use: the command's default ``--workers``."""
-    from .simulate import default_workers as cores
-
-    return cores()
+    iterations, seconds = check_one_budget(iterations, seconds)
+    if iterations is None and seconds is None:
+        return None, DEFAULT_SECONDS
+    return iterations, seconds
 
 
 def hint(position: Position, iterations: int | None = None, seconds: float | None = None, seed: int = 0,
@@ -333,12 +305,13 @@ def hint(position: Position, iterations: int | None = None, seconds: float | Non
     workers give the same hint.  ``c``, ``margin``, ``prior`` and ``policy``
     override ``settings``.  ``progress``, ``stop`` and ``interruptible``: see
     the module docstring.  Raises ``PositionError`` when the game is over or
-    the mover's hand is unknown to the position, ``OptionError`` for a bad
-    budget, ``top``, ``workers`` or setting.
+    the mover's hand is unknown to the position, ``SettingError``
+    (``kanaloa.play.limits``, naming the parameter) for a bad budget,
+    ``top``, ``workers`` (0: one per core) or setting.
     """
     iterations, seconds = check_budget(iterations, seconds)
     check_top(top)
-    workers = check_workers(workers)
+    workers = worker_count(workers)
     if position.is_over:
         raise PositionError("round: the game is over; there is no move to suggest")
     mover = position.to_move
@@ -352,66 +325,38 @@ def hint(position: Position, iterations: int | None = None, seconds: float | Non
 
         raise WaitingError(position.waiting)
     return hint_state(_core_state(position), position.board, iterations=iterations, seconds=seconds, seed=seed,
-                      top=top, c=c, margin=margin, policy=policy, prior=prior, colors=position.colors,
+                      top=top, c=c, margin=margin, policy=policy, prior=prior, ruleset=position.ruleset,
                       workers=workers, settings=settings, progress=progress, stop=stop, interruptible=interruptible)
 
 
 def check_top(top: object) -> None:
+    """Raise ``SettingError`` (``top``) unless ``top`` is a whole number of at least 1."""
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
-        raise OptionError(f"--top {top!r}: must be a whole number of at least 1")
-
-
-class _Flag:
-    """Set by Ctrl-C (from a signal handler: plain attributes, no lock): ``raised`` by the first,
-    ``again`` by the second."""
-
-    def __init__(self) -> None:
-        self.raised = False
-        self.again = False
-
-
-@contextmanager
-def _ctrl_c_stops(flag: _Flag, enabled: bool) -> Iterator[None]:
-    """While inside, the first SIGINT sets ``flag.raised`` (the searches stop and return what they found) and
-    the second ``flag.again`` (the hint's own code then raises ``KeyboardInterrupt`` where it checks, never
-    inside a finaliser), and gives SIGINT back to the previous handler for any further one.  The previous
-    handler comes back afterwards.  Nothing changes when not ``enabled`` or off the main thread."""
-    if not enabled or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def on_sigint(signum: int, frame: Any) -> None:
-        if flag.raised:
-            flag.again = True
-            signal.signal(signal.SIGINT, previous)
-        flag.raised = True
-
-    previous = signal.signal(signal.SIGINT, on_sigint)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
+        raise SettingError("top", "must be a whole number of at least 1", top)
 
 
 def hint_state(core: CoreState, board: Board, iterations: int | None = None, seconds: float | None = None,
                seed: int = 0, top: int = DEFAULT_TOP, c: float | None = None, margin: float | None = None,
-               policy: int | None = None, prior: float | None = None, colors: Sequence[str] = COLORS, *,
-               workers: int = 1, settings: SearchSettings = HINT_SETTINGS,
+               policy: int | None = None, prior: float | None = None, colors: Sequence[str] | None = None, *,
+               ruleset: Ruleset | None = None, workers: int = 1, settings: SearchSettings = HINT_SETTINGS,
                progress: Callable[[HintProgress], None] | None = None, stop: Callable[[], bool] | None = None,
                interruptible: bool = False) -> Hint:
     """The hint for the player to move in a ``kanaloa_core.CoreState`` (not modified) on ``board``.
 
     The budget is checked as ``hint`` checks it (``check_budget``).  With a time budget,
-    ``COMPLETION_SHARE`` of it is kept for completing the plan.  ``colors``
-    names the colors by index (``Position.colors``), for the moves of a
-    2-player game, whose builds name their color (R15.3), and for the
-    points and gains.  The other options are ``hint``'s.
+    ``COMPLETION_SHARE`` of it is kept for completing the plan.  ``ruleset``
+    is the game's rule set (by default the one the state plays, with
+    ``colors``, the color names by index as ``Position.colors`` gives them,
+    or the game's own): it names the moves (a 2-player game's builds name
+    their color, R15.3), the points and the gains.  The other options are
+    ``hint``'s.
     """
     clock = time.perf_counter
     started = clock()
     iterations, seconds = check_budget(iterations, seconds)
     check_top(top)
-    workers = check_workers(workers)
+    workers = worker_count(workers)
+    rs = ruleset if ruleset is not None else ruleset_for_state(board, core.to_data(), colors)
     overrides: dict[str, Any] = {k: v for k, v in (("c", c), ("margin", margin), ("policy", policy),
                                                    ("prior", prior)) if v is not None}
     if overrides:
@@ -422,17 +367,14 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
     seeds = [rng.getrandbits(63) for _ in range(workers)][:len(shares) if shares is not None else workers]
     main_seconds = seconds * (1.0 - COMPLETION_SHARE) if seconds is not None else None
     mover = core.to_move
-    rules = ruleset_for_state(board, core.to_data(), colors)
 
     def name(action: int) -> str:
-        return str(Move.from_action(action, rules, mover))
+        return str(Move.from_action(action, rs, mover))
 
-    flag = _Flag()
+    ctrl_c = CtrlC(polled=True, enabled=interruptible)
 
     def stopped() -> bool:
-        if flag.again:  # a second Ctrl-C: abort
-            raise KeyboardInterrupt
-        return flag.raised or (stop is not None and stop())
+        return ctrl_c.check() or (stop is not None and stop())  # a second Ctrl-C raises KeyboardInterrupt
 
     report = None
     if progress is not None:
@@ -442,7 +384,7 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
             show(HintProgress(s.iterations, s.seconds, name(s.action) if s.action >= 0 else "", s.win))
 
     game = settings.game()
-    with _ctrl_c_stops(flag, interruptible):
+    with ctrl_c:
         result = parallel.run(core, settings, seeds, shares, main_seconds, stop=stopped, progress=report,
                               progress_every=PROGRESS_EVERY)
         line = result.principal_line()
@@ -467,10 +409,10 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
                 after.apply(action)
                 if after.is_over or after.to_move != mover:
                     break
-        interrupted = interrupted or flag.raised  # Ctrl-C, even after the last search ended
+        interrupted = interrupted or ctrl_c.stopped  # Ctrl-C, even after the last search ended
 
     def by_color(points: Sequence[float]) -> dict[str, float]:
-        return {colors[c]: points[c] for c in rules.color_order} if points else {}
+        return {rs.colors[c]: points[c] for c in rs.color_order} if points else {}
 
     found = result.candidates()
     same = [same_plan(core, line, cand.action) for cand in found]
@@ -491,23 +433,39 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
         actions=tuple(line),
         about_equal=tuple(cand.move for cand, eq in zip(ranked, equal, strict=True) if eq),
         expected_points=by_color(result.points),
-        gains={colors[c]: Gain(standing(core, board, c), standing(after, board, c))
-               for c in rules.colors_of(mover)},
+        gains={rs.colors[c]: Gain(standing(core, board, c, rs), standing(after, board, c, rs))
+               for c in rs.colors_of(mover)},
         workers=len(seeds),
         interrupted=interrupted,
         nodes=result.nodes,
     )
 
 
-def standing(state: CoreState, board: Board, color: int) -> Standing:
+def standing(state: CoreState, board: Board, color: int, ruleset: Ruleset) -> Standing:
     """``color``'s islands (R2), score, and what its islands would add at the next scoring (R11): scoring 1
     in round 1, the final scoring (+1 an island) in round 2 and the final round, nothing once the game is over.
     In Kahuna (R16.6, R16.7) the next scoring is the interim one of rounds 1 and 2 (1 or 2 points to the
     player with more islands), then the final one (the difference)."""
     islands = sum(1 for i in range(board.n_islands) if state.controller_of(i) == color)
-    final = state.game == GAME_KANALOA and state.round not in (ROUND_SETUP, ROUND_1)  # Kahuna: the core knows
-    worth = 0 if state.is_over else state.points_if_scored(final)[color]
+    worth = 0 if state.is_over else state.points_if_scored(next_scoring_is_final(ruleset, state.round))[color]
     return Standing(islands, state.scores[color], worth)
+
+
+def next_scoring_is_final(ruleset: Ruleset, round_code: int) -> bool:
+    """Whether the next scoring from round ``round_code`` is the game's final one: from the last round played
+    with a deck on (round 2 and the final round, R10, R11; Kahuna's round 3 and final round, R16.7)."""
+    # RULESET-TODO: the rounds whose next scoring is the final one (a Ruleset.final_scoring_rounds).
+    return round_code not in (ROUND_SETUP, *ruleset.deck_rounds[:-1])
+
+
+def scoring_rule(ruleset: Ruleset, round_code: int) -> str:
+    """The rule of the next scoring from round ``round_code``: R11 in Kanaloa; Kahuna's interim scorings
+    R16.6, its final one R16.7."""
+    # RULESET-TODO: the rule of a game's final scoring (a rule_of("final_scoring")); the final scoring is
+    # Kanaloa's R11 like its first, and Kahuna's rule of the winner, R16.7, unlike its interim ones (R16.6).
+    if next_scoring_is_final(ruleset, round_code) and ruleset.rule_of("final") == ruleset.rule_of("winner"):
+        return ruleset.rule_of("final")
+    return ruleset.rule_of("scoring")
 
 
 def _core_state(position: Position) -> CoreState:

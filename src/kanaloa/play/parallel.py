@@ -24,8 +24,9 @@ the same merged tree, bit for bit.
 
 Processes start with the ``fork`` method where there is one (Linux: a
 worker starts in milliseconds), else ``spawn``.  Workers ignore Ctrl-C
-(SIGINT): the main process decides, and stops them by an event that their
-searches poll (the search's ``stop``), so they still send what they found.
+(SIGINT, ``kanaloa.play.interrupt.ignore_in_worker``): the main process
+decides, and stops them by an event that their searches poll (the search's
+``stop``), so they still send what they found.
 While they search, each worker writes its iteration count and its root
 visits and wins into a shared array every ``progress_every`` seconds, from
 which the main process reports progress for all of them.
@@ -37,7 +38,6 @@ import contextlib
 import math
 import multiprocessing
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..rules.core import CoreState
 from ..search import ISMCTS, Node, SearchResult
 from .game import KanaloaGame
+from .interrupt import ignore_in_worker
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -177,7 +178,7 @@ class _Tally:
 def _worker(conn: Connection, state: CoreState, settings: Settings, seed: int, iterations: int | None,
             deadline: float | None, stop: Any, moves: Sequence[int], array: Any, progress_every: float) -> None:
     """Worker w > 0: search, then send a ``Report`` (or ``("error", message)``) through ``conn``."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
+    ignore_in_worker()  # Ctrl-C is the main process's to handle
     try:
         seconds = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
         tally = _Tally(moves, array) if array is not None else None

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import OptionError
 from ..rules.core import POLICY_HEURISTIC
 from ..search import ISMCTS
 from ..search.ismcts import DEFAULT_MAX_NODES
 from .game import KanaloaGame
+from .limits import SettingError
 
 
 @dataclass(frozen=True)
@@ -61,12 +61,13 @@ class SearchSettings:
         return KanaloaGame(self.policy, self.one_order, self.reshuffle, self.cut)
 
     def check(self) -> None:
-        """Raise ``OptionError`` for a setting the search or the game refuses."""
+        """Raise ``SettingError`` for a setting the search (``SearchError``) or the game adapter refuses:
+        ``search settings: c must be non-negative, not -1.0``."""
         try:
             self.searcher(0)
             self.game()
-        except ValueError as exc:
-            raise OptionError(f"search settings: {exc}") from None
+        except ValueError as exc:  # SearchError, or the adapter's playout policy or cut
+            raise SettingError("search settings", str(exc)) from None
 
 
 # The engine behind hints (docs/strength.md: experiment 5 for the root, 14 for the rest, 18 for the rollouts).

@@ -6,14 +6,17 @@
   determinisation by the ``pimc`` bot.
 
 Both return a ``SearchResult`` (the tree, the root ``Candidate`` moves by
-visits, the principal line of the root player's own moves).  Neither knows
+visits, the principal line of the root player's own moves), and raise
+``SearchError`` (``errors``, a ``ValueError`` naming the parameter) for a
+setting or budget they refuse.  Neither knows
 the game it searches: a game plugs in by implementing ``protocol.GameState``
 (``kanaloa.play.game`` does it for Kanaloa), and nothing here imports from the
 rest of the package.
 """
 
+from .errors import SearchError
 from .ismcts import ISMCTS, Candidate, Node, SearchResult
 from .mcts import MCTS
 from .protocol import Action, GameState
 
-__all__ = ["ISMCTS", "MCTS", "Action", "Candidate", "GameState", "Node", "SearchResult"]
+__all__ = ["ISMCTS", "MCTS", "Action", "Candidate", "GameState", "Node", "SearchError", "SearchResult"]

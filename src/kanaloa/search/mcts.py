@@ -23,6 +23,7 @@ import math
 import random
 import time
 
+from .errors import SearchError
 from .ismcts import Node, SearchResult, check_budget, simulate_and_backup
 from .protocol import GameState
 
@@ -43,12 +44,13 @@ class MCTS:
     def search(self, state: GameState, iterations: int | None = None, seconds: float | None = None) -> SearchResult:
         """Search from ``state`` (left untouched) until a budget runs out; anytime.
 
-        At least one iteration is always run.  Raises ``ValueError`` for a
+        At least one iteration is always run.  Raises ``SearchError`` (a
+        ``ValueError``) for a
         terminal state or a bad budget.
         """
         check_budget(iterations, seconds)
         if state.is_terminal():
-            raise ValueError("the game is over: there is nothing to search")
+            raise SearchError("state", "the game is over: there is nothing to search")
         root = Node(-1, -1)
         player = state.current_player()
         limit = iterations if iterations is not None else 1 << 62

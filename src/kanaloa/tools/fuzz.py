@@ -91,7 +91,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import KanaloaError, MoveError, OptionError
-from ..play.simulate import stream_output
+from ..play.streams import stream_output
 from ..position.notation import parse_move
 from ..rules import board as board_module
 from ..rules.board import BUILTIN_BOARDS, Board, board_from_dict, load_board

@@ -11,7 +11,7 @@ reproducer for every game where the two part ways.
 the very same games and gives the same figures:
 
 - the deal seed is output ``i`` of the SplitMix64 stream seeded with the
-  soak seed (``kanaloa.play.simulate.stream_output``), what ``kanaloa new --seed``
+  soak seed (``kanaloa.play.streams.deal_seed``), what ``kanaloa new --seed``
   takes;
 - the table (the rule set, ``soak_tables``) cycles with ``i``: first the
   tables of the first soaks, Kanaloa with 3 players yucata, 4 players
@@ -30,8 +30,9 @@ the very same games and gives the same figures:
   on together, so that the soak also starts from states in the middle of a
   turn;
 - every move is drawn uniformly from the legal moves with the SplitMix64
-  stream seeded with the deal seed XOR ``MOVE_SALT`` (the crowded start
-  draws its bridges from that stream first).
+  stream seeded with the deal seed XOR ``MOVE_SALT``
+  (``kanaloa.play.streams.move_stream``; the crowded start draws its bridges
+  from that stream first).
 
 **What is compared.**  The reference alone plays about 400 random games a
 second on one core; a comparison of both complete states after every move
@@ -69,15 +70,17 @@ import functools
 import json
 import math
 import shlex
-import signal
 import time
 import traceback
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import OptionError
-from ..play.simulate import stream_output
+from ..play.interrupt import CtrlC
+from ..play.limits import worker_count
+from ..play.pools import process_pool, serial
+from ..play.streams import deal_seed, move_stream
 from ..position.notation import Move
 from ..rules.engine import Engine, EngineState, load_engine
 from ..rules.registry import game_type, game_types, load_game
@@ -85,7 +88,6 @@ from ..rules.rng import MASK64, SplitMix64
 from ..rules.ruleset import Ruleset
 from ..rules.state import REASON_NAMES, ROUND_OVER, StateData
 
-MOVE_SALT = 0x5DEECE66DA3B9F17  # separates each game's move stream from its deal
 MAX_MOVES = 2000  # a random game takes 150 to 200 moves; one still running here never ends
 JUMP_MOVES = 150  # the core alone plays 1 to JUMP_MOVES moves before a jump-in start
 KEPT = 20  # divergences kept in full (with their moves) when the soak keeps going
@@ -176,7 +178,7 @@ def soak_game(soak_seed: int, index: int) -> SoakGame:
     """The setup of game ``index`` (see *The games* in the module docstring)."""
     tables = soak_tables()
     start = _START_CYCLE[(index // 4) % len(_START_CYCLE)]
-    return SoakGame(soak_seed, index, stream_output(soak_seed, index), tables[index % len(tables)], start)
+    return SoakGame(soak_seed, index, deal_seed(soak_seed, index), tables[index % len(tables)], start)
 
 
 @dataclass(frozen=True)
@@ -311,7 +313,7 @@ def play_game(game: SoakGame, core_engine: Engine, ref_engine: Engine) -> GameOu
     """Play ``game`` through both engines side by side (see *What is compared*), on its rule set's board."""
     rules = game.ruleset
     board = rules.board
-    stream = SplitMix64(game.seed ^ MOVE_SALT)
+    stream = move_stream(game.seed)
     below = stream.below
     actions: list[int] = []
     movers: list[int] = []  # the seat that made each action, to write it (a 2-player build names its color)
@@ -538,64 +540,61 @@ def _plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    """Game ranges: small enough to spread over the workers and show progress, at most CHUNK_GAMES."""
-    size = max(1, min(CHUNK_GAMES, math.ceil(games / (8 * workers))))
-    return [(first, min(first + size, games)) for first in range(0, games, size)]
+def _chunk_size(games: int, workers: int) -> int:
+    """Games a chunk: small enough to spread over the workers and show progress, at most CHUNK_GAMES."""
+    return max(1, min(CHUNK_GAMES, math.ceil(games / (8 * workers))))
 
 
-def _worker_init() -> None:
-    # The parent handles Ctrl-C and stops the pool; a worker taking it too would print a traceback.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _chunks(games: int, workers: int) -> Iterator[tuple[int, int]]:
+    """The game ranges of the soak, made one at a time (a soak of any length starts at once)."""
+    size = _chunk_size(games, workers)
+    return ((first, min(first + size, games)) for first in range(0, games, size))
 
 
-def _worker_chunk(task: tuple[int, int, int, bool]) -> ChunkResult:
-    seed, first, stop, keep_going = task
+def _play_chunk(seed: int, keep_going: bool, chunk: tuple[int, int]) -> ChunkResult:
+    first, stop = chunk
     return play_chunk(seed, first, stop, keep_going)
 
 
 def _results(seed: int, games: int, workers: int, keep_going: bool) -> Generator[ChunkResult, None, None]:
-    """Chunk results in game order, played here or in a pool of ``workers`` processes."""
-    tasks = [(seed, first, stop, keep_going) for first, stop in _chunks(games, workers)]
-    if workers == 1 or len(tasks) == 1:
-        for task in tasks:
-            yield _worker_chunk(task)
-        return
-    import multiprocessing
-
-    pool = multiprocessing.get_context().Pool(min(workers, len(tasks)), _worker_init)
-    try:
-        yield from pool.imap(_worker_chunk, tasks)
-        pool.close()
-    finally:
-        pool.terminate()  # after a divergence, an interrupt or an error: stop the games in flight
-        pool.join()
+    """Chunk results in game order, played here or in a pool of ``workers`` processes
+    (``kanaloa.play.pools``)."""
+    chunks = _chunks(games, workers)
+    count = math.ceil(games / _chunk_size(games, workers))
+    if workers == 1 or count == 1:
+        return serial(_play_chunk, chunks, seed, keep_going)
+    return process_pool(_play_chunk, chunks, min(workers, count), seed, keep_going, ordered=True)
 
 
 def run_soak(games: int, seed: int, workers: int = 1, keep_going: bool = False,
              on_progress: Callable[[int], None] | None = None) -> SoakRun:
     """Play soak games ``0`` to ``games - 1`` through both engines and return the figures.
 
-    ``workers`` > 1 plays in that many processes; the figures do not depend
-    on it.  ``on_progress`` is called with the number of games finished so
-    far.  Ctrl-C stops the soak and returns what finished (in game order),
-    with ``interrupted`` set.
+    ``workers`` > 1 plays in that many processes (0: one per core); the
+    figures do not depend on it.  ``on_progress`` is called with the number
+    of games finished so far.  Ctrl-C stops the soak and returns what
+    finished (in game order), with ``interrupted`` set
+    (``kanaloa.play.interrupt``).
     """
-    _check(games, seed, workers)
+    _check(games, seed)
+    workers = worker_count(workers)
     run = SoakRun(seed, games, workers, keep_going)
     start = time.perf_counter()
     source = _results(seed, games, workers, keep_going)
-    try:
-        for chunk in source:
-            run.add(chunk)
-            if on_progress is not None:
-                on_progress(run.games)
-            if run.diverged and not keep_going:
-                break
-    except KeyboardInterrupt:
-        run.interrupted = True
-    finally:
-        source.close()
+    with CtrlC() as ctrl_c:
+        try:
+            for chunk in source:
+                with ctrl_c.holding():  # a chunk counts whole, with its progress
+                    run.add(chunk)
+                    if on_progress is not None:
+                        on_progress(run.games)
+                if run.diverged and not keep_going:
+                    break
+        except KeyboardInterrupt:
+            run.interrupted = True
+        finally:
+            with ctrl_c.holding(reraise=False):  # a second Ctrl-C must not cut the clean-up short
+                source.close()
     run.seconds = time.perf_counter() - start
     return run
 
@@ -604,14 +603,12 @@ def replay_game(seed: int, index: int) -> GameOutcome:
     """Play game ``index`` of the soak seeded with ``seed`` again, alone, in this process."""
     if isinstance(index, bool) or not isinstance(index, int) or index < 0:
         raise OptionError(f"--game {index!r}: must be a whole number, 0 or more")
-    _check(index + 1, seed, 1)
+    _check(index + 1, seed)
     return play_game(soak_game(seed, index), load_engine("core"), load_engine("reference"))
 
 
-def _check(games: object, seed: object, workers: object) -> None:
+def _check(games: object, seed: object) -> None:
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise OptionError(f"--games {games!r}: must be a whole number, 1 or more")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
         raise OptionError(f"--seed {seed!r}: must be an integer from 0 to 2**64-1")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise OptionError(f"--workers {workers!r}: must be a positive whole number")

@@ -90,11 +90,9 @@ from typing import Any
 from ..errors import KanaloaError, OptionError, PositionError, brief, quote
 from ..play.bots import parse_bot_spec
 from ..play.hint import check_budget, hint
-from ..play.simulate import (
-    BOT_SALT,
-    Progress,  # PROGRESS-MOVE: kanaloa.play.progress
-    stream_output,
-)
+from ..play.progress import Progress
+from ..play.streams import bot_seeds as game_bot_seeds
+from ..play.streams import deal_seed as game_deal_seed
 from ..position.api import Position
 from ..position.format import dumps
 from ..rules import actions as A
@@ -595,8 +593,8 @@ def _line_strings(position: Position, line: Sequence[int]) -> tuple[str, ...]:
 def _game_candidates(seed: int, game: int, counter: Iterator[int]) -> list[_Candidate]:
     """Play the generator's game ``game`` and return the puzzles found on the way."""
     players, seating, preset = _lineup(game)
-    deal_seed = stream_output(seed, game)
-    bot_seeds = [stream_output(seed ^ BOT_SALT, 4 * game + s) for s in range(players)]
+    deal_seed = game_deal_seed(seed, game)
+    bot_seeds = list(game_bot_seeds(seed, game, players))
     position = Position.new(players=players, seed=deal_seed, preset=preset)
     bots = [parse_bot_spec(spec) for spec in seating]
     for bot, bot_seed in zip(bots, bot_seeds, strict=True):
@@ -819,9 +817,9 @@ class SuiteProgress(Progress):
     """Puzzles done, rate and time left, on a stream: ``Progress``'s line counting puzzles, not games
     (``12/45 puzzles  [######......]  0.55 puzzles/s  00:22 elapsed  01:01 left``)."""
 
-    def line(self) -> str:
-        # PROGRESS-MOVE: a unit for Progress's line would replace this rewording
-        return super().line().replace(" games", " puzzles")
+    def __init__(self, *args: Any, **options: Any) -> None:
+        options.setdefault("unit", "puzzles")
+        super().__init__(*args, **options)
 
 
 def run_suite(suite: Suite, iterations: int | None = None, seconds: float | None = None, seed: int = 0,

@@ -2,7 +2,7 @@
 
 Everything here speaks the Python API (``kanaloa.position.Position``, the
 bots of ``kanaloa.play.bots``, ``kanaloa.play.hint``, the records of
-``kanaloa.play.simulate``); no rule is decided here.  The HTTP layer
+``kanaloa.play.records``); no rule is decided here.  The HTTP layer
 (``kanaloa.interfaces.web.app``) turns requests into calls of these classes
 and their ``KanaloaError``s into 4xx answers.
 
@@ -38,6 +38,7 @@ position only once it is made.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections.abc import Callable
@@ -47,7 +48,7 @@ from typing import Any
 from ...errors import BoardError, KanaloaError, MoveError, OptionError, brief
 from ...play.bots import Bot, parse_bot_spec
 from ...play.hint import Hint, hint
-from ...play.simulate import RECORD_FORMAT, GameRecord, replay
+from ...play.records import RECORD_FORMAT, GameRecord, read_records, replay
 from ...position.api import Position
 from ...position.table import seen_deal
 from ...rules.board import BUILTIN_BOARDS, Board, board_from_dict, load_board
@@ -422,21 +423,10 @@ class PlayGame:
         if not self.pos.is_over:
             raise Conflict("the record is written when the game is over; download the position to keep a game "
                            "in progress")
-        d = self.pos.state.to_data()
         rs = self.rules
-        players = rs.players
-        ranks = [0] * players
-        for place, seat in enumerate(d.ranking):
-            ranks[seat] = place + 1
-        return GameRecord(
-            game=0, deal=0, rotation=0, board=rs.board.source, players=players, preset=rs.preset,
-            seed=self.deal.seed, lineup=tuple(self.seats),
-            bot_seeds=tuple(self.deal.seed + seat for seat in range(players)),
-            moves=tuple(self.moves),
-            scores=tuple(rs.standing(d.scores, seat)[0] for seat in range(players)),  # a seat's standing (R12)
-            ranks=tuple(ranks), winner=d.winner, reason=self.pos.outcome["reason"] if self.pos.outcome else "",
-            color_scores=tuple(d.scores) if rs.pairs else (), ruleset=rs.game, gods=rs.gods,
-        ).to_json()
+        seed = self.deal.seed
+        return GameRecord.of_game(rs, seed, self.seats, [seed + seat for seat in range(rs.players)], self.moves,
+                                  self.pos.state.to_data()).to_json()
 
 
 def new_game(body: dict[str, Any]) -> PlayGame:
@@ -449,18 +439,17 @@ def new_game(body: dict[str, Any]) -> PlayGame:
                               f"known), as the Play mode downloads it")
         return PlayGame(pos, check_seats(body.get("seats"), len(pos.players)), pos.ruleset)
     if "record" in body:
-        record = read_record(body["record"], body.get("game"))
-        bd = board if board is not None else resolve_board(record.board)
-        pos = replay(record, at=0, board=bd)
-        game = PlayGame(pos, check_seats(body.get("seats"), record.players), pos.ruleset, Deal(record.seed))
+        record = read_record(body["record"], body.get("game"), board)
+        pos = replay(record, at=0)
+        game = PlayGame(pos, check_seats(body.get("seats"), record.ruleset.players), pos.ruleset, Deal(record.seed))
         for number, move in enumerate(record.moves, start=1):
             seat = game.seat_to_move()
             if seat is None:
-                raise MoveError(f"game {record.game}, move {number} of {record.length}: the game is already over")
+                raise MoveError(f"game {record.index}, move {number} of {record.length}: the game is already over")
             try:
                 game._step(move, seat)
             except MoveError as exc:
-                raise MoveError(f"game {record.game}, move {number} of {record.length}: {exc}") from None
+                raise MoveError(f"game {record.index}, move {number} of {record.length}: {exc}") from None
         return game
     rs = request_rules(body, board)
     seed = body.get("seed")
@@ -486,8 +475,9 @@ def _document(value: object, what: str) -> dict[str, Any]:
     return value
 
 
-def read_record(text: object, game: object = None) -> GameRecord:
-    """Game ``game`` of a ``simulate --out`` file's text (any one when it holds one game)."""
+def read_record(text: object, game: object = None, uploaded: Board | None = None) -> GameRecord:
+    """Game ``game`` of a ``simulate --out`` file's text (any one when it holds one game); a record's board is
+    a built-in one or ``uploaded``, the board sent with it."""
     if isinstance(text, dict):
         text = json.dumps(text)
     if not isinstance(text, str):
@@ -495,23 +485,22 @@ def read_record(text: object, game: object = None) -> GameRecord:
     if game is not None and (isinstance(game, bool) or not isinstance(game, int) or game < 0):
         raise OptionError(f"game {brief(game)}: must be a whole number of 0 or more")
     records: list[GameRecord] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
+    for record in read_records(io.BytesIO(text.encode("utf-8", "surrogatepass")), "record", board_loader(uploaded)):
         if len(records) >= MAX_RECORD_GAMES:
             raise OptionError(f"record: more than {MAX_RECORD_GAMES} games; upload fewer")
-        records.append(GameRecord.from_json(line, f"record line {number}"))
+        records.append(record)
     if not records:
         raise OptionError(f"record: holds no game record ({RECORD_FORMAT}, one per line)")
     if game is None:
         if len(records) > 1:
-            raise OptionError(f"game: the record holds {len(records)} games ({records[0].game} to "
-                              f"{records[-1].game}); choose one")
+            raise OptionError(f"game: the record holds {len(records)} games ({records[0].index} to "
+                              f"{records[-1].index}); choose one")
         return records[0]
     for rec in records:
-        if rec.game == game:
+        if rec.index == game:
             return rec
-    raise OptionError(f"game {game}: the record holds no game {game} (games {records[0].game} to {records[-1].game})")
+    raise OptionError(f"game {game}: the record holds no game {game} (games {records[0].index} to "
+                      f"{records[-1].index})")
 
 
 # -- a real table ------------------------------------------------------------------------
@@ -592,14 +581,15 @@ class Replay:
             raise OptionError(f"at {brief(at)}: must be a whole number from 0 to {last}")
         out = describe(self.positions[at], self.rules, False)
         rec = self.record
+        rs = rec.ruleset
         out.update({
             "kind": "replay",
             "at": at,
             "length": last,
-            "record": {"game": rec.game, "players": rec.players, "preset": rec.preset, "board": rec.board,
+            "record": {"game": rec.index, "players": rs.players, "preset": rs.preset, "board": rs.board.source,
                        "lineup": list(rec.lineup), "seed": rec.seed, "moves": list(rec.moves),
                        "scores": list(rec.scores), "winner": rec.winner if rec.winner >= 0 else None,
-                       "reason": rec.reason, "ruleset": rec.ruleset},
+                       "reason": rec.reason, "ruleset": rs.game},
             "scores": self.positions[at].scores,
         })
         return out
@@ -607,15 +597,14 @@ class Replay:
 
 def new_replay(body: dict[str, Any]) -> Replay:
     """A ``Replay`` from a request: a record file's text, the game to take from it, and its board if not built in."""
-    rec = read_record(body.get("records"), body.get("game"))
-    bd = resolve_board(body["board"]) if "board" in body else resolve_board(rec.board)
-    pos = replay(rec, at=0, board=bd)
+    rec = read_record(body.get("records"), body.get("game"), resolve_board(body["board"]) if "board" in body else None)
+    pos = replay(rec, at=0)
     positions = [pos.copy()]
     for number, move in enumerate(rec.moves, start=1):
         try:
             pos.play(move)
         except MoveError as exc:
-            raise MoveError(f"game {rec.game}, move {number} of {rec.length}: {exc}") from None
+            raise MoveError(f"game {rec.index}, move {number} of {rec.length}: {exc}") from None
         positions.append(pos.copy())
     return Replay(rec, positions, positions[0].ruleset)
 

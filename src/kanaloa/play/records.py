@@ -1,0 +1,507 @@
+"""Game records, ``kanaloa-game/1``: one finished game per line of JSON, the format defined here.
+
+This docstring is the reference of the format; ``GameRecord`` writes and
+reads it, ``read_records`` reads a file of them, ``RecordWriter`` writes one
+in game order and ``replay`` deals a recorded game again, plays its moves
+and checks its result.  ``kanaloa simulate --out FILE`` writes them,
+``kanaloa replay FILE --game N`` replays one, the web app writes one for
+every game played in it and replays any; docs/commands.md lists the keys for
+the command's users.
+
+**A record.**  One JSON object on one line, its keys in this order::
+
+    {"format": "kanaloa-game/1", "game": 5, "deal": 1, "rotation": 1,
+     "board": "oro", "players": 4, "preset": "yucata", "seed": 1234,
+     "colors": ["red", "green", "blue", "yellow"],
+     "lineup": ["random", "greedy", "random", "random"],
+     "bot_seeds": [..4 ints..], "moves": ["reveal ALOA", ...], "length": 171,
+     "scores": [31, 40, 22, 18], "ranks": [2, 1, 3, 4], "winner": 1,
+     "reason": "points"}
+
+- ``format``: ``kanaloa-game/1``;
+- ``game``: the game's index in its tournament, from 0 (``GameRecord.index``);
+  ``deal`` and ``rotation``: ``game // players`` and ``game % players``
+  (``kanaloa.play.tournament``: in rotation ``r`` the lineup's bot ``i`` sits
+  in seat ``(i + r) mod players``);
+- ``board``, ``players``, ``preset`` (and ``ruleset``, ``gods`` below): the
+  rule set (``kanaloa.rules.ruleset.Ruleset``) the game was played by; a
+  record holds one, made by ``load_game`` from these fields, which checks
+  every combination (the gods need a 16-island board, Kahuna is for two
+  players...);
+- ``seed``: the deal seed; ``GameRecord.new_command`` is the ``kanaloa new``
+  command that deals the game again;
+- ``colors``: each seat's color (with two colors a player, its first: the
+  player's name), the rule set's default colors;
+- ``lineup``, ``bot_seeds``, ``scores`` and ``ranks``: by seat: the bot spec,
+  the seed it started with, the final points (with two colors a player, of
+  its weaker color, the first of its pair, R15.5) and the final rank (1 is
+  the best, R12; by the pair, R15.5);
+- ``winner``: the winning seat;
+- ``moves``: every move from the deal on, in notation (README.md "Move
+  notation"; a 2-player build names its color, R15.3); ``length`` counts
+  them;
+- ``reason``: how the game ended, one of the rule set's ``reasons``:
+  ``points`` (R12) or ``eleven islands`` (R8); in Kahuna ``points`` (the
+  final scoring, R16.7) or ``no bridges`` (R16.8).
+
+A record adds, after ``reason``:
+
+- ``color_scores`` where each player plays two colors (two players of
+  Kanaloa, R15): the final points of every color, player by player,
+  ``{"red": 31, "blue": 3, "green": 0, "yellow": 5}``;
+- ``ruleset`` for a game other than Kanaloa's (the key is absent for
+  Kanaloa, the default): ``kahuna`` (R16); its ``colors`` are white and
+  black, its ``preset`` ``yucata``, and ``winner`` is ``null`` when the final
+  scoring's tie-breaks leave the game without a winner (R16.7);
+- ``gods``: ``true`` for a game of Might of the Gods (R14; absent otherwise).
+
+**Reading.**  ``GameRecord.from_json`` (and ``read_records``, line by line)
+refuses anything else, naming the line and the field: a missing key, a value
+of the wrong JSON type, fields that disagree (``deal`` and ``rotation`` with
+``game``, ``colors`` with the rule set, one entry a seat in ``lineup``,
+``bot_seeds``, ``scores`` and ``ranks``, a ``winner`` that is no seat, a
+``reason`` the rule set has not, ``color_scores`` where it belongs and only
+there) and a rule set that cannot be (``load_game``'s reasons, worded with
+the record's field names).  The board is loaded when the record is read
+(``boards``, ``load_board`` by default).  A file holds each game once:
+``read_records`` refuses a second record of a game, naming both lines.
+
+**Replaying.**  ``replay`` deals the game again from ``seed`` by its rule
+set and plays ``moves`` on it, checking every move; the final position is
+exactly the one the bots reached.  It then checks the record against it: the
+game must be over, and ``scores``, ``ranks``, ``winner``, ``reason`` (and
+``color_scores``) must be those of the game its moves play; a record that
+says otherwise is refused, naming its line and the field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import IO, TYPE_CHECKING, Any
+
+from ..errors import MAX_INPUT_BYTES, BoardError, MoveError, OptionError, shorten, too_large
+from ..rules.board import Board, load_board
+from ..rules.registry import document_game, load_game
+from ..rules.rng import MASK64
+from ..rules.ruleset import BoardName, ParameterError, Ruleset
+from ..rules.state import REASON_NAMES, REASON_POINTS, StateData
+from .stats import SeatOutcome
+
+if TYPE_CHECKING:
+    from ..position.api import Position
+    from ..rules.engine import Engine
+
+RECORD_FORMAT = "kanaloa-game/1"
+ONE_PER_LINE = "expected one game record per line, as 'kanaloa simulate --out' writes them"
+
+BoardLoader = Callable[[str], Board]
+
+# The fields a record must have, and of which JSON type (lists: see _ITEMS).
+_FIELDS: dict[str, type] = {
+    "game": int, "deal": int, "rotation": int, "board": str, "players": int, "preset": str, "seed": int,
+    "colors": list, "lineup": list, "bot_seeds": list, "moves": list, "scores": list, "ranks": list, "winner": int,
+    "reason": str,
+}
+_ITEMS = {"colors": "colors (text)", "lineup": "bot specs", "bot_seeds": "whole numbers",
+          "moves": "moves (text)", "scores": "whole numbers", "ranks": "whole numbers"}
+# The record's field of each parameter of a rule set (``ParameterError.parameter``).
+_FIELD_OF = {"game": "ruleset", "players": "players", "preset": "preset", "gods": "gods", "board": "board",
+             "colors": "colors"}
+_RESULT_FIELDS = ("scores", "ranks", "winner", "reason", "color_scores")
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game: its rule set, its deal, its bots, every move and the result (see the module docstring).
+
+    ``index`` is the game's index in its tournament (the record's ``game``
+    key); ``winner`` is -1 for a game without a winner (R16.7);
+    ``color_scores`` is by color index, empty where each player plays one
+    color.  ``source`` says where the record was read (``RECORDS 'f' line 3``),
+    for messages.
+    """
+
+    index: int
+    ruleset: Ruleset
+    seed: int
+    lineup: tuple[str, ...]
+    bot_seeds: tuple[int, ...]
+    moves: tuple[str, ...]
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    winner: int
+    reason: str
+    color_scores: tuple[int, ...] = ()
+    source: str = field(default="", compare=False, repr=False)
+
+    @classmethod
+    def of_game(cls, ruleset: Ruleset, seed: int, lineup: Sequence[str], bot_seeds: Sequence[int],
+                moves: Sequence[str], final: StateData, index: int = 0) -> GameRecord:
+        """The record of a game of ``ruleset`` dealt from ``seed`` that ended in ``final``."""
+        return cls(index, ruleset, seed, tuple(lineup), tuple(bot_seeds), tuple(moves), *_result(ruleset, final))
+
+    @property
+    def deal(self) -> int:
+        return self.index // self.ruleset.players
+
+    @property
+    def rotation(self) -> int:
+        return self.index % self.ruleset.players
+
+    @property
+    def length(self) -> int:
+        return len(self.moves)
+
+    def outcomes(self) -> list[SeatOutcome]:
+        """One ``SeatOutcome`` per seat, for the statistics."""
+        return [
+            SeatOutcome(spec, seat, self.scores[seat], self.ranks[seat], seat == self.winner)
+            for seat, spec in enumerate(self.lineup)
+        ]
+
+    def to_json(self) -> dict:
+        rs = self.ruleset
+        doc: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "game": self.index,
+            "deal": self.deal,
+            "rotation": self.rotation,
+            "board": rs.board.source,
+            "players": rs.players,
+            "preset": rs.preset,
+            "seed": self.seed,
+            "colors": list(rs.seat_names),
+            "lineup": list(self.lineup),
+            "bot_seeds": list(self.bot_seeds),
+            "moves": list(self.moves),
+            "length": self.length,
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "winner": self.winner if self.winner >= 0 else None,
+            "reason": self.reason,
+        }
+        if rs.pairs:
+            doc["color_scores"] = _color_scores_json(rs, self.color_scores)
+        if rs.document_game is not None:
+            doc["ruleset"] = rs.game
+        if rs.gods:
+            doc["gods"] = True
+        return doc
+
+    def dumps(self) -> str:
+        """The record as one line of JSON (no newline)."""
+        return json.dumps(self.to_json(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, obj: dict | str, where: str = "game record", boards: BoardLoader = load_board) -> GameRecord:
+        """Read a record written by ``to_json``/``dumps``; its board is loaded with ``boards``.
+
+        Raises ``OptionError`` if it is not one, naming ``where`` (for
+        example ``RECORDS 'games.jsonl' line 3``), the field and why, and
+        ``BoardError`` (after ``where``) for a board that cannot be loaded.
+        """
+        return _read(obj, where, boards, {})
+
+    def new_command(self) -> str:
+        """The ``kanaloa new`` command that deals this game again."""
+        rs = self.ruleset
+        words = ["kanaloa", "new"]
+        if rs.document_game is not None:  # a game other than the default one
+            words.append(f"--game {rs.game}")
+        words.append(f"--seed {self.seed}")
+        params = rs.params()
+        for parameter in rs.game_type.parameters:
+            if parameter.name == "colors" or len(parameter.choices) == 1:  # default colors; nothing to choose
+                continue
+            value = params[parameter.name]
+            if isinstance(value, bool):
+                if value:
+                    words.append(f"--{parameter.name}")
+            else:
+                words.append(f"--{parameter.name} {value}")
+        return " ".join(words)
+
+
+def _result(rs: Ruleset, final: StateData) -> tuple[tuple[int, ...], tuple[int, ...], int, str, tuple[int, ...]]:
+    """``scores``, ``ranks``, ``winner``, ``reason`` and ``color_scores`` of a game of ``rs`` that ended in
+    ``final``."""
+    ranks = [0] * rs.players
+    for place, seat in enumerate(final.ranking):  # R12 (or R8, R15.5, R16.7): best first
+        ranks[seat] = place + 1
+    # a seat's points: its color's, or with two colors each its weaker color's (the first of its pair, R15.5)
+    scores = tuple(rs.standing(final.scores, seat)[0] for seat in range(rs.players))
+    return (scores, tuple(ranks), final.winner, REASON_NAMES[final.reason],
+            tuple(final.scores) if rs.pairs else ())
+
+
+def _color_scores_json(rs: Ruleset, color_scores: Sequence[int]) -> dict[str, int]:
+    return {rs.colors[c]: color_scores[c] for c in rs.color_order}
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+def _is(value: object, kind: type) -> bool:
+    """``value`` is of JSON type ``kind`` (a bool is no whole number)."""
+    return isinstance(value, kind) and not isinstance(value, bool)
+
+
+def _brief(value: object) -> str:
+    """A field's value for a message, as JSON (the file is JSON), cut short when long."""
+    return shorten(json.dumps(value))
+
+
+def _parse(obj: dict | str, where: str) -> dict:
+    if isinstance(obj, str):
+        try:
+            obj = json.loads(obj)
+        except json.JSONDecodeError as exc:
+            raise OptionError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno}); {ONE_PER_LINE}") from None
+        except (RecursionError, ValueError) as exc:  # nested too deeply, a number too long
+            raise OptionError(f"{where}: not valid JSON ({' '.join(str(exc).split())[:80]}); "
+                              f"{ONE_PER_LINE}") from None
+    if not isinstance(obj, dict) or obj.get("format") != RECORD_FORMAT:
+        raise OptionError(f"{where}: not a game record (a JSON object with \"format\": \"{RECORD_FORMAT}\"); "
+                          f"{ONE_PER_LINE}")
+    return obj
+
+
+def _field_error(where: str, exc: ParameterError) -> OptionError:
+    """A rule set's refusal, worded with the record's field."""
+    name = _FIELD_OF.get(exc.parameter, exc.parameter)
+    value = str(exc.value) if isinstance(exc.value, BoardName) else _brief(exc.value)  # a board's own name as it is
+    shown = f" {value}" if exc.shown else ""
+    return OptionError(f"{where}: field {name!r}{shown}: {exc.why}")
+
+
+def _ruleset(obj: dict, where: str, boards: BoardLoader, cache: dict) -> Ruleset:
+    """The rule set a record names (its ``ruleset``, ``players``, ``preset``, ``gods`` and ``board``), checked
+    by ``load_game``; ``cache`` keeps those made for earlier lines of a file."""
+    name = obj.get("ruleset")
+    if name is not None and not isinstance(name, str):
+        raise OptionError(f"{where}: field 'ruleset' must be text, not {_brief(name)}")
+    gods = obj.get("gods", False)
+    if gods is not True and gods is not False:
+        raise OptionError(f"{where}: field 'gods' must be true or false, not {_brief(gods)}")
+    key = (name, obj["players"], obj["preset"], gods, obj["board"])
+    if key in cache:
+        return cache[key]
+    try:
+        game = document_game(name).name  # absent: the default game
+        try:
+            board = boards(obj["board"])
+        except BoardError as exc:
+            raise BoardError(f"{where}: {exc}") from None
+        ruleset = load_game(game, players=obj["players"], preset=obj["preset"], gods=gods, board=board)
+    except ParameterError as exc:
+        raise _field_error(where, exc) from None
+    cache[key] = ruleset
+    return ruleset
+
+
+def _read(obj: dict | str, where: str, boards: BoardLoader, cache: dict) -> GameRecord:
+    doc = _parse(obj, where)
+    missing = [key for key in _FIELDS if key not in doc]
+    if missing:
+        raise OptionError(f"{where}: missing field {missing[0]!r}")
+    for key, kind in _FIELDS.items():
+        value = doc[key]
+        if key == "winner" and value is None:
+            continue  # a game without a winner: checked against the rule set below
+        if kind is list:
+            item = str if key in ("colors", "lineup", "moves") else int
+            good = isinstance(value, list) and all(_is(x, item) for x in value)
+        else:
+            good = _is(value, kind)
+        if not good:
+            what = f"a list of {_ITEMS[key]}" if kind is list else {int: "a whole number", str: "text"}[kind]
+            raise OptionError(f"{where}: field {key!r} must be {what}, not {_brief(value)}")
+    rs = _ruleset(doc, where, boards, cache)
+    players = rs.players
+    for key in ("lineup", "bot_seeds", "scores", "ranks"):
+        if len(doc[key]) != players:
+            raise OptionError(f"{where}: field {key!r} must have one entry per seat ({players}), not {len(doc[key])}")
+    _check_seats(doc, rs, where)
+    if doc["winner"] is None:
+        if not rs.may_end_without_winner:
+            raise OptionError(f"{where}: field 'winner' must be a whole number, not null; {rs.lacks('no_winner')}")
+        # RULESET-TODO: how a game without a winner ends (a Ruleset.no_winner_reason): by its final scoring.
+        if doc["reason"] != REASON_NAMES[REASON_POINTS]:
+            raise OptionError(f"{where}: field 'winner' is null, which only a final scoring can leave "
+                              f"({rs.rule_of('winner')}), but 'reason' is {_brief(doc['reason'])}")
+    elif not 0 <= doc["winner"] < players:
+        raise OptionError(f"{where}: field 'winner' must be a seat from 0 to {players - 1}"
+                          + (f" or null (no winner, {rs.rule_of('winner')})" if rs.may_end_without_winner else ""))
+    if not 0 <= doc["seed"] <= MASK64:
+        raise OptionError(f"{where}: field 'seed' must be from 0 to 2**64-1, not {_brief(doc['seed'])}")
+    if doc["reason"] not in rs.reasons:
+        raise OptionError(f"{where}: field 'reason' must be one of {', '.join(rs.reasons)}, "
+                          f"not {_brief(doc['reason'])}")
+    return GameRecord(
+        index=doc["game"], ruleset=rs, seed=doc["seed"], lineup=tuple(doc["lineup"]),
+        bot_seeds=tuple(doc["bot_seeds"]), moves=tuple(doc["moves"]), scores=tuple(doc["scores"]),
+        ranks=tuple(doc["ranks"]), winner=-1 if doc["winner"] is None else doc["winner"], reason=doc["reason"],
+        color_scores=_color_scores(doc, rs, where), source=where,
+    )
+
+
+def _check_seats(doc: dict, rs: Ruleset, where: str) -> None:
+    """A record's ``game``, ``deal``, ``rotation`` and ``colors`` agree with each other and the rule set:
+    game ``g`` is deal ``g // players`` in rotation ``g % players``, played with the default colors."""
+    game, players = doc["game"], rs.players
+    if game < 0:
+        raise OptionError(f"{where}: field 'game' must be 0 or more, not {shorten(str(game))}")
+    for key, value, how in (("deal", game // players, "//"), ("rotation", game % players, "%")):
+        if doc[key] != value:
+            raise OptionError(f"{where}: field {key!r} must be {shorten(str(value))} for game {shorten(str(game))} of "
+                              f"{players} players (game {how} players), not {_brief(doc[key])}")
+    colors = list(rs.seat_names)
+    if doc["colors"] != colors:
+        raise OptionError(f"{where}: field 'colors' must be {_brief(colors)} (each seat's color in a {players}-player "
+                          f"game), not {_brief(doc['colors'])}")
+
+
+def _color_scores(doc: dict, rs: Ruleset, where: str) -> tuple[int, ...]:
+    """``color_scores`` by color index where each player plays two colors (R15); ``()`` elsewhere, which has
+    none."""
+    if not rs.pairs:
+        if "color_scores" in doc:
+            raise OptionError(f"{where}: field 'color_scores' belongs to games where each player plays two colors; "
+                              f"{rs.lacks('colors')}")
+        return ()
+    value = doc.get("color_scores")
+    colors = rs.colors
+    if value is None:
+        raise OptionError(f"{where}: missing field 'color_scores' (a game of two colors a player gives every "
+                          f"color's points)")
+    if (not isinstance(value, dict) or sorted(value) != sorted(colors)
+            or not all(_is(v, int) for v in value.values())):
+        raise OptionError(f"{where}: field 'color_scores' must give the points of each of {', '.join(colors)}, "
+                          f"not {_brief(value)}")
+    return tuple(value[c] for c in colors)
+
+
+def read_records(stream: IO[bytes], where: str, boards: BoardLoader = load_board) -> Iterator[GameRecord]:
+    """The records of a ``simulate --out`` file, one per line, read one line at a time.
+
+    Blank lines are skipped.  A line longer than ``MAX_INPUT_BYTES`` is
+    refused without reading it whole.  Raises ``OptionError`` naming
+    ``where`` and the line for anything that is not a record, and for a
+    second record of a game (naming both lines).
+    """
+    number = 0
+    lines: dict[int, int] = {}  # the line of each game read so far
+    rulesets: dict = {}
+    while True:
+        line = stream.readline(MAX_INPUT_BYTES + 1)
+        if not line:
+            return
+        number += 1
+        at = f"{where} line {number}"
+        if len(line) > MAX_INPUT_BYTES:
+            raise OptionError(too_large(at, "one game record per line"))
+        try:
+            text = line.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            raise OptionError(f"{at}: not UTF-8 text (byte {exc.start})") from None
+        if not text.strip():
+            continue
+        record = _read(text, at, boards, rulesets)
+        first = lines.setdefault(record.index, number)
+        if first != number:
+            raise OptionError(f"{at}: game {record.index} again, after line {first}; a file holds each game once")
+        yield record
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+class RecordWriter:
+    """Writes records to a stream in game order, whatever order they finish in.
+
+    ``add`` buffers a record until every earlier game is written;
+    ``finish`` writes what is left (after an interruption: in order, with
+    gaps).  Each line is flushed, so a crash leaves whole lines only.
+    """
+
+    def __init__(self, stream: IO[str], first: int = 0) -> None:
+        self.stream = stream
+        self.next_game = first
+        self.waiting: dict[int, GameRecord] = {}
+
+    def add(self, record: GameRecord) -> None:
+        self.waiting[record.index] = record
+        while self.next_game in self.waiting:
+            self._write(self.waiting.pop(self.next_game))
+            self.next_game += 1
+
+    def finish(self) -> None:
+        for game in sorted(self.waiting):
+            self._write(self.waiting.pop(game))
+
+    def _write(self, record: GameRecord) -> None:
+        self.stream.write(record.dumps() + "\n")
+        self.stream.flush()
+
+
+# -- replaying ------------------------------------------------------------------------------------
+
+
+def replay(record: GameRecord | dict | str, engine: Engine | None = None, at: int | None = None,
+           check: bool = True) -> Position:
+    """The ``Position`` of a recorded game: dealt again from its seed, its moves played (checked).
+
+    Every move is played, or the first ``at`` of them (``at=0``: the deal).
+    With ``check`` (the default) the whole game is played, and the record's
+    result must be the game's (see *Replaying* in the module docstring).
+    Raises ``OptionError`` for an ``at`` beyond the game's length and for a
+    result that is not the game's, and ``MoveError`` naming the move's number
+    if a move does not fit (the record does not belong to this deal or these
+    rules).
+    """
+    from ..position.api import Position
+
+    rec = record if isinstance(record, GameRecord) else GameRecord.from_json(record)
+    if at is not None and not 0 <= at <= rec.length:
+        raise OptionError(f"at {at}: game {rec.index} has {rec.length} moves; give 0 (the deal) to {rec.length}")
+    rs = rec.ruleset
+    pos = Position.deal(rs, rec.seed, engine)
+    stop = rec.length if check or at is None else at
+    kept = pos.copy() if at == 0 else None
+    for number, move in enumerate(rec.moves[:stop], start=1):
+        try:
+            pos.play(move)
+        except MoveError as exc:
+            raise MoveError(f"game {rec.index}, move {number} of {rec.length}: {exc}") from None
+        if number == at and at < stop:
+            kept = pos.copy()
+    if check:
+        check_result(rec, pos)
+    return pos if kept is None else kept
+
+
+def check_result(rec: GameRecord, final: Position) -> None:
+    """Refuse ``rec`` (``OptionError``, naming its line and the field) unless ``final``, the position its moves
+    play to, is over with the result the record gives."""
+    where = rec.source or f"game {rec.index}"
+    if not final.is_over:
+        raise OptionError(f"{where}: field 'moves': the game is not over after its {rec.length} moves, but the "
+                          f"record gives its result")
+    rs = rec.ruleset
+    played = _result(rs, final.state.to_data())
+    said = (rec.scores, rec.ranks, rec.winner, rec.reason, rec.color_scores)
+    for name, given, was in zip(_RESULT_FIELDS, said, played, strict=True):
+        if given != was:
+            raise OptionError(f"{where}: field {name!r} says {_brief(_json_value(rs, name, given))}, but the game "
+                              f"its moves play ends with {_brief(_json_value(rs, name, was))}")
+
+
+def _json_value(rs: Ruleset, name: str, value: Any) -> Any:
+    """A result field's value as the record writes it."""
+    if name == "winner":
+        return None if value < 0 else value
+    if name == "color_scores":
+        return _color_scores_json(rs, value)
+    return list(value) if isinstance(value, tuple) else value
