@@ -582,3 +582,22 @@ def test_the_bench_runs_openspiels_ismcts_with_either_rollout(rollout):
     from kanaloa.tools.benchmark import bench_position, position_ruleset, run_openspiel_ismcts
 
     assert run_openspiel_ismcts(bench_position(position_ruleset(4), "mid-round-1"), 6, rollout=rollout) == 6
+
+
+def test_a_program_that_registers_the_games_exits_cleanly():
+    """OpenSpiel's registry outlives the interpreter; the factories it holds must not be freed after it.
+
+    A Hypothesis test run beforehand used to make the interpreter's teardown leave OpenSpiel the last
+    reference, and the process ended in "Fatal Python error: PyThreadState_Get" (exit status 134).
+    """
+    import subprocess
+    import sys
+
+    program = ("import kanaloa.openspiel\n"
+               "from hypothesis import given, strategies as st\n"
+               "@given(st.integers())\n"
+               "def check(x):\n"
+               "    pass\n"
+               "check()\n")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "Fatal Python error" not in done.stderr, done.stderr

@@ -50,6 +50,7 @@ The game (docs/openspiel.md has the whole contract):
 
 from __future__ import annotations
 
+import ctypes
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -687,10 +688,14 @@ def load(name: str, **params: Any) -> SpielGame:
     return make(params)
 
 
-# One OpenSpiel game per registered game this module serves.  The factories stay referenced here: OpenSpiel's
-# registry holds them until after the interpreter has gone, and must not be the last to let them go.
+# One OpenSpiel game per registered game this module serves.  OpenSpiel's registry (C++) holds the factories
+# until after the interpreter has gone: were it the last to let one go, freeing it then would need the
+# interpreter ("Fatal Python error: PyThreadState_Get" at exit, once the module's own references are cleared,
+# as other libraries' teardown makes happen).  Each registered factory so keeps one reference that nothing
+# gives back: it is never freed, as the interpreter's own objects at exit are not.
 _SERVED = {spiel_name(g.name): g for g in served_games()}
 _FACTORIES: dict[str, Callable[..., SpielGame]] = {name: _factory(g) for name, g in _SERVED.items()}
 for _name, _g in _SERVED.items():
     if _name not in pyspiel.registered_names():
+        ctypes.pythonapi.Py_IncRef(ctypes.py_object(_FACTORIES[_name]))
         pyspiel.register_game(_game_type(_g), _FACTORIES[_name])

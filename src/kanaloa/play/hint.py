@@ -63,7 +63,6 @@ from ..rules.board import Board
 from ..rules.core import CoreState
 from ..rules.engine import load_engine
 from ..rules.ruleset import Ruleset, ruleset_for_state
-from ..rules.state import ROUND_SETUP
 from ..search import Candidate
 from . import parallel
 from .interrupt import CtrlC
@@ -452,20 +451,14 @@ def standing(state: CoreState, board: Board, color: int, ruleset: Ruleset) -> St
 
 
 def next_scoring_is_final(ruleset: Ruleset, round_code: int) -> bool:
-    """Whether the next scoring from round ``round_code`` is the game's final one: from the last round played
-    with a deck on (round 2 and the final round, R10, R11; Kahuna's round 3 and final round, R16.7)."""
-    # RULESET-TODO: the rounds whose next scoring is the final one (a Ruleset.final_scoring_rounds).
-    return round_code not in (ROUND_SETUP, *ruleset.deck_rounds[:-1])
+    """Whether the next scoring from round ``round_code`` is the game's final one (the rule set's answer)."""
+    return ruleset.next_scoring_is_final(round_code)
 
 
 def scoring_rule(ruleset: Ruleset, round_code: int) -> str:
     """The rule of the next scoring from round ``round_code``: R11 in Kanaloa; Kahuna's interim scorings
     R16.6, its final one R16.7."""
-    # RULESET-TODO: the rule of a game's final scoring (a rule_of("final_scoring")); the final scoring is
-    # Kanaloa's R11 like its first, and Kahuna's rule of the winner, R16.7, unlike its interim ones (R16.6).
-    if next_scoring_is_final(ruleset, round_code) and ruleset.rule_of("final") == ruleset.rule_of("winner"):
-        return ruleset.rule_of("final")
-    return ruleset.rule_of("scoring")
+    return ruleset.rule_of("final scoring" if ruleset.next_scoring_is_final(round_code) else "scoring")
 
 
 def _core_state(position: Position) -> CoreState:

@@ -86,7 +86,7 @@ from ..rules.board import Board, load_board
 from ..rules.registry import document_game, load_game
 from ..rules.rng import MASK64
 from ..rules.ruleset import BoardName, ParameterError, Ruleset
-from ..rules.state import REASON_NAMES, REASON_POINTS, StateData
+from ..rules.state import REASON_NAMES, StateData
 from .stats import SeatOutcome
 
 if TYPE_CHECKING:
@@ -327,8 +327,7 @@ def _read(obj: dict | str, where: str, boards: BoardLoader, cache: dict) -> Game
     if doc["winner"] is None:
         if not rs.may_end_without_winner:
             raise OptionError(f"{where}: field 'winner' must be a whole number, not null; {rs.lacks('no_winner')}")
-        # RULESET-TODO: how a game without a winner ends (a Ruleset.no_winner_reason): by its final scoring.
-        if doc["reason"] != REASON_NAMES[REASON_POINTS]:
+        if doc["reason"] != rs.no_winner_reason:
             raise OptionError(f"{where}: field 'winner' is null, which only a final scoring can leave "
                               f"({rs.rule_of('winner')}), but 'reason' is {_brief(doc['reason'])}")
     elif not 0 <= doc["winner"] < players:

@@ -18,15 +18,10 @@ from .records import GameRecord
 from .stats import BotStats, BotTable, format_table
 from .tournament import Tournament
 
-# RULESET-TODO: how a game ended, in words for people (a Ruleset.reason_text(reason)); keyed by the reason's
-# name, so that no game is named here.  The rule comes from the rule set (``rule_of(reason)``).
-_ENDED = {"points": "on points", "eleven islands": "by eleven islands",
-          "no bridges": "by a player left without bridges"}
-
 
 def ended(rs: Ruleset, reason: str) -> str:
     """How games that ended for ``reason`` ended, for people: ``on points (R12)``."""
-    return f"{_ENDED.get(reason, 'by ' + reason)} ({rs.rule_of(reason)})"
+    return f"{rs.reason_text(reason)} ({rs.rule_of(reason)})"
 
 
 class Totals:

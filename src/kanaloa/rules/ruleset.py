@@ -109,13 +109,17 @@ GOD_TURN_KEYS = ("ku_target", "pele_gifts", "lono_draw", "over_limit")  # R14.6-
 _RULE_OF_TURN_KEY = {"ku_target": "R14.6", "pele_gifts": "R14.7", "lono_draw": "R14.8", "over_limit": "R14.9"}
 # The rule ids of the events messages and pictures cite, per game.
 _RULES = {
-    KANALOA_GAME: {"deal": "R3", "reshuffle": "R9", "scoring": "R11", "final": "R10", "winner": "R12", "hand": "R4",
-                   "stock": "R13", "control": "R2", "draw": "R5", "eleven islands": "R8", "points": "R12"},
-    KAHUNA_GAME: {"deal": "R16.2", "reshuffle": "R16.6", "scoring": "R16.6", "final": "R16.7", "winner": "R16.7",
-                  "hand": "R16.5", "stock": "R16.1", "control": "R16.4", "draw": "R16.5", "no bridges": "R16.8",
-                  "points": "R16.7"},
+    KANALOA_GAME: {"deal": "R3", "reshuffle": "R9", "scoring": "R11", "final scoring": "R11", "final": "R10",
+                   "winner": "R12", "hand": "R4", "stock": "R13", "control": "R2", "draw": "R5", "eleven islands": "R8",
+                   "points": "R12"},
+    KAHUNA_GAME: {"deal": "R16.2", "reshuffle": "R16.6", "scoring": "R16.6", "final scoring": "R16.7",
+                  "final": "R16.7", "winner": "R16.7", "hand": "R16.5", "stock": "R16.1", "control": "R16.4",
+                  "draw": "R16.5", "no bridges": "R16.8", "points": "R16.7"},
 }
 _TOKEN_RULES = {"tokens": "R14.4", "over_limit": "R14.9", "claim": "R14.2"}  # with the gods (R14)
+# How a game ended, in words for people, by reason (``result.reason``).
+_ENDED = {"points": "on points", "eleven islands": "by eleven islands",
+          "no bridges": "by a player left without bridges"}
 # What one rule set lacks and another has: the feature, and why it is absent, for messages.
 _LACKS_IN_KAHUNA = {
     "setup": "Kahuna has no setup: 3 cards are dealt to each player and 3 turned face-up (R16.2)",
@@ -370,6 +374,21 @@ class Ruleset:
         """A round as positions name it: ``0``, ``1``, ``2``, ``3``, ``"final"`` or ``"over"``."""
         name: int | str = ROUND_NAMES[code]  # type: ignore[assignment]
         return name
+
+    def next_scoring_is_final(self, round_code: int) -> bool:
+        """Whether the next scoring from round ``round_code`` is the game's final one: from the last round played
+        with a deck on (round 2 and the final round, R10, R11; Kahuna's round 3 and final round, R16.7)."""
+        return round_code not in (ROUND_SETUP, *self.deck_rounds[:-1])
+
+    def reason_text(self, reason: str) -> str:
+        """How a game that ended for ``reason`` ended, for people: ``on points``, ``by eleven islands`` (R8)."""
+        return _ENDED.get(reason, f"by {reason}")
+
+    @property
+    def no_winner_reason(self) -> str | None:
+        """Why a game may end without a winner: its final scoring, on ``points`` (R16.7); None where every game
+        has a winner."""
+        return REASON_NAMES[REASON_POINTS] if self.may_end_without_winner else None
 
     @property
     def final_round(self) -> int:
