@@ -326,12 +326,13 @@ def test_the_merged_statistics_add_up():
     from kanaloa.play import parallel
     from kanaloa.play.hint import HINT_SETTINGS, _core_state
 
-    core = _core_state(midgame(4))
+    position = midgame(4)
+    core = _core_state(position)
     seeds, shares = [11, 12], parallel.split_iterations(401, 2)
     assert shares == [201, 200]
-    merged = parallel.run(core, HINT_SETTINGS, seeds, shares, None)
+    merged = parallel.run(core, position.ruleset, HINT_SETTINGS, seeds, shares, None)
     assert merged.iterations == 401 == merged.root.visits == sum(c.visits for c in merged.candidates())
-    alone = [parallel.run(core, HINT_SETTINGS, [seed], [share], None)
+    alone = [parallel.run(core, position.ruleset, HINT_SETTINGS, [seed], [share], None)
              for seed, share in zip(seeds, shares, strict=True)]
     for child in merged.root.children.values():
         parts = [a.root.children[child.action] for a in alone if child.action in a.root.children]

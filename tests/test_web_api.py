@@ -404,7 +404,8 @@ def test_a_table_starts_from_an_uploaded_viewer_position_and_gives_hints(client)
     ({"hand": ["ALOA", "ORO", "DALI", "DALI"], "preset": "nope"}, ("preset 'nope': unknown", "(R13)")),
     ({"hand": ["ALOA", "ORO", "DALI", "DALI"], "ruleset": "chess"}, ("ruleset 'chess': unknown", "kanaloa, kahuna")),
     ({"hand": ["ALOA", "ORO", "DALI", "DALI"], "players": 3, "colors": "red+blue,green+yellow"},
-     ("colors", "this game has 3")),
+     ("colors", "only a 2-player game gives each player two colors (R15.1)")),
+    ({"hand": ["ALOA", "ORO", "DALI", "DALI"], "players": 3, "colors": "red,green"}, ("colors", "this game has 3")),
 ])
 def test_a_bad_table_setup_is_refused(client, body, words):
     refused(client.post("/api/tables", json=body), 400, *words)

@@ -360,7 +360,7 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
                                                    ("prior", prior)) if v is not None}
     if overrides:
         settings = dataclasses.replace(settings, **overrides)
-    settings.check()
+    settings.check(rs)
     rng = random.Random(seed)
     shares = parallel.split_iterations(iterations, workers) if iterations is not None else None
     seeds = [rng.getrandbits(63) for _ in range(workers)][:len(shares) if shares is not None else workers]
@@ -382,9 +382,9 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
         def report(s: parallel.Snapshot) -> None:
             show(HintProgress(s.iterations, s.seconds, name(s.action) if s.action >= 0 else "", s.win))
 
-    game = settings.game()
+    game = settings.game(rs)
     with ctrl_c:
-        result = parallel.run(core, settings, seeds, shares, main_seconds, stop=stopped, progress=report,
+        result = parallel.run(core, rs, settings, seeds, shares, main_seconds, stop=stopped, progress=report,
                               progress_every=PROGRESS_EVERY)
         line = result.principal_line()
         spent = result.iterations

@@ -46,11 +46,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..rules.core import CoreState
 from ..search import ISMCTS, Node, SearchResult
-from .game import KanaloaGame
 from .interrupt import ignore_in_worker
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
+
+    from ..rules.ruleset import Ruleset
 
 # A node of the plan below the root's children is sent back only with at least this share of the root's
 # visits: then each level of the plan keeps at most 1 / KEEP_SHARE nodes, whatever the budget.
@@ -66,7 +67,7 @@ class Settings(Protocol):
 
     def searcher(self, seed: int) -> ISMCTS: ...
 
-    def game(self) -> KanaloaGame: ...
+    def game(self, ruleset: Ruleset) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -175,15 +176,16 @@ class _Tally:
         array[0] = result.iterations
 
 
-def _worker(conn: Connection, state: CoreState, settings: Settings, seed: int, iterations: int | None,
-            deadline: float | None, stop: Any, moves: Sequence[int], array: Any, progress_every: float) -> None:
+def _worker(conn: Connection, state: CoreState, ruleset: Ruleset, settings: Settings, seed: int,
+            iterations: int | None, deadline: float | None, stop: Any, moves: Sequence[int], array: Any,
+            progress_every: float) -> None:
     """Worker w > 0: search, then send a ``Report`` (or ``("error", message)``) through ``conn``."""
     ignore_in_worker()  # Ctrl-C is the main process's to handle
     try:
         seconds = None if deadline is None else max(deadline - time.monotonic(), 1e-3)
         tally = _Tally(moves, array) if array is not None else None
         result = settings.searcher(seed).search(
-            settings.game().wrap(state), iterations, seconds, stop=stop.is_set,
+            settings.game(ruleset).wrap(state), iterations, seconds, stop=stop.is_set,
             progress=tally.write if tally is not None else None, progress_every=progress_every)
         conn.send(Report(result.iterations, result.seconds, result.nodes, result.interrupted, pack(result)))
     except BaseException as exc:  # sent back, and raised again there: a worker has no one to tell
@@ -193,10 +195,12 @@ def _worker(conn: Connection, state: CoreState, settings: Settings, seed: int, i
     os._exit(0)
 
 
-def run(state: CoreState, settings: Settings, seeds: Sequence[int], iterations: Sequence[int] | None,
+def run(state: CoreState, ruleset: Ruleset, settings: Settings, seeds: Sequence[int],
+        iterations: Sequence[int] | None,
         seconds: float | None, *, stop: Callable[[], bool] | None = None,
         progress: Callable[[Snapshot], None] | None = None, progress_every: float = 0.5) -> SearchResult:
-    """Search ``state`` (not modified) for its player to move with one worker per seed; the merged result.
+    """Search ``state`` (not modified), a state of ``ruleset``'s game, for its player to move with one worker per
+    seed; the merged result.
 
     ``iterations`` gives each worker's share (as many as ``seeds``), or None
     for a time budget: then every worker searches for ``seconds`` of wall
@@ -210,7 +214,7 @@ def run(state: CoreState, settings: Settings, seeds: Sequence[int], iterations: 
     if iterations is not None and len(iterations) != len(seeds):
         raise ValueError(f"{len(seeds)} seeds but {len(iterations)} iteration shares")
     start = time.perf_counter()
-    game = settings.game()
+    game = settings.game(ruleset)
     searcher = settings.searcher(seeds[0])
     share = iterations[0] if iterations is not None else None
     if len(seeds) == 1:
@@ -250,8 +254,8 @@ def run(state: CoreState, settings: Settings, seeds: Sequence[int], iterations: 
             here, there = ctx.Pipe(duplex=False)
             process = ctx.Process(
                 target=_worker, name=f"kanaloa-hint-{w}", daemon=True,
-                args=(there, state, settings, seeds[w], None if iterations is None else iterations[w], deadline,
-                      halt, moves, arrays[w - 1], progress_every))
+                args=(there, state, ruleset, settings, seeds[w], None if iterations is None else iterations[w],
+                      deadline, halt, moves, arrays[w - 1], progress_every))
             process.start()
             there.close()
             workers.append((process, here))

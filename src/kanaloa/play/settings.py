@@ -11,12 +11,18 @@ engine can be matched against each other.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from ..rules.core import POLICY_HEURISTIC
 from ..search import ISMCTS
 from ..search.ismcts import DEFAULT_MAX_NODES
-from .game import KanaloaGame
+from .game import POLICIES
 from .limits import SettingError
+
+if TYPE_CHECKING:
+    from ..rules.ruleset import Ruleset
+
+POLICY_NAMES = {code: name for name, code in POLICIES.items()}
 
 
 @dataclass(frozen=True)
@@ -56,16 +62,18 @@ class SearchSettings:
         return ISMCTS(c=self.c, margin=self.margin, seed=seed, expand_after=self.expand_after, prior=self.prior,
                       max_nodes=self.max_nodes, points=True, root_c=self.root_c)
 
-    def game(self) -> KanaloaGame:
-        """The game adapter with these settings' playout policy."""
-        return KanaloaGame(self.policy, self.one_order, self.reshuffle, self.cut)
+    def game(self, ruleset: Ruleset) -> Any:
+        """The search adapter of ``ruleset``'s game (its ``search`` face) with these settings' playout policy."""
+        if self.policy not in POLICY_NAMES:
+            raise SettingError("search settings", f"unknown playout policy {self.policy}")
+        return ruleset.game_type.face("search")(POLICY_NAMES[self.policy], self.one_order, self.reshuffle, self.cut)
 
-    def check(self) -> None:
+    def check(self, ruleset: Ruleset) -> None:
         """Raise ``SettingError`` for a setting the search (``SearchError``) or the game adapter refuses:
         ``search settings: c must be non-negative, not -1.0``."""
         try:
             self.searcher(0)
-            self.game()
+            self.game(ruleset)
         except ValueError as exc:  # SearchError, or the adapter's playout policy or cut
             raise SettingError("search settings", str(exc)) from None
 

@@ -799,8 +799,8 @@ def run_ismcts(position: BenchPosition, iterations: int, seed: int = ISMCTS_SEED
     ``position``; its ``SearchResult``."""
     from ..play.settings import HINT_SETTINGS
 
-    return HINT_SETTINGS.searcher(seed).search(HINT_SETTINGS.game().wrap(position.core_state()),
-                                               iterations=iterations)
+    game = HINT_SETTINGS.game(position.ruleset)
+    return HINT_SETTINGS.searcher(seed).search(game.wrap(position.core_state()), iterations=iterations)
 
 
 def run_openspiel_ismcts(position: BenchPosition, iterations: int, seed: int = ISMCTS_SEED,
