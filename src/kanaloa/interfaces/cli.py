@@ -285,10 +285,10 @@ def _read_bounded(fh: BinaryIO, where: str, what: str) -> bytes:
 
 
 def read_position(source: str, option: str = "POSITION"):
-    """Load a position from a file path or ``-`` (standard input)."""
-    from ..position.api import Position
+    """Load a position of any registered game from a file path or ``-`` (standard input)."""
+    from ..position import read_position as read_document
 
-    return Position.from_json(read_text(source, option, "a kanaloa-position/1 JSON document"))
+    return read_document(read_text(source, option, "a kanaloa-position/1 JSON document"))
 
 
 def emit_json(value) -> None:
@@ -416,7 +416,7 @@ def new(game: str, players: int | None, seed: int | None, preset: str | None, bo
     'kanaloa games' lists every game with its parameters and their
     defaults; each parameter is an option here.
     """
-    from ..position.api import Position
+    from ..position import deal_position
     from ..rules.registry import ParameterError, load_game
 
     given: dict[str, object] = {"players": players, "preset": preset, "gods": gods, "board": board, "colors": colors}
@@ -431,7 +431,7 @@ def new(game: str, players: int | None, seed: int | None, preset: str | None, bo
     announce = seed is None
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    pos = Position.deal(ruleset, seed)
+    pos = deal_position(ruleset, seed)
     if viewer is not None:
         try:
             pos = pos.as_viewer(viewer)

@@ -460,13 +460,13 @@ def replay(record: GameRecord | dict | str, engine: Engine | None = None, at: in
     if a move does not fit (the record does not belong to this deal or these
     rules).
     """
-    from ..position.api import Position
+    from ..position import deal_position
 
     rec = record if isinstance(record, GameRecord) else GameRecord.from_json(record)
     if at is not None and not 0 <= at <= rec.length:
         raise OptionError(f"at {at}: game {rec.index} has {rec.length} moves; give 0 (the deal) to {rec.length}")
     rs = rec.ruleset
-    pos = Position.deal(rs, rec.seed, engine)
+    pos = deal_position(rs, rec.seed, engine)
     stop = rec.length if check or at is None else at
     kept = pos.copy() if at == 0 else None
     for number, move in enumerate(rec.moves[:stop], start=1):

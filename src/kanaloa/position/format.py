@@ -252,7 +252,7 @@ def _format(value: Any, level: int) -> str:
     return flat
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
     """The JSON name of the type of ``value`` (what a user wrote), for messages."""
     if value is None:
         return "null"
@@ -391,7 +391,7 @@ class _Reader:
 
     def read(self, doc: Any) -> Read:
         if not isinstance(doc, dict):
-            raise _fail("position", f"must be a JSON object, not {_json_type(doc)}")
+            raise _fail("position", f"must be a JSON object, not {json_type(doc)}")
         for key in doc:
             if key not in FIELDS:
                 raise _fail(_key(key), f"unknown field (the fields are {', '.join(FIELDS)})")

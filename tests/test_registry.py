@@ -1,0 +1,149 @@
+"""The game registry: every game by name with its parameters, ``load_game``, and how a game plugs in."""
+
+from __future__ import annotations
+
+import sys
+import types
+from dataclasses import dataclass
+
+import pytest
+
+import kanaloa
+from kanaloa.errors import OptionError, PositionError
+from kanaloa.position import Position, deal_position, read_position
+from kanaloa.rules import registry
+from kanaloa.rules.registry import FACES, GameType, game_type, game_types, load_game
+from kanaloa.rules.ruleset import Parameter, ParameterError, Ruleset
+
+
+def test_every_game_is_listed_with_its_parameters_and_their_defaults():
+    names = [g.name for g in game_types()]
+    assert names == ["kanaloa", "kahuna"]
+    for g in game_types():
+        assert g.parameters and all(p.default for p in g.parameters), g.name
+        assert isinstance(load_game(g.name), Ruleset)  # the defaults make a game
+        listed = g.to_json()
+        assert listed["name"] == g.name and [p["name"] for p in listed["parameters"]] == [
+            p.name for p in g.parameters]
+    assert [p.name for p in game_type("kanaloa").parameters] == ["players", "preset", "gods", "board", "colors"]
+    assert [p.name for p in game_type("kahuna").parameters] == ["players", "board", "colors"]
+
+
+def test_load_game_is_the_package_s_entry_point_too():
+    assert kanaloa.load_game("kanaloa", players=3) == load_game("kanaloa", players=3)
+    assert kanaloa.load_game("kahuna").colors == ("white", "black")
+
+
+def test_load_game_refuses_an_unknown_game_or_parameter_naming_it():
+    with pytest.raises(ParameterError, match=r"^game 'chess': unknown; choose one of kanaloa, kahuna$") as err:
+        load_game("chess")
+    assert isinstance(err.value, OptionError) and err.value.parameter == "game"
+    with pytest.raises(ParameterError, match=r"^tiles: Kanaloa has no such parameter; its parameters are players, "
+                                             r"preset, gods, board, colors$"):
+        load_game("kanaloa", tiles="a.json")
+    # Kahuna takes Kanaloa's options only at their neutral value, and refuses the rest with the rule.
+    assert load_game("kahuna", preset="yucata", gods=False) == load_game("kahuna")
+    with pytest.raises(ParameterError, match=r"^gods: Might of the Gods is a variant of Kanaloa, not of Kahuna"):
+        load_game("kahuna", gods=True)
+
+
+@pytest.mark.parametrize(("params", "parameter", "why"), [
+    ({"players": 5}, "players", "the game is for 2, 3 or 4 players"),
+    ({"preset": "fast"}, "preset", "unknown; choose one of yucata, tabletop (R13)"),
+    ({"gods": "yes"}, "gods", "must be true (Might of the Gods, R14) or false"),
+    ({"gods": True, "board": "kahuna"}, "board", "Might of the Gods lays one of its 16 god tokens on each island "
+                                                  "(R14.1); the board has 12 islands"),
+    ({"players": 3, "colors": "red+blue,green+yellow"}, "colors", "only a 2-player game gives each player two "
+                                                                  "colors (R15.1); with 3 players each plays one "
+                                                                  "color"),
+    ({"players": 2, "colors": "red+blue,red+yellow"}, "colors", "red is named twice (both players' first color); "
+                                                                "each color belongs to one player"),
+])
+def test_each_combination_is_checked_once_with_one_message_per_rule(params, parameter, why):
+    with pytest.raises(ParameterError) as err:
+        load_game("kanaloa", **params)
+    assert (err.value.parameter, err.value.why) == (parameter, why)
+    # The caller words the parameter its own way, the reason stays the rule set's.
+    assert str(err.value.worded(f"--{parameter}")) == f"--{parameter}: {why}"
+
+
+def test_the_example_rule_sets_cover_every_variant():
+    examples = game_type("kanaloa").example_rulesets()
+    assert {rs.players for rs in examples} == {2, 3, 4}
+    assert {rs.preset for rs in examples} == {"yucata", "tabletop"} and {rs.gods for rs in examples} == {True, False}
+    assert [rs.game for rs in game_type("kahuna").example_rulesets()] == ["kahuna"]
+
+
+# -- a game plugs in with its registration alone -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ToyRules:
+    """The rule set of a game that is not of the family: no board, its own document."""
+
+    game: str
+    players: int
+
+    @property
+    def game_type(self) -> GameType:
+        return game_type(self.game)
+
+
+class ToyPosition:
+    """The toy game's position face: it reads and deals positions of its own."""
+
+    def __init__(self, rules: ToyRules, seed: int) -> None:
+        self.rules, self.seed = rules, seed
+
+    @classmethod
+    def from_json(cls, doc, engine=None, boards=None) -> ToyPosition:
+        return cls(load_game("toy", players=doc["players"]), doc["seed"])
+
+    @classmethod
+    def deal(cls, ruleset, seed=0, engine=None) -> ToyPosition:
+        return cls(ruleset, seed)
+
+
+def _make_toy(name: str, players: int = 2) -> ToyRules:
+    if players not in (2, 3):
+        raise ParameterError("players", "the toy game is for 2 or 3 players", players, shown=True)
+    return ToyRules(name, players)
+
+
+@pytest.fixture
+def toy_registered(monkeypatch):
+    """A toy game registered as any game plugs in: one GameType naming its faces by module path."""
+    module = types.ModuleType("toy_game_faces")
+    module.ToyPosition = ToyPosition
+    monkeypatch.setitem(sys.modules, "toy_game_faces", module)
+    toy = GameType("toy", "Toy", "none", "a game with its own position format",
+                   (Parameter("players", "2 or 3", "2", "players"),), _make_toy,
+                   {"position": "toy_game_faces:ToyPosition"})
+    monkeypatch.setattr(registry, "REGISTERED", (*registry.REGISTERED, toy))
+    monkeypatch.setitem(registry._BY_NAME, "toy", toy)
+    return toy
+
+
+def test_a_game_registered_alone_is_read_dealt_and_listed_through_the_registry(toy_registered):
+    assert "toy" in [g.name for g in game_types()]
+    assert any(line.startswith("toy  Toy") for line in registry.describe_games())
+    rules = load_game("toy", players=3)
+    assert rules == ToyRules("toy", 3)
+    dealt = deal_position(rules, 7)
+    assert isinstance(dealt, ToyPosition) and (dealt.rules, dealt.seed) == (rules, 7)
+    read = read_position({"format": "kanaloa-position/1", "game": "toy", "players": 2, "seed": 5})
+    assert isinstance(read, ToyPosition) and (read.rules.players, read.seed) == (2, 5)
+    with pytest.raises(ParameterError, match=r"^players 4: the toy game is for 2 or 3 players$"):
+        load_game("toy", players=4)
+
+
+def test_a_document_of_the_default_game_is_read_by_its_own_position_class(toy_registered):
+    doc = Position.new(players=3, seed=2).to_json()
+    assert "game" not in doc and isinstance(read_position(doc), Position)
+    with pytest.raises(PositionError, match=r"^game: 'chess' is not one of 'kanaloa', 'kahuna', 'toy'$"):
+        read_position({**doc, "game": "chess"})
+
+
+def test_the_faces_listed_are_the_faces_the_layers_ask_for():
+    for g in game_types():
+        assert set(g.faces) == set(FACES), g.name
