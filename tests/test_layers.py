@@ -242,7 +242,7 @@ def test_the_checker_sees_imports_at_any_depth():
     ("kanaloa.rules.board", "def f():\n    from ..position import Position\n", "rules may import only"),
     ("kanaloa.rules.board", "from .. import play\n", "rules may import only"),
     ("kanaloa.search.mcts", "from ..rules import actions\n", "search may import only"),
-    ("kanaloa.search.mcts", "if TYPE_CHECKING:\n    from ..play.game import KanaloaState\n", "search may import"),
+    ("kanaloa.search.mcts", "if TYPE_CHECKING:\n    from ..play.game import KanaloaSearchState\n", "search may import"),
     ("kanaloa.position.api", "from ..play import bots\n", "position may import only"),
     ("kanaloa.tools.fuzz", "def f():\n    from ..interfaces.cli import cli\n", "tools may import only"),
     ("kanaloa.play.game", "import kanaloa_core\n", "play may not import kanaloa_core"),

@@ -1,8 +1,8 @@
 """Kanaloa as a game for the searches: the compiled rules core behind the search protocol.
 
 The searches of ``kanaloa.search`` know no game; they reach one only through
-``kanaloa.search.protocol.GameState``, in the manner of OpenSpiel's ``State``.
-``KanaloaGame`` and ``KanaloaState`` put the compiled core
+``kanaloa.search.protocol.SearchState``, in the manner of OpenSpiel's ``State``.
+``KanaloaGame`` and ``KanaloaSearchState`` put the compiled core
 (``kanaloa_core.CoreState``) behind that protocol:
 
 * moves are the core's action codes, its legal lists sorted by code;
@@ -50,7 +50,7 @@ __all__ = [
     "POLICY_HEURISTIC",
     "POLICY_RANDOM",
     "KanaloaGame",
-    "KanaloaState",
+    "KanaloaSearchState",
 ]
 
 _PLACE, _SWAP = A.PLACE, A.SWAP  # the builds (R4), adjacent codes
@@ -159,9 +159,9 @@ class KanaloaGame:
         self.reshuffle = reshuffle
         self._near: dict[tuple[tuple[int, int], ...], list[int]] = {}
 
-    def wrap(self, core_state: CoreState) -> KanaloaState:
+    def wrap(self, core_state: CoreState) -> KanaloaSearchState:
         """The protocol view of a ``kanaloa_core.CoreState`` (shared, not copied)."""
-        return KanaloaState(self, core_state)
+        return KanaloaSearchState(self, core_state)
 
     def cut_model(self, core_state: CoreState) -> CutModel | None:
         """The cut model that judges this game's rollouts from ``core_state``, or None (they play to the end):
@@ -191,8 +191,8 @@ def family_search(policy: str = "heuristic", one_order: bool = False, reshuffle:
 
 
 @cython.cclass
-class KanaloaState:
-    """A ``GameState`` over one ``kanaloa_core.CoreState``.
+class KanaloaSearchState:
+    """A ``SearchState`` over one ``kanaloa_core.CoreState``.
 
     The wrapped ``core`` is mutated by ``apply_action`` and ``rollout``; use
     ``clone`` to keep an original.  ``last`` is the build just made by the
@@ -262,8 +262,8 @@ class KanaloaState:
         kind = action >> 16
         self.last = action if _PLACE <= kind <= _SWAP and core.to_move == mover else -1
 
-    def clone(self) -> KanaloaState:
-        twin = KanaloaState(self.game, self.core.copy(), self.near, self.model)
+    def clone(self) -> KanaloaSearchState:
+        twin = KanaloaSearchState(self.game, self.core.copy(), self.near, self.model)
         twin.last = self.last
         return twin
 
@@ -303,9 +303,9 @@ class KanaloaState:
             result.append(1.0 if m > 1.0 else (max(m, -1.0)))
         return result
 
-    def resample(self, player: int, seed: int) -> KanaloaState:
+    def resample(self, player: int, seed: int) -> KanaloaSearchState:
         """A determinisation from ``player``'s knowledge (docs/engine.md "Knowledge")."""
-        return KanaloaState(self.game, self.core.determinise(player, seed, self.game.reshuffle), self.near,
+        return KanaloaSearchState(self.game, self.core.determinise(player, seed, self.game.reshuffle), self.near,
                             self.model)
 
     def rollout(self, seed: int) -> None:

@@ -9,7 +9,7 @@ Both return a ``SearchResult`` (the tree, the root ``Candidate`` moves by
 visits, the principal line of the root player's own moves), and raise
 ``SearchError`` (``errors``, a ``ValueError`` naming the parameter) for a
 setting or budget they refuse.  Neither knows
-the game it searches: a game plugs in by implementing ``protocol.GameState``
+the game it searches: a game plugs in by implementing ``protocol.SearchState``
 (``kanaloa.play.game`` does it for Kanaloa), and nothing here imports from the
 rest of the package.
 """
@@ -17,6 +17,6 @@ rest of the package.
 from .errors import SearchError
 from .ismcts import ISMCTS, Candidate, Node, SearchResult
 from .mcts import MCTS
-from .protocol import Action, GameState
+from .protocol import Action, SearchState
 
-__all__ = ["ISMCTS", "MCTS", "Action", "Candidate", "GameState", "Node", "SearchError", "SearchResult"]
+__all__ = ["ISMCTS", "MCTS", "Action", "Candidate", "Node", "SearchError", "SearchResult", "SearchState"]

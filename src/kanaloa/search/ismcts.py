@@ -2,7 +2,7 @@
 
 One tree is grown for the *observer*, the player to move at the root.  Each
 iteration draws one determinisation of the root from the observer's knowledge
-(``GameState.resample``) and walks the tree with it:
+(``SearchState.resample``) and walks the tree with it:
 
 * edges are keyed by what the observer can tell apart: the observer's own
   moves as they are, other players' moves by their public key
@@ -37,7 +37,7 @@ them).  Selection then takes a proven move whenever it is legal, and the
 result puts proven moves first, so a certain win is never passed over for
 a move that merely wins its rollouts.
 
-With ``prior`` > 0 the game's prior knowledge (``GameState.priors``) is used
+With ``prior`` > 0 the game's prior knowledge (``SearchState.priors``) is used
 twice: a node expands its untried move with the highest prior first (ties at
 random), and UCB1 gets a progressive bias ``prior * p / (visits + 1)`` that
 fades as a move's own statistics grow.
@@ -65,7 +65,7 @@ from cython.cimports.libc.math import log as _log  # C's when compiled; plain Py
 from cython.cimports.libc.math import sqrt as _sqrt
 
 from .errors import SearchError
-from .protocol import Action, GameState
+from .protocol import Action, SearchState
 
 # -- the tree, shared with plain UCT (``kanaloa.search.mcts``): here, so that the compiled loop below reads
 # its nodes as C structs
@@ -82,7 +82,7 @@ class Node:
     visited (ISMCTS; plain UCT uses the parent's visits).  ``children`` maps
     an action (or its public key) to the child node.  ``untried`` is the list
     of actions not expanded yet (plain UCT only).  ``prior`` is the game's
-    prior for the move (``GameState.priors``; 0 when not asked), and
+    prior for the move (``SearchState.priors``; 0 when not asked), and
     ``points`` the sum of the final ``points()`` of the games played through
     the node (kept for the root and its children only, else None).
     ``proven``: ``player`` can force a win with its own moves from here
@@ -208,7 +208,7 @@ def blend(returns: list[float], margins: list[float], margin: float) -> list[flo
     return [keep * r + half * (m + 1.0) for r, m in zip(returns, margins, strict=True)]
 
 
-def simulate_and_backup(s: GameState, root: Node, path: list[Node], margin: float, seed: int,
+def simulate_and_backup(s: SearchState, root: Node, path: list[Node], margin: float, seed: int,
                         points: bool = False) -> None:
     """Finish one iteration: play ``s`` on (``rollout``: to the end, or as far as the game cuts it short), then
     back the rewards up ``path``.
@@ -361,7 +361,7 @@ class ISMCTS:
         self.turn_only = turn_only
         self.rng = random.Random(seed)
 
-    def search(self, state: GameState, iterations: int | None = None, seconds: float | None = None, *,
+    def search(self, state: SearchState, iterations: int | None = None, seconds: float | None = None, *,
                stop: Callable[[], bool] | None = None,
                progress: Callable[[SearchResult], None] | None = None, progress_every: float = 0.5,
                root: Node | None = None) -> SearchResult:

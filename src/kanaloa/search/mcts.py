@@ -25,7 +25,7 @@ import time
 
 from .errors import SearchError
 from .ismcts import Node, SearchResult, check_budget, simulate_and_backup
-from .protocol import GameState
+from .protocol import SearchState
 
 
 class MCTS:
@@ -41,7 +41,7 @@ class MCTS:
         self.margin = margin
         self.rng = random.Random(seed)
 
-    def search(self, state: GameState, iterations: int | None = None, seconds: float | None = None) -> SearchResult:
+    def search(self, state: SearchState, iterations: int | None = None, seconds: float | None = None) -> SearchResult:
         """Search from ``state`` (left untouched) until a budget runs out; anytime.
 
         At least one iteration is always run.  Raises ``SearchError`` (a

@@ -1,7 +1,7 @@
 """The small game protocol the searches speak.
 
 The search modules (``ismcts``, ``mcts``) know no game: they reach one only
-through ``GameState`` below, in the manner of OpenSpiel's ``State``.  A game
+through ``SearchState`` below, in the manner of OpenSpiel's ``State``.  A game
 plugs in by implementing its methods (``kanaloa.play.game`` does it for the
 compiled Kanaloa rules core).
 
@@ -39,7 +39,7 @@ from typing import Protocol
 Action = int
 
 
-class GameState(Protocol):
+class SearchState(Protocol):
     """What a search needs from a game state (see the module docstring)."""
 
     def num_players(self) -> int: ...
@@ -50,7 +50,7 @@ class GameState(Protocol):
 
     def apply_action(self, action: Action) -> None: ...
 
-    def clone(self) -> GameState: ...
+    def clone(self) -> SearchState: ...
 
     def is_terminal(self) -> bool: ...
 
@@ -58,7 +58,7 @@ class GameState(Protocol):
 
     def margins(self) -> list[float]: ...
 
-    def resample(self, player: int, seed: int) -> GameState: ...
+    def resample(self, player: int, seed: int) -> SearchState: ...
 
     def rollout(self, seed: int) -> None: ...
 
