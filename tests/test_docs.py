@@ -233,7 +233,7 @@ def test_commands_md_lists_the_hooks_of_the_pictures():
     from kanaloa.play.hint import Hint
     from kanaloa.position import Position
     from kanaloa.rules.engine import load_engine
-    from test_rules import table
+    from test_rules_r1_r13 import table
 
     pos = table(load_engine("core"), to_move="green",
                 bridges={"ALOA-BAFI": "blue", "BAFI-COCO": "green", "BAFI-GUMO": "yellow", "BAFI-ORO": "red"},

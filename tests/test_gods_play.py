@@ -1,7 +1,7 @@
 """Might of the Gods (R14) above the rules: the bots, the search's view of hidden token moves,
 tournaments and records, and the benchmark's figures for the variant.
 
-The rules themselves are tested in ``test_rules_gods.py`` and the two engines
+The rules themselves are tested in ``test_rules_r14.py`` and the two engines
 against each other in ``test_differential_gods.py``.
 """
 

@@ -1,7 +1,7 @@
 """Kahuna (R16) above the rules: the core's playouts and heuristic, the bots, the search behind
 hints, bot-vs-bot tournaments and their records, and the benchmark's Kahuna figures.
 
-The rules themselves are tested in ``test_rules_kahuna.py`` and the two engines
+The rules themselves are tested in ``test_rules_r16.py`` and the two engines
 against each other in ``test_differential_kahuna.py``.
 """
 

@@ -34,7 +34,7 @@ from kanaloa.rules.board import board_from_dict, load_board
 from kanaloa.rules.engine import load_engine
 from kanaloa.rules.registry import game_types
 from test_hint import midgame
-from test_rules import table
+from test_rules_r1_r13 import table
 
 NS = "{http://www.w3.org/2000/svg}"
 EXAMPLE = str(resources.files("kanaloa.examples").joinpath("midgame.json"))
