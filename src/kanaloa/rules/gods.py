@@ -592,12 +592,7 @@ def why_not_lono_card(state: ReferenceState, kind: int, island: int, names: tupl
     d = state.data
     if kind not in (A.TAKE, A.DRAW):
         return f"{names[d.to_move]} must first take LONO's extra card: 'take CARD' or 'draw' (R14.8)"
-    if kind == A.TAKE and island not in d.face_up:
-        shown = ", ".join(state.board.islands[x] for x in d.face_up) or "none"
-        return f"no {state.board.islands[island]} among the face-up cards ({shown})"
-    if kind == A.DRAW and not d.deck:
-        return "the deck is empty; take a face-up card (R5)"
-    return None
+    return ref.why_not_drawn(state, kind, island, "R5")
 
 
 def why_not_token_use(state: ReferenceState, kind: int, token: int, a: int, arg: int, slot: int,
@@ -673,14 +668,9 @@ def why_not_in_play_phase(state: ReferenceState, kind: int, a: int, arg: int, sl
             if d.discarded:
                 return f"the hand holds {held} cards; discard down to {HAND_LIMIT} first (R14.9)"
             return f"the hand holds {held} cards; play or discard first (R4)"
-        if kind == A.TAKE and a not in d.face_up:
-            shown = ", ".join(board.islands[x] for x in d.face_up) or "none"
-            return f"no {board.islands[a]} among the face-up cards ({shown})"
-        if kind == A.DRAW and not d.deck:
-            if nothing_to_draw:
-                return "the deck and the face-up cards are empty: 'end' ends the turn (R14.8)"
-            return "the deck is empty; take a face-up card (R5)"
-        return None
+        if kind == A.DRAW and nothing_to_draw:
+            return "the deck and the face-up cards are empty: 'end' ends the turn (R14.8)"
+        return ref.why_not_drawn(state, kind, a, "R5")
     cards = [arg] if kind == A.PLACE else list(A.swap_cards(board.links[a], arg))
     return ref._why_not_built(state, kind, a, cards, slot, names, hand_known)
 

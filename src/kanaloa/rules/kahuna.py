@@ -422,12 +422,7 @@ def _why_not_in_turn(state: ReferenceState, kind: int, a: int, names: Sequence[s
     if kind in (A.TAKE, A.DRAW):
         if held >= KAHUNA_HAND:
             return f"a hand of {KAHUNA_HAND} cannot draw; play or discard first (R16.5)"
-        if kind == A.TAKE and a not in d.face_up:
-            shown = ", ".join(state.board.islands[x] for x in d.face_up) or "none"
-            return f"no {state.board.islands[a]} among the face-up cards ({shown})"
-        if kind == A.DRAW and not d.deck:
-            return "the deck is empty; take a face-up card (R16.5)"
-        return None
+        return ref.why_not_drawn(state, kind, a, "R16.5")
     return None
 
 

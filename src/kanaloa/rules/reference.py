@@ -820,13 +820,20 @@ def _why_not_in_play_phase(state: ReferenceState, kind: int, a: int, arg: int, s
         held = d.hand_size(me)
         if held > HAND_LIMIT:
             return f"the hand holds {held} cards; play or discard first (R4)"
-        if kind == A.TAKE and a not in d.face_up:
-            shown = ", ".join(board.islands[x] for x in d.face_up) or "none"
-            return f"no {board.islands[a]} among the face-up cards ({shown})"
-        if kind == A.DRAW and not d.deck:
-            return "the deck is empty; take a face-up card (R5)"
-        return None
+        return why_not_drawn(state, kind, a, "R5")
     return _why_not_built(state, kind, a, _build_cards(board, kind, a, arg), slot, names, hand_known)
+
+
+def why_not_drawn(state: ReferenceState, kind: int, island: int, rule: str) -> str | None:  # R5, R14.8, R16.5
+    """Why a take of ``island`` or a blind draw cannot be made from the table (no such card face-up, an empty
+    deck); None when it can.  ``rule`` is the draw's rule, cited for the empty deck."""
+    d = state.data
+    if kind == A.TAKE and island not in d.face_up:
+        shown = ", ".join(state.board.islands[x] for x in d.face_up) or "none"
+        return f"no {state.board.islands[island]} among the face-up cards ({shown})"
+    if kind == A.DRAW and not d.deck:
+        return f"the deck is empty; take a face-up card ({rule})"
+    return None
 
 
 def _build_cards(board: Board, kind: int, link: int, arg: int) -> list[int]:  # R4
