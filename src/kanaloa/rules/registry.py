@@ -62,7 +62,6 @@ _FAMILY_FACES = {
     "display": "kanaloa.interfaces.display:render_position",
     "svg": "kanaloa.interfaces.svg:position_svg",
     "openspiel": "kanaloa.openspiel:game_for",
-    "bench": "kanaloa.tools.benchmark:family_workloads",
 }
 
 
@@ -113,13 +112,15 @@ REGISTERED: tuple[GameType, ...] = (
     GameType(KANALOA_GAME, "Kanaloa", "R1-R15",
              "bridges between 16 islands for 2-4 players, majorities win islands; presets (R13), two players "
              "(R15) and Might of the Gods (R14)",
-             parameters(KANALOA_GAME), make_ruleset, _FAMILY_FACES, document_default=True,
+             parameters(KANALOA_GAME), make_ruleset,
+             {**_FAMILY_FACES, "bench": "kanaloa.tools.benchmark:kanaloa_workloads"}, document_default=True,
              examples=({"players": 4}, {"players": 3, "preset": "tabletop"}, {"players": 2},
                        {"players": 4, "gods": True}, {"players": 3, "gods": True, "preset": "tabletop"},
                        {"players": 2, "gods": True})),
     GameType(KAHUNA_GAME, "Kahuna", "R16",
              "Kanaloa's two-player predecessor: 12 islands, white against black, three scorings",
-             parameters(KAHUNA_GAME), make_ruleset, _FAMILY_FACES, also_takes=("preset", "gods")),
+             parameters(KAHUNA_GAME), make_ruleset,
+             {**_FAMILY_FACES, "bench": "kanaloa.tools.benchmark:kahuna_workloads"}, also_takes=("preset", "gods")),
 )
 _BY_NAME = {g.name: g for g in REGISTERED}
 

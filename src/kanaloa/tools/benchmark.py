@@ -30,8 +30,8 @@ played with the move stream ``SplitMix64((seed + g) ^ salt)`` (the face's
 ``salt``), ``legal[next() % len(legal)]`` of the sorted legal list at every
 step, chance keeping the state's own stream.
 
-**The Kanaloa family** (``family_workloads``, the face of both its games)
-times Kanaloa with 4, 3 and 2 players (R15) and with the gods (R14), and
+**The Kanaloa family** (``kanaloa_workloads`` and ``kahuna_workloads``, the
+faces of its two games) times Kanaloa with 4, 3 and 2 players (R15) and with the gods (R14), and
 Kahuna (R16) on its own board, in C (``kanaloa_core.random_games``) and in
 every engine; its signatures are ``signature`` (3 and 4 players, both
 presets), ``signature_2p`` (R15), ``signature_gods`` (R14) and
@@ -622,13 +622,10 @@ ISMCTS_POSITION = (4, "mid-round-1")
 ISMCTS_SEED = 7
 
 
-def family_workloads(game: GameType) -> GameBench:
-    """The ``bench`` face of the Kanaloa family's games (``kanaloa.rules.registry``): what ``run_bench`` times
-    and counts for ``game`` (see the module docstring)."""
-    return _FAMILY_BENCHES[game.name](game)
+def kanaloa_workloads(game: GameType) -> GameBench:
+    """Kanaloa's ``bench`` face (``kanaloa.rules.registry``): what ``run_bench`` times and counts for it (see the
+    module docstring): its player counts, the gods, and its three signatures."""
 
-
-def _kanaloa_bench(game: GameType) -> GameBench:
     def rules(**params: Any) -> Ruleset:
         result: Ruleset = game.load(**params)
         return result
@@ -667,7 +664,8 @@ def _kanaloa_bench(game: GameType) -> GameBench:
     )
 
 
-def _kahuna_bench(game: GameType) -> GameBench:
+def kahuna_workloads(game: GameType) -> GameBench:
+    """Kahuna's ``bench`` face: its games on its own board and its signature."""
     rules: Ruleset = game.load()
     return GameBench(
         core_games=_family_core_games,
@@ -677,10 +675,6 @@ def _kahuna_bench(game: GameType) -> GameBench:
         signatures=(Signature("signature_kahuna", "Kahuna signature", "R16", (rules,)),),
         targets={"kahuna_playouts_per_s": 50_000},  # issue 13: random Kahuna games in C, per core
     )
-
-
-# The family's workloads by the registry's name of the game.
-_FAMILY_BENCHES: dict[str, Callable[[GameType], GameBench]] = {"kanaloa": _kanaloa_bench, "kahuna": _kahuna_bench}
 
 
 def _family_salt() -> int:
@@ -914,8 +908,9 @@ __all__ = [
     "bench_positions",
     "bench_targets",
     "core_games",
-    "family_workloads",
     "game_bench",
+    "kahuna_workloads",
+    "kanaloa_workloads",
     "play_games",
     "play_games_api",
     "play_random",
