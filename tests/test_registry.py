@@ -147,3 +147,23 @@ def test_a_document_of_the_default_game_is_read_by_its_own_position_class(toy_re
 def test_the_faces_listed_are_the_faces_the_layers_ask_for():
     for g in game_types():
         assert set(g.faces) == set(FACES), g.name
+
+
+def test_the_commands_take_every_registered_parameter_as_an_option():
+    """``new`` and ``simulate`` make their game options from the registry: a game brings its options along."""
+    from kanaloa.interfaces.cli import game_parameter_options, new, simulate
+
+    names = {p.name for g in game_types() for p in g.parameters}
+    for command in (new, simulate):
+        options = {p.name: p for p in command.params}
+        assert names <= set(options), command.name
+        assert options["gods"].is_flag and options["players"].type.name == "integer"
+
+    import click
+
+    @click.command()
+    @game_parameter_options
+    def probe(**params):
+        pass
+
+    assert {p.name for p in probe.params} == names

@@ -12,7 +12,8 @@ import io
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, BinaryIO
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import click
 
@@ -373,32 +374,53 @@ def _as_option(error: ParameterError, given: dict[str, object]) -> OptionError:
     return OptionError(f"--{error.parameter}{shown}: {error.why}")
 
 
+def game_parameter_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """One option for each parameter of the registered games (``kanaloa games`` lists them), in the order the
+    games list them, its help the games' own.  The command receives them as keywords, None where not given,
+    and passes on to ``load_game`` only those given (``given_parameters``)."""
+    from ..rules.registry import game_types
+
+    by_name: dict[str, list[tuple[Any, Any]]] = {}
+    for g in game_types():
+        for p in g.parameters:
+            by_name.setdefault(p.name, []).append((g, p))
+    for name, uses in reversed(list(by_name.items())):
+        said: dict[tuple[str, str], list[tuple[str, str]]] = {}  # (what it means, takes) -> (game, its default)
+        for g, p in uses:
+            said.setdefault((p.help, p.takes), []).append((g.title, p.default))
+        parts = []
+        for (meaning, takes), games in said.items():
+            defaults = (games[0][1] if len(games) == 1 else
+                        ", ".join(f"{default} in {title}" for title, default in games))
+            parts.append(f"{', '.join(title for title, _ in games)}: {meaning} ({takes}; default {defaults}).")
+        text = " ".join(parts)
+        kind = uses[0][1].kind
+        if kind == "flag":
+            option = click.option(f"--{name}", name, is_flag=True, default=None, help=text)
+        else:
+            option = click.option(f"--{name}", name, type=int if kind == "int" else str, default=None,
+                                  metavar="N" if kind == "int" else name.upper(), help=text)
+        command = option(command)
+    return command
+
+
+def given_parameters(params: dict[str, Any]) -> dict[str, Any]:
+    """The game parameters a command was given (``game_parameter_options``), for ``load_game``."""
+    return {name: value for name, value in params.items() if value is not None}
+
+
 @cli.command()
 @click.option("--game", type=click.Choice(_game_names()), default=_game_names()[0], show_default=True,
               help="The game: kanaloa, or kahuna, the 2-player predecessor (R16), white against black. 'kanaloa "
-                   "games' lists the games and their parameters.")
-@click.option("--players", type=int, default=None,
-              help="Number of players (R3); with 2 each plays two colors (R15). Kahuna is for 2. [default: 4, "
-                   "Kahuna 2]")
+                   "games' lists the games and their parameters, each an option here.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
               help="Seed for the deal; the same seed deals the same game. Random when omitted (then printed on "
                    "stderr).")
-@click.option("--preset", default=None, metavar="PRESET",
-              help="yucata: unlimited bridges; tabletop: 20 bridges per color (R13). Kahuna has no presets. "
-                   "[default: yucata]")
-@click.option("--board", default=None, help="Built-in board name or board file path. [default: oro, Kahuna kahuna]")
-@click.option("--colors", "colors", default=None, metavar="COLORS",
-              help="Each player's colors, in seat order (the first moves first): one each, e.g. green,red,blue or "
-                   "in Kahuna black,white (R16.1); with --players 2 two each, first color first, e.g. "
-                   "red+blue,green+yellow (R15.1). [default: red,green,blue,yellow in seat order; "
-                   "red+blue,green+yellow; Kahuna white,black]")
 @click.option("--viewer", type=click.Choice(_viewer_colors()), default=None,
               help="Print the position as this color sees it instead of the full position (with 2 players: a "
                    "player, named by its first color; in Kahuna white or black).")
-@click.option("--gods", is_flag=True,
-              help="Play the variant Might of the Gods (R14): a god token on each of the board's 16 islands.")
-def new(game: str, players: int | None, seed: int | None, preset: str | None, board: str | None, colors: str | None,
-        viewer: str | None, gods: bool) -> None:
+@game_parameter_options
+def new(game: str, seed: int | None, viewer: str | None, **params: Any) -> None:
     """Deal a new game and print its position (JSON).
 
     With --players 2 each player plays two colors (R15): red and blue
@@ -419,7 +441,8 @@ def new(game: str, players: int | None, seed: int | None, preset: str | None, bo
     from ..position import deal_position
     from ..rules.registry import ParameterError, load_game
 
-    given: dict[str, object] = {"players": players, "preset": preset, "gods": gods, "board": board, "colors": colors}
+    given = given_parameters(params)
+    preset = given.get("preset")
     try:
         ruleset = load_game(game, **given)
     except ParameterError as exc:
@@ -1132,17 +1155,10 @@ class _WithBotSpecs(KanaloaCommand):
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
               help="Tournament seed: the same seed plays the same games. Random when omitted (then printed on "
                    "stderr).")
-@click.option("--players", type=click.IntRange(2, 4), default=None,
-              help="Number of players; the lineup must name as many bots (a check, nothing more). With 2, each "
-                   "plays two colors (R15).")
-@click.option("--preset", type=click.Choice(["yucata", "tabletop"]), default="yucata", show_default=True,
-              help="yucata: unlimited bridges; tabletop: 20 bridges per color (R13). Kanaloa only.")
-@click.option("--board", default=None,
-              help="Built-in board name or board file path. [default: oro; Kahuna: kahuna]")
 @click.option("--game", "game", type=click.Choice(_game_names()), default="kanaloa", show_default=True,
-              help="The rule set: Kanaloa, or Kahuna (R16: 2 bots, white against black).")
-@click.option("--gods", "gods", is_flag=True,
-              help="Play Might of the Gods (R14): god tokens on the islands (a 16-island board, Kanaloa only).")
+              help="The game: Kanaloa, or Kahuna (R16: 2 bots, white against black). Its parameters follow; the "
+                   "lineup gives the number of players (--players, when given, must agree with it).")
+@game_parameter_options
 @click.option("--workers", "workers", default=None, metavar="N",
               help=f"Worker processes playing games in parallel; {_WORKERS_HELP} The results do not depend on "
                    f"it. [default: 1]")
@@ -1155,9 +1171,8 @@ class _WithBotSpecs(KanaloaCommand):
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", "progress", default=True, show_default=True,
               help="Show progress on stderr: a live bar on a terminal, otherwise a line every 30 s.")
-def simulate(bots: str, games: int | None, seed: int | None, players: int | None, preset: str, board: str | None,
-             game: str, gods: bool, workers: str | None, scheduler: str | None, out: str | None, as_json: bool,
-             progress: bool) -> int:
+def simulate(bots: str, games: int | None, seed: int | None, game: str, workers: str | None,
+             scheduler: str | None, out: str | None, as_json: bool, progress: bool, **params: Any) -> int:
     """Play bot against bot with rotated seats and summarise how each bot did.
 
     The lineup (--bots) has one spec per seat, so its length is the number
@@ -1217,8 +1232,7 @@ def simulate(bots: str, games: int | None, seed: int | None, players: int | None
     announce = seed is None
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    tournament = make_tournament(specs, games, seed, preset=preset, board=board, players=players, game=game,
-                                 gods=gods)
+    tournament = make_tournament(specs, games, seed, game=game, **given_parameters(params))
     if scheduler is not None:
         check_scheduler(scheduler)
     with contextlib.ExitStack() as stack:

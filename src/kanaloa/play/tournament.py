@@ -37,10 +37,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import PATH_LIMIT, OptionError, brief, quote
 from ..position.notation import Move
-from ..rules.board import Board
 from ..rules.core import CoreState
 from ..rules.engine import load_engine
 from ..rules.registry import document_game, game_type, load_game
@@ -108,14 +108,15 @@ def option_error(exc: ParameterError, labels: dict[str, str] | None = None) -> O
     return OptionError(f"{label}{shown}: {exc.why}")
 
 
-def make_tournament(bots: Sequence[str], games: int, seed: int, preset: str = "yucata",
-                    board: str | Board | None = None, players: int | None = None,
-                    game: str | None = None, gods: bool = False, ruleset: Ruleset | None = None) -> Tournament:
+def make_tournament(bots: Sequence[str], games: int, seed: int, *, game: str | None = None,
+                    ruleset: Ruleset | None = None, players: int | None = None, **params: Any) -> Tournament:
     """A checked ``Tournament``.
 
-    The rule set is ``ruleset``, or the one ``load_game(game, players=...,
-    preset, gods, board)`` makes for the lineup (``game`` defaults to the
-    registry's default game, Kanaloa; ``board`` to the game's own).  Raises
+    The rule set is ``ruleset``, or the one ``load_game(game, players=len(bots),
+    **params)`` makes for the lineup (``game`` defaults to the registry's
+    default game, Kanaloa; its parameters (``preset``, ``gods``, ``board``...)
+    to the game's defaults); ``players``, when given, must be the lineup's
+    length.  Raises
     ``OptionError`` naming the option (``--bots``, ``--games``,
     ``--players``, ``--preset``, ``--gods``, ``--board``, ``--game``) for
     a bad spec, a lineup that disagrees with ``players``,
@@ -136,7 +137,7 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, preset: str = "y
     if ruleset is None:
         try:
             name = document_game(None).name if game is None else game
-            ruleset = load_game(name, players=len(specs), preset=preset, gods=gods, board=board)
+            ruleset = load_game(name, players=len(specs), **params)
         except ParameterError as exc:
             if exc.parameter == "players" and players is None:  # the count came from the lineup
                 counts = next((p.choices for p in game_type(name).parameters if p.name == "players"), ())

@@ -191,9 +191,11 @@ class Parameter:
     default: str  # for people: "4", "oro", "by the player count"
     help: str
     choices: tuple[str, ...] = ()
+    kind: str = "text"  # what a command-line option of it takes: "int", "flag" (true when given) or "text"
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "takes": self.takes, "default": self.default, "help": self.help}
+        out: dict[str, Any] = {"name": self.name, "takes": self.takes, "default": self.default, "help": self.help,
+                               "kind": self.kind}
         if self.choices:
             out["choices"] = list(self.choices)
         return out
@@ -765,20 +767,23 @@ def parameters(game: str) -> tuple[Parameter, ...]:
                       KAHUNA_GAME if game == KAHUNA_GAME else "oro", "the islands, links and cards (R1)")
     if game == KAHUNA_GAME:
         return (
-            Parameter("players", "2", "2", "Kahuna is for 2 players, white and black (R16.1)", ("2",)),
+            Parameter("players", "2", "2", "Kahuna is for 2 players, white and black (R16.1)", ("2",), "int"),
             board,
             Parameter("colors", "white,black or black,white", "white,black",
                       "the players' colors in seat order; the first moves first (R16.1)"),
         )
     return (
-        Parameter("players", "2, 3 or 4", "4", "players; with 2 each plays two colors (R15.1)", ("2", "3", "4")),
+        Parameter("players", "2, 3 or 4", "4", "players (R3); with 2 each plays two colors (R15.1)",
+                  ("2", "3", "4"), "int"),
         Parameter("preset", "yucata or tabletop", "yucata",
                   "yucata: unlimited bridges; tabletop: 20 bridges a color (R13)", tuple(PRESETS)),
-        Parameter("gods", "true or false", "false", "Might of the Gods: god tokens on the 16 islands (R14)",
-                  ("false", "true")),
+        Parameter("gods", "true or false", "false",
+                  "Might of the Gods: a god token on each of the board's 16 islands (R14)", ("false", "true"),
+                  "flag"),
         board,
         Parameter("colors", "COLOR,... or A+B,C+D with 2 players", "red,green,blue,yellow; red+blue,green+yellow",
-                  "each player's colors in seat order (R15.1)"),
+                  "each player's colors in seat order, the first moving first: one each, e.g. green,red,blue; "
+                  "with 2 players two each, its first color first, e.g. red+blue,green+yellow (R15.1)"),
     )
 
 
