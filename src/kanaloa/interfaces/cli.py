@@ -296,6 +296,18 @@ def emit_json(value) -> None:
     click.echo(json.dumps(value, indent=2))
 
 
+def report_status(report, as_json: bool, *, failed: bool) -> int:
+    """Print a checking tool's report (as JSON or as its summary) and return the command's exit status:
+    130 when Ctrl-C cut the run short, 1 when it found something, 0 otherwise."""
+    if as_json:
+        emit_json(report.to_json())
+    else:
+        click.echo(report.summary())
+    if report.interrupted:
+        return 130
+    return 1 if failed else 0
+
+
 @click.group(cls=KanaloaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kanaloa", prog_name="kanaloa")
 def cli() -> None:
@@ -1418,14 +1430,9 @@ def soak(games: int, seed: int | None, workers: str, keep_going: bool, game: int
     finally:
         meter.close()
     if as_json:
-        emit_json(result.to_json())
         for divergence in result.divergences:
             click.echo(divergence.reproducer(), err=True)
-    else:
-        click.echo(result.summary())
-    if result.interrupted:
-        return 130
-    return 1 if result.diverged else 0
+    return report_status(result, as_json, failed=bool(result.diverged))
 
 
 @cli.command()
@@ -1486,13 +1493,7 @@ def fuzz(target: str, runs: int | None, seconds: float | None, seed: int | None,
         seed = int.from_bytes(os.urandom(4), "big")
         click.echo(f"kanaloa: fuzzing with --seed {seed}", err=True)
     report = run_fuzz(targets, seed, runs=runs, seconds=seconds, save_dir=save_dir, command=cli)
-    if as_json:
-        emit_json(report.to_json())
-    else:
-        click.echo(report.summary())
-    if report.interrupted:
-        return 130
-    return 1 if report.total_findings else 0
+    return report_status(report, as_json, failed=bool(report.total_findings))
 
 
 @cli.command()

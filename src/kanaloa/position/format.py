@@ -145,7 +145,7 @@ every color chosen (``to_move`` is then the first color), or round 2 with no
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import BoardError, PositionError, brief
@@ -578,6 +578,18 @@ class _Reader:
             raise _fail(field, f"{brief(value)} is not playing (the {what} are {', '.join(self.players)})")
         return self.players.index(value)
 
+    def _by_player(self, field: str, entries: dict[Any, Any],
+                   hidden: str | None = None) -> Iterator[tuple[str, Any, int, Any]]:
+        """The entries of the object ``field`` keyed by player, each as (its own field, its key, the player's
+        seat, its value).  ``hidden``, where given, words why a viewer's position cannot hold another player's
+        entry (with ``{viewer}`` and ``{player}`` filled in); such an entry is refused."""
+        for key, value in entries.items():
+            where = f"{field}.{_key(key)}"
+            seat = self._seat(where, key)
+            if hidden is not None and self.viewer is not None and seat != self.viewer:
+                raise _fail(where, hidden.format(viewer=self.players[self.viewer], player=key))
+            yield where, key, seat, value
+
     def _colors(self, field: str, value: Any) -> list[int]:
         """Seats named by a list of players (a color each, with 3 or 4 players)."""
         if not isinstance(value, list):
@@ -675,9 +687,7 @@ class _Reader:
         owned = gods.get("owned", {})
         if not isinstance(owned, dict):
             raise _fail("gods.owned", f"must be an object mapping players to the tokens each owns, not {brief(owned)}")
-        for c, tokens in owned.items():
-            field = f"gods.owned.{_key(c)}"
-            s = self._seat(field, c)
+        for field, _, s, tokens in self._by_player("gods.owned", owned):
             if not isinstance(tokens, list):
                 raise _fail(field, f"must be a list of tokens, not {brief(tokens)}")
             for token in tokens:
@@ -710,9 +720,7 @@ class _Reader:
         if not isinstance(known, dict):
             raise _fail(field, f"must be an object mapping observers to the cards each knows, not {brief(known)}")
         given = set()
-        for c, value in known.items():
-            where = f"{field}.{_key(c)}"
-            o = self._seat(where, c)
+        for where, c, o, value in self._by_player(field, known):
             if o == seat:
                 raise _fail(where, f"{c} sees its own hand; 'known' holds what the others know of it (R14.10)")
             if self.viewer is not None and o != self.viewer:
@@ -800,11 +808,8 @@ class _Reader:
         by = discard.get("hidden_by", {})
         if not isinstance(by, dict):
             raise _fail("discard.hidden_by", "must be an object mapping colors to their face-down discards")
-        for c, cards in by.items():
-            field = f"discard.hidden_by.{_key(c)}"
-            s = self._seat(field, c)
-            if self.viewer is not None and s != self.viewer:
-                raise _fail(field, f"{self.players[self.viewer]} cannot see {c}'s face-down discards")
+        for field, _, s, cards in self._by_player("discard.hidden_by", by, "{viewer} cannot see {player}'s "
+                                                                            "face-down discards"):
             d.hidden_by[s] = self._multiset(field, cards)
         named = d.hidden_count()
         hidden = self._count("discard.hidden", discard.get("hidden", named))
@@ -831,12 +836,8 @@ class _Reader:
         per_island = self.board.cards_per_island
         pile = [[0] * self.board.n_islands for _ in self.players]
         unseen = [0] * len(self.players)
-        for c, entry in known.items():
-            field = f"reshuffle.{_key(c)}"
-            s = self._seat(field, c)
-            if self.viewer is not None and s != self.viewer:
-                raise _fail(field, f"{self.players[self.viewer]} cannot know what {c} saw go into the deck "
-                                   f"(its own face-down discards among them)")
+        unseen_entry = "{viewer} cannot know what {player} saw go into the deck (its own face-down discards among them)"
+        for field, _, s, entry in self._by_player("reshuffle", known, unseen_entry):
             entry = self._object(field, entry, ("cards", "unseen"))
             pile[s] = self._multiset(f"{field}.cards", entry.get("cards", []))
             for x, k in enumerate(pile[s]):
@@ -934,13 +935,9 @@ class _Reader:
         cards = setup.get("cards", {})
         if not isinstance(cards, dict):
             raise _fail("setup.cards", "must be an object mapping colors to the card each set aside")
-        for c, card in cards.items():
-            field = f"setup.cards.{_key(c)}"
-            s = self._seat(field, c)
+        for field, c, s, card in self._by_player("setup.cards", cards, "{viewer} cannot see {player}'s chosen card"):
             if s not in chosen:
                 raise _fail(field, f"{c} has not chosen yet")
-            if self.viewer is not None and s != self.viewer:
-                raise _fail(field, f"{colors[self.viewer]} cannot see {c}'s chosen card")
             d.setup_chosen[s] = self._cards(field, [card])[0]
         for s in sorted(chosen):
             if d.setup_chosen[s] == NO_CARD:

@@ -225,11 +225,9 @@ def record(rs: Ruleset, viewer: int, d: StateData, mv: Move, fail: Fail) -> tupl
         if d.deck and mv.refill is not None:
             changed = _bring_to_deck_top(board, colors, viewer, d, mv.refill, fail, "refill")
     elif kind in (notation.DISCARD, notation.REVEAL):
-        if own and not mv.cards:
-            raise fail(f"name the card: '{kind} CARD'")
-        if not own and mv.cards:
-            what = "discards face-down" if kind == notation.DISCARD else "sets aside"
-            raise fail(f"{seer} does not see which card {name} {what}; write '{kind}'")
+        what = "discards face-down" if kind == notation.DISCARD else "sets aside"
+        _check_shown(own, bool(mv.cards), fail, f"name the card: '{kind} CARD'",
+                     f"{seer} does not see which card {name} {what}; write '{kind}'")
         if not own:
             # The card stays unseen: any card of the filled-in hand stands for it.
             code = actions.DISCARD if kind == notation.DISCARD else actions.REVEAL
@@ -237,6 +235,16 @@ def record(rs: Ruleset, viewer: int, d: StateData, mv: Move, fail: Fail) -> tupl
     elif kind in (notation.PLACE, notation.SWAP, notation.REMOVE) and mv.paid and not own:  # R16.3: a removal pays
         changed = _bring_to_hand(board, colors, viewer, d, me, mv, fail)
     return changed, mv.to_action(rs, me)
+
+
+def _check_shown(sees: bool, shown: bool, fail: Fail, name_it: str, unseen: str) -> None:
+    """A record names the cards of a move exactly when the viewer sees them: ``name_it`` is the error when
+    the viewer sees them and the record does not name them, ``unseen`` when it names cards the viewer
+    cannot see."""
+    if sees and not shown:
+        raise fail(name_it)
+    if shown and not sees:
+        raise fail(unseen)
 
 
 def _record_god_move(board: Board, colors: tuple[str, ...], viewer: int, d: StateData, mv: Move,
@@ -250,28 +258,23 @@ def _record_god_move(board: Board, colors: tuple[str, ...], viewer: int, d: Stat
     kind = mv.kind
     if kind == notation.KU:
         target = players.index(str(mv.target))
-        if own and not mv.seen:
-            raise fail(f"name the cards {seer} sees in {mv.target}'s hand: 'ku {mv.target} sees CARD ...' (R14.6)")
-        if not own and mv.seen:
-            raise fail(f"only the user of KU sees the hand; {seer} writes '{name}: ku {mv.target}' (R14.6)")
+        _check_shown(own, bool(mv.seen), fail,
+                     f"name the cards {seer} sees in {mv.target}'s hand: 'ku {mv.target} sees CARD ...' (R14.6)",
+                     f"only the user of KU sees the hand; {seer} writes '{name}: ku {mv.target}' (R14.6)")
         return (_make_hand(board, colors, viewer, d, target, mv, fail) if own else False), None
     if kind == notation.STEAL:
         victim = d.ku_target
         sees = own or viewer == victim
-        if sees and not mv.cards:
-            raise fail(f"name the card {name} takes: '{name}: steal CARD' (R14.6)")
-        if not sees and mv.cards:
-            raise fail(f"{seer} does not see which card {name} takes from {players[victim]}; write '{name}: steal' "
-                       f"(R14.10)")
+        _check_shown(sees, bool(mv.cards), fail, f"name the card {name} takes: '{name}: steal CARD' (R14.6)",
+                     f"{seer} does not see which card {name} takes from {players[victim]}; write '{name}: steal' "
+                     f"(R14.10)")
         return False, None if sees else actions.encode(actions.STEAL, stand_in(d, victim, viewer))
     if kind == notation.GIVE:
         receiver = players.index(str(mv.target))
         sees = own or viewer == receiver
-        if sees and not mv.cards:
-            raise fail(f"name the card {name} gives: '{name}: give {mv.target} CARD' (R14.7)")
-        if not sees and mv.cards:
-            raise fail(f"{seer} does not see the card {name} gives {mv.target}; write '{name}: give {mv.target}' "
-                       f"(R14.10)")
+        _check_shown(sees, bool(mv.cards), fail, f"name the card {name} gives: '{name}: give {mv.target} CARD' (R14.7)",
+                     f"{seer} does not see the card {name} gives {mv.target}; write '{name}: give {mv.target}' "
+                     f"(R14.10)")
         if not sees:
             return False, actions.encode(actions.GIVE, stand_in(d, me, viewer), receiver)
         return (False if own else _bring_to_hand(board, colors, viewer, d, me, mv, fail)), None
