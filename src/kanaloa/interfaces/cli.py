@@ -327,6 +327,14 @@ def _game_names() -> tuple[str, ...]:
     return game_names()
 
 
+def _games_help(then: str) -> str:
+    """``--game``'s help: each registered game's name and summary, then ``then``."""
+    from ..rules.registry import game_types
+
+    games = "; ".join(f"{g.name}: {g.title}, {g.summary}" for g in game_types())
+    return f"The game ({games}). {then}"
+
+
 def _viewer_colors() -> list[str]:
     """Every color a registered game may name, in registration order: the choices of ``--viewer``."""
     from ..rules.registry import game_types, load_game
@@ -423,8 +431,7 @@ def given_parameters(params: dict[str, Any]) -> dict[str, Any]:
 
 @cli.command()
 @click.option("--game", type=click.Choice(_game_names()), default=_game_names()[0], show_default=True,
-              help="The game: kanaloa, or kahuna, the 2-player predecessor (R16), white against black. 'kanaloa "
-                   "games' lists the games and their parameters, each an option here.")
+              help=_games_help("'kanaloa games' lists the games and their parameters, each an option here."))
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
               help="Seed for the deal; the same seed deals the same game. Random when omitted (then printed on "
                    "stderr).")
@@ -1167,9 +1174,9 @@ class _WithBotSpecs(KanaloaCommand):
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
               help="Tournament seed: the same seed plays the same games. Random when omitted (then printed on "
                    "stderr).")
-@click.option("--game", "game", type=click.Choice(_game_names()), default="kanaloa", show_default=True,
-              help="The game: Kanaloa, or Kahuna (R16: 2 bots, white against black). Its parameters follow; the "
-                   "lineup gives the number of players (--players, when given, must agree with it).")
+@click.option("--game", "game", type=click.Choice(_game_names()), default=_game_names()[0], show_default=True,
+              help=_games_help("Its parameters follow; the lineup gives the number of players (--players, when "
+                               "given, must agree with it)."))
 @game_parameter_options
 @click.option("--workers", "workers", default=None, metavar="N",
               help=f"Worker processes playing games in parallel; {_WORKERS_HELP} The results do not depend on "
