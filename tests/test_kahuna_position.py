@@ -12,7 +12,7 @@ import random
 import pytest
 
 from kahuna_positions import kahuna_doc, leftover, no_bridges_over
-from kanaloa.errors import MoveError, OptionError, PositionError
+from kanaloa.errors import MoveError, OptionError
 from kanaloa.interfaces.display import render_position
 from kanaloa.position import Position, WaitingError
 from kanaloa.position.notation import Move, parse_move
@@ -21,6 +21,7 @@ from kanaloa.rules.board import load_board
 from kanaloa.rules.engine import load_engine
 from kanaloa.rules.ruleset import make_ruleset
 from kanaloa.rules.state import GAME_KAHUNA, StateData
+from position_helpers import DELETE, changed_error, give, position_error, put
 from viewer_helpers import record
 
 KAHUNA = load_board("kahuna")
@@ -29,30 +30,6 @@ RULES = make_ruleset("kahuna", board=KAHUNA)  # Kahuna: white and black on board
 KANALOA_ON_KAHUNA = make_ruleset(board=KAHUNA)  # Kanaloa's rules, on Kahuna's board
 KANALOA = make_ruleset(board=ORO)
 REFERENCE = load_engine("reference")
-_DELETE = object()
-
-
-def _set(path, value):
-    """A change to a document: set ``value`` at the dotted ``path`` (``_DELETE`` deletes)."""
-    def change(doc):
-        *parents, last = path.split(".")
-        node = doc
-        for key in parents:
-            node = node[key]
-        if value is _DELETE:
-            del node[last]
-        else:
-            node[last] = value
-        return doc
-    return change
-
-
-def error_of(doc) -> str:
-    with pytest.raises(PositionError) as err:
-        Position.from_json(doc, engine=REFERENCE)
-    return str(err.value)
-
-
 def kahuna_game(seed: int, engine, moves: int) -> Position:
     """A full Kahuna position after ``moves`` random moves from deal ``seed`` (fewer if the game ends)."""
     rng = random.Random(seed)
@@ -165,16 +142,6 @@ def test_a_kahuna_game_without_a_winner_reads_and_writes_winner_null(make, reaso
 # -- bad Kahuna positions ---------------------------------------------------------------------------
 
 
-def _give(color, *cards):
-    """Move ``cards`` from the deck into ``color``'s hand."""
-    def change(doc):
-        for card in cards:
-            doc["deck"].remove(card)
-            doc["hands"][color]["cards"].append(card)
-        return doc
-    return change
-
-
 def _to_face_up(*cards):
     def change(doc):
         for card in cards:
@@ -187,61 +154,57 @@ def _to_face_up(*cards):
 # (change to the full Kahuna example, message); the first block is the shape (the format's own checks),
 # the second what no game of Kahuna reaches (the reference's why_unreachable).
 KAHUNA_ERRORS = [
-    (_set("game", "chess"), "game: 'chess' is not one of 'kanaloa', 'kahuna'"),
-    (_set("game", 1), "game: 1 is not one of 'kanaloa', 'kahuna'"),
-    (_set("game", None), "game: None is not one of 'kanaloa', 'kahuna'"),
-    (_set("players", ["white", "black", "red"]), "players: 3 colors; Kahuna is for 2 players, white and black (R16.1)"),
-    (_set("players", ["white"]), "players: 1 color; Kahuna is for 2 players, white and black (R16.1)"),
-    (_set("players", ["white", "red"]),
+    (put("game", "chess"), "game: 'chess' is not one of 'kanaloa', 'kahuna'"),
+    (put("game", 1), "game: 1 is not one of 'kanaloa', 'kahuna'"),
+    (put("game", None), "game: None is not one of 'kanaloa', 'kahuna'"),
+    (put("players", ["white", "black", "red"]), "players: 3 colors; Kahuna is for 2 players, white and black (R16.1)"),
+    (put("players", ["white"]), "players: 1 color; Kahuna is for 2 players, white and black (R16.1)"),
+    (put("players", ["white", "red"]),
      "players: 'red' is not a color of Kahuna (white, black); red, green, blue and yellow are Kanaloa's (R16.1)"),
-    (_set("players", ["white", "white"]), "players: ['white', 'white'] names a color twice"),
-    (_set("players", "white"), "players: must be a list of colors in seat order"),
-    (_set("colors", {"white": ["white", "black"]}),
+    (put("players", ["white", "white"]), "players: ['white', 'white'] names a color twice"),
+    (put("players", "white"), "players: must be a list of colors in seat order"),
+    (put("colors", {"white": ["white", "black"]}),
      "colors: in Kahuna each player plays one color, white or black (R16.1); only a 2-player game of Kanaloa "
      "gives each player two colors (R15.1)"),
-    (_set("rules", {"preset": "tabletop"}),
+    (put("rules", {"preset": "tabletop"}),
      "rules.preset: Kahuna has no presets (R13 does not apply, R16.9); each player has 25 bridges (R16.1)"),
-    (_set("rules", {"preset": "yucata"}),
+    (put("rules", {"preset": "yucata"}),
      "rules.preset: Kahuna has no presets (R13 does not apply, R16.9); each player has 25 bridges (R16.1)"),
-    (_set("rules", {"gods": True}),
+    (put("rules", {"gods": True}),
      "rules.gods: Might of the Gods is a variant of Kanaloa, not of Kahuna (R14, R16.9)"),
-    (_set("rules", "yucata"), "rules: must be an object (empty: Kahuna has no rule options), not 'yucata'"),
-    (_set("round", 0), "round: Kahuna has no setup round: the cards are dealt and play begins in round 1 (R16.2); "
+    (put("rules", "yucata"), "rules: must be an object (empty: Kahuna has no rule options), not 'yucata'"),
+    (put("round", 0), "round: Kahuna has no setup round: the cards are dealt and play begins in round 1 (R16.2); "
                        "the rounds are 1, 2, 3, \"final\", \"over\""),
-    (_set("round", 4), "round: 4 is not one of 1, 2, 3, \"final\", \"over\""),
-    (_set("round", "3"), "round: '3' is not one of 1, 2, 3, \"final\", \"over\""),
-    (_set("setup", {"chosen": []}), "setup: Kahuna has no setup: 3 cards are dealt to each player and 3 turned "
+    (put("round", 4), "round: 4 is not one of 1, 2, 3, \"final\", \"over\""),
+    (put("round", "3"), "round: '3' is not one of 1, 2, 3, \"final\", \"over\""),
+    (put("setup", {"chosen": []}), "setup: Kahuna has no setup: 3 cards are dealt to each player and 3 turned "
                                     "face-up (R16.2)"),
-    (_set("viewer", "red"), "viewer: 'red' is not playing (the colors are white, black)"),
-    (_set("to_move", "green"), "to_move: 'green' is not playing (the colors are white, black)"),
-    (_set("bridges.ALOA-DUDA", "red"), "bridges.ALOA-DUDA: 'red' is not playing (the colors are white, black)"),
-    (_set("scores.red", 0), "scores.red: 'red' is not playing (the colors are white, black)"),
-    (_set("turn.skipped_draw", "yes"), "turn.skipped_draw: 'yes' must be true or false"),
-    (_set("turn.skipped_draw", 1), "turn.skipped_draw: 1 must be true or false"),
-    (_set("turn.remove_on", []),
+    (put("viewer", "red"), "viewer: 'red' is not playing (the colors are white, black)"),
+    (put("to_move", "green"), "to_move: 'green' is not playing (the colors are white, black)"),
+    (put("bridges.ALOA-DUDA", "red"), "bridges.ALOA-DUDA: 'red' is not playing (the colors are white, black)"),
+    (put("scores.red", 0), "scores.red: 'red' is not playing (the colors are white, black)"),
+    (put("turn.skipped_draw", "yes"), "turn.skipped_draw: 'yes' must be true or false"),
+    (put("turn.skipped_draw", 1), "turn.skipped_draw: 1 must be true or false"),
+    (put("turn.remove_on", []),
      "turn.remove_on: Kahuna owes no removal after a build: R7 does not apply (R16.9); a removal there is a move "
      "paying two cards (R16.3)"),
-    (_set("turn.color", "white"),
+    (put("turn.color", "white"),
      "turn.color: in Kahuna each player builds with its one color (R16.1); 'turn.color' is the color of a turn in "
      "Kanaloa's 2-player game (R15.3)"),
-    (_set("turn.phase", "draw"), "turn.phase: unknown field (turn has played, discarded, skipped_draw)"),
-    (_set("final_round", {"done": []}), "final_round: only a position whose round is 'final' has it"),
-    (_set("hands.red", {"cards": []}), "hands.red: 'red' is not playing"),
-    (_set("deck", ["ALOA"]), "cards: the position holds 1 BARI cards; board kahuna has 2 of each island"),
+    (put("turn.phase", "draw"), "turn.phase: unknown field (turn has played, discarded, skipped_draw)"),
+    (put("final_round", {"done": []}), "final_round: only a position whose round is 'final' has it"),
+    (put("hands.red", {"cards": []}), "hands.red: 'red' is not playing"),
+    (put("deck", ["ALOA"]), "cards: the position holds 1 BARI cards; board kahuna has 2 of each island"),
     # What no game of Kahuna reaches (the reference's why_unreachable).
     (_to_face_up("LALE"), "face_up: 4 cards; at most 3 lie face-up (R16.2)"),
-    (_give("white", "LALE", "LALE", "GOLA"), "hands.white: 6 cards; a Kahuna hand holds at most 5 (R16.5)"),
-    (_set("scores.white", 1), "scores: white 1 and black 0 points; nobody scores before the first scoring (R16.6)"),
+    (give("white", "LALE", "LALE", "GOLA"), "hands.white: 6 cards; a Kahuna hand holds at most 5 (R16.5)"),
+    (put("scores.white", 1), "scores: white 1 and black 0 points; nobody scores before the first scoring (R16.6)"),
 ]
 
 
 @pytest.mark.parametrize("change, message", KAHUNA_ERRORS)
 def test_a_bad_kahuna_position_names_the_field_and_why(change, message):
-    doc = kahuna_doc()
-    keep_deck = doc["deck"]
-    doc = change(doc)
-    doc.setdefault("deck", keep_deck)
-    assert error_of(doc) == message
+    assert changed_error(kahuna_doc(), change) == message
 
 
 def _final(**fields):
@@ -275,7 +238,7 @@ ROUND_ERRORS = [
 
 @pytest.mark.parametrize("make, message", ROUND_ERRORS)
 def test_a_bad_kahuna_round_names_the_field_and_why(make, message):
-    assert error_of(make()) == message
+    assert position_error(make()) == message
 
 
 KANALOA_ERRORS = [
@@ -287,11 +250,11 @@ KANALOA_ERRORS = [
     ({"turn": {"played": 0, "discarded": False, "remove_on": [], "skipped_draw": False}},
      "turn.skipped_draw: a Kanaloa turn always ends with a draw (R5); only Kahuna skips one (R16.5): a Kahuna "
      "position says \"game\": \"kahuna\""),
-    ({"round": "over", "to_move": None, "turn": _DELETE,
+    ({"round": "over", "to_move": None, "turn": DELETE,
       "result": {"ranking": ["red", "green", "blue", "yellow"], "winner": None, "reason": "points"}},
      "result.winner: null, but a game of Kanaloa always has a winner (R12); only Kahuna may end without one "
      "(R16.7)"),
-    ({"round": "over", "to_move": None, "turn": _DELETE,
+    ({"round": "over", "to_move": None, "turn": DELETE,
       "result": {"ranking": ["red", "green", "blue", "yellow"], "winner": "red", "reason": "no bridges"}},
      "result.reason: 'no bridges': only a game of Kahuna ends when a player has no bridge left (R16.8); the game "
      "ends on 'points' or 'eleven islands'"),
@@ -303,12 +266,12 @@ def test_kahuna_fields_in_a_kanaloa_position_say_whose_they_are(fields, message)
     doc = Position.new(players=4, seed=2, engine=REFERENCE).to_json()
     doc.update({"round": 1, "face_up": doc["deck"][:4], "deck": doc["deck"][4:]})
     for key, value in fields.items():
-        if value is _DELETE:
+        if value is DELETE:
             del doc[key]
         else:
             doc[key] = value
     del doc["setup"]
-    assert error_of(doc) == message
+    assert position_error(doc) == message
 
 
 def test_a_kahuna_viewer_position_hides_what_the_viewer_cannot_see():
@@ -319,7 +282,7 @@ def test_a_kahuna_viewer_position_hides_what_the_viewer_cannot_see():
     assert doc["deck"] == {"count": len(full.to_json()["deck"])}
     bad = copy.deepcopy(doc)
     bad["hands"]["black"] = {"cards": ["ELAI", "FAAA", "GOLA", "HUNA"]}
-    assert error_of(bad) == "hands.black.cards: white cannot see black's cards; give 'count' and 'public'"
+    assert position_error(bad) == "hands.black.cards: white cannot see black's cards; give 'count' and 'public'"
 
 
 # -- notation ---------------------------------------------------------------------------------------
