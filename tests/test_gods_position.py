@@ -25,7 +25,7 @@ from kanaloa.rules.engine import load_engine
 from kanaloa.rules.ruleset import make_ruleset
 from kanaloa.rules.state import GOD_NAMES, GOD_TOKENS, NO_GOD
 from position_helpers import DELETE, move_error, position_error, put
-from viewer_helpers import record
+from viewer_helpers import follow_game, record
 
 ORO = load_board("oro")
 REFERENCE = load_engine("reference")
@@ -752,40 +752,26 @@ def test_another_players_kanaloa_swap_pulls_its_card_into_the_filled_in_hand():
 # -- viewers follow whole games ---------------------------------------------------------------------------
 
 
+def _count_token_uses(seen, action, full):
+    kind = A.kind_of(action)
+    seen["ku"] += kind == A.KU
+    seen["pele"] += kind == A.PELE
+    seen["lono"] += kind == A.LONO
+    seen["kanaloa"] += kind in (A.PLACE, A.SWAP) and A.build_arg(action) in (A.JOKER, A.SWAP_JA, A.SWAP_JB, A.SWAP_JJ)
+
+
+def _rendered(full, seat, color):
+    return render(full.ruleset, full.state.to_data(), seat)
+
+
 def mirror_game(seed: int, players: int, engine, check_moves: bool = False) -> dict:
     """A seeded random game of the gods in full and in every player's view, the tokens used whenever the dice
-    say so; every view must print what the full position shows its viewer.  Returns event counts."""
+    say so, and now and then a view read back from its document; every view must print what the full position
+    shows its viewer.  Returns event counts."""
     rng = random.Random(seed)
     full = Position.new(players=players, seed=seed, gods=True, engine=engine)
-    views = {c: full.as_viewer(c) for c in full.players}
-    seen = {kind: 0 for kind in ("moves", "ku", "pele", "lono", "kanaloa", "waits", "reread")}
-    while not full.is_over:
-        action = god_choice(rng, full.state.legal_actions())
-        notes = {c: record(full, action, c) for c in full.players}
-        kind = A.kind_of(action)
-        seen["moves"] += 1
-        seen["ku"] += kind == A.KU
-        seen["pele"] += kind == A.PELE
-        seen["lono"] += kind == A.LONO
-        seen["kanaloa"] += kind in (A.PLACE, A.SWAP) and A.build_arg(action) in (A.JOKER, A.SWAP_JA, A.SWAP_JB,
-                                                                                 A.SWAP_JJ)
-        full.push(action)
-        data = full.state.to_data()
-        for seat, (color, view) in enumerate(views.items()):
-            view.play(notes[color])
-            if view.waiting:
-                seen["waits"] += 1
-                shown = view.to_json()["face_up"]
-                view.play("faceup " + " ".join(full.to_json()["face_up"][len(shown):]))
-            if rng.random() < 0.02:  # a view read back from its document follows the game as well
-                views[color] = view = Position.from_json(view.dumps(), engine=engine)
-                seen["reread"] += 1
-            assert view.to_json() == render(full.ruleset, data, seat), (seed, seen["moves"], color)
-            if check_moves and view.to_move == color and not view.is_over:
-                assert view.legal_moves() == full.legal_moves()
-    for color in full.players:
-        assert views[color].dumps() == full.as_viewer(color).dumps()
-    return seen
+    return follow_game(full, lambda actions: god_choice(rng, actions), count=_count_token_uses,
+                       reread=lambda: rng.random() < 0.02, check_moves=check_moves, shown=_rendered)
 
 
 def test_viewers_follow_two_hundred_and_ten_games_of_the_gods_from_their_own_records():

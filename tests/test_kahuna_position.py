@@ -14,7 +14,7 @@ import pytest
 from kahuna_positions import kahuna_doc, leftover, no_bridges_over
 from kanaloa.errors import MoveError, OptionError
 from kanaloa.interfaces.display import render_position
-from kanaloa.position import Position, WaitingError
+from kanaloa.position import Position
 from kanaloa.position.notation import Move, parse_move
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import load_board
@@ -22,7 +22,7 @@ from kanaloa.rules.engine import load_engine
 from kanaloa.rules.ruleset import make_ruleset
 from kanaloa.rules.state import GAME_KAHUNA, StateData
 from position_helpers import DELETE, changed_error, give, position_error, put
-from viewer_helpers import record
+from viewer_helpers import follow_game
 
 KAHUNA = load_board("kahuna")
 ORO = load_board("oro")
@@ -453,46 +453,26 @@ def test_a_full_kahuna_position_turns_its_cards_up_itself():
 # -- viewer positions -------------------------------------------------------------------------------
 
 
+def _count_kahuna_moves(seen, action, full):
+    kind = A.kind_of(action)
+    seen["removals"] += kind == A.REMOVE
+    seen["skips"] += kind == A.END and full.round != "over" and full.to_json()["turn"]["skipped_draw"]
+    seen["discards"] += kind == A.DISCARD
+
+
+def _wait_for_three(view, turned):
+    """R16.6: a reshuffle turns up 3 cards; the waiting view reads back as waiting."""
+    assert view.waiting.endswith("(R16.6)")
+    assert len(turned) == 3
+    again = Position.from_json(view.dumps(), engine=view.engine)
+    assert again.waiting == view.waiting
+
+
 def mirror_game(seed: int, engine) -> dict:
     """A seeded random game of Kahuna in full and in both players' views; return event counts."""
     rng = random.Random(seed)
     full = Position.new(game="kahuna", seed=seed, engine=engine)
-    views = {c: full.as_viewer(c) for c in full.players}
-    seen = {"moves": 0, "waits": 0, "exchanges": 0, "refills": 0, "own draws": 0, "removals": 0, "skips": 0,
-            "discards": 0}
-    while not full.is_over:
-        action = rng.choice(full.state.legal_actions())
-        notes = {c: record(full, action, c) for c in full.players}
-        mover = full.to_move
-        full.push(action)
-        seen["moves"] += 1
-        kind = A.kind_of(action)
-        seen["removals"] += kind == A.REMOVE
-        seen["skips"] += kind == A.END and full.round != "over" and full.to_json()["turn"]["skipped_draw"]
-        seen["discards"] += kind == A.DISCARD
-        for color, view in views.items():
-            note = notes[color]
-            hand_before = view.state.to_data().hands if kind in (A.PLACE, A.REMOVE) else None
-            view.play(note)
-            if hand_before is not None and mover != color and view.state.to_data().hands != hand_before:
-                seen["exchanges"] += 1
-            seen["refills"] += " refill " in note
-            seen["own draws"] += note.startswith(f"{color}: draw ")
-            if view.waiting:
-                with pytest.raises(WaitingError):
-                    view.legal_moves()
-                assert view.waiting.endswith("(R16.6)")
-                seen["waits"] += 1
-                shown = view.to_json()["face_up"]
-                turned = full.to_json()["face_up"][len(shown):]
-                assert len(turned) == 3
-                again = Position.from_json(view.dumps(), engine=engine)
-                assert again.waiting == view.waiting
-                view.play("faceup " + " ".join(turned))
-            assert view.to_json() == full.as_viewer(color).to_json(), (seed, seen["moves"], color, note)
-            if view.to_move == color and not view.is_over:
-                assert view.legal_moves() == full.legal_moves()
-    return seen
+    return follow_game(full, rng.choice, count=_count_kahuna_moves, on_wait=_wait_for_three)
 
 
 @pytest.mark.parametrize("seed", [1, 2])

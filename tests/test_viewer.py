@@ -13,9 +13,8 @@ import pytest
 
 from kanaloa.errors import MoveError
 from kanaloa.position import FORMAT, Position, WaitingError
-from kanaloa.rules import actions as A
 from kanaloa.rules.board import load_board
-from viewer_helpers import record
+from viewer_helpers import follow_game
 
 ORO = load_board("oro")
 
@@ -65,33 +64,7 @@ def mirror_game(seed: int, players: int, preset: str, engine) -> dict:
     """Play a seeded random game in full and in every color's view; return event counts."""
     rng = random.Random(seed)
     full = Position.new(players, seed=seed, preset=preset, engine=engine)
-    views = {c: full.as_viewer(c) for c in full.players}
-    seen = {"moves": 0, "waits": 0, "setup waits": 0, "exchanges": 0, "refills": 0, "own draws": 0}
-    while not full.is_over:
-        action = rng.choice(full.state.legal_actions())
-        notes = {c: record(full, action, c) for c in full.players}
-        mover = full.to_move
-        full.push(action)
-        seen["moves"] += 1
-        for color, view in views.items():
-            note = notes[color]
-            hand_before = view.state.to_data().hands if A.kind_of(action) in (A.PLACE, A.SWAP) else None
-            view.play(note)
-            if hand_before is not None and mover != color and view.state.to_data().hands != hand_before:
-                seen["exchanges"] += 1
-            seen["refills"] += " refill " in note
-            seen["own draws"] += note.startswith(f"{color}: draw ")
-            if view.waiting:
-                with pytest.raises(WaitingError):
-                    view.legal_moves()
-                seen["setup waits" if view.round == 0 else "waits"] += 1
-                shown = view.to_json()["face_up"]
-                turned = full.to_json()["face_up"][len(shown):]
-                view.play("faceup " + " ".join(turned))
-            assert view.to_json() == full.as_viewer(color).to_json(), (seed, seen["moves"], color, note)
-            if view.to_move == color and not view.is_over:
-                assert view.legal_moves() == full.legal_moves()
-    return seen
+    return follow_game(full, rng.choice)
 
 
 @pytest.mark.parametrize("seed, players, preset", [(11, 4, "yucata"), (12, 3, "yucata"), (13, 4, "tabletop"),
