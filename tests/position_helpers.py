@@ -7,6 +7,7 @@ import pytest
 
 from kanaloa.errors import MoveError, PositionError
 from kanaloa.position import Position
+from kanaloa.position.notation import Move, parse_move
 from kanaloa.rules.board import Board
 from kanaloa.rules.engine import load_engine
 
@@ -75,3 +76,13 @@ def move_error(pos: Position, move) -> str:
         pos.play(move)
     assert pos.dumps() == before
     return str(err.value)
+
+
+def assert_canonical(text: str, canonical: str, rules) -> None:
+    """``text`` reads as a move of ``rules`` that prints as ``canonical``, reads back from it, and is read again
+    unchanged as a Move object."""
+    move = Move.parse(text, rules)
+    assert str(move) == canonical
+    assert move.notation(rules) == canonical
+    assert Move.parse(canonical, rules) == move
+    assert parse_move(move, rules) == move

@@ -18,13 +18,13 @@ from kanaloa.errors import MoveError, OptionError
 from kanaloa.interfaces.display import render_position
 from kanaloa.position import Position
 from kanaloa.position.format import render
-from kanaloa.position.notation import Move, parse_move
+from kanaloa.position.notation import Move
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import board_to_dict, load_board
 from kanaloa.rules.engine import load_engine
 from kanaloa.rules.ruleset import make_ruleset
 from kanaloa.rules.state import GOD_NAMES, GOD_TOKENS, NO_GOD
-from position_helpers import DELETE, move_error, position_error, put
+from position_helpers import DELETE, assert_canonical, move_error, position_error, put
 from viewer_helpers import follow_game, record
 
 ORO = load_board("oro")
@@ -369,11 +369,7 @@ GOD_MOVES = [
 
 @pytest.mark.parametrize("text, canonical", GOD_MOVES)
 def test_every_gods_form_reads_and_prints_canonically(text, canonical):
-    move = Move.parse(text, GODS)
-    assert str(move) == canonical
-    assert Move.parse(canonical, GODS) == move
-    assert move.notation(GODS) == canonical
-    assert parse_move(move, GODS) == move
+    assert_canonical(text, canonical, GODS)
 
 
 PLAYERS = GODS.seat_names  # red, green, blue

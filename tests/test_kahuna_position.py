@@ -21,7 +21,7 @@ from kanaloa.rules.board import load_board
 from kanaloa.rules.engine import load_engine
 from kanaloa.rules.ruleset import make_ruleset
 from kanaloa.rules.state import GAME_KAHUNA, StateData
-from position_helpers import DELETE, changed_error, give, position_error, put
+from position_helpers import DELETE, assert_canonical, changed_error, give, move_error, position_error, put
 from viewer_helpers import follow_game
 
 KAHUNA = load_board("kahuna")
@@ -134,9 +134,7 @@ def test_a_kahuna_game_without_a_winner_reads_and_writes_winner_null(make, reaso
     assert "turn" not in out and out["to_move"] is None
     assert Position.from_json(pos.dumps(), engine=REFERENCE).dumps() == pos.dumps()
     assert pos.legal_moves() == []
-    with pytest.raises(MoveError) as err:
-        pos.play("end")
-    assert str(err.value) == "move 'end': the game is over"
+    assert move_error(pos, "end") == "move 'end': the game is over"
 
 
 # -- bad Kahuna positions ---------------------------------------------------------------------------
@@ -309,10 +307,7 @@ NOTATION = [
 
 @pytest.mark.parametrize("text, canonical", NOTATION)
 def test_kahuna_moves_read_and_print_canonically(text, canonical):
-    move = Move.parse(text, RULES)
-    assert str(move) == canonical
-    assert move.notation(RULES) == canonical
-    assert Move.parse(canonical, RULES) == move
+    assert_canonical(text, canonical, RULES)
 
 
 def test_a_kahuna_removal_is_its_action_code_and_back():
@@ -444,10 +439,9 @@ def test_the_final_round_has_one_turn_each_and_no_draw():
 
 def test_a_full_kahuna_position_turns_its_cards_up_itself():
     pos = Position.from_json(kahuna_doc(), engine=REFERENCE)
-    with pytest.raises(MoveError) as err:
-        pos.play("faceup IFFI JOJO KAHU")
-    assert str(err.value) == ("move 'faceup IFFI JOJO KAHU': a full position turns cards face-up itself; 'faceup' "
-                              "records are for viewer positions")
+    assert move_error(pos, "faceup IFFI JOJO KAHU") == (
+        "move 'faceup IFFI JOJO KAHU': a full position turns cards face-up itself; 'faceup' "
+        "records are for viewer positions")
 
 
 # -- viewer positions -------------------------------------------------------------------------------
@@ -510,17 +504,15 @@ def test_an_impossible_removal_of_the_opponent_is_refused_with_what_the_viewer_k
     view = _black_view()
     before = view.to_json()
     # White holds one of the two ALOA cards, so black cannot pay ALOA+ALOA.
-    with pytest.raises(MoveError) as err:
-        view.play("black: remove ALOA-BARI/ALOA+ALOA")
-    assert str(err.value) == ("move 'black: remove ALOA-BARI/ALOA+ALOA': black cannot hold two ALOA cards: white "
-                              "knows where every other ALOA card is")
+    assert move_error(view, "black: remove ALOA-BARI/ALOA+ALOA") == (
+        "move 'black: remove ALOA-BARI/ALOA+ALOA': black cannot hold two ALOA cards: white "
+        "knows where every other ALOA card is")
     # Rule reasons come before knowledge: black's own bridge is not the opponent's.
     with pytest.raises(MoveError) as err:
         view.play("black: remove ELAI-HUNA/ELAI+HUNA")
     assert "ELAI-HUNA" in str(err.value) and "black" in str(err.value)
-    with pytest.raises(MoveError) as err:
-        view.play("black: draw HUNA")
-    assert str(err.value) == "move 'black: draw HUNA': white does not see the card black draws; write 'draw'"
+    assert move_error(view, "black: draw HUNA") == (
+        "move 'black: draw HUNA': white does not see the card black draws; write 'draw'")
     assert view.to_json() == before
 
 
@@ -536,9 +528,8 @@ def test_a_viewer_waits_for_three_cards_after_a_kahuna_reshuffle():
     assert full.round == 2 and len(full.to_json()["face_up"]) == 3
     assert view.waiting == "the deck turned up 3 unseen card(s); record them with 'faceup CARD CARD CARD' (R16.6)"
     turned = full.to_json()["face_up"]
-    with pytest.raises(MoveError) as err:
-        view.play("faceup " + " ".join(turned[:2]))
-    assert str(err.value) == f"move 'faceup {' '.join(turned[:2])}': 3 card(s) are turned face-up; name all 3"
+    assert move_error(view, "faceup " + " ".join(turned[:2])) == (
+        f"move 'faceup {' '.join(turned[:2])}': 3 card(s) are turned face-up; name all 3")
     with pytest.raises(MoveError) as err:
         view.play("faceup " + " ".join([*turned, "ALOA"]))
     assert "'faceup' names the 1 to 3 cards turned face-up, not 4 (a reshuffle turns up 3, R16.6)" in str(
