@@ -205,13 +205,21 @@ def test_takes_when_the_deck_is_empty(engine):
 # -- waiting for face-up cards ---------------------------------------------------------------
 
 
-def test_the_setup_ends_in_a_wait_for_the_face_up_cards(engine):
-    full = Position.new(players=4, seed=21, engine=engine)
-    view = full.as_viewer("green")
+def _setup_seen_by(viewer: str, players: int, seed: int, engine, named: bool = True):
+    """A new game whose colors reveal their first possible cards in the setup (R3), and ``viewer``'s view
+    following it from its records (which name the color that moves when ``named``)."""
+    full = Position.new(players=players, seed=seed, engine=engine)
+    view = full.as_viewer(viewer)
     for color in full.colors:
         card = full.legal_moves()[0].cards[0]
         full.play(f"reveal {card}")
-        view.play(f"{color}: reveal {card}" if color == "green" else f"{color}: reveal")
+        note = f"reveal {card}" if color == viewer else "reveal"
+        view.play(f"{color}: {note}" if named else note)
+    return full, view
+
+
+def test_the_setup_ends_in_a_wait_for_the_face_up_cards(engine):
+    full, view = _setup_seen_by("green", 4, 21, engine)
     assert full.round == 1 and view.round == 0
     doc = view.to_json()
     assert doc["setup"]["chosen"] == ["red", "green", "blue", "yellow"]
@@ -246,12 +254,7 @@ def test_the_setup_ends_in_a_wait_for_the_face_up_cards(engine):
 
 
 def test_three_players_top_up_the_face_up_cards_from_the_deck(engine):
-    full = Position.new(players=3, seed=4, engine=engine)
-    view = full.as_viewer("blue")
-    for color in full.colors:
-        card = full.legal_moves()[0].cards[0]
-        full.play(f"reveal {card}")
-        view.play(f"reveal {card}" if color == "blue" else "reveal")
+    full, view = _setup_seen_by("blue", 3, 4, engine, named=False)
     faceup = full.to_json()["face_up"]
     assert len(faceup) == 4  # R3: three chosen cards and one from the deck
     view.play("faceup " + " ".join(faceup))
