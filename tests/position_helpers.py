@@ -69,6 +69,22 @@ def changed_error(doc, change, engine=None) -> str:
     return position_error(doc, engine)
 
 
+def read_back_at_every_step(full: Position, choose):
+    """Play ``full`` to its end, each action picked by ``choose(legal actions)``, yielding it before every move
+    and at the end; each time the full position and every player's view must read back from their documents to
+    themselves (the full one, while the game goes on, to its very state)."""
+    while True:
+        for pos in (full, *(full.as_viewer(c) for c in full.players)):
+            again = Position.from_json(pos.dumps(), engine=pos.engine)
+            assert again.dumps() == pos.dumps()
+            if pos.viewer is None and not pos.is_over:  # a finished game writes no turn
+                assert again.state.to_data() == pos.state.to_data()
+        yield full
+        if full.is_over:
+            return
+        full.push(choose(full.state.legal_actions()))
+
+
 def move_error(pos: Position, move) -> str:
     """The message of a refused move; the position is left as it was."""
     before = pos.dumps()
