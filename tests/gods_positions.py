@@ -9,6 +9,7 @@ from kanaloa.position import FORMAT, Position
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import load_board
 from kanaloa.rules.engine import Engine
+from position_helpers import cards_left
 
 ORO = load_board("oro")
 
@@ -56,15 +57,7 @@ def gods_doc(**fields):
 
 def leftover(doc) -> list[str]:
     """The cards of board oro that ``doc`` places nowhere, in island order."""
-    left = {name: ORO.cards_per_island for name in ORO.islands}
-    placed = list(doc["face_up"]) + list(doc["discard"]["open"])
-    for hand in doc["hands"].values():
-        placed += hand.get("cards", [])
-    for cards in doc["discard"].get("hidden_by", {}).values():
-        placed += cards
-    for card in placed:
-        left[card] -= 1
-    return [name for name in ORO.islands for _ in range(left[name])]
+    return cards_left(doc, ORO)
 
 
 def is_god_action(action: int) -> bool:

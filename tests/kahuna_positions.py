@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kanaloa.position import FORMAT
 from kanaloa.rules.board import load_board
+from position_helpers import cards_left
 
 KAHUNA = load_board("kahuna")
 
@@ -42,15 +43,7 @@ def kahuna_doc(**fields):
 
 def leftover(doc) -> list[str]:
     """The cards of board kahuna that ``doc`` places nowhere, in island order."""
-    left = {name: KAHUNA.cards_per_island for name in KAHUNA.islands}
-    placed = list(doc["face_up"]) + list(doc["discard"]["open"])
-    for hand in doc["hands"].values():
-        placed += hand.get("cards", [])
-    for cards in doc["discard"].get("hidden_by", {}).values():
-        placed += cards
-    for card in placed:
-        left[card] -= 1
-    return [name for name in KAHUNA.islands for _ in range(left[name])]
+    return cards_left(doc, KAHUNA)
 
 
 def no_bridges_over(**result):

@@ -10,60 +10,29 @@ from __future__ import annotations
 
 import json
 import random
+from functools import partial
 
 import pytest
 
 from gods_positions import DEALT_TOKENS, RED_OWNS, god_choice, gods_doc, leftover
-from kanaloa.errors import MoveError, OptionError, PositionError
+from kanaloa.errors import MoveError, OptionError
 from kanaloa.interfaces.display import render_position
 from kanaloa.position import Position
 from kanaloa.position.format import render
-from kanaloa.position.notation import Move, parse_move
+from kanaloa.position.notation import Move
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import board_to_dict, load_board
 from kanaloa.rules.engine import load_engine
 from kanaloa.rules.ruleset import make_ruleset
 from kanaloa.rules.state import GOD_NAMES, GOD_TOKENS, NO_GOD
-from viewer_helpers import record
+from position_helpers import DELETE, assert_canonical, move_error, position_error, put, read_back_at_every_step
+from viewer_helpers import follow_game, record
 
 ORO = load_board("oro")
 REFERENCE = load_engine("reference")
 CORE = load_engine("core")
 GODS = make_ruleset(players=3, gods=True, board=ORO)  # red, green and blue with the gods
 PLAIN = make_ruleset(players=3, board=ORO)  # the same without them
-_DELETE = object()
-
-
-def _set(path, value):
-    """A change to a document: set ``value`` at the dotted ``path`` (``_DELETE`` deletes)."""
-    def change(doc):
-        *parents, last = path.split(".")
-        node = doc
-        for key in parents:
-            node = node[key]
-        if value is _DELETE:
-            del node[last]
-        else:
-            node[last] = value
-        return doc
-    return change
-
-
-def error_of(doc) -> str:
-    with pytest.raises(PositionError) as err:
-        Position.from_json(doc, engine=REFERENCE)
-    return str(err.value)
-
-
-def move_error(pos: Position, move: str) -> str:
-    """The message of a refused move; the position is unchanged."""
-    before = pos.dumps()
-    with pytest.raises(MoveError) as err:
-        pos.play(move)
-    assert pos.dumps() == before
-    return str(err.value)
-
-
 def example(viewer: str | None = None, **fields) -> Position:
     pos = Position.from_json(gods_doc(**fields), engine=REFERENCE)
     return pos if viewer is None else pos.as_viewer(viewer)
@@ -160,18 +129,10 @@ def test_positions_of_the_gods_round_trip_through_whole_games(engine):
     for seed, players in ((5, 3), (6, 2)):
         rng = random.Random(seed)
         full = Position.new(players=players, seed=seed, gods=True, engine=engine)
-        while True:
-            for pos in (full, *(full.as_viewer(c) for c in full.players)):
-                again = Position.from_json(pos.dumps(), engine=engine)
-                assert again.dumps() == pos.dumps()
-                if pos.viewer is None and not pos.is_over:
-                    assert again.state.to_data() == pos.state.to_data()
-            turn = full.to_json().get("turn", {})
+        for pos in read_back_at_every_step(full, partial(god_choice, rng, share=0.8)):
+            turn = pos.to_json().get("turn", {})
             seen |= {key for key in ("ku_target", "pele_gifts", "lono_draw", "over_limit") if key in turn}
-            seen |= {"known"} if any("known" in h for h in full.to_json()["hands"].values()) else set()
-            if full.is_over:
-                break
-            full.push(god_choice(rng, full.state.legal_actions(), 0.8))
+            seen |= {"known"} if any("known" in h for h in pos.to_json()["hands"].values()) else set()
     assert seen == {"ku_target", "pele_gifts", "lono_draw", "over_limit", "known"}
 
 
@@ -187,7 +148,7 @@ def _hand(color, cards, **rest):
 
 
 def _turn(**fields):
-    return _set("turn", {"played": 0, "discarded": False, "remove_on": [], **fields})
+    return put("turn", {"played": 0, "discarded": False, "remove_on": [], **fields})
 
 
 def _two_players(doc):
@@ -211,42 +172,42 @@ def _kanaloa_board(tmp_path):
 
 # (change to the example, message): the format's own checks (step 1 of kanaloa.position.format).
 FORMAT_ERRORS = [
-    (_set("rules.gods", "yes"), "rules.gods: 'yes' must be true (Might of the Gods, R14) or false"),
-    (_set("rules.gods", 1), "rules.gods: 1 must be true (Might of the Gods, R14) or false"),
-    (_set("board", "kahuna"), "board: Might of the Gods lays one of its 16 god tokens on each island (R14.1); the "
+    (put("rules.gods", "yes"), "rules.gods: 'yes' must be true (Might of the Gods, R14) or false"),
+    (put("rules.gods", 1), "rules.gods: 1 must be true (Might of the Gods, R14) or false"),
+    (put("board", "kahuna"), "board: Might of the Gods lays one of its 16 god tokens on each island (R14.1); the "
                               "board has 12 islands"),
-    (_set("gods", _DELETE), "gods: missing; a game of Might of the Gods gives its tokens, {\"on_islands\": {ISLAND: "
-                            "TOKEN, ...}, \"owned\": {PLAYER: [TOKEN, ...], ...}} (R14.1, R14.2)"),
-    (_set("gods", []), "gods: must be an object, not []"),
-    (_set("gods.used", []), "gods.used: unknown field (gods has on_islands, owned)"),
-    (_set("gods.on_islands", ["KANE"]), "gods.on_islands: must be an object mapping islands to the token on each, "
+    (put("gods", DELETE), "gods: missing; a game of Might of the Gods gives its tokens, {\"on_islands\": {ISLAND: "
+                           "TOKEN, ...}, \"owned\": {PLAYER: [TOKEN, ...], ...}} (R14.1, R14.2)"),
+    (put("gods", []), "gods: must be an object, not []"),
+    (put("gods.used", []), "gods.used: unknown field (gods has on_islands, owned)"),
+    (put("gods.on_islands", ["KANE"]), "gods.on_islands: must be an object mapping islands to the token on each, "
                                         "not ['KANE']"),
-    (_set("gods.on_islands.ATLANTIS", "KANE"), "gods.on_islands.ATLANTIS: not an island of board oro"),
-    (_set("gods.on_islands.aloa", "KANE"), "gods.on_islands.aloa: ALOA is given twice"),
-    (_set("gods.on_islands.ALOA", "THOR"), "gods.on_islands.ALOA: 'THOR' is not a god token (KANE, KANALOA, KU, "
+    (put("gods.on_islands.ATLANTIS", "KANE"), "gods.on_islands.ATLANTIS: not an island of board oro"),
+    (put("gods.on_islands.aloa", "KANE"), "gods.on_islands.aloa: ALOA is given twice"),
+    (put("gods.on_islands.ALOA", "THOR"), "gods.on_islands.ALOA: 'THOR' is not a god token (KANE, KANALOA, KU, "
                                            "PELE, LONO)"),
-    (_set("gods.on_islands.ALOA", None), "gods.on_islands.ALOA: None is not a god token (KANE, KANALOA, KU, PELE, "
+    (put("gods.on_islands.ALOA", None), "gods.on_islands.ALOA: None is not a god token (KANE, KANALOA, KU, PELE, "
                                          "LONO)"),
-    (_set("gods.on_islands.ELOI", "KANE"), "gods.on_islands: 9 KANE tokens; the game has 8 (R14.1)"),
-    (_set("gods.owned", ["KU"]), "gods.owned: must be an object mapping players to the tokens each owns, not ['KU']"),
-    (_set("gods.owned.yellow", []), "gods.owned.yellow: 'yellow' is not playing (the colors are red, green, blue)"),
-    (_set("gods.owned.green", "KU"), "gods.owned.green: must be a list of tokens, not 'KU'"),
-    (_set("gods.owned.green", ["ZEUS"]), "gods.owned.green: 'ZEUS' is not a god token (KANE, KANALOA, KU, PELE, "
+    (put("gods.on_islands.ELOI", "KANE"), "gods.on_islands: 9 KANE tokens; the game has 8 (R14.1)"),
+    (put("gods.owned", ["KU"]), "gods.owned: must be an object mapping players to the tokens each owns, not ['KU']"),
+    (put("gods.owned.yellow", []), "gods.owned.yellow: 'yellow' is not playing (the colors are red, green, blue)"),
+    (put("gods.owned.green", "KU"), "gods.owned.green: must be a list of tokens, not 'KU'"),
+    (put("gods.owned.green", ["ZEUS"]), "gods.owned.green: 'ZEUS' is not a god token (KANE, KANALOA, KU, PELE, "
                                          "LONO)"),
-    (_set("gods.owned.green", ["KANE"]), "gods.owned.green: KANE is never owned: it scores when it is claimed and "
+    (put("gods.owned.green", ["KANE"]), "gods.owned.green: KANE is never owned: it scores when it is claimed and "
                                          "leaves the game (R14.3)"),
-    (_set("gods.owned.green", ["LONO", "LONO", "LONO"]), "gods.owned.green: 3 LONO tokens; the game has 2 (R14.1)"),
-    (_set("hands.green.known", ["DALI"]), "hands.green.known: must be an object mapping observers to the cards each "
+    (put("gods.owned.green", ["LONO", "LONO", "LONO"]), "gods.owned.green: 3 LONO tokens; the game has 2 (R14.1)"),
+    (put("hands.green.known", ["DALI"]), "hands.green.known: must be an object mapping observers to the cards each "
                                           "knows, not ['DALI']"),
-    (_set("hands.green.known.yellow", []), "hands.green.known.yellow: 'yellow' is not playing (the colors are red, "
+    (put("hands.green.known.yellow", []), "hands.green.known.yellow: 'yellow' is not playing (the colors are red, "
                                            "green, blue)"),
-    (_set("hands.green.known.green", ["ELOI"]), "hands.green.known.green: green sees its own hand; 'known' holds "
+    (put("hands.green.known.green", ["ELOI"]), "hands.green.known.green: green sees its own hand; 'known' holds "
                                                 "what the others know of it (R14.10)"),
-    (_set("hands.green.known.red", []), "hands.green.known.red: [] lacks public cards of ['ELOI']; what every player "
+    (put("hands.green.known.red", []), "hands.green.known.red: [] lacks public cards of ['ELOI']; what every player "
                                         "knows, red knows too (R14.10)"),
-    (_set("hands.green.known.red", ["DALI", "DALI", "ELOI"]), "hands.green.known.red: ['DALI', 'DALI', 'ELOI'] is "
+    (put("hands.green.known.red", ["DALI", "DALI", "ELOI"]), "hands.green.known.red: ['DALI', 'DALI', 'ELOI'] is "
                                                               "not part of the cards ['DALI', 'ELOI'] (R14.10)"),
-    (_set("hands.green.known.red", ["ATLANTIS"]), "hands.green.known.red: 'ATLANTIS' is not an island of board oro"),
+    (put("hands.green.known.red", ["ATLANTIS"]), "hands.green.known.red: 'ATLANTIS' is not an island of board oro"),
     (_turn(ku_target="purple"), "turn.ku_target: 'purple' is not playing (the colors are red, green, blue)"),
     (_turn(ku_target=None), "turn.ku_target: None is not playing (the colors are red, green, blue)"),
     (_turn(pele_gifts="green"), "turn.pele_gifts: must be a list of colors, not 'green'"),
@@ -260,21 +221,21 @@ FORMAT_ERRORS = [
 
 @pytest.mark.parametrize("change, message", FORMAT_ERRORS)
 def test_a_bad_gods_position_names_the_field_and_why(change, message):
-    assert error_of(change(gods_doc())) == message
+    assert position_error(change(gods_doc())) == message
 
 
 def test_lono_with_nothing_to_take_is_refused():
     doc = gods_doc(face_up=[], turn={"played": 0, "discarded": False, "remove_on": [], "lono_draw": True})
     doc["discard"]["open"] += [*doc.pop("deck"), "IKA", "KULU", "LANI", "MOKU"]
     doc["deck"] = []
-    assert error_of(doc) == ("turn.lono_draw: LONO's extra card is due, but the deck and the face-up cards are "
-                             "empty; LONO is used only when there is a card to take (R14.8)")
+    assert position_error(doc) == ("turn.lono_draw: LONO's extra card is due, but the deck and the face-up cards are "
+                                   "empty; LONO is used only when there is a card to take (R14.8)")
 
 
 def test_a_board_with_an_island_called_kanaloa_is_refused(tmp_path):
     doc = gods_doc(board=_kanaloa_board(tmp_path))
-    assert error_of(doc) == ("board: an island is called KANALOA, the name of a god token: a build could not say "
-                             "which it pays (R14.5)")
+    assert position_error(doc) == ("board: an island is called KANALOA, the name of a god token: a build could not say "
+                                   "which it pays (R14.5)")
 
 
 @pytest.mark.parametrize("field, message", [
@@ -298,30 +259,30 @@ def test_the_fields_of_the_gods_in_a_game_without_them_say_whose_they_are(field,
         doc["turn"][field] = {"ku_target": "green", "pele_gifts": ["green"]}.get(field, True)
     if field != "known":
         del doc["hands"]["green"]["known"]
-    assert error_of(doc) == message
+    assert position_error(doc) == message
 
 
 def test_the_gods_in_kahuna_are_refused():
     doc = {"format": "kanaloa-position/1", "game": "kahuna", "board": "kahuna", "rules": {"gods": True},
            "players": ["white", "black"], "to_move": "white", "round": 1, "hands": {}, "face_up": [], "deck": []}
-    assert error_of(doc) == "rules.gods: Might of the Gods is a variant of Kanaloa, not of Kahuna (R14, R16.9)"
+    assert position_error(doc) == "rules.gods: Might of the Gods is a variant of Kanaloa, not of Kahuna (R14, R16.9)"
 
 
 def test_a_viewer_position_names_no_other_observers_knowledge():
     doc = example("red").to_json()
     doc["hands"]["green"]["known"] = {"blue": ["ELOI"]}
-    assert error_of(doc) == ("hands.green.known.blue: red's position holds what red knows, not what blue knows "
-                             "(R14.10)")
+    assert position_error(doc) == ("hands.green.known.blue: red's position holds what red knows, not what blue knows "
+                                   "(R14.10)")
     doc = example("red").to_json()
     doc["hands"]["red"]["known"] = {"green": ["ALOA"]}
-    assert error_of(doc) == ("hands.red.known.green: red's position holds what red knows, not what green knows "
-                             "(R14.10)")
+    assert position_error(doc) == ("hands.red.known.green: red's position holds what red knows, not what green knows "
+                                   "(R14.10)")
     doc = example("blue").to_json()
     doc["hands"]["green"]["known"]["blue"] = ["DALI", "ELOI", "GUMO"]
-    assert error_of(doc) == "hands.green.known.blue: 3 known cards in a hand of 2 (R14.10)"
+    assert position_error(doc) == "hands.green.known.blue: 3 known cards in a hand of 2 (R14.10)"
     doc["hands"]["green"]["known"]["blue"] = ["DALI", "DALI", "DALI", "DALI", "ELOI"]
     doc["hands"]["green"]["count"] = 5
-    assert error_of(doc) == "cards: the position holds 4 DALI cards; board oro has 3 of each island"
+    assert position_error(doc) == "cards: the position holds 4 DALI cards; board oro has 3 of each island"
 
 
 def test_two_players_own_tokens_as_players():
@@ -329,12 +290,13 @@ def test_two_players_own_tokens_as_players():
     assert pos.to_json()["gods"]["owned"] == {"red": list(RED_OWNS), "green": []}
     doc = _two_players(gods_doc())
     doc["gods"]["owned"]["blue"] = []
-    assert error_of(doc) == ("gods.owned.blue: blue is red's second color; a player is named by its first color, red "
-                             "(R15.1)")
+    assert position_error(doc) == (
+        "gods.owned.blue: blue is red's second color; a player is named by its first color, red "
+        "(R15.1)")
     doc = _two_players(gods_doc())
     doc["hands"]["green"]["known"] = {"blue": []}
-    assert error_of(doc) == ("hands.green.known.blue: blue is red's second color; a player is named by its first "
-                             "color, red (R15.1)")
+    assert position_error(doc) == ("hands.green.known.blue: blue is red's second color; a player is named by its first "
+                                   "color, red (R15.1)")
 
 
 # What no game of the variant reaches (the reference's why_unreachable): the field, and the rule it cites.
@@ -346,8 +308,8 @@ UNREACHABLE = [
     (_turn(pele_gifts=["red"]), "turn.pele_gifts: ", "R14.7"),
     (_turn(discarded=True, lono_draw=True), "turn.lono_draw: ", "R14.4"),
     (lambda d: _turn(lono_draw=True)(d) | {"round": 1}, "turn.lono_draw: ", "R14.4"),
-    (_set("gods.owned.green", ["KU", "KU"]), "gods: ", "R14.1"),
-    (_set("bridges", {"ALOA-COCO": "red", "ALOA-DALI": "red", "ALOA-ELOI": "red"}), "gods.on_islands: ", "R14.2"),
+    (put("gods.owned.green", ["KU", "KU"]), "gods: ", "R14.1"),
+    (put("bridges", {"ALOA-COCO": "red", "ALOA-DALI": "red", "ALOA-ELOI": "red"}), "gods.on_islands: ", "R14.2"),
     (_hand("red", ["ALOA", "BAFI", "COCO", "DALI", "ELOI", "FALU"]), "hands.red: ", "R4"),
     (lambda d: d.update(round=1, gods={"on_islands": {k: v for k, v in DEALT_TOKENS.items() if k != "BAFI"},
                                        "owned": {}}) or d, "gods.owned: ", "R14.4"),  # a KU used in round 1
@@ -356,7 +318,7 @@ UNREACHABLE = [
 
 @pytest.mark.parametrize("change, field, rule", UNREACHABLE)
 def test_an_unreachable_gods_position_names_the_field_and_the_rule(change, field, rule):
-    message = error_of(change(gods_doc()))
+    message = position_error(change(gods_doc()))
     assert message.startswith(field) and f"{rule}" in message, message
 
 
@@ -400,11 +362,7 @@ GOD_MOVES = [
 
 @pytest.mark.parametrize("text, canonical", GOD_MOVES)
 def test_every_gods_form_reads_and_prints_canonically(text, canonical):
-    move = Move.parse(text, GODS)
-    assert str(move) == canonical
-    assert Move.parse(canonical, GODS) == move
-    assert move.notation(GODS) == canonical
-    assert parse_move(move, GODS) == move
+    assert_canonical(text, canonical, GODS)
 
 
 PLAYERS = GODS.seat_names  # red, green, blue
@@ -783,40 +741,26 @@ def test_another_players_kanaloa_swap_pulls_its_card_into_the_filled_in_hand():
 # -- viewers follow whole games ---------------------------------------------------------------------------
 
 
+def _count_token_uses(seen, action, full):
+    kind = A.kind_of(action)
+    seen["ku"] += kind == A.KU
+    seen["pele"] += kind == A.PELE
+    seen["lono"] += kind == A.LONO
+    seen["kanaloa"] += kind in (A.PLACE, A.SWAP) and A.build_arg(action) in (A.JOKER, A.SWAP_JA, A.SWAP_JB, A.SWAP_JJ)
+
+
+def _rendered(full, seat, color):
+    return render(full.ruleset, full.state.to_data(), seat)
+
+
 def mirror_game(seed: int, players: int, engine, check_moves: bool = False) -> dict:
     """A seeded random game of the gods in full and in every player's view, the tokens used whenever the dice
-    say so; every view must print what the full position shows its viewer.  Returns event counts."""
+    say so, and now and then a view read back from its document; every view must print what the full position
+    shows its viewer.  Returns event counts."""
     rng = random.Random(seed)
     full = Position.new(players=players, seed=seed, gods=True, engine=engine)
-    views = {c: full.as_viewer(c) for c in full.players}
-    seen = {kind: 0 for kind in ("moves", "ku", "pele", "lono", "kanaloa", "waits", "reread")}
-    while not full.is_over:
-        action = god_choice(rng, full.state.legal_actions())
-        notes = {c: record(full, action, c) for c in full.players}
-        kind = A.kind_of(action)
-        seen["moves"] += 1
-        seen["ku"] += kind == A.KU
-        seen["pele"] += kind == A.PELE
-        seen["lono"] += kind == A.LONO
-        seen["kanaloa"] += kind in (A.PLACE, A.SWAP) and A.build_arg(action) in (A.JOKER, A.SWAP_JA, A.SWAP_JB,
-                                                                                 A.SWAP_JJ)
-        full.push(action)
-        data = full.state.to_data()
-        for seat, (color, view) in enumerate(views.items()):
-            view.play(notes[color])
-            if view.waiting:
-                seen["waits"] += 1
-                shown = view.to_json()["face_up"]
-                view.play("faceup " + " ".join(full.to_json()["face_up"][len(shown):]))
-            if rng.random() < 0.02:  # a view read back from its document follows the game as well
-                views[color] = view = Position.from_json(view.dumps(), engine=engine)
-                seen["reread"] += 1
-            assert view.to_json() == render(full.ruleset, data, seat), (seed, seen["moves"], color)
-            if check_moves and view.to_move == color and not view.is_over:
-                assert view.legal_moves() == full.legal_moves()
-    for color in full.players:
-        assert views[color].dumps() == full.as_viewer(color).dumps()
-    return seen
+    return follow_game(full, lambda actions: god_choice(rng, actions), count=_count_token_uses,
+                       reread=lambda: rng.random() < 0.02, check_moves=check_moves, shown=_rendered)
 
 
 def test_viewers_follow_two_hundred_and_ten_games_of_the_gods_from_their_own_records():

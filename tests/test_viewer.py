@@ -13,9 +13,9 @@ import pytest
 
 from kanaloa.errors import MoveError
 from kanaloa.position import FORMAT, Position, WaitingError
-from kanaloa.rules import actions as A
 from kanaloa.rules.board import load_board
-from viewer_helpers import record
+from position_helpers import cards_left, move_error
+from viewer_helpers import follow_game
 
 ORO = load_board("oro")
 
@@ -32,16 +32,7 @@ def full_doc(hands, face_up=("KULU", "MOKU", "PAHU", "GUMO"), open_=(), hidden_b
         "seed": 7,
     }
     doc.update(fields)
-    if deck is None:
-        left = {name: ORO.cards_per_island for name in ORO.islands}
-        placed = list(doc["face_up"]) + list(open_) + [c for cards in hidden_by.values() for c in cards]
-        for hand in doc["hands"].values():
-            placed += hand["cards"]
-        placed += list(doc.get("setup", {}).get("cards", {}).values())
-        for card in placed:
-            left[card] -= 1
-        deck = [name for name in ORO.islands for _ in range(left[name])]
-    doc["deck"] = deck
+    doc["deck"] = cards_left(doc, ORO) if deck is None else deck
     return doc
 
 
@@ -65,33 +56,7 @@ def mirror_game(seed: int, players: int, preset: str, engine) -> dict:
     """Play a seeded random game in full and in every color's view; return event counts."""
     rng = random.Random(seed)
     full = Position.new(players, seed=seed, preset=preset, engine=engine)
-    views = {c: full.as_viewer(c) for c in full.players}
-    seen = {"moves": 0, "waits": 0, "setup waits": 0, "exchanges": 0, "refills": 0, "own draws": 0}
-    while not full.is_over:
-        action = rng.choice(full.state.legal_actions())
-        notes = {c: record(full, action, c) for c in full.players}
-        mover = full.to_move
-        full.push(action)
-        seen["moves"] += 1
-        for color, view in views.items():
-            note = notes[color]
-            hand_before = view.state.to_data().hands if A.kind_of(action) in (A.PLACE, A.SWAP) else None
-            view.play(note)
-            if hand_before is not None and mover != color and view.state.to_data().hands != hand_before:
-                seen["exchanges"] += 1
-            seen["refills"] += " refill " in note
-            seen["own draws"] += note.startswith(f"{color}: draw ")
-            if view.waiting:
-                with pytest.raises(WaitingError):
-                    view.legal_moves()
-                seen["setup waits" if view.round == 0 else "waits"] += 1
-                shown = view.to_json()["face_up"]
-                turned = full.to_json()["face_up"][len(shown):]
-                view.play("faceup " + " ".join(turned))
-            assert view.to_json() == full.as_viewer(color).to_json(), (seed, seen["moves"], color, note)
-            if view.to_move == color and not view.is_over:
-                assert view.legal_moves() == full.legal_moves()
-    return seen
+    return follow_game(full, rng.choice)
 
 
 @pytest.mark.parametrize("seed, players, preset", [(11, 4, "yucata"), (12, 3, "yucata"), (13, 4, "tabletop"),
@@ -147,37 +112,24 @@ def test_a_face_down_discard_by_another_color_stays_unseen(engine):
     assert out["turn"]["discarded"] is True
 
 
+# (another color's record, why red's view refuses it), green to move
+IMPOSSIBLE_RECORDS = [
+    # Red holds two ALOA and sees the third on the discard pile: green cannot pay with ALOA.
+    ("green: ALOA-COCO/ALOA", "green cannot hold an ALOA card: red knows where every other ALOA card is"),
+    # Rule reasons come before knowledge: the link is free whatever green holds.
+    ("green: ALOA-BAFI/BAFI+BAFI", "ALOA-BAFI holds no bridge to swap; a place pays one card"),
+    ("green: take ORO refill ALOA", "no ORO among the face-up cards (KULU, MOKU, PAHU, GUMO)"),
+    ("green: take MOKU refill ALOA", "ALOA cannot be the card turned up: red knows where every ALOA card is"),
+    ("green: take MOKU", "the deck refills the gap; write 'take MOKU refill CARD' with the card turned up"),
+    ("green: draw ORO", "red does not see the card green draws; write 'draw'"),
+    ("green: discard COCO", "red does not see which card green discards face-down; write 'discard'"),
+]
+
+
 def test_impossible_moves_of_another_color(engine):
     full, view = red_view(engine, to_move="green")
-    # Red holds two ALOA and sees the third on the discard pile: green cannot pay with ALOA.
-    with pytest.raises(MoveError) as err:
-        view.play("green: ALOA-COCO/ALOA")
-    assert str(err.value) == (
-        "move 'green: ALOA-COCO/ALOA': green cannot hold an ALOA card: red knows where every other ALOA card is")
-    # Rule reasons come before knowledge: the link is free whatever green holds.
-    with pytest.raises(MoveError) as err:
-        view.play("green: ALOA-BAFI/BAFI+BAFI")
-    assert str(err.value) == (
-        "move 'green: ALOA-BAFI/BAFI+BAFI': ALOA-BAFI holds no bridge to swap; a place pays one card")
-    with pytest.raises(MoveError) as err:
-        view.play("green: take ORO refill ALOA")
-    assert str(err.value) == (
-        "move 'green: take ORO refill ALOA': no ORO among the face-up cards (KULU, MOKU, PAHU, GUMO)")
-    with pytest.raises(MoveError) as err:
-        view.play("green: take MOKU refill ALOA")
-    assert str(err.value) == (
-        "move 'green: take MOKU refill ALOA': ALOA cannot be the card turned up: red knows where every ALOA card is")
-    with pytest.raises(MoveError) as err:
-        view.play("green: take MOKU")
-    assert str(err.value) == (
-        "move 'green: take MOKU': the deck refills the gap; write 'take MOKU refill CARD' with the card turned up")
-    with pytest.raises(MoveError) as err:
-        view.play("green: draw ORO")
-    assert str(err.value) == "move 'green: draw ORO': red does not see the card green draws; write 'draw'"
-    with pytest.raises(MoveError) as err:
-        view.play("green: discard COCO")
-    assert str(err.value) == (
-        "move 'green: discard COCO': red does not see which card green discards face-down; write 'discard'")
+    for move, why in IMPOSSIBLE_RECORDS:
+        assert move_error(view, move) == f"move {move!r}: {why}"
     with pytest.raises(MoveError) as err:
         view.legal_moves()
     assert str(err.value) == ("moves: green's hand is not known to red's position, so its moves cannot be listed; "
@@ -201,9 +153,7 @@ def test_what_the_viewer_knows_of_a_hand_is_its_size_and_public_part(engine):
     ]
     for view, move, why in cases:
         before = view.to_json()
-        with pytest.raises(MoveError) as err:
-            view.play(move)
-        assert str(err.value) == f"move {move!r}: {why}"
+        assert move_error(view, move) == f"move {move!r}: {why}"
         assert view.to_json() == before
     view = green_holds(["COCO", "KULU"], ["KULU"], bridges={"ELOI-KULU": "red"})
     view.play("green: ELOI-KULU/ELOI+KULU")  # its known KULU and an unseen card, which may be an ELOI
@@ -214,10 +164,9 @@ def test_a_hand_known_to_the_viewer_cannot_pay_other_cards(engine):
     hands = dict(HANDS, green={"cards": ["KULU", "ORO"], "public": ["KULU", "ORO"]})
     full = Position.from_json(full_doc(hands, open_=["ALOA", "BAFI"], to_move="green"), engine=engine)
     view = full.as_viewer("red")
-    with pytest.raises(MoveError) as err:
-        view.play("green: COCO-ELOI/ELOI")
-    assert str(err.value) == ("move 'green: COCO-ELOI/ELOI': green holds 2 card(s) and red knows them (KULU ORO), "
-                              "so green cannot pay ELOI")
+    assert move_error(view, "green: COCO-ELOI/ELOI") == (
+        "move 'green: COCO-ELOI/ELOI': green holds 2 card(s) and red knows them (KULU ORO), "
+        "so green cannot pay ELOI")
     view.play("green: ORO-PAHU/ORO")  # its known ORO
     assert view.to_json() == _after(full, "green: ORO-PAHU/ORO").as_viewer("red").to_json()
 
@@ -232,21 +181,12 @@ def test_the_viewers_own_moves(engine):
     full, view = red_view(engine)
     assert view.legal_moves() == full.legal_moves()
     assert "take MOKU" in view.move_strings() and "draw" in view.move_strings()
-    with pytest.raises(MoveError) as err:
-        view.play("draw")
-    assert str(err.value) == "move 'draw': name the card red draws: 'draw CARD'"
-    with pytest.raises(MoveError) as err:
-        view.play("draw ALOA")
-    assert str(err.value) == "move 'draw ALOA': ALOA cannot be the card drawn: red knows where every ALOA card is"
-    with pytest.raises(MoveError) as err:
-        view.play("discard")
-    assert str(err.value) == "move 'discard': name the card: 'discard CARD'"
-    with pytest.raises(MoveError) as err:
-        view.play("ALOA-COCO/COCO")
-    assert str(err.value) == "move 'ALOA-COCO/COCO': red has no COCO card"
-    with pytest.raises(MoveError) as err:
-        view.play("faceup ALOA")
-    assert str(err.value) == "move 'faceup ALOA': no cards wait to be turned face-up"
+    assert move_error(view, "draw") == "move 'draw': name the card red draws: 'draw CARD'"
+    assert move_error(view, "draw ALOA") == (
+        "move 'draw ALOA': ALOA cannot be the card drawn: red knows where every ALOA card is")
+    assert move_error(view, "discard") == "move 'discard': name the card: 'discard CARD'"
+    assert move_error(view, "ALOA-COCO/COCO") == "move 'ALOA-COCO/COCO': red has no COCO card"
+    assert move_error(view, "faceup ALOA") == "move 'faceup ALOA': no cards wait to be turned face-up"
     view.play("draw ELOI")
     assert view.to_json()["hands"]["red"]["cards"] == ["ALOA", "ALOA", "DALI", "ELOI", "RASI"]
     assert view.to_move == "green"
@@ -256,9 +196,8 @@ def test_takes_when_the_deck_is_empty(engine):
     rest = ["ALOA", "BAFI"] + full_doc(HANDS, face_up=["KULU", "MOKU"], open_=["ALOA", "BAFI"])["deck"]
     full = Position.from_json(full_doc(HANDS, face_up=["KULU", "MOKU"], open_=rest, deck=[]), engine=engine)
     view = full.as_viewer("red")
-    with pytest.raises(MoveError) as err:
-        view.play("take KULU refill ORO")
-    assert str(err.value) == "move 'take KULU refill ORO': the deck is empty; nothing refills the gap"
+    assert move_error(view, "take KULU refill ORO") == (
+        "move 'take KULU refill ORO': the deck is empty; nothing refills the gap")
     view.play("take KULU")
     assert view.to_json()["face_up"] == ["MOKU"]
 
@@ -266,13 +205,21 @@ def test_takes_when_the_deck_is_empty(engine):
 # -- waiting for face-up cards ---------------------------------------------------------------
 
 
-def test_the_setup_ends_in_a_wait_for_the_face_up_cards(engine):
-    full = Position.new(players=4, seed=21, engine=engine)
-    view = full.as_viewer("green")
+def _setup_seen_by(viewer: str, players: int, seed: int, engine, named: bool = True):
+    """A new game whose colors reveal their first possible cards in the setup (R3), and ``viewer``'s view
+    following it from its records (which name the color that moves when ``named``)."""
+    full = Position.new(players=players, seed=seed, engine=engine)
+    view = full.as_viewer(viewer)
     for color in full.colors:
         card = full.legal_moves()[0].cards[0]
         full.play(f"reveal {card}")
-        view.play(f"{color}: reveal {card}" if color == "green" else f"{color}: reveal")
+        note = f"reveal {card}" if color == viewer else "reveal"
+        view.play(f"{color}: {note}" if named else note)
+    return full, view
+
+
+def test_the_setup_ends_in_a_wait_for_the_face_up_cards(engine):
+    full, view = _setup_seen_by("green", 4, 21, engine)
     assert full.round == 1 and view.round == 0
     doc = view.to_json()
     assert doc["setup"]["chosen"] == ["red", "green", "blue", "yellow"]
@@ -288,22 +235,18 @@ def test_the_setup_ends_in_a_wait_for_the_face_up_cards(engine):
     again = Position.from_json(view.dumps(), engine=engine)
     assert again.waiting == view.waiting and again.to_json() == doc
     faceup = full.to_json()["face_up"]
-    with pytest.raises(MoveError) as err:
-        view.play("red: ALOA-BAFI/ALOA")
-    assert str(err.value) == f"move 'red: ALOA-BAFI/ALOA': the position waits: {view.waiting}"
-    with pytest.raises(MoveError) as err:
-        view.play("faceup " + " ".join(faceup[:3]))
-    assert str(err.value) == f"move 'faceup {' '.join(faceup[:3])}': 4 card(s) are turned face-up; name all 4"
+    assert move_error(view, "red: ALOA-BAFI/ALOA") == f"move 'red: ALOA-BAFI/ALOA': the position waits: {view.waiting}"
+    assert move_error(view, "faceup " + " ".join(faceup[:3])) == (
+        f"move 'faceup {' '.join(faceup[:3])}': 4 card(s) are turned face-up; name all 4")
     with pytest.raises(MoveError) as err:
         view.play("red: faceup " + " ".join(faceup))
     assert str(err.value).endswith("a 'faceup' record is no color's move; write it without a color")
     wrong = list(faceup)
     wrong[0], wrong[1] = wrong[1], wrong[0]
     assert wrong[1] != faceup[1]  # seed 21 deals red and green different chosen cards
-    with pytest.raises(MoveError) as err:
-        view.play("faceup " + " ".join(wrong))
-    assert str(err.value) == (f"move 'faceup {' '.join(wrong)}': card 2 is green's chosen card {faceup[1]}, "
-                              f"not {wrong[1]}")
+    assert move_error(view, "faceup " + " ".join(wrong)) == (
+        f"move 'faceup {' '.join(wrong)}': card 2 is green's chosen card {faceup[1]}, "
+        f"not {wrong[1]}")
     for pos in (view, again):
         pos.play("faceup " + " ".join(faceup))
         assert pos.waiting is None
@@ -311,12 +254,7 @@ def test_the_setup_ends_in_a_wait_for_the_face_up_cards(engine):
 
 
 def test_three_players_top_up_the_face_up_cards_from_the_deck(engine):
-    full = Position.new(players=3, seed=4, engine=engine)
-    view = full.as_viewer("blue")
-    for color in full.colors:
-        card = full.legal_moves()[0].cards[0]
-        full.play(f"reveal {card}")
-        view.play(f"reveal {card}" if color == "blue" else "reveal")
+    full, view = _setup_seen_by("blue", 3, 4, engine, named=False)
     faceup = full.to_json()["face_up"]
     assert len(faceup) == 4  # R3: three chosen cards and one from the deck
     view.play("faceup " + " ".join(faceup))
@@ -341,12 +279,8 @@ def test_after_a_reshuffle_the_viewer_waits_for_the_cards_turned_up(engine):
     doc = _reshuffled(engine, 10)
     view = Position.from_json(doc, engine=engine)
     assert view.waiting == "the deck turned up 4 unseen card(s); record them with 'faceup CARD CARD CARD CARD' (R9)"
-    with pytest.raises(MoveError) as err:
-        view.play("faceup ELOI ELOI")
-    assert str(err.value) == "move 'faceup ELOI ELOI': 4 card(s) are turned face-up; name all 4"
-    with pytest.raises(MoveError) as err:
-        view.play("faceup ELOI ELOI ALOA COCO")
-    assert str(err.value) == (
+    assert move_error(view, "faceup ELOI ELOI") == "move 'faceup ELOI ELOI': 4 card(s) are turned face-up; name all 4"
+    assert move_error(view, "faceup ELOI ELOI ALOA COCO") == (
         "move 'faceup ELOI ELOI ALOA COCO': ALOA cannot come from the deck: red knows where every ALOA card is")
     view.play("faceup eloi eloi lani coco")
     out = view.to_json()
@@ -362,10 +296,9 @@ def test_a_viewer_record_of_a_card_that_did_not_go_into_the_deck_is_refused(engi
     went_in = ["COCO", "COCO", "ELOI", "ELOI", "HILO", "IKA", "LANI", "MOKU", "NALU", "PAHU"]
     doc["reshuffle"] = {"red": {"cards": went_in, "unseen": 0}}
     view = Position.from_json(doc, engine=engine)
-    with pytest.raises(MoveError) as err:
-        view.play("faceup ELOI ELOI ELOI COCO")
-    assert str(err.value) == ("move 'faceup ELOI ELOI ELOI COCO': ELOI cannot come from the deck: red saw every "
-                              "card that went into it at the reshuffle, and no ELOI is left among them")
+    assert move_error(view, "faceup ELOI ELOI ELOI COCO") == (
+        "move 'faceup ELOI ELOI ELOI COCO': ELOI cannot come from the deck: red saw every "
+        "card that went into it at the reshuffle, and no ELOI is left among them")
     view.play("faceup eloi eloi lani coco")
     assert view.to_json()["reshuffle"] == {
         "red": {"cards": ["COCO", "HILO", "IKA", "MOKU", "NALU", "PAHU"], "unseen": 0}}
@@ -379,9 +312,8 @@ def test_a_viewer_record_of_a_card_that_did_not_go_into_the_deck_is_refused(engi
 def test_a_short_deck_turns_up_fewer_cards(engine):
     view = Position.from_json(_reshuffled(engine, 2), engine=engine)
     assert view.waiting == "the deck turned up 2 unseen card(s); record them with 'faceup CARD CARD' (R9)"
-    with pytest.raises(MoveError) as err:
-        view.play("faceup ELOI ELOI LANI")
-    assert str(err.value) == "move 'faceup ELOI ELOI LANI': 2 card(s) are turned face-up; name all 2"
+    assert move_error(view, "faceup ELOI ELOI LANI") == (
+        "move 'faceup ELOI ELOI LANI': 2 card(s) are turned face-up; name all 2")
     view.play("faceup ELOI LANI")
     out = view.to_json()
     assert out["face_up"] == ["ELOI", "LANI"] and out["deck"] == {"count": 0}
