@@ -55,19 +55,28 @@ def write(tmp_path, content: str | bytes, name: str = "pos.json"):
                                                    "green, blue)"),
         (["--seed", "1", "--board", "atlantis"], "error: board 'atlantis': no such built-in board (oro, kahuna) or "
                                                  "file"),
-        # R15.1: the colors of each player, in seat order
-        (["--players", "3", "--colors", "red+blue,green+yellow"], "error: --colors 'red+blue,green+yellow': only a "
-         "2-player game gives each player two colors (R15.1); with 3 players each plays one color"),
-        (["--players", "2", "--colors", "red+,green+yellow"], "error: --colors 'red+,green+yellow': 'red+' is not "
-         "two colors; write each player's two colors joined by '+', the players by ',': red+blue,green+yellow"),
-        (["--players", "3", "--colors", "green,red"], "error: --colors 'green,red': 2 player(s); this game has 3; name "
-         "one color per player, in seat order, e.g. red,green,blue"),
-        (["--players", "3", "--colors", "green,white,red"], "error: --colors 'green,white,red': 'white' is not a color "
-         "of Kanaloa (red, green, blue, yellow); white and black are Kahuna's (R16.1)"),
     ],
 )
 def test_new_rejects_bad_options(args, message):
     assert user_error(run("new", *args)) == message
+
+
+@pytest.mark.parametrize(
+    "players, colors, why",
+    [
+        # R15.1: the colors of each player, in seat order
+        ("3", "red+blue,green+yellow", "only a 2-player game gives each player two colors (R15.1); with 3 players "
+                                       "each plays one color"),
+        ("2", "red+,green+yellow", "'red+' is not two colors; write each player's two colors joined by '+', the "
+                                   "players by ',': red+blue,green+yellow"),
+        ("3", "green,red", "2 player(s); this game has 3; name one color per player, in seat order, e.g. "
+                           "red,green,blue"),
+        ("3", "green,white,red", "'white' is not a color of Kanaloa (red, green, blue, yellow); white and black are "
+                                 "Kahuna's (R16.1)"),
+    ],
+)
+def test_new_rejects_bad_colors(players, colors, why):
+    assert user_error(run("new", "--players", players, "--colors", colors)) == f"error: --colors {colors!r}: {why}"
 
 
 def test_new_on_a_board_too_small_for_every_hand(tmp_path):

@@ -116,24 +116,19 @@ def _view(color: str) -> str:
     return Position.from_json(gods_doc()).as_viewer(color).dumps()
 
 
-@pytest.mark.parametrize("moves, message", [
-    (["ku green sees DALI ELOI"], "error: move 'ku green sees DALI ELOI': this position knows every hand; write 'ku "
-                                  "green'"),
-    (["ku yellow"], "error: move 'ku yellow': yellow is not playing (the players are red, green, blue)"),
-    (["ku"], "error: move 'ku': 'ku' names a player: 'ku COLOR' (or the user's record 'ku COLOR sees CARD ...')"),
-    (["steal ALOA"], "error: move 'steal ALOA': no KU is pending: 'steal' takes a card from the hand a KU showed "
-                     "(R14.6)"),
-    (["ku green", "take IKA"], "error: move 'take IKA': red must first take a card from green's hand: 'steal CARD' "
-                               "(R14.6)"),
-    (["pele", "give blue ALOA"], "error: move 'give blue ALOA': PELE's gifts go in seat order after red: green is "
-                                 "next, not blue (R14.7)"),
-    (["discard ALOA", "lono"], "error: move 'lono': red has discarded this turn: no god token is used after a "
-                               "discard (R14.4)"),
-    (["ALOA-BAFI/KANALOA+KANALOA"], "error: move 'ALOA-BAFI/KANALOA+KANALOA': red owns one KANALOA; a swap paid "
-                                    "with KANALOA+KANALOA needs two (R14.5)"),
+@pytest.mark.parametrize("moves, why", [
+    (["ku green sees DALI ELOI"], "this position knows every hand; write 'ku green'"),
+    (["ku yellow"], "yellow is not playing (the players are red, green, blue)"),
+    (["ku"], "'ku' names a player: 'ku COLOR' (or the user's record 'ku COLOR sees CARD ...')"),
+    (["steal ALOA"], "no KU is pending: 'steal' takes a card from the hand a KU showed (R14.6)"),
+    (["ku green", "take IKA"], "red must first take a card from green's hand: 'steal CARD' (R14.6)"),
+    (["pele", "give blue ALOA"], "PELE's gifts go in seat order after red: green is next, not blue (R14.7)"),
+    (["discard ALOA", "lono"], "red has discarded this turn: no god token is used after a discard (R14.4)"),
+    (["ALOA-BAFI/KANALOA+KANALOA"], "red owns one KANALOA; a swap paid with KANALOA+KANALOA needs two (R14.5)"),
 ])
-def test_play_refuses_bad_token_moves_in_one_line(example, moves, message):
-    assert user_error(run("play", example, *moves)) == message
+def test_play_refuses_bad_token_moves_in_one_line(example, moves, why):
+    """The line names the refused move, the last one given, and says why."""
+    assert user_error(run("play", example, *moves)) == f"error: move {moves[-1]!r}: {why}"
 
 
 def test_show_and_moves_refuse_a_bad_gods_position_in_one_line(tmp_path):

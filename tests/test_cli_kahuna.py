@@ -12,6 +12,10 @@ from cli_helpers import run, user_error
 from kahuna_positions import kahuna_doc, leftover, no_bridges_over
 from kanaloa.position import Position
 
+# What Kahuna says of a lineup that is not white and black, and of a preset (R16.1, R16.9).
+FOR_TWO = "Kahuna is for 2 players, white and black (R16.1)"
+NO_PRESETS = "Kahuna has no presets (R13 does not apply, R16.9); each player has 25 bridges (R16.1)"
+
 
 def write(tmp_path, doc, name: str = "pos.json") -> str:
     path = tmp_path / name
@@ -68,19 +72,16 @@ def test_new_without_a_game_still_deals_kanaloa():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--players", "3"], "error: --players 3: Kahuna is for 2 players, white and black (R16.1)"),
-        (["--players", "4"], "error: --players 4: Kahuna is for 2 players, white and black (R16.1)"),
-        (["--preset", "tabletop"], "error: --preset tabletop: Kahuna has no presets (R13 does not apply, R16.9); "
-                                   "each player has 25 bridges (R16.1)"),
-        (["--preset", "yucata"], "error: --preset yucata: Kahuna has no presets (R13 does not apply, R16.9); "
-                                 "each player has 25 bridges (R16.1)"),
+        (["--players", "3"], f"error: --players 3: {FOR_TWO}"),
+        (["--players", "4"], f"error: --players 4: {FOR_TWO}"),
+        (["--preset", "tabletop"], f"error: --preset tabletop: {NO_PRESETS}"),
+        (["--preset", "yucata"], f"error: --preset yucata: {NO_PRESETS}"),
         (["--colors", "red+blue,green+yellow"],
          "error: --colors 'red+blue,green+yellow': in Kahuna each player plays one color, white or black (R16.1); "
          "only a 2-player game of Kanaloa gives each player two colors (R15.1)"),
         (["--colors", "black,red"], "error: --colors 'black,red': 'red' is not a color of Kahuna (white, black); red, "
                                     "green, blue and yellow are Kanaloa's (R16.1)"),
-        (["--preset", "fast"], "error: --preset 'fast': Kahuna has no presets (R13 does not apply, R16.9); each "
-                               "player has 25 bridges (R16.1)"),
+        (["--preset", "fast"], f"error: --preset 'fast': {NO_PRESETS}"),
         (["--colors", "white,white"], "error: --colors 'white,white': white is named twice; each player plays its own "
                                       "color"),
         (["--viewer", "red"], "error: --viewer: 'red' is not playing (the colors are white, black)"),
@@ -222,9 +223,8 @@ def test_play_refuses_moves_kahuna_has_not(dealt, move, message):
         ({"round": 0}, "error: round: Kahuna has no setup round: the cards are dealt and play begins in round 1 "
                        "(R16.2); the rounds are 1, 2, 3, \"final\", \"over\""),
         ({"players": ["white", "black", "red"]},
-         "error: players: 3 colors; Kahuna is for 2 players, white and black (R16.1)"),
-        ({"rules": {"preset": "tabletop"}},
-         "error: rules.preset: Kahuna has no presets (R13 does not apply, R16.9); each player has 25 bridges (R16.1)"),
+         f"error: players: 3 colors; {FOR_TWO}"),
+        ({"rules": {"preset": "tabletop"}}, f"error: rules.preset: {NO_PRESETS}"),
         ({"turn": {"played": 0, "discarded": False, "skipped_draw": "no"}},
          "error: turn.skipped_draw: 'no' must be true or false"),
         ({"game": "Kahuna"}, "error: game: 'Kahuna' is not one of 'kanaloa', 'kahuna'"),

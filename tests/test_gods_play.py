@@ -16,16 +16,13 @@ import kanaloa_core
 from kanaloa.play import records as R
 from kanaloa.play import simulate as S
 from kanaloa.play import tournament as T
-from kanaloa.play.bots import parse_bot_spec
 from kanaloa.play.game import HIDDEN_GIVE, HIDDEN_STEAL, KanaloaGame
 from kanaloa.rules.board import load_board
 from kanaloa.rules.core import core_board
-from kanaloa.rules.ruleset import ruleset_for_state
 from kanaloa.tools import benchmark as B
+from play_helpers import SMALL, play_out
 
 KU, STEAL, PELE, GIVE, LONO = 10, 11, 12, 13, 14
-SMALL = {"random": "random", "greedy": "greedy", "pimc": "pimc:iterations=60:dets=3",
-         "ismcts": "ismcts:iterations=80", "hint": "hint:iterations=80"}
 
 
 @pytest.fixture(scope="module")
@@ -39,20 +36,7 @@ def deal(board, players: int, seed: int):
 
 def play(board, specs, seed: int, kinds: Counter | None = None):
     """One game with the gods of the bots ``specs`` (by seat) from deal ``seed``; the final core state."""
-    state = deal(board, len(specs), seed)
-    bots = [parse_bot_spec(spec) for spec in specs]
-    for seat, bot in enumerate(bots):
-        bot.start(ruleset_for_state(board, state.to_data()), 100 * seed + seat)
-    moves = 0
-    while not state.is_over:
-        action = bots[state.to_move].choose(state)
-        assert action in state.legal_actions(), f"{specs[state.to_move]} chose an illegal action {action}"
-        if kinds is not None:
-            kinds[(specs[state.to_move], action >> 16)] += 1
-        state.apply(action)
-        moves += 1
-        assert moves < 3000, "the game did not end"
-    return state
+    return play_out(board, deal(board, len(specs), seed), specs, seed, 3000, kinds)
 
 
 def to_round_2_with_tokens(board, players: int, seed: int):
@@ -65,6 +49,17 @@ def to_round_2_with_tokens(board, players: int, seed: int):
             return state
         state.apply(rng.choice(moves))
     return None
+
+
+def kus_of_random_games(board, players: int, games: int):
+    """For each of the random games of seeds ``0 .. games-1`` that reaches a round-2 turn whose mover may
+    use a KU: that state, its mover, the mover's first KU action and the player it targets."""
+    for seed in range(games):
+        state = to_round_2_with_tokens(board, players, seed)
+        if state is None:
+            continue
+        ku = next(a for a in state.legal_actions() if a >> 16 == KU)
+        yield state, state.to_move, ku, (ku >> 8) & 0xFF
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -87,13 +82,7 @@ def test_the_greedy_bot_uses_its_tokens(oro):
 def test_another_players_steal_is_one_hidden_key_to_a_third_player(oro):
     """R14.10: after green's KU on another player, a third player does not see which card is stolen; the
     victim does. The search's public keys say so."""
-    for seed in range(200):
-        state = to_round_2_with_tokens(oro, 4, seed)
-        if state is None:
-            continue
-        mover = state.to_move
-        ku = next(a for a in state.legal_actions() if a >> 16 == KU)
-        victim = (ku >> 8) & 0xFF
+    for state, mover, ku, victim in kus_of_random_games(oro, 4, 200):
         assert state.ku_target == -1
         state.apply(ku)
         assert state.ku_target == victim == state.to_data().ku_target  # the pending steal's target (R14.6)
@@ -128,13 +117,7 @@ def test_a_gift_after_pele_is_hidden_from_the_others(oro):
 def test_after_a_ku_the_user_knows_the_hand_and_a_third_player_does_not(oro):
     """R14.10, the issue's example: after red uses KU on green, red's determinisation (what its hints and
     bots search) depends on green's real hand; blue's does not."""
-    for seed in range(300):
-        state = to_round_2_with_tokens(oro, 3, seed)
-        if state is None:
-            continue
-        user = state.to_move
-        ku = next(a for a in state.legal_actions() if a >> 16 == KU)
-        victim = (ku >> 8) & 0xFF
+    for state, user, ku, victim in kus_of_random_games(oro, 3, 300):
         third = next(s for s in range(3) if s not in (user, victim))
         state.apply(ku)
         data = state.to_data()

@@ -40,9 +40,7 @@ from kanaloa.rules.state import (
 )
 from kanaloa.search import ISMCTS
 from kanaloa.tools import benchmark as B
-
-SMALL = {"random": "random", "greedy": "greedy", "pimc": "pimc:iterations=60:dets=3",
-         "ismcts": "ismcts:iterations=80", "hint": "hint:iterations=80"}
+from play_helpers import SMALL, play_out
 
 
 @pytest.fixture(scope="module")
@@ -56,18 +54,27 @@ def deal(board, seed: int):
 
 def play(board, specs, seed: int):
     """One Kahuna game of the bots ``specs`` (by seat) from deal ``seed``; the final core state."""
-    state = deal(board, seed)
-    bots = [parse_bot_spec(spec) for spec in specs]
-    for seat, bot in enumerate(bots):
-        bot.start(ruleset_for_state(board, state.to_data()), 100 * seed + seat)
-    moves = 0
-    while not state.is_over:
-        action = bots[state.to_move].choose(state)
-        assert action in state.legal_actions(), f"{specs[state.to_move]} chose an illegal action {action}"
-        state.apply(action)
-        moves += 1
-        assert moves < 2000, "the game did not end"
-    return state
+    return play_out(board, deal(board, seed), specs, seed, 2000)
+
+
+def black_down_to_one_bridge(board, last: int, white_bridge: int):
+    """Deal 3 after the first scoring (round 2), white to move: black's only bridge is on link ``last``,
+    white's on link ``white_bridge``, and white holds both ends of ``last``, so it may remove it (R16.3)."""
+    data = deal(board, 3).to_data()
+    data.round = ROUND_2
+    data.bridges = [NO_OWNER] * board.n_links
+    data.bridges[last] = 1
+    data.bridges[white_bridge] = 0
+    a, b = board.links[last]
+    spare = [x for x in range(board.n_islands) if data.hands[0][x] > 0]
+    for x in spare[:2]:
+        data.hands[0][x] -= 1
+        data.deck.append(x)
+    data.deck.remove(a)
+    data.deck.remove(b)
+    data.hands[0][a] += 1
+    data.hands[0][b] += 1
+    return kanaloa_core.CoreState.from_data(core_board(board), data)
 
 
 # -- the core: dealing checks, playouts, heuristic ---------------------------------------------------
@@ -105,23 +112,8 @@ def test_random_games_in_c_play_the_same_games_as_move_by_move(kahuna):
 def test_the_heuristic_scores_a_move_that_leaves_the_opponent_without_bridges_first(kahuna):
     """R16.8: after the first scoring, removing the opponent's last bridge wins at once; the playout
     policy and the search's priors must see that."""
-    data = deal(kahuna, 3).to_data()
-    data.round = ROUND_2
-    data.bridges = [NO_OWNER] * kahuna.n_links
-    last = 0  # black's only bridge
-    data.bridges[last] = 1
-    data.bridges[5] = 0
-    a, b = kahuna.links[last]
-    # white holds both ends of black's last bridge, so it may remove it
-    spare = [x for x in range(kahuna.n_islands) if data.hands[0][x] > 0]
-    for x in spare[:2]:
-        data.hands[0][x] -= 1
-        data.deck.append(x)
-    data.deck.remove(a)
-    data.deck.remove(b)
-    data.hands[0][a] += 1
-    data.hands[0][b] += 1
-    state = kanaloa_core.CoreState.from_data(core_board(kahuna), data)
+    last = 0
+    state = black_down_to_one_bridge(kahuna, last, 5)
     moves, values = state.legal_actions(), state.move_values()
     best = moves[values.index(max(values))]
     assert A.kind_of(best) == A.REMOVE and A.arg_a(best) == last
@@ -185,20 +177,7 @@ def test_a_kahuna_bot_plays_the_same_whatever_it_cannot_see(kahuna, name):
 def test_the_search_wins_at_once_where_it_can(kahuna):
     """ISMCTS over Kahuna: a removal that leaves the opponent without bridges after the first scoring
     (R16.8) ends the game with the mover's win, and the search proves it."""
-    data = deal(kahuna, 3).to_data()
-    data.round = ROUND_2
-    data.bridges = [NO_OWNER] * kahuna.n_links
-    data.bridges[0] = 1
-    data.bridges[7] = 0
-    a, b = kahuna.links[0]
-    for x in [x for x in range(kahuna.n_islands) if data.hands[0][x] > 0][:2]:
-        data.hands[0][x] -= 1
-        data.deck.append(x)
-    data.deck.remove(a)
-    data.deck.remove(b)
-    data.hands[0][a] += 1
-    data.hands[0][b] += 1
-    state = kanaloa_core.CoreState.from_data(core_board(kahuna), data)
+    state = black_down_to_one_bridge(kahuna, 0, 7)
     result = ISMCTS(c=0.7, seed=1).search(KanaloaGame().wrap(state), 400)
     best = result.best_action
     assert A.kind_of(best) == A.REMOVE and A.arg_a(best) == 0

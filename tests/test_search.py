@@ -24,7 +24,22 @@ from kanaloa.search import ISMCTS, MCTS
 from kanaloa.search.ismcts import blend, count_nodes
 
 
-class TakeAway:
+class NothingHidden:
+    """The public side of the search protocol for the tiny games below: no move is hidden from any
+    player (its public key is the move itself), and every move has the same prior."""
+
+    def public_actions(self, observer):
+        return self.legal_actions()
+
+    def priors(self, observer):
+        return [0.5] * len(self.public_actions(observer))
+
+    def apply_public(self, key, observer, rng):
+        self.apply_action(key)
+        return key
+
+
+class TakeAway(NothingHidden):
     """Two players take 1, 2 or 3 from a pile; whoever takes the last one wins.
 
     A pile that is a multiple of 4 is lost for the player to move, so from 10
@@ -76,21 +91,11 @@ class TakeAway:
         while not self.is_terminal():
             self.apply_action(rng.choice(self.legal_actions()))
 
-    def public_actions(self, observer):
-        return self.legal_actions()
-
-    def priors(self, observer):
-        return [0.5] * len(self.public_actions(observer))
-
-    def apply_public(self, key, observer, rng):
-        self.apply_action(key)
-        return key
-
 
 KEEP, SWAP = 0, 1
 
 
-class HighCard:
+class HighCard(NothingHidden):
     """Each of two players holds one hidden card out of 0..4; player 0 may keep it or swap it.
 
     Swapping takes a random card from the three left in the deck.  Then the
@@ -147,16 +152,6 @@ class HighCard:
 
     def rollout(self, seed):
         pass  # every move ends the game
-
-    def public_actions(self, observer):
-        return self.legal_actions()
-
-    def priors(self, observer):
-        return [0.5] * len(self.public_actions(observer))
-
-    def apply_public(self, key, observer, rng):
-        self.apply_action(key)
-        return key
 
 
 # -- the searches on known games ----------------------------------------------

@@ -334,25 +334,26 @@ def test_new_deals_two_players_and_a_chosen_pairing():
     assert doc["colors"] == {"green": ["green", "red"], "blue": ["blue", "yellow"]}
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--colors", "red+blue,green+red"], "error: --colors 'red+blue,green+red': red is named twice (red's first "
-                                         "color and green's second color); each color belongs to one player"),
-    (["--colors", "red+green,red+blue"], "error: --colors 'red+green,red+blue': red is named twice (both players' "
-                                         "first color); each color belongs to one player"),
-    (["--colors", "red+blue,green+pink"], "error: --colors 'red+blue,green+pink': 'pink' is not a color of Kanaloa "
-                                          "(red, green, blue, yellow)"),
-    (["--colors", "red+blue,green+white"], "error: --colors 'red+blue,green+white': 'white' is not a color of "
-                                           "Kanaloa (red, green, blue, yellow); white and black are Kahuna's"),
-    (["--colors", "red+blue"], "error: --colors 'red+blue': 1 player(s); this game has 2; write each "
-                               "player's two colors joined by '+', the players by ',': red+blue,green+yellow"),
-    (["--colors", "red+blue+green,yellow"], "error: --colors 'red+blue+green,yellow': 'red+blue+green' is not two "
-                                            "colors"),
-    (["--colors", "red+,green+yellow"], "error: --colors 'red+,green+yellow': 'red+' is not two colors"),
-    (["--viewer", "blue"], "error: --viewer: blue is red's second color; a player is named by its first "
-                           "color, red (R15.1)"),
+@pytest.mark.parametrize("colors, why", [
+    ("red+blue,green+red", "red is named twice (red's first color and green's second color); each color belongs "
+                           "to one player"),
+    ("red+green,red+blue", "red is named twice (both players' first color); each color belongs to one player"),
+    ("red+blue,green+pink", "'pink' is not a color of Kanaloa (red, green, blue, yellow)"),
+    ("red+blue,green+white", "'white' is not a color of Kanaloa (red, green, blue, yellow); white and black are "
+                             "Kahuna's"),
+    ("red+blue", "1 player(s); this game has 2; write each player's two colors joined by '+', the players by ',': "
+                 "red+blue,green+yellow"),
+    ("red+blue+green,yellow", "'red+blue+green' is not two colors"),
+    ("red+,green+yellow", "'red+' is not two colors"),
 ])
-def test_new_refuses_bad_colors_for_two_players(args, message):
-    assert user_error(run("new", "--players", "2", "--seed", "1", *args)).startswith(message)
+def test_new_refuses_bad_colors_for_two_players(colors, why):
+    line = user_error(run("new", "--players", "2", "--seed", "1", "--colors", colors))
+    assert line.startswith(f"error: --colors {colors!r}: {why}"), line
+
+
+def test_new_refuses_a_second_color_as_the_viewer():
+    assert user_error(run("new", "--players", "2", "--seed", "1", "--viewer", "blue")).startswith(
+        "error: --viewer: blue is red's second color; a player is named by its first color, red (R15.1)")
 
 
 def test_new_refuses_colors_without_two_players():

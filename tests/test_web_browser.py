@@ -274,6 +274,39 @@ def start_play(driver, seats: list[str], players: int, seed: int, board: str = "
     wait_for(driver, lambda d: css(d, "#play-game").is_displayed())
 
 
+# -- Table: following a game played at a real table ---------------------------------------------
+
+
+def start_table(driver) -> None:
+    """Start the table set up on the page and wait until its game shows."""
+    click(driver, "#table-start")
+    wait_for(driver, lambda d: css(d, "#table-game").is_displayed())
+
+
+def told(driver, count: int) -> None:
+    """Wait until the table has been told ``count`` moves, or shows an error, which fails the test."""
+    wait_for(driver, lambda d: body_data(d, "table-moves") == str(count) or css(d, "#table-error").text)
+    assert not css(driver, "#table-error").text, css(driver, "#table-error").text
+
+
+def tell_link(driver, link: str, move: str) -> None:
+    """Tell the table a move on ``link`` (a build or a removal): the link on the board, then ``move`` offered
+    for it."""
+    click_link(driver, f'#table-board g.link[data-link="{link}"]')
+    click(driver, f'#table-picker button[data-pick="{move}"]')
+
+
+def tell_take(driver, card: str, refill: str) -> None:
+    """Tell the table a take of the face-up ``card``, and the card the deck turned up in its place."""
+    click(driver, f'#table-faceup button[data-card="{card}"]')
+    click(driver, f'#table-picker button[data-pick="{refill}"]')
+
+
+def table_history(driver) -> list[str]:
+    """The moves the table's history lists, without their numbers."""
+    return [li.text.split(". ", 1)[1] for li in all_css(driver, "#table-history li")]
+
+
 # -- the tests -----------------------------------------------------------------------------------
 
 
@@ -322,43 +355,35 @@ def test_following_a_table_with_another_players_face_down_discard(page):
     Select(css(page, "#table-setup [name=viewer]")).select_by_value("green")
     for card in ("ALOA", "ORO", "DALI", "DALI"):
         click(page, f'#table-hand-picker button[data-pick="{card}"]')
-    click(page, "#table-start")
-    wait_for(page, lambda d: css(d, "#table-game").is_displayed())
-
-    def told(count: int) -> None:
-        wait_for(page, lambda d: body_data(d, "table-moves") == str(count) or css(d, "#table-error").text)
-        assert not css(page, "#table-error").text, css(page, "#table-error").text
-
+    start_table(page)
     click(page, "#table-reveal")  # red chose a card
-    told(1)
+    told(page, 1)
     click(page, '#table-hand-cards button[data-hand-card="ORO"]')  # green, the viewer, reveals ORO
-    told(2)
+    told(page, 2)
     click(page, "#table-reveal")  # blue
-    told(3)
+    told(page, 3)
     click(page, "#table-faceup-record")
     for card in ("KULU", "ORO", "MOKU", "ELOI"):
         click(page, f'#table-picker button[data-pick="{card}"]')
-    told(4)
-    click_link(page, '#table-board g.link[data-link="ALOA-BAFI"]')  # red builds, paying BAFI
-    click(page, '#table-picker button[data-pick="red: ALOA-BAFI/BAFI"]')
-    told(5)
-    click(page, '#table-faceup button[data-card="MOKU"]')  # red takes MOKU; the deck turns up RASI
-    click(page, '#table-picker button[data-pick="RASI"]')
-    told(6)
+    told(page, 4)
+    tell_link(page, "ALOA-BAFI", "red: ALOA-BAFI/BAFI")  # red builds, paying BAFI
+    told(page, 5)
+    tell_take(page, "MOKU", "RASI")  # red takes MOKU; the deck turns up RASI
+    told(page, 6)
     click(page, "#table-deck")  # green draws, and sees the card
     click(page, '#table-picker button[data-pick="PAHU"]')
-    told(7)
+    told(page, 7)
     click(page, "#table-discard")  # blue discards face-down, unseen
-    told(8)
-    history = [li.text.split(". ", 1)[1] for li in all_css(page, "#table-history li")]
+    told(page, 8)
+    history = table_history(page)
     assert history[-3:] == ["red: take MOKU refill RASI", "draw PAHU", "blue: discard"]
     click(page, "#table-deck")  # blue draws
-    told(9)
+    told(page, 9)
     assert "red's turn" in css(page, "#table-prompt").text
     typed = css(page, "#table-typed input")
     typed.send_keys("red: draw")
     click(page, "#table-typed button")
-    told(10)
+    told(page, 10)
     shot(page, "web-table-before-hint")
     assert not css(page, "#table-hint").get_attribute("disabled")  # green to move: a hint
     click(page, "#table-hint")
@@ -562,32 +587,24 @@ def test_following_a_kahuna_table_with_a_removal_and_a_skipped_draw(page):
         click(page, f'#table-hand-picker button[data-pick="{card}"]')
     for card in ("COCO", "DUDA", "ELAI"):
         click(page, f'#table-faceup-picker button[data-pick-faceup="{card}"]')
-    click(page, "#table-start")
-    wait_for(page, lambda d: css(d, "#table-game").is_displayed())
+    start_table(page)
     assert len(all_css(page, "#table-faceup button")) == 3
 
-    def told(count: int) -> None:
-        wait_for(page, lambda d: body_data(d, "table-moves") == str(count) or css(d, "#table-error").text)
-        assert not css(page, "#table-error").text, css(page, "#table-error").text
-
-    click_link(page, '#table-board g.link[data-link="ALOA-BARI"]')  # white places, paying BARI
-    click(page, '#table-picker button[data-pick="white: ALOA-BARI/BARI"]')
-    told(1)
-    click(page, '#table-faceup button[data-card="COCO"]')  # white takes COCO; the deck turns up FAAA
-    click(page, '#table-picker button[data-pick="FAAA"]')
-    told(2)
-    click_link(page, '#table-board g.link[data-link="ALOA-BARI"]')  # black, the viewer, removes white's bridge
-    click(page, '#table-picker button[data-pick="remove ALOA-BARI/ALOA+BARI"]')
-    told(3)
+    tell_link(page, "ALOA-BARI", "white: ALOA-BARI/BARI")  # white places, paying BARI
+    told(page, 1)
+    tell_take(page, "COCO", "FAAA")  # white takes COCO; the deck turns up FAAA
+    told(page, 2)
+    tell_link(page, "ALOA-BARI", "remove ALOA-BARI/ALOA+BARI")  # black, the viewer, removes white's bridge
+    told(page, 3)
     click(page, "#table-end")  # and skips the draw
-    told(4)
+    told(page, 4)
     assert css(page, "#table-end").text == "white ended the turn without drawing"
     click(page, "#table-end")  # white cannot skip now: the server says why, and nothing changes
     wait_for(page, lambda d: css(d, "#table-error").text)
     assert "skipped" in css(page, "#table-error").text and body_data(page, "table-moves") == "4"
     click(page, "#table-deck")  # white draws
-    told(5)
-    history = [li.text.split(". ", 1)[1] for li in all_css(page, "#table-history li")]
+    told(page, 5)
+    history = table_history(page)
     assert history == ["white: ALOA-BARI/BARI", "white: take COCO refill FAAA", "remove ALOA-BARI/ALOA+BARI", "end",
                        "white: draw"]
     shot(page, "web-kahuna-table")
@@ -717,13 +734,8 @@ def test_following_a_gods_table_set_up_by_tokens_then_token_moves_of_the_viewer_
         Select(css(page, f'#table-tokens select[data-token-island="{island}"]')).select_by_value(token)
     for card in dealt["hands"]["red"]["cards"]:
         click(page, f'#table-hand-picker button[data-pick="{card}"]')
-    click(page, "#table-start")
-    wait_for(page, lambda d: css(d, "#table-game").is_displayed())
+    start_table(page)
     assert len(all_css(page, "#table-board g.god-token")) == 16
-
-    def told(count: int) -> None:
-        wait_for(page, lambda d: body_data(d, "table-moves") == str(count) or css(d, "#table-error").text)
-        assert not css(page, "#table-error").text, css(page, "#table-error").text
 
     full = position_with_ku_to_use()  # red to move in round 2 with KU
     for viewer in ("red", "blue"):
@@ -736,16 +748,16 @@ def test_following_a_gods_table_set_up_by_tokens_then_token_moves_of_the_viewer_
             click(page, '#table-actions button[data-token="KU"][data-target="green"]')
             for card in full.to_json()["hands"]["green"]["cards"]:
                 click(page, f'#table-picker button[data-pick="{card}"]')
-            told(1)
+            told(page, 1)
             click(page, "#table-actions button[data-steal]")
-            told(2)
-            history = [li.text.split(". ", 1)[1] for li in all_css(page, "#table-history li")]
+            told(page, 2)
+            history = table_history(page)
             assert history[0].startswith("ku green sees ") and history[1].startswith("steal ")
         else:  # red, another player, uses KU on green and steals a card blue does not see
             click(page, "#table-ku-green")
-            told(1)
+            told(page, 1)
             click(page, "#table-steal")
-            told(2)
-            history = [li.text.split(". ", 1)[1] for li in all_css(page, "#table-history li")]
+            told(page, 2)
+            history = table_history(page)
             assert history == ["red: ku green", "red: steal"]
     shot(page, "web-table-gods")
