@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import functools
 import random
-import re
 
 import pytest
 
 from conftest import action_name, scramble_bridges
+from game_helpers import reason_template
 from kanaloa.position.notation import Move
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import Board, load_board
@@ -124,13 +124,6 @@ def test_a_reason_exactly_when_the_action_is_illegal(seed, players, preset, scra
                 assert " has no " in reason or " needs two " in reason, reason
 
 
-def _template(reason: str) -> str:
-    """A reason with its colors, islands and numbers taken out."""
-    reason = re.sub(r"\b(red|green|blue|yellow)\b", "C", reason)
-    reason = re.sub(r"\b(" + "|".join(ORO.islands) + r")\b", "I", reason)
-    return re.sub(r"\(I(, I)*\)", "(...)", re.sub(r"\d+", "N", reason))
-
-
 def test_the_sampled_states_meet_every_reason():
     """The games above reach every reason ``why_illegal`` gives for a well-formed action."""
     seen = set()
@@ -139,7 +132,7 @@ def test_the_sampled_states_meet_every_reason():
             for action in ALL_ACTIONS:
                 reason = why_illegal(state, action, names_of(players))
                 if reason is not None:
-                    seen.add(_template(reason))
+                    seen.add(reason_template(reason, ORO, names_of(4)))  # all four colors
     assert seen == {
         "'end' belongs to the final round (RN)",
         "'pass' belongs to the final round (RN)",
