@@ -1,5 +1,5 @@
 """Helpers that the rule tests of several rule sets share: recorded random games, the card count of a
-state and the template of an explanation."""
+state, the check of ``why_illegal`` against the legal moves and the template of an explanation."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from conftest import action_name
 from kanaloa.rules.board import Board
+from kanaloa.rules.reference import why_illegal
 from kanaloa.rules.state import NO_CARD, StateData
 
 
@@ -51,3 +53,19 @@ def reason_template(reason: str, board: Board, colors: Sequence[str]) -> str:
     reason = re.sub(r"\b(" + "|".join(colors) + r")\b", "C", reason)
     reason = re.sub(r"\b(" + "|".join(board.islands) + r")\b", "I", reason)
     return re.sub(r"\(I(, I)*\)", "(...)", re.sub(r"\d+", "N", reason))
+
+
+def check_reasons(state, legal: Sequence[int], codes: Sequence[int], names: Sequence[str], board: Board,
+                  seed: int) -> None:
+    """``why_illegal`` gives a reason for exactly those of ``codes`` that are not in ``legal``; seen from
+    outside (the hand unknown) a reason still means the code is illegal, and only reasons about the
+    cards held go unsaid."""
+    allowed = set(legal)
+    for action in codes:
+        reason = why_illegal(state, action, names)
+        assert (reason is None) == (action in allowed), (seed, state.data, action_name(board, action), reason)
+        outside = why_illegal(state, action, names, hand_known=False)
+        if outside is not None:
+            assert action not in allowed, (seed, state.data, action_name(board, action), outside)
+        elif reason is not None:
+            assert " has no " in reason or " needs two " in reason, reason

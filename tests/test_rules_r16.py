@@ -19,7 +19,7 @@ from collections import Counter
 import pytest
 
 from conftest import ENGINES, REFERENCE, action_name, build_state, link_of, state_deal
-from game_helpers import card_totals, reason_template, record_steps
+from game_helpers import card_totals, check_reasons, reason_template, record_steps
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import board_from_dict, load_board
 from kanaloa.rules.engine import Engine
@@ -973,13 +973,7 @@ def test_random_game_states_are_reachable_and_explained():
         for data, legal, _ in steps[::3] + steps[-1:]:
             state = ReferenceState(KAHUNA, data)
             assert why_unreachable(state, NAMES) is None, (seed, data, why_unreachable(state, NAMES))
-            allowed = set(legal)
-            for action in codes:
-                reason = why_illegal(state, action, NAMES)
-                assert (reason is None) == (action in allowed), (seed, data, action_name(KAHUNA, action), reason)
-                outside = why_illegal(state, action, NAMES, hand_known=False)
-                if outside is not None:
-                    assert action not in allowed, (seed, action_name(KAHUNA, action), outside)
+            check_reasons(state, legal, codes, NAMES, KAHUNA, seed)
 
 
 def test_the_random_game_states_meet_every_reason():
