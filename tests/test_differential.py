@@ -1,31 +1,116 @@
-"""The compiled core against the readable reference, move by move.
+"""The compiled core against the readable reference, move by move, in every registered rule set.
 
-Thousands of seeded random games are played through ``kanaloa_core.CoreState``
-and ``ReferenceState`` side by side from the same ``deal``.  After every move
-both must offer the identical legal-move list and export equal ``StateData``;
-the protocol properties must agree with the data.  The move is drawn from the
-list by ``random.Random(seed)``, so any failure replays from its seed alone.
-2-player games (R15: two colors per player, builds naming their color) are
-played the same way.
+The rule sets are the registry's (``kanaloa.rules.registry``: each ``GameType``'s examples), each
+example of a game with presets taken in both presets (R13): Kanaloa with 2, 3 and 4 players (R15 for
+two, each seat playing two colors and a build naming its color), the same with Might of the Gods
+(R14: the tokens, what each player knows, what a token use leaves pending, the chance stream after
+PELE's takes), and Kahuna (R16).
+
+Seeded random games are played through ``kanaloa_core.CoreState`` and ``ReferenceState`` side by side
+from the same deal.  After every move both must offer the identical legal-move list and export equal
+``StateData``; the protocol properties must agree with the data.  The move is drawn from the list by
+``random.Random(seed)``, so any failure replays from its seed alone.  Each rule set also plays games
+from crowded boards, loaded through ``from_data``, which reach what random play from the deal rarely
+does: eleven islands (R8), an empty stock (R13, R16.1), tokens claimed late (R14) and Kahuna's early
+end (R16.8).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
+from collections import Counter
 
 import pytest
 
-from conftest import action_name, ruleset_of, scramble_bridges
+from conftest import action_name, scramble_bridges
 from kanaloa.rules import actions as A
-from kanaloa.rules.state import PRESET_TABLETOP, PRESET_YUCATA, REASON_ELEVEN, ROUND_OVER, StateData
+from kanaloa.rules.gods import claim
+from kanaloa.rules.reference import ReferenceState
+from kanaloa.rules.registry import game_types
+from kanaloa.rules.ruleset import KAHUNA_GAME, Ruleset
+from kanaloa.rules.state import (
+    KAHUNA_BRIDGES,
+    NO_OWNER,
+    REASON_ELEVEN,
+    REASON_NO_BRIDGES,
+    REASON_POINTS,
+    ROUND_2,
+    ROUND_OVER,
+    StateData,
+)
 
-GAMES = 2048  # spread evenly over 3 and 4 players and both presets (64 per test)
-CHUNKS = 8  # games per test = GAMES / (4 * CHUNKS)
-SCRAMBLED_GAMES = 240
-GAMES_2P = 1024  # 2-player games (R15), spread evenly over both presets: GAMES_2P / (2 * CHUNKS) per test
-SCRAMBLED_GAMES_2P = 120
+CHUNKS = 8  # tests per rule set for the games from the deal, each playing an equal share
 MOVE_CAP = 2000
+
+
+def registered_rule_sets() -> list[Ruleset]:
+    """Every example rule set of every registered game; an example of a game that takes a preset in each
+    of its presets.  In registration order, each rule set once."""
+    found: dict[tuple, Ruleset] = {}
+    for game in game_types():
+        presets = next((p.choices for p in game.parameters if p.name == "preset"), ())
+        for params in game.examples:
+            for preset in presets or (None,):
+                rules = game.load(**params) if preset is None else game.load(**{**params, "preset": preset})
+                found.setdefault(key_of(rules), rules)
+    return list(found.values())
+
+
+def key_of(rules: Ruleset) -> tuple[str, int, str, bool]:
+    return rules.game, rules.players, rules.preset, rules.gods
+
+
+def rule_set_id(rules: Ruleset) -> str:
+    """``kanaloa-3p-tabletop-gods``, ``kahuna-2p``: the rule set in a test id."""
+    preset = "" if rules.game == KAHUNA_GAME else f"-{rules.preset}"
+    return f"{rules.game}-{rules.players}p{preset}" + ("-gods" if rules.gods else "")
+
+
+RULE_SETS = registered_rule_sets()
+IDS = [rule_set_id(r) for r in RULE_SETS]
+
+# The games from the deal, by group of rule sets (game, gods, two players): the group's first seed and
+# how many games each of its rule sets plays.  The rule sets of a group take the seeds in turn (see
+# ``place_in_group``).
+DEAL_PLANS = {
+    ("kanaloa", False, False): (1000, 512),
+    ("kanaloa", False, True): (3000, 512),
+    ("kanaloa", True, False): (14_000_000, 256),
+    ("kanaloa", True, True): (15_000_000, 128),
+    ("kahuna", False, True): (7000, 2048),
+}
+
+
+def group_of(rules: Ruleset) -> tuple[str, bool, bool]:
+    return rules.game, rules.gods, rules.players == 2
+
+
+def place_in_group(rules: Ruleset) -> tuple[int, int]:
+    """(place, size) of ``rules`` in its group, ordered by preset code, then players: with 3 and 4 players
+    3p-yucata, 4p-yucata, 3p-tabletop, 4p-tabletop."""
+    group = sorted((r for r in RULE_SETS if group_of(r) == group_of(rules)), key=lambda r: (r.preset_code, r.players))
+    return [key_of(r) for r in group].index(key_of(rules)), len(group)
+
+
+def deal_seeds(rules: Ruleset) -> list[int]:
+    """The seeds of the random games ``rules`` plays from the deal."""
+    assert group_of(rules) in DEAL_PLANS, f"no games planned for {rule_set_id(rules)}: give its group a plan"
+    first, games = DEAL_PLANS[group_of(rules)]
+    place, size = place_in_group(rules)
+    return [first + place + size * j for j in range(games)]
+
+
+def crowded_seeds(rules: Ruleset) -> list[int]:
+    """The seeds of the games ``rules`` plays from crowded boards."""
+    if rules.game == KAHUNA_GAME:
+        return [900_000 + i for i in range(256)]
+    if rules.gods:  # 64 games with 2 players, 80 with 3 or 4, the presets in turn
+        games = 64 if rules.players == 2 else 80
+        return [16_000_000 + 10 * i + rules.players for i in range(rules.preset_code, games, 2)]
+    place, size = place_in_group(rules)
+    first = DEAL_PLANS[group_of(rules)][0] + 500_000
+    return [first + place + size * i for i in range(60)]
 
 
 def first_difference(core: StateData, ref: StateData) -> str:
@@ -47,8 +132,7 @@ def check_protocol(state, data: StateData, side: str, where: str) -> None:
     assert list(state.ranking) == data.ranking, f"{where}: {side}.ranking"
 
 
-def play_side_by_side(board, core_engine, reference_engine, core, ref, seed: int, rng: random.Random,
-                      played: list[int] | None = None) -> int:
+def play_side_by_side(board, core, ref, seed: int, rng: random.Random, played: list[int] | None = None) -> int:
     """Play ``core`` and ``ref`` in lockstep until the end; return the number of moves (and append
     them to ``played`` if given)."""
     where = f"seed {seed}, after the deal"
@@ -78,83 +162,141 @@ def play_side_by_side(board, core_engine, reference_engine, core, ref, seed: int
         ref.apply(action)
 
 
-def game_setup(index: int) -> tuple[int, int, int]:
-    """(seed, players, preset) of differential game ``index``: the four kinds in turn."""
-    players = 3 + index % 2
-    preset = PRESET_YUCATA if (index // 2) % 2 == 0 else PRESET_TABLETOP
-    return 1000 + index, players, preset
-
-
-@pytest.mark.parametrize("chunk", range(CHUNKS))
-@pytest.mark.parametrize("kind", range(4), ids=["3p-yucata", "4p-yucata", "3p-tabletop", "4p-tabletop"])
-def test_core_matches_reference_on_random_games(oro, core_engine, reference_engine, kind, chunk):
-    per_test = GAMES // (4 * CHUNKS)
-    for i in range(per_test):
-        index = kind + 4 * (chunk * per_test + i)
-        seed, players, preset = game_setup(index)
-        core = core_engine.deal(ruleset_of(oro, players, preset), seed)
-        ref = reference_engine.deal(ruleset_of(oro, players, preset), seed)
-        play_side_by_side(oro, core_engine, reference_engine, core, ref, seed, random.Random(seed))
-
-
-@pytest.mark.parametrize("kind", range(4), ids=["3p-yucata", "4p-yucata", "3p-tabletop", "4p-tabletop"])
-def test_core_matches_reference_from_crowded_boards(oro, core_engine, reference_engine, kind):
-    """Random play rarely reaches eleven islands (R8) or an empty stock (R13): start from
-    boards already full of bridges, seat 0 favoured, loaded through ``from_data``."""
-    eleven = 0
-    for i in range(SCRAMBLED_GAMES // 4):
-        index = kind + 4 * i
-        seed, players, preset = game_setup(index)
-        seed += 500_000
-        rng = random.Random(seed)
-        dealt = reference_engine.deal(ruleset_of(oro, players, preset), seed).to_data()
-        scramble_bridges(dealt, rng)
-        core = core_engine.from_data(oro, dealt)
-        ref = reference_engine.from_data(oro, dealt)
-        play_side_by_side(oro, core_engine, reference_engine, core, ref, seed, rng)
-        eleven += ref.to_data().reason == REASON_ELEVEN
-    assert eleven > 0, "no crowded game ended by R8; the scramble no longer reaches it"
-
-
-def game_setup_2p(index: int) -> tuple[int, int]:
-    """(seed, preset) of 2-player differential game ``index``: the two presets in turn."""
-    return 3000 + index, PRESET_YUCATA if index % 2 == 0 else PRESET_TABLETOP
-
-
 def second_color_builds(actions: list[int]) -> int:
     """How many places and swaps among ``actions`` build with a player's second color (R15)."""
     return sum(1 for a in actions if A.kind_of(a) in (A.PLACE, A.SWAP) and A.build_slot(a) == 1)
 
 
+def token_kinds(played: list[int]) -> Counter:
+    """How often each token action (and each build paid with KANALOA) was played (R14)."""
+    seen: Counter = Counter()
+    for action in played:
+        kind = A.kind_of(action)
+        if kind in (A.KU, A.STEAL, A.PELE, A.GIVE, A.LONO):
+            seen[A.KIND_NAMES[kind]] += 1
+        elif kind == A.PLACE and A.build_arg(action) == A.JOKER:
+            seen["place/KANALOA"] += 1
+        elif kind == A.SWAP and A.build_arg(action) >= A.SWAP_JA:
+            seen["swap/KANALOA"] += 1
+    return seen
+
+
+def check_what_random_games_reach(rules: Ruleset, played: list[int], reasons: set[int]) -> None:
+    """What one test's share of random games from the deal must have played, by rule set."""
+    if rules.game == KAHUNA_GAME:
+        kinds = {A.kind_of(a) for a in played}
+        assert {A.PLACE, A.REMOVE, A.DISCARD, A.TAKE, A.DRAW, A.END} <= kinds, f"kinds played: {sorted(kinds)}"
+        assert REASON_POINTS in reasons
+    elif rules.gods:
+        seen = token_kinds(played)
+        if rules.players == 2:
+            assert seen["ku"] > 0
+        else:
+            assert seen["ku"] and seen["pele"] and seen["lono"] and seen["place/KANALOA"], seen
+    elif rules.players == 2:
+        assert second_color_builds(played) > 0, "no game built with a second color"
+
+
 @pytest.mark.parametrize("chunk", range(CHUNKS))
-@pytest.mark.parametrize("kind", range(2), ids=["2p-yucata", "2p-tabletop"])
-def test_core_matches_reference_on_random_2_player_games(oro, core_engine, reference_engine, kind, chunk):
-    per_test = GAMES_2P // (2 * CHUNKS)
+@pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
+def test_core_matches_reference_on_random_games(rules, core_engine, reference_engine, chunk):
+    seeds = deal_seeds(rules)
+    per_test = len(seeds) // CHUNKS
     played: list[int] = []
-    for i in range(per_test):
-        seed, preset = game_setup_2p(kind + 2 * (chunk * per_test + i))
-        core = core_engine.deal(ruleset_of(oro, 2, preset), seed)
-        ref = reference_engine.deal(ruleset_of(oro, 2, preset), seed)
-        play_side_by_side(oro, core_engine, reference_engine, core, ref, seed, random.Random(seed), played)
-    assert second_color_builds(played) > 0, "no game built with a second color"
+    reasons = set()
+    for seed in seeds[chunk * per_test:(chunk + 1) * per_test]:
+        core, ref = core_engine.deal(rules, seed), reference_engine.deal(rules, seed)
+        play_side_by_side(rules.board, core, ref, seed, random.Random(seed), played)
+        reasons.add(ref.to_data().reason)
+    check_what_random_games_reach(rules, played, reasons)
 
 
-@pytest.mark.parametrize("kind", range(2), ids=["2p-yucata", "2p-tabletop"])
-def test_core_matches_reference_on_crowded_2_player_boards(oro, core_engine, reference_engine, kind):
-    """As ``test_core_matches_reference_from_crowded_boards``, with all four colors of a 2-player
-    game on the board (R15.4 takeovers and removals of a player's other color, R15.7)."""
-    eleven = 0
-    for i in range(SCRAMBLED_GAMES_2P // 2):
-        seed, preset = game_setup_2p(kind + 2 * i)
-        seed += 500_000
+def crowd_kahuna(data: StateData, rng: random.Random) -> None:
+    """Fill a Kahuna board at random, seat 0 favoured and capped at its 25 bridges (R16.1); seat 1 gets
+    few bridges, often only one or two; half of the states are moved to round 2, where losing
+    the last bridge ends the game (R16.8).  Card places are untouched."""
+    few = rng.choice((1, 2, 3, 6))
+    held = [0, 0]
+    for k in range(len(data.bridges)):
+        x = rng.random()
+        owner = 0 if x < 0.9 else (1 if x < 0.96 else NO_OWNER)
+        if owner == 1 and held[1] >= few:
+            owner = NO_OWNER
+        if owner == 0 and held[0] >= KAHUNA_BRIDGES:
+            owner = NO_OWNER
+        if owner >= 0:
+            held[owner] += 1
+        data.bridges[k] = owner
+    if held[1] == 0:  # R16.8 would already have ended a game in round 2
+        k = data.bridges.index(NO_OWNER) if NO_OWNER in data.bridges else 0
+        if data.bridges[k] == 0:
+            held[0] -= 1
+        data.bridges[k] = 1
+    if rng.random() < 0.5:
+        data.round = ROUND_2
+
+
+def crowd(rules: Ruleset, data: StateData, rng: random.Random) -> StateData:
+    """A dealt state of ``rules`` with its board crowded: Kahuna's by ``crowd_kahuna``; Kanaloa's bridges
+    scrambled (``scramble_bridges``), with the gods each controlled island's token claimed by its
+    controller (KANE scoring at once), as if each had been won in play."""
+    if rules.game == KAHUNA_GAME:
+        crowd_kahuna(data, rng)
+        return data
+    scramble_bridges(data, rng)
+    if not rules.gods:
+        return data
+    state = ReferenceState(rules.board, data)
+    for island in range(rules.board.n_islands):
+        holder = state.controller_of(island)
+        if holder != NO_OWNER:
+            claim(state, island, holder)
+    return state.data
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=IDS)
+def test_core_matches_reference_from_crowded_boards(rules, core_engine, reference_engine):
+    reasons: Counter = Counter()
+    with_tokens = 0
+    full_stock = 0
+    for seed in crowded_seeds(rules):
         rng = random.Random(seed)
-        dealt = reference_engine.deal(ruleset_of(oro, 2, preset), seed).to_data()
-        scramble_bridges(dealt, rng)
-        core = core_engine.from_data(oro, dealt)
-        ref = reference_engine.from_data(oro, dealt)
-        play_side_by_side(oro, core_engine, reference_engine, core, ref, seed, rng)
-        eleven += ref.to_data().reason == REASON_ELEVEN
-    assert eleven > 0, "no crowded 2-player game ended by R8; the scramble no longer reaches it"
+        dealt = crowd(rules, reference_engine.deal(rules, seed).to_data(), rng)
+        full_stock += dealt.bridges.count(0) >= KAHUNA_BRIDGES
+        core = core_engine.from_data(rules.board, dealt)
+        ref = reference_engine.from_data(rules.board, dealt)
+        played: list[int] = []
+        play_side_by_side(rules.board, core, ref, seed, rng, played)
+        reasons[ref.to_data().reason] += 1
+        with_tokens += sum(token_kinds(played).values()) > 0
+    if rules.game == KAHUNA_GAME:
+        assert reasons[REASON_NO_BRIDGES] > 0, "no crowded game ended early (R16.8); the crowding no longer reaches it"
+        assert full_stock > 0, "no crowded game began with all 25 bridges of a seat on the board (R16.1)"
+    else:
+        assert reasons[REASON_ELEVEN] > 0, "no crowded game ended by R8; the scramble no longer reaches it"
+    if rules.gods:
+        assert with_tokens > 0, "no crowded game used a token"
+
+
+def test_every_registered_rule_set_plays_its_games():
+    """Each example rule set of the registry is played, with as many games as planned, the gods' variant
+    over a thousand from the deal."""
+    examples = {key_of(r) for game in game_types() for r in game.example_rulesets()}
+    assert examples <= {key_of(r) for r in RULE_SETS}
+    games = {rule_set_id(r): (len(set(deal_seeds(r))), len(set(crowded_seeds(r)))) for r in RULE_SETS}
+    assert games == {
+        "kanaloa-4p-yucata": (512, 60), "kanaloa-4p-tabletop": (512, 60),
+        "kanaloa-3p-yucata": (512, 60), "kanaloa-3p-tabletop": (512, 60),
+        "kanaloa-2p-yucata": (512, 60), "kanaloa-2p-tabletop": (512, 60),
+        "kanaloa-4p-yucata-gods": (256, 40), "kanaloa-4p-tabletop-gods": (256, 40),
+        "kanaloa-3p-yucata-gods": (256, 40), "kanaloa-3p-tabletop-gods": (256, 40),
+        "kanaloa-2p-yucata-gods": (128, 32), "kanaloa-2p-tabletop-gods": (128, 32),
+        "kahuna-2p": (2048, 256),
+    }
+    assert sum(deal for name, (deal, _) in games.items() if name.endswith("-gods")) >= 1000
+    for rules in RULE_SETS:  # the rule sets of a group play different games
+        others = [r for r in RULE_SETS if group_of(r) == group_of(rules) and r is not rules]
+        assert all(not set(deal_seeds(rules)) & set(deal_seeds(r)) for r in others), rule_set_id(rules)
 
 
 def test_first_difference_names_the_field():

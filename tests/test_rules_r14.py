@@ -18,12 +18,12 @@ import dataclasses
 import functools
 import itertools
 import random
-import re
 from collections import Counter
 
 import pytest
 
 from conftest import ENGINES, REFERENCE, action_name, build_state, link_of, ruleset_of, scramble_bridges, state_deal
+from game_helpers import card_totals, check_reasons, reason_template, record_steps
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import load_board
 from kanaloa.rules.engine import Engine
@@ -1143,38 +1143,22 @@ def random_game(seed: int, crowded: bool = False) -> list[tuple[StateData, list[
     players = (2, 3, 4)[seed % 3]
     preset = PRESET_YUCATA if seed % 2 == 0 else PRESET_TABLETOP
     rng = random.Random(seed)
-    state = ReferenceState.deal(ORO, players, preset, seed, gods=True)
-    steps: list[tuple[StateData, list[int], int]] = []
-    while True:
+
+    def crowd_after_the_setup(state: ReferenceState) -> None:
         if crowded and state.data.round == ROUND_1 and all(b == NO_OWNER for b in state.data.bridges):
             scramble_bridges(state.data, rng)  # then each controlled island's token goes to its controller
             for i in range(ORO.n_islands):
                 if state.controller_of(i) != NO_OWNER:
                     claim(state, i, state.controller_of(i))
-        legal = state.legal_actions()
-        if not legal:
-            steps.append((state.to_data(), legal, -1))
-            return steps
-        assert len(steps) < MOVE_CAP, f"seed {seed}: no end within {MOVE_CAP} moves"
-        action = rng.choice(legal)
-        steps.append((state.to_data(), legal, action))
-        state.apply(action)
+
+    state = ReferenceState.deal(ORO, players, preset, seed, gods=True)
+    return record_steps(state, rng, seed, MOVE_CAP, end=-1, before_move=crowd_after_the_setup)
 
 
 @functools.cache
 def games() -> tuple[tuple[int, list], ...]:
     return (tuple((seed, random_game(seed)) for seed in range(14_000, 14_000 + PROPERTY_GAMES))
             + tuple((seed, random_game(seed, crowded=True)) for seed in range(15_000, 15_000 + CROWDED_GAMES)))
-
-
-def card_totals(data: StateData) -> list[int]:
-    total = [0] * ORO.n_islands
-    for x in data.deck + data.face_up + data.discard_open + [c for c in data.setup_chosen if c >= 0]:
-        total[x] += 1
-    for seat in range(data.players):
-        for x in range(ORO.n_islands):
-            total[x] += data.hands[seat][x] + data.hidden_by[seat][x]
-    return total
 
 
 def tokens_used(action: int) -> tuple[int, int]:
@@ -1199,7 +1183,7 @@ def test_random_games_conserve_cards_and_tokens():
     for seed, steps in games():
         used = [0] * len(GOD_NAMES)
         for data, _, action in steps:
-            assert card_totals(data) == [ORO.cards_per_island] * ORO.n_islands, seed
+            assert card_totals(data, ORO) == [ORO.cards_per_island] * ORO.n_islands, seed
             for kind, total in enumerate(GOD_TOKENS):
                 on_board = data.god_on.count(kind)
                 kept = sum(row[kind] for row in data.gods_owned)
@@ -1271,15 +1255,7 @@ def test_random_game_states_are_reachable_and_explained():
             state = ReferenceState(ORO, data)
             if seed < 15_000:  # a crowded game's scrambled board is no state a game reaches
                 assert why_unreachable(state, NAMES) is None, (seed, data, why_unreachable(state, NAMES))
-            allowed = set(legal)
-            for action in codes:
-                reason = why_illegal(state, action, NAMES)
-                assert (reason is None) == (action in allowed), (seed, data, action_name(ORO, action), reason)
-                outside = why_illegal(state, action, NAMES, hand_known=False)
-                if outside is not None:
-                    assert action not in allowed, (seed, action_name(ORO, action), outside)
-                elif reason is not None:
-                    assert " has no " in reason or " needs two " in reason, reason
+            check_reasons(state, legal, codes, NAMES, ORO, seed)
 
 
 def gods_codes(players: int) -> list[int]:
@@ -1298,19 +1274,14 @@ def gods_codes(players: int) -> list[int]:
     return [*codes, DRAW, END, A.encode(A.PASS), PELE_, LONO_]
 
 
-def _template(reason: str) -> str:
-    reason = re.sub(r"\b(red|green|blue|yellow)\b", "C", reason)
-    reason = re.sub(r"\b(" + "|".join(ORO.islands) + r")\b", "I", reason)
-    return re.sub(r"\(I(, I)*\)", "(...)", re.sub(r"\d+", "N", reason))
-
-
 def test_random_game_states_meet_the_reasons_of_the_variant():
     seen = set()
     for _, steps in games()[:12]:
         codes = gods_codes(steps[0][0].players)
         for data, _, _ in [s for s in steps if s[0].round == ROUND_2][::3]:
             state = ReferenceState(ORO, data)
-            seen |= {_template(r) for a in codes if (r := why_illegal(state, a, NAMES)) is not None and "R14" in r}
+            reasons = (why_illegal(state, a, NAMES) for a in codes)
+            seen |= {reason_template(r, ORO, NAMES) for r in reasons if r is not None and "R14" in r}
     assert seen >= {
         "C has discarded this turn: no god token is used after a discard (RN.N)",
         "C must first give a card back to C: 'give C CARD' (RN.N)",

@@ -14,12 +14,12 @@ from __future__ import annotations
 import functools
 import itertools
 import random
-import re
 from collections import Counter
 
 import pytest
 
 from conftest import ENGINES, REFERENCE, action_name, build_state, link_of, state_deal
+from game_helpers import card_totals, check_reasons, reason_template, record_steps
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import board_from_dict, load_board
 from kanaloa.rules.engine import Engine
@@ -872,16 +872,7 @@ def random_game(engine: Engine, seed: int, crowded: bool = False) -> list[tuple[
         data = state.to_data()
         crowd(data, rng)
         state = engine.from_data(KAHUNA, data)
-    steps = []
-    while True:
-        legal = state.legal_actions()
-        if not legal:
-            steps.append((state.to_data(), legal, None))
-            return steps
-        assert len(steps) < MOVE_CAP, f"seed {seed}: no end within {MOVE_CAP} moves"
-        action = rng.choice(legal)
-        steps.append((state.to_data(), legal, action))
-        state.apply(action)
+    return record_steps(state, rng, seed, MOVE_CAP)
 
 
 @functools.cache
@@ -897,20 +888,10 @@ def test_random_games_end_in_every_way(engine):
     assert {(REASON_POINTS, WHITE), (REASON_POINTS, BLACK), (REASON_NO_BRIDGES, WHITE)} <= results, results
 
 
-def card_totals(data: StateData) -> list[int]:
-    total = [0] * KAHUNA.n_islands
-    for x in data.deck + data.face_up + data.discard_open:
-        total[x] += 1
-    for seat in range(2):
-        for x in range(KAHUNA.n_islands):
-            total[x] += data.hands[seat][x] + data.hidden_by[seat][x]
-    return total
-
-
 def test_random_games_conserve_cards_and_keep_hands_and_stocks_in_bounds(engine):
     for seed, steps in games(engine.name):
         for data, _, _ in steps:
-            assert card_totals(data) == [KAHUNA.cards_per_island] * KAHUNA.n_islands, seed
+            assert card_totals(data, KAHUNA) == [KAHUNA.cards_per_island] * KAHUNA.n_islands, seed
             for seat in (WHITE, BLACK):
                 assert data.hand_size(seat) <= KAHUNA_HAND
                 assert all(0 <= p <= h for p, h in zip(data.public[seat], data.hands[seat], strict=True))
@@ -992,20 +973,7 @@ def test_random_game_states_are_reachable_and_explained():
         for data, legal, _ in steps[::3] + steps[-1:]:
             state = ReferenceState(KAHUNA, data)
             assert why_unreachable(state, NAMES) is None, (seed, data, why_unreachable(state, NAMES))
-            allowed = set(legal)
-            for action in codes:
-                reason = why_illegal(state, action, NAMES)
-                assert (reason is None) == (action in allowed), (seed, data, action_name(KAHUNA, action), reason)
-                outside = why_illegal(state, action, NAMES, hand_known=False)
-                if outside is not None:
-                    assert action not in allowed, (seed, action_name(KAHUNA, action), outside)
-
-
-def _template(reason: str) -> str:
-    """A reason with its colors, islands and numbers taken out."""
-    reason = re.sub(r"\b(white|black)\b", "C", reason)
-    reason = re.sub(r"\b(" + "|".join(KAHUNA.islands) + r")\b", "I", reason)
-    return re.sub(r"\(I(, I)*\)", "(...)", re.sub(r"\d+", "N", reason))
+            check_reasons(state, legal, codes, NAMES, KAHUNA, seed)
 
 
 def test_the_random_game_states_meet_every_reason():
@@ -1015,7 +983,8 @@ def test_the_random_game_states_meet_every_reason():
     for _, steps in games("reference")[:12] + games("reference")[PROPERTY_GAMES : PROPERTY_GAMES + 8]:
         for data, _, _ in steps[::3]:
             state = ReferenceState(KAHUNA, data)
-            seen |= {_template(r) for a in kahuna_codes() if (r := why_illegal(state, a, NAMES)) is not None}
+            reasons = (why_illegal(state, a, NAMES) for a in kahuna_codes())
+            seen |= {reason_template(r, KAHUNA, NAMES) for r in reasons if r is not None}
     assert seen >= {
         "C cannot remove its own bridge (RN.N)",
         "C has already played a card this turn; a face-down discard replaces playing (RN.N)",

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import functools
 import random
-import re
 
 import pytest
 
-from conftest import action_name, scramble_bridges
+from conftest import scramble_bridges
+from game_helpers import check_reasons, reason_template
 from kanaloa.position.notation import Move
 from kanaloa.rules import actions as A
 from kanaloa.rules.board import Board, load_board
@@ -113,22 +113,7 @@ GAMES_2P = [(seed, 2, preset, scrambled)
 def test_a_reason_exactly_when_the_action_is_illegal(seed, players, preset, scrambled):
     names = names_of(players)
     for state in sampled_states(seed, players, preset, scrambled):
-        legal = set(state.legal_actions())
-        for action in ALL_ACTIONS:
-            reason = why_illegal(state, action, names)
-            assert (reason is None) == (action in legal), (seed, state.data, action_name(ORO, action), reason)
-            outside = why_illegal(state, action, names, hand_known=False)
-            if outside is not None:  # seen from outside, a reason still means the action is illegal
-                assert action not in legal, (seed, state.data, action_name(ORO, action), outside)
-            elif reason is not None:  # and only reasons about the cards held go unsaid
-                assert " has no " in reason or " needs two " in reason, reason
-
-
-def _template(reason: str) -> str:
-    """A reason with its colors, islands and numbers taken out."""
-    reason = re.sub(r"\b(red|green|blue|yellow)\b", "C", reason)
-    reason = re.sub(r"\b(" + "|".join(ORO.islands) + r")\b", "I", reason)
-    return re.sub(r"\(I(, I)*\)", "(...)", re.sub(r"\d+", "N", reason))
+        check_reasons(state, state.legal_actions(), ALL_ACTIONS, names, ORO, seed)
 
 
 def test_the_sampled_states_meet_every_reason():
@@ -139,7 +124,7 @@ def test_the_sampled_states_meet_every_reason():
             for action in ALL_ACTIONS:
                 reason = why_illegal(state, action, names_of(players))
                 if reason is not None:
-                    seen.add(_template(reason))
+                    seen.add(reason_template(reason, ORO, names_of(4)))  # all four colors
     assert seen == {
         "'end' belongs to the final round (RN)",
         "'pass' belongs to the final round (RN)",
