@@ -2,7 +2,7 @@
 tournaments and records, and the benchmark's figures for the variant.
 
 The rules themselves are tested in ``test_rules_r14.py`` and the two engines
-against each other in ``test_differential_gods.py``.
+against each other in ``test_differential.py``.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 hints, bot-vs-bot tournaments and their records, and the benchmark's Kahuna figures.
 
 The rules themselves are tested in ``test_rules_r16.py`` and the two engines
-against each other in ``test_differential_kahuna.py``.
+against each other in ``test_differential.py``.
 """
 
 from __future__ import annotations
