@@ -58,12 +58,6 @@ END = A.encode(A.END)
 DRAW = A.encode(A.DRAW)
 
 
-@pytest.fixture(params=["reference", "core"])
-def engine(request) -> Engine:
-    """Each test using it runs once per implementation."""
-    return ENGINES[request.param]
-
-
 def table(
     engine: Engine,
     *,
