@@ -29,6 +29,23 @@ def test_every_game_is_listed_with_its_parameters_and_their_defaults():
     assert [p.name for p in game_type("kahuna").parameters] == ["players", "board", "colors"]
 
 
+def test_the_listing_names_each_game_s_rule_sets_as_the_options_that_make_them():
+    kanaloa_game = game_type("kanaloa")
+    assert kanaloa_game.to_json()["rule_sets"] == [dict(e) for e in kanaloa_game.examples]
+    assert kanaloa_game.options_of({"players": 3, "gods": True, "preset": "tabletop"}) == (
+        "--players 3 --gods --preset tabletop")
+    assert kanaloa_game.options_of({"players": 4, "gods": False}) == "--players 4"  # a flag left off is no option
+    assert game_type("kahuna").options_of({}) == "the defaults"
+    lines = registry.describe_games()
+    assert ("  rule sets, as options of new: --players 4; --players 3 --preset tabletop; --players 2; --players 4 "
+            "--gods; --players 3 --gods --preset tabletop; --players 2 --gods") in lines
+    assert "  rule sets, as options of new: the defaults" in lines
+    # Every rule set listed is one load_game makes.
+    for g in game_types():
+        for params in g.to_json()["rule_sets"]:
+            assert isinstance(load_game(g.name, **params), Ruleset)
+
+
 def test_load_game_is_the_package_s_entry_point_too():
     assert kanaloa.load_game("kanaloa", players=3) == load_game("kanaloa", players=3)
     assert kanaloa.load_game("kahuna").colors == ("white", "black")
@@ -127,6 +144,7 @@ def toy_registered(monkeypatch):
 def test_a_game_registered_alone_is_read_dealt_and_listed_through_the_registry(toy_registered):
     assert "toy" in [g.name for g in game_types()]
     assert any(line.startswith("toy  Toy") for line in registry.describe_games())
+    assert toy_registered.to_json()["rule_sets"] == [{}]
     rules = load_game("toy", players=3)
     assert rules == ToyRules("toy", 3)
     dealt = deal_position(rules, 7)

@@ -345,7 +345,7 @@ def _viewer_colors() -> list[str]:
 @cli.command("games")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the games as JSON: a list of {name, title, rules, summary, parameters: [{name, takes, "
-                   "default, help, choices}]}.")
+                   "default, help, kind, choices}], rule_sets: [{parameter: value}]}.")
 def games_command(as_json: bool) -> None:
     """List the games kanaloa plays, each with its parameters and their defaults.
 
@@ -366,8 +366,8 @@ def games_command(as_json: bool) -> None:
     for line in describe_games():
         click.echo(line)
     click.echo("")
-    click.echo("kanaloa new --game GAME deals one; each parameter is an option of it (--players, --preset, --gods, "
-               "--board, --colors).")
+    options = dict.fromkeys(f"--{p.name}" for g in game_types() for p in g.parameters)
+    click.echo(f"kanaloa new --game GAME deals one; each parameter is an option of it ({', '.join(options)}).")
 
 
 def _shown_value(parameter: str, value: object) -> str:

@@ -103,9 +103,18 @@ class GameType:
         module, _, attribute = self.faces[role].partition(":")
         return getattr(importlib.import_module(module), attribute)
 
+    def options_of(self, params: Mapping[str, Any]) -> str:
+        """``params`` as the options of ``kanaloa new`` that give them: ``--players 3 --preset tabletop``,
+        ``--gods`` for a flag; ``the defaults`` for none."""
+        kinds = {p.name: p.kind for p in self.parameters}
+        words = [f"--{name}" if kinds.get(name) == "flag" else f"--{name} {value}"
+                 for name, value in params.items() if not (kinds.get(name) == "flag" and not value)]
+        return " ".join(words) or "the defaults"
+
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "title": self.title, "rules": self.rules, "summary": self.summary,
-                "parameters": [p.to_json() for p in self.parameters]}
+                "parameters": [p.to_json() for p in self.parameters],
+                "rule_sets": [dict(params) for params in self.examples]}
 
 
 REGISTERED: tuple[GameType, ...] = (
@@ -163,6 +172,7 @@ def describe_games() -> list[str]:
         width = max(len(p.name) for p in g.parameters)
         for p in g.parameters:
             lines.append(f"  {p.name:<{width}}  {p.takes}; default {p.default}. {p.help}")
+        lines.append("  rule sets, as options of new: " + "; ".join(g.options_of(e) for e in g.examples))
         lines.append("")
     return lines[:-1]
 
