@@ -76,7 +76,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "main": {"interfaces"},  # kanaloa/__main__.py
 }
 OUTSIDE: dict[str, set[str]] = {  # what a part may import beyond the standard library and kanaloa
-    "rules": {"kanaloa_core"},
+    "rules": {"kanaloa_core", "cannonball_core"},
     "search": {"cython"},
     "openspiel": {"pyspiel", "numpy"},
     "play": {"distributed", "cython", "open_spiel", "numpy"},
@@ -86,6 +86,13 @@ OUTSIDE: dict[str, set[str]] = {  # what a part may import beyond the standard l
 TYPING_ONLY = {"typing_extensions"}
 STDLIB = set(sys.stdlib_module_names) | {"__future__"}
 CYTHON = {"libc", "cpython", "cython"}  # cimports of the .pyx
+
+
+# A game with a package of its own (``kanaloa/cannonball``) spans several layers: each of its modules belongs
+# to the layer named here, and follows that layer's rules.  A module not listed belongs to no part and fails.
+GAME_PACKAGES: dict[str, dict[str, str]] = {
+    "cannonball": {"": "rules", "state": "rules", "island": "rules", "reference": "rules"},
+}
 
 
 def part_of(module: str) -> str | None:
@@ -98,6 +105,8 @@ def part_of(module: str) -> str | None:
     first = parts[1]
     if first in LAYERS:
         return first
+    if first in GAME_PACKAGES:
+        return GAME_PACKAGES[first].get(parts[2] if len(parts) > 2 else "")
     if first in ("boards", "examples"):
         return "data"
     if first == "errors" and len(parts) == 2:
