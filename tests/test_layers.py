@@ -39,6 +39,10 @@ part            may import, of kanaloa
   models of rollouts cut short, ``kanaloa.tools.cutfit``).  ``typing_extensions`` may
   be named for type checking only, inside ``if TYPE_CHECKING:``.
 - The compiled core (``kanaloa_core.pyx`` and its stub) belongs to ``rules``.
+- A game with a package of its own (``kanaloa/cannonball``, R20) spans the
+  layers: each of its modules belongs to the layer ``GAME_PACKAGES`` names for
+  it and follows that layer's rules; its compiled core (``cannonball_core``)
+  belongs to ``rules`` as the first one does.
 
 Every import counts, at any depth: inside functions (the lazy ones), inside
 ``if TYPE_CHECKING:`` (types follow the layers too), ``from . import name`` as
