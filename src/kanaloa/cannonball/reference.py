@@ -119,6 +119,16 @@ def _name(d: CannonballData, space: int) -> str:
     return space_name(space, d.columns)
 
 
+def _terrain_text(d: CannonballData, space: int) -> str:
+    """``a lake``, ``a forest space``, ``outside the island``: what a space is, for a message."""
+    terrain = d.terrain[space]
+    if terrain == OUTSIDE:
+        return "outside the island"
+    if terrain in (GRASS, FOREST):
+        return f"a {TERRAIN_NAMES[terrain]} space"
+    return f"a {TERRAIN_NAMES[terrain]}"
+
+
 # -- geometry (R20.1) ---------------------------------------------------------------------------------
 
 
@@ -309,7 +319,7 @@ def landing_problem(d: CannonballData, seat: int, space: int) -> str | None:
         return f"{where} is on {country(owner)}'s landing board; {who} lands on its own (R20.4)"
     terrain = d.terrain[space]
     if terrain not in (GRASS, FOREST):
-        return f"{where} is {TERRAIN_NAMES[terrain]}; a ship lands on grass or forest (R20.4)"
+        return f"{where} is {_terrain_text(d, space)}; a ship lands on grass or forest (R20.4)"
     if not on_edge(d, space):
         return f"{where} is not on the island's edge (R20.4)"
     for other, ship in enumerate(d.ships):
@@ -356,10 +366,10 @@ def road_problem(
         return "no road tiles are left (R20.3)"
     terrain = d.terrain[space]
     if terrain not in (GRASS, FOREST):
-        name = TERRAIN_NAMES[terrain]
-        return f"{where} is {name}; roads go on grass or forest, lakes and mountains take nothing (R20.6)"
+        what = _terrain_text(d, space)
+        return f"{where} is {what}; roads go on grass or forest, lakes and mountains take nothing (R20.6)"
     if second and terrain != GRASS:
-        return f"{where} is forest; the second road of a turn goes on grass (R20.6)"
+        return f"{where} is a forest space; the second road of a turn goes on grass (R20.6)"
     if d.road[space]:
         return f"{where} already holds a road (R20.6)"
     for other, ship in enumerate(d.ships):
@@ -370,9 +380,9 @@ def road_problem(
         if space == due:
             return None
         return f"{who}'s first build is a road on its landing space {_name(d, due)} (R20.4)"
-    if d.ships[seat] == NO_SPACE:
-        return f"{who} has no ship and so no network to build from (R20.4, R20.5)"
     net = network(d, seat) if net is None else net
+    if not net and d.ships[seat] == NO_SPACE:
+        return f"{who} has no ship and so no network to build from (R20.4, R20.5)"
     if not any(n in net for n in neighbours(d, space)):
         return f"{where} is not next to {who}'s network (R20.5)"
     return None
