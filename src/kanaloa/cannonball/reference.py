@@ -4,15 +4,20 @@ A ``ReferenceState`` wraps one ``CannonballData`` (``kanaloa.cannonball.state``)
 and plays integer actions (``state.encode(kind, space)``) on it.  The rules are
 written once, as functions that say why a move is not allowed
 (``landing_problem``, ``road_problem``, ``fort_problem`` ...): ``why_illegal``
-asks them, and ``legal_actions`` asks them about every candidate, so that the
-two can never disagree.  The geometry the rules need (neighbours, the island's
+asks them about one move, and ``legal_actions`` asks them about every
+candidate move (roads next to the network, pieces on it), so that the two
+agree as long as the candidates hold every legal move; the tests check that
+over every action code.  The geometry the rules need (neighbours, the island's
 edge, a space touching another player's board) is kept here too, so this
 module depends on nothing but the state's contract.
 
-The turn (R20.6, docs: the Cannonball brief's decisions):
+The turn (R20.6, with the project's decisions where R20 leaves it open):
 
 * the landing round: the seats land in seat order (``land SPACE``); a seat with
-  no legal landing space passes;
+  no legal landing space passes (it then has no ship and, with no network,
+  passes for the rest of the game; the built-in tiles never lead there), and
+  such a landing pass does not count towards the all-passed end, which counts
+  play turns only;
 * a play turn: an optional ``fire SPACE`` first, then exactly one build, or
   ``pass`` when no build is legal; after a first grass road the turn stays open
   (``grass_roads == 1``) only while a second grass road is legal, and then the
@@ -519,7 +524,9 @@ def second_roads(d: CannonballData, seat: int) -> list[int]:
 
 def fire_problem(d: CannonballData, seat: int, space: int) -> str | None:
     """Why ``seat`` may not fire at ``space``; None when it may (R20.6, R20.9): at most one shot a turn,
-    before the build, at an opponent's fort in range of one of the seat's cannons on the island."""
+    before the build, at an opponent's fort in range of one of the seat's cannons on the island.  A build
+    ends the turn, so every cannon standing when a turn begins was built on an earlier turn: a new cannon
+    never fires on the turn it is built."""
     who, where = country(seat), _name(d, space)
     if d.fired:
         return f"{who} has fired already this turn; one shot a turn (R20.6)"
