@@ -13,9 +13,12 @@ import pytest
 from kanaloa.cannonball.state import (
     ACTION_WORDS,
     BLOCKADE,
+    BLOCKADE_BUILD,
     CANNON_1,
     CANNON_2,
+    CANNON_BUILD,
     END,
+    FIRE,
     FORT_BUILD,
     LAND,
     MAX_SPACES,
@@ -650,3 +653,161 @@ def test_two_and_three_player_islands_play_to_the_end():
     three = core(three_rows, three_boards, 3, round_=ROUND_LANDING)
     assert three.random_games(50, 1) > 0
     assert all(three.to_data().terrain[s] == OUTSIDE for s in (0, 1, 2, 9, 10, 11))
+
+
+# -- a plain model of the rules, space by space, to hold the bitboards to -----------------------------
+
+
+class Plain:
+    """CB.md's decisions written out directly over a CannonballData (slow, obvious, for comparison only)."""
+
+    def __init__(self, data: CannonballData) -> None:
+        self.d = data
+        self.cols, self.n = data.columns, data.spaces
+
+    def steps(self, s: int) -> list[int]:
+        row, col = divmod(s, self.cols)
+        out = []
+        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            r, c = row + dr, col + dc
+            if 0 <= r < self.d.rows and 0 <= c < self.cols:
+                out.append(r * self.cols + c)
+        return out
+
+    def network(self, seat: int) -> set[int]:
+        d = self.d
+        ok = lambda s: d.road[s] and d.fort[s] in (NOBODY, seat) and d.blockade[s] == NOBODY
+        todo = [s for s in range(self.n) if d.fort[s] == seat]
+        if d.ships[seat] != NO_SPACE:
+            todo.append(d.ships[seat])
+        seen: set[int] = set()
+        while todo:
+            s = todo.pop()
+            if s in seen or not ok(s):
+                continue
+            seen.add(s)
+            todo.extend(self.steps(s))
+        return seen
+
+    def in_range(self, seat: int) -> set[int]:
+        d, hit = self.d, set()
+        for s in range(self.n):
+            if d.cannon[s] != seat:
+                continue
+            row, col = divmod(s, self.cols)
+            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                r, c = row + dr, col + dc
+                while 0 <= r < d.rows and 0 <= c < self.cols:
+                    t = r * self.cols + c
+                    if d.terrain[t] in (3, OUTSIDE) or d.blockade[t] != NOBODY:
+                        break
+                    hit.add(t)
+                    r, c = r + dr, c + dc
+        return hit
+
+    def near_own_fort(self, seat: int, start: int) -> bool:
+        d, frontier, seen = self.d, {start}, {start}
+        for _ in range(3):
+            frontier = {t for s in frontier for t in self.steps(s)
+                        if t not in seen and (d.road[t] or d.terrain[t] == 1)}
+            seen |= frontier
+            if any(d.fort[t] == seat for t in frontier):
+                return True
+        return False
+
+    def legal(self) -> list[int]:
+        d, seat = self.d, self.d.to_move
+        if d.round == ROUND_OVER:
+            return []
+        if d.round == ROUND_LANDING:
+            out = []
+            for s in range(self.n):
+                row, col = divmod(s, self.cols)
+                edge = len(self.steps(s)) < 4 or any(d.terrain[t] == OUTSIDE for t in self.steps(s))
+                touch = any(
+                    0 <= row + dr < d.rows and 0 <= col + dc < self.cols
+                    and d.terrain[(row + dr) * self.cols + col + dc] != OUTSIDE
+                    and d.board_of[(row + dr) * self.cols + col + dc] != seat
+                    for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+                far = all(abs(p // self.cols - row) + abs(p % self.cols - col) > 4 for p in d.ships if p != NO_SPACE)
+                if d.board_of[s] == seat and d.terrain[s] in (0, 1) and edge and not touch and far:
+                    out.append(encode(LAND, s))
+            return out or [encode(PASS)]
+        net = self.network(seat)
+        others = {p for i, p in enumerate(d.ships) if p != NO_SPACE and i != seat}
+        next_to = {t for s in net for t in self.steps(s)}
+        roads = lambda kinds: [encode(ROAD, s) for s in sorted(next_to)
+                               if d.terrain[s] in kinds and not d.road[s] and s not in others]
+        if d.grass_roads:
+            return [*roads((0,)), encode(END)]
+        out = []
+        if not d.fired:
+            hit = self.in_range(seat)
+            out += [encode(FIRE, s) for s in sorted(hit) if d.fort[s] not in (NOBODY, seat)]
+        builds = []
+        ship = d.ships[seat]
+        if ship != NO_SPACE and not d.road[ship]:
+            builds.append(encode(ROAD, ship))
+        elif net:
+            builds += roads((0, 1))
+            opp = set().union(*(self.in_range(p) for p in range(d.players) if p != seat))
+            empty = [s for s in sorted(net) if d.fort[s] == d.cannon[s] == d.blockade[s] == NOBODY
+                     and s not in d.ships]
+            cannons = sum(1 for b in (CANNON_1, CANNON_2) if d.earned[seat] & b)
+            for s in empty:
+                if d.forts_on_island(seat) < 10 and s not in opp and not self.near_own_fort(seat, s):
+                    builds.append(encode(FORT_BUILD, s))
+                if d.cannon.count(seat) < cannons and s not in opp:
+                    builds.append(encode(CANNON_BUILD, s))
+                if d.earned[seat] & BLOCKADE and seat not in d.blockade:
+                    builds.append(encode(BLOCKADE_BUILD, s))
+        return sorted(out + builds + ([] if builds else [encode(PASS)]))
+
+
+def crowded_12() -> CoreState:
+    """ISLAND_12 in play with roads on most land, 7 forts each for seats 0 and 1 (all pieces earned) and
+    20 road tiles left: cannons and blockades come early."""
+    data = new_game_12().to_data()
+    land = [s for s in range(144) if data.terrain[s] in (0, 1)]
+    data.round, data.supply, data.ships = ROUND_PLAY, 20, [0, 132, 142, 11]
+    for s in land:
+        data.road[s] = (s * 7) % 5 != 0 or s in data.ships
+    for seat, corner in ((0, (0, 0)), (1, (2, 2))):
+        placed = 0
+        for r in range(corner[0], 12, 4):
+            for c in range(corner[1], 12, 4):
+                s = r * 12 + c
+                if placed < 7 and s in land and s not in data.ships and data.fort[s] == NOBODY:
+                    data.fort[s], data.road[s] = seat, True
+                    placed += 1
+        data.earned[seat] = CANNON_1 | CANNON_2 | BLOCKADE
+    return CoreState.from_data(data)
+
+
+def test_the_bitboards_agree_with_a_plain_model_of_the_rules():
+    import random
+
+    rnd = random.Random(7)
+    three_rows = list(ISLAND_12[:6]) + ["..." + line[3:9] + "..." for line in ISLAND_12[6:]]
+    starts = [
+        new_game_12(),
+        core(three_rows, ["111111222222"] * 6 + ["...000000..."] * 6, 3, round_=ROUND_LANDING),
+        core([line[:6] for line in ISLAND_12], halves([line[:6] for line in ISLAND_12]), 2, round_=ROUND_LANDING),
+    ]
+    starts.append(crowded_12())
+    checked = 0
+    for game in range(60):
+        state = starts[game % 4].copy()
+        while not state.is_over:
+            data = state.to_data()
+            plain = Plain(data)
+            assert state.legal_actions() == plain.legal(), (game, data)
+            for seat in range(data.players):
+                assert set(state.network(seat)) == plain.network(seat)
+                assert set(state.in_range(seat)) == plain.in_range(seat)
+            actions = state.legal_actions()
+            # lean towards builds that change the networks and ranges
+            rich = [a for a in actions if decode(a)[0] in (FIRE, FORT_BUILD, CANNON_BUILD, BLOCKADE_BUILD)]
+            state.apply(rnd.choice(rich) if rich and rnd.random() < 0.5 else rnd.choice(actions))
+            checked += 1
+    assert checked > 3000
