@@ -25,6 +25,15 @@ sorted list of action codes is those bits in kind order, then ascending
 space, so a uniform random pick is "the k-th set bit" and needs no list.
 Playouts (``playout_state``) run in C without the GIL on their own
 SplitMix64 stream (the algorithm of ``kanaloa.rules.rng``).
+
+Choices beyond the shared decisions:
+- a ``pass`` in the landing round (a seat with no legal landing space, which
+  the built-in tiles never cause) hands the landing to the next seat and does
+  not count towards ``passes``: that counter is for turns of play (R20.10);
+- ``passes`` goes back to 0 at the shot or build itself, not when the turn
+  ends, so a state in the middle of a turn already shows it;
+- a fort shot and built again could in principle repeat for ever, so a
+  playout stops after ``MAX_PLAYOUT_MOVES`` moves (no real game comes near).
 """
 
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint32_t, uint64_t

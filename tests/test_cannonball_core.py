@@ -811,3 +811,14 @@ def test_the_bitboards_agree_with_a_plain_model_of_the_rules():
             state.apply(rnd.choice(rich) if rich and rnd.random() < 0.5 else rnd.choice(actions))
             checked += 1
     assert checked > 3000
+
+
+def test_pickle_and_copy_module_give_equal_independent_states():
+    import copy
+    import pickle
+
+    state = new_game_12()
+    state.playout(1)
+    play(state, moves(state)[0])
+    for other in (pickle.loads(pickle.dumps(state)), copy.copy(state), copy.deepcopy(state)):
+        assert other.to_data() == state.to_data() and other is not state
