@@ -335,14 +335,19 @@ cdef inline BB passable(const CBState* s, int seat) noexcept nogil:
     return bb_andnot(bb_andnot(s.road, others_of(s.fort, s.players, seat)), all_of(s.blockade, s.players))
 
 
+cdef inline BB flood_from(const CBState* s, BB region, BB frontier, BB through) noexcept nogil:
+    """``region`` grown by everything of ``through`` reachable from ``frontier`` (a part of region) by
+    orthogonal steps inside ``through``: each step expands only the spaces added by the step before."""
+    while bb_any(frontier):
+        frontier = bb_andnot(bb_and(neighbours(s, frontier), through), region)
+        region = bb_or(region, frontier)
+    return region
+
+
 cdef inline BB flood(const CBState* s, BB seeds, BB through) noexcept nogil:
     """Everything of ``through`` reachable from ``seeds & through`` by orthogonal steps inside ``through``."""
-    cdef BB cur = bb_and(seeds, through), nxt
-    while True:
-        nxt = bb_and(bb_or(cur, neighbours(s, cur)), through)
-        if bb_eq(nxt, cur):
-            return cur
-        cur = nxt
+    cdef BB start = bb_and(seeds, through)
+    return flood_from(s, start, start, through)
 
 
 cdef inline BB network_from_scratch(const CBState* s, int seat) noexcept nogil:
@@ -361,7 +366,7 @@ cdef inline void grow_networks(CBState* s, int space) noexcept nogil:
         if bb_has(s.net[p], space):
             continue
         if bb_any(bb_and(nb, s.net[p])) or s.ships[p] == space:
-            s.net[p] = flood(s, bb_or(s.net[p], bb_bit(space)), passable(s, p))
+            s.net[p] = flood_from(s, bb_or(s.net[p], bb_bit(space)), bb_bit(space), passable(s, p))
 
 
 cdef inline void cut_networks(CBState* s, int space) noexcept nogil:
