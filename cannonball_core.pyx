@@ -274,7 +274,6 @@ cdef struct CBState:
     BB net[MAX_PLAYERS]
     BB hit[MAX_PLAYERS]
     # the turn and the result
-    uint64_t seed
     int16_t supply
     int8_t round
     int8_t to_move
@@ -804,6 +803,13 @@ def _int_list(values, name, length, lo, hi):
     return [_int(v, f"{name}[{i}]", lo, hi) for i, v in enumerate(values)]
 
 
+def _seed64(seed):
+    """A stream's seed as SplitMix64 takes it: any integer, kept modulo 2**64."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed: {seed!r} is not an integer")
+    return seed & 0xFFFFFFFFFFFFFFFF
+
+
 def _bool(value, name):
     if not isinstance(value, bool):
         raise ValueError(f"{name}: {value!r} is not true or false")
@@ -880,6 +886,7 @@ cdef class CoreState:
     """
 
     cdef CBState st
+    cdef object _seed  # the position's seed (R20.2: it chose the layout; nothing in the rules reads it)
 
     def __init__(self, *args, **kwargs):
         raise TypeError("CoreState is made by CoreState.from_data(data)")
@@ -904,7 +911,9 @@ cdef class CoreState:
                                  "(a space outside the island has no board, every other one has one)")
         s.players, s.columns, s.rows, s.n_spaces = players, cols, rows, n
         set_island(s, terrain, board_of)
-        s.seed = _int(d.seed, "seed", 0, (1 << 64) - 1)
+        if isinstance(d.seed, bool) or not isinstance(d.seed, int):
+            raise ValueError(f"seed: {d.seed!r} is not an integer")
+        out._seed = d.seed
         s.round = _int(d.round, "round", ROUND_LANDING, ROUND_OVER)
         over = s.round == ROUND_OVER
         s.to_move = _int(d.to_move, "to_move", NOBODY, NOBODY) if over else _int(d.to_move, "to_move", 0, players - 1)
@@ -1012,7 +1021,7 @@ cdef class CoreState:
         over = s.round == ROUND_OVER
         return CannonballData(
             players=s.players, columns=s.columns, rows=s.rows, terrain=terrain, board_of=board_of,
-            seed=s.seed, round=s.round, to_move=s.to_move,
+            seed=self._seed, round=s.round, to_move=s.to_move,
             ships=[s.ships[p] for p in range(s.players)],
             road=[bool(bb_has(s.road, i)) for i in range(n)],
             fort=fort, cannon=cannon, blockade=blockade,
@@ -1027,6 +1036,7 @@ cdef class CoreState:
         """An independent copy (a struct copy)."""
         cdef CoreState out = CoreState.__new__(CoreState)
         out.st = self.st
+        out._seed = self._seed
         return out
 
     def __copy__(self):
@@ -1144,7 +1154,7 @@ cdef class CoreState:
         Uniform play (the default) takes ``legal[next() % len(legal)]`` of the sorted legal list at every
         move; ``heuristic`` plays ``pick_heuristic``'s policy.  Returns the number of moves played.
         """
-        cdef uint64_t s0 = _int(seed, "seed", 0, (1 << 64) - 1)
+        cdef uint64_t s0 = _seed64(seed)
         cdef bint h = bool(heuristic)
         cdef CBState work = self.st
         cdef long long moves
@@ -1155,7 +1165,7 @@ cdef class CoreState:
     def random_games(self, n, seed, heuristic=False):
         """Play ``n`` whole games from this state (game g: ``playout(seed + g)``), all in C; the total moves."""
         cdef long long games = _int(n, "n", 0, 1 << 62), g, moves = 0
-        cdef uint64_t s0 = _int(seed, "seed", 0, (1 << 64) - 1)
+        cdef uint64_t s0 = _seed64(seed)
         cdef bint h = bool(heuristic)
         cdef CBState work
         with nogil:

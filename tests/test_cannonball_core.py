@@ -822,3 +822,13 @@ def test_pickle_and_copy_module_give_equal_independent_states():
     play(state, moves(state)[0])
     for other in (pickle.loads(pickle.dumps(state)), copy.copy(state), copy.deepcopy(state)):
         assert other.to_data() == state.to_data() and other is not state
+
+
+def test_any_integer_seed_is_kept_and_a_playout_seed_is_taken_modulo_two_to_the_64():
+    data = island(GRASS_6x4, ships={0: "a1", 1: "f4"})
+    data.seed = -12345678901234567890
+    state = CoreState.from_data(data)
+    assert state.to_data().seed == data.seed and state.copy().to_data().seed == data.seed
+    assert state.playout(-1) == state.playout(2**64 - 1)
+    with pytest.raises(ValueError, match=r"^seed"):
+        state.playout(1.5)
