@@ -48,6 +48,8 @@ class CoreState:
     def in_range(self, seat: int) -> list[int]: ...
     def check_derived(self) -> bool:
         """Whether the kept networks and ranges equal ones computed afresh (for tests)."""
+    def heuristic_action(self, seed: int) -> int | None:
+        """The heuristic playout policy's move here on SplitMix64(seed); None once over."""
     def playout(self, seed: int, heuristic: bool = ...) -> int:
         """Play a copy to the end in C on SplitMix64(seed); this state is unchanged; the number of moves."""
     def random_games(self, n: int, seed: int, heuristic: bool = ...) -> int:

@@ -1148,6 +1148,16 @@ cdef class CoreState:
                 return False
         return True
 
+    def heuristic_action(self, seed):
+        """The move the heuristic playout policy (``pick_heuristic``) plays here on the stream
+        SplitMix64(seed); None once the game is over."""
+        cdef uint64_t rng = _seed64(seed)
+        cdef Moves m
+        if self.st.round == ROUND_OVER:
+            return None
+        legal_moves(&self.st, &m)
+        return pick_heuristic(&self.st, &m, &rng)
+
     def playout(self, seed, heuristic=False):
         """Play a copy of this state to the end in C, on the stream SplitMix64(seed); this state is unchanged.
 

@@ -832,3 +832,27 @@ def test_any_integer_seed_is_kept_and_a_playout_seed_is_taken_modulo_two_to_the_
     assert state.playout(-1) == state.playout(2**64 - 1)
     with pytest.raises(ValueError, match=r"^seed"):
         state.playout(1.5)
+
+
+def test_the_heuristic_plays_legal_moves_and_beats_uniform_play():
+    import random
+
+    rnd = random.Random(3)
+    start = new_game_12()
+    wins = 0.0
+    games = 120
+    for game in range(games):
+        state = start.copy()
+        hero = game % 4
+        while not state.is_over:
+            if state.to_move == hero:
+                action = state.heuristic_action(rnd.getrandbits(64))
+                assert action in state.legal_actions()
+            else:
+                action = rnd.choice(state.legal_actions())
+            state.apply(action)
+        if hero in state.winners:
+            wins += 1 / len(state.winners)
+    assert wins / games > 0.4  # uniform play would win a quarter
+    assert start.heuristic_action(1) in start.legal_actions()
+    assert decided(forts={0: "c8"}).heuristic_action(1) is None
