@@ -9,11 +9,12 @@ from setuptools.command.build_py import build_py
 
 
 class build_py_with_core_stub(build_py):
-    """Also ship ``kanaloa_core.pyi`` beside the top-level extension (package data covers packages only)."""
+    """Also ship the ``.pyi`` stubs beside the top-level extensions (package data covers packages only)."""
 
     def run(self):
         super().run()
-        self.copy_file("kanaloa_core.pyi", f"{self.build_lib}/kanaloa_core.pyi")
+        for stub in ("kanaloa_core.pyi", "cannonball_core.pyi"):
+            self.copy_file(stub, f"{self.build_lib}/{stub}")
 
 
 def cpu_flags() -> set[str]:
@@ -43,6 +44,7 @@ def compile_args() -> list[str]:
 
 
 core = Extension("kanaloa_core", ["kanaloa_core.pyx"], extra_compile_args=compile_args())
+cannonball = Extension("cannonball_core", ["cannonball_core.pyx"], extra_compile_args=compile_args())  # R20
 # The search loops and the game adapter they call are plain Python with Cython's type annotations
 # (``import cython``): compiled here, the tree is walked as C structs.  The same files run uncompiled
 # where Cython is installed, and tests/test_compiled.py checks that both make the same choices.
@@ -52,7 +54,7 @@ search = [Extension(name, [f"src/{name.replace('.', '/')}.py"], extra_compile_ar
 setup(
     cmdclass={"build_py": build_py_with_core_stub},
     ext_modules=cythonize(
-        [core, *search],
+        [core, cannonball, *search],
         compiler_directives={
             "language_level": 3,
             "boundscheck": False,
