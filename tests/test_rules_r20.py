@@ -607,7 +607,9 @@ def test_r20_10_a_shot_resets_the_pass_count():
     d = put(island(WALLED), forts={FRANCE: "b2 d2", SPAIN: "f4"}, cannons={SPAIN: "b4"})
     d = act(d, "pass")
     assert d.passes == 1 and legal(d) == {"fire b2", "pass"}
-    d = act(d, "fire b2", "pass")
+    d = act(d, "fire b2")
+    assert d.passes == 0 and d.fired  # the shot starts the count again at once
+    d = act(d, "pass")
     assert d.passes == 0 and d.round == ROUND_PLAY and d.to_move == FRANCE
     d = act(d, "pass")
     assert d.passes == 1 and legal(d) == {"pass"}  # nothing of france's in range any more
@@ -622,7 +624,7 @@ def test_r20_10_a_build_resets_the_pass_count():
     d = act(d, "pass")
     assert d.passes == 1 and "road e2" in legal(d)
     d = act(d, "road e2")
-    assert d.passes == 1 and d.grass_roads == 1  # the turn is still open
+    assert d.passes == 0 and d.grass_roads == 1  # the build starts the count again at once; the turn is open
     d = act(d, "end")
     assert d.passes == 0 and d.to_move == FRANCE
 

@@ -703,6 +703,8 @@ def play(d: CannonballData, action: int) -> None:
         else:
             d.to_move = seat + 1
         return
+    if kind not in (PASS, END):
+        d.passes = 0  # a shot or a build starts the count of passes in a row again, at once (R20.10)
     if kind == FIRE:
         d.fort[space] = NOBODY  # back to its owner's mat; the road stays (R20.6)
         d.fired = True

@@ -93,7 +93,7 @@ class CannonballData:
     this turn, R20.6 step 1) and ``grass_roads`` (1 after a first grass road
     while the turn stays open for a second, R20.6).  ``passes`` counts the
     turns in a row that ended with a pass and no shot (R20.10: as many as
-    players end the game).  ``supply`` is the road tiles left.  Once over:
+    players end the game); a shot or a build sets it to 0 at once.  ``supply`` is the road tiles left.  Once over:
     ``winners`` (every player sharing the victory, in seat order), ``ranking``
     (every seat, best first) and ``reason`` (REASON_TEN_FORTS ...).
     """
