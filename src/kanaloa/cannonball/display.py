@@ -207,7 +207,7 @@ def country_lines(d: CannonballData, names: Sequence[str], colors: Sequence[str]
     """A table, one line per country: its ship (R20.4), its forts on the island and on the mat (R20.7), its
     cannons earned and built and its blockade (R20.8)."""
     width = max(4, *(len(name) for name in names))
-    lines = [f"Forts on the island and on the mat (R20.7); cannons earned of {CANNONS} and built (R20.8):",
+    lines = [f"Forts: on the island, on the mat (R20.7); cannons: earned of {CANNONS}, built (R20.8)",
              f"  {'':<{width}}  {'ship':<13}  {'forts':>5} {'mat':>3}  {'cannons':>7} {'built':>5}  blockade"]
     for seat, name in enumerate(names):
         ship = d.ships[seat] if seat < len(d.ships) else NO_SPACE
@@ -244,7 +244,7 @@ def render(countries: tuple[str, ...], d: CannonballData, use_color: bool = Fals
     out += legend(names, marks, colors, use_color)
     boards = _boards(d, names)
     if boards:
-        out.append(f"Landing boards: {boards} (R20.1)")
+        out.append(f"Boards (R20.1): {boards}")
     out.append(f"Road supply: {d.supply}" + (f" of {total}" if total is not None else "")
                + f" tiles left, {sum(d.road)} laid (R20.3)")
     out.append("")
