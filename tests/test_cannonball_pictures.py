@@ -44,6 +44,7 @@ from kanaloa.cannonball.state import (
     parse_space,
     space_name,
 )
+from kanaloa.errors import OptionError
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
@@ -464,3 +465,21 @@ def test_random_games_every_piece_appears_exactly_once(players):
                         assert shown == display.SYMBOLS[kind] + display.country_marks(names)[seat]
             seen.update(kind for kind, _, _ in state_pieces(d, names).elements())
     assert seen["fort"] and seen["cannon"] and seen["road"] and seen["ship"]
+
+
+def test_width_and_interactive_options():
+    d = sample()
+    plain_svg = parse(cb_svg.position_svg(TWO, d))
+    assert plain_svg.get("width") == plain_svg.get("viewBox").split()[2]
+    assert not plain_svg.findall(f"{SVG_NS}style")
+    root = parse(cb_svg.position_svg(TWO, d, width=480, interactive=True))
+    assert root.get("width") == "480.0"
+    _, _, w, h = (float(v) for v in root.get("viewBox").split())
+    assert float(root.get("height")) == pytest.approx(480 * h / w, abs=0.1)
+    spaces = groups(root, "space")
+    assert all(e.get("role") == "button" and e.get("tabindex") == "0" for e in spaces)
+    assert spaces[0].get("aria-label") == spaces[0].find(f"{SVG_NS}title").text
+    assert root.findall(f"{SVG_NS}style")
+    for bad in (0, -3, float("nan"), True, "wide"):
+        with pytest.raises(OptionError, match="width"):
+            cb_svg.position_svg(TWO, d, width=bad)

@@ -34,14 +34,21 @@ left, a side panel on the right.  The same state always gives the same bytes.
 - each mat: ``<g class="mat" data-owner="COUNTRY" data-forts="N">`` holding ten
   ``<g class="mat-space" data-mat-space="K" data-covered="true|false">`` (``data-earns="cannon1|cannon2|blockade"``
   on spaces 3, 6 and 8);
-- the supply: ``<g class="supply" data-supply="N">``; the status: ``<g class="status" data-round="landing|play|over">``.
+- the supply: ``<g class="supply" data-supply="N" data-total="T">``; the status:
+  ``<g class="status" data-round="landing|play|over">``.
+
+With ``interactive=True`` every space also gets ``role="button"``, ``tabindex="0"`` and an
+``aria-label`` (its hover text), and a ``<style>`` gives the spaces a pointer cursor.  The picture never
+holds a script.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from html import escape
 
+from ..errors import OptionError, brief
 from ..interfaces.svg import COLOR_DARK, COLOR_FILL, FONT, INK, QUIET
 from .display import country_colors, seat_names
 from .reference import blockades_built, cannons_built, cannons_earned, in_range, shots_from
@@ -82,6 +89,7 @@ ROAD_EDGE = "#7a5a2c"
 PAPER = "#ffffff"
 
 DIRECTIONS = (("up", 1, 0), ("down", -1, 0), ("left", 0, -1), ("right", 0, 1))  # (name, rows, columns)
+INTERACTIVE_STYLE = ".space { cursor: pointer; } .space:focus { outline: 2px solid #333; }"
 REASON_TEXT = ("a country has all 10 forts on the island", "the last road tile was laid",
                "every country passed in succession")
 
@@ -176,7 +184,7 @@ def fire_lines(d: CannonballData, cannon: int) -> list[tuple[str, int]]:
 # -- the island ---------------------------------------------------------------------------------------
 
 
-def _spaces(d: CannonballData, grid: _Grid, names: Sequence[str]) -> list[str]:
+def _spaces(d: CannonballData, grid: _Grid, names: Sequence[str], interactive: bool = False) -> list[str]:
     ranges = [in_range(d, seat) for seat in range(d.players)]
     out = ['<g class="spaces">']
     for space in range(d.spaces):
@@ -192,8 +200,9 @@ def _spaces(d: CannonballData, grid: _Grid, names: Sequence[str]) -> list[str]:
             label += ", road" if kind == "road" else f", {names[owner]}'s {kind}"
         if hitting:
             label += f", in range of {' and '.join(hitting)}'s cannons"
+        button = {"role": "button", "tabindex": "0", "aria_label": label} if interactive else {}
         out.append(_open("g", class_="space", data_space=name, data_terrain=TERRAIN_NAMES[terrain],
-                         data_board=board_name, data_in_range=" ".join(hitting) if hitting else None))
+                         data_board=board_name, data_in_range=" ".join(hitting) if hitting else None, **button))
         out.append(_title(label))
         x, y = grid.corner(space)
         if terrain == OUTSIDE:
@@ -497,11 +506,25 @@ def _legend(panel: _Panel) -> None:
     panel.out.append("</g>")
 
 
-def position_svg(countries: tuple[str, ...], d: CannonballData) -> str:
+def _check_width(width: object) -> float | None:
+    if width is None:
+        return None
+    if isinstance(width, bool) or not isinstance(width, (int, float)) or not math.isfinite(width) or width <= 0:
+        raise OptionError(f"width {brief(width)}: must be a positive number of pixels")
+    return float(width)
+
+
+def position_svg(countries: tuple[str, ...], d: CannonballData, *, width: float | None = None,
+                 interactive: bool = False) -> str:
     """The picture of ``d`` as SVG text (the module docstring says what it shows and its hooks).
 
     ``countries`` names the seats in order (R20.3); a seat it does not name
-    plays its default country."""
+    plays its default country.  ``width`` is the width attribute in pixels
+    (the height follows; by default the picture's own size); ``interactive``
+    makes every space a focusable button (``role``, ``tabindex``,
+    ``aria-label``) with a pointer cursor.  Raises ``OptionError`` for a width
+    that is not a positive number."""
+    pixels = _check_width(width)
     names = seat_names(countries, d)
     inks = _inks(country_colors(names))
     grid = _Grid(d)
@@ -517,15 +540,19 @@ def position_svg(countries: tuple[str, ...], d: CannonballData) -> str:
         _mat(panel, d, seat, name, inks[seat])
     _legend(panel)
 
-    width = panel.x + PANEL_WIDTH
+    total = panel.x + PANEL_WIDTH
     height = max(MARGIN * 2 + grid.height + 10, panel.y + 10)
+    pixel_width = total if pixels is None else pixels
     mover = names[d.to_move] if 0 <= d.to_move < len(names) else ""
     caption = f"Cannonball Colony, {d.columns}x{d.rows}: " + (f"{mover} to move" if mover else "game over")
-    out = [_open("svg", xmlns="http://www.w3.org/2000/svg", version="1.1", width=_num(width), height=_num(height),
-                 viewBox=f"0 0 {_num(width)} {_num(height)}", role="img", aria_label=caption, font_family=FONT),
-           _title(caption),
-           _empty("rect", x="0", y="0", width=_num(width), height=_num(height), fill=PAPER)]
-    out += _spaces(d, grid, names)
+    out = [_open("svg", xmlns="http://www.w3.org/2000/svg", version="1.1", width=_num(pixel_width),
+                 height=_num(pixel_width * height / total), viewBox=f"0 0 {_num(total)} {_num(height)}", role="img",
+                 aria_label=caption, font_family=FONT),
+           _title(caption)]
+    if interactive:
+        out.append(f"<style>{INTERACTIVE_STYLE}</style>")
+    out.append(_empty("rect", x="0", y="0", width=_num(total), height=_num(height), fill=PAPER))
+    out += _spaces(d, grid, names, interactive)
     out += _labels(d, grid)
     roads, pieces = _pieces(d, grid, names, inks)
     out += roads
