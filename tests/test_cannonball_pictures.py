@@ -274,7 +274,9 @@ def test_result_winner_ranking_and_reason(reason, words):
     name = ("ten-forts", "supply", "all-passed")[reason]
     assert f"Game over ({name}, R20.10): spain wins" in text
     assert words in text and "ranking: spain, france" in text
+    assert ("the winner first" in text) == (reason == REASON_TEN_FORTS)
     assert "to move" not in text
+    assert max(len(line) for line in text.splitlines()) <= 80
 
 
 def test_result_shared_victory():

@@ -181,8 +181,16 @@ def result_lines(d: CannonballData, names: Sequence[str]) -> list[str]:
     return [f"Game over ({reason}, R20.10): {wins}",
             *([f"  why: {why}"] if why else []),
             f"  ranking: {ranking or '-'}",
-            "  (most forts on the island, then fewest forts on one's own landing board,",
-            "  then fewest cannons and blockades on the island)"]
+            *RANKING_NOTE[d.reason == REASON_TEN_FORTS]]
+
+
+# How the ranking is made (R20.10): after a ten-fort win (True) and otherwise (False).
+RANKING_NOTE = {
+    False: ["  (ranked by most forts on the island, then fewest on one's own landing board,",
+            "  then fewest cannons and blockades on the island)"],
+    True: ["  (the winner first; the others by most forts on the island, then fewest on",
+           "  one's own landing board, then fewest cannons and blockades on the island)"],
+}
 
 
 def status_lines(d: CannonballData, names: Sequence[str]) -> list[str]:
