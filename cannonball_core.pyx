@@ -41,32 +41,9 @@ from libc.stdint cimport int8_t, int16_t, uint8_t, uint32_t, uint64_t
 from kanaloa.cannonball import state as _cb
 from kanaloa.cannonball.state import CannonballData
 
-cdef extern from *:
-    """
-    /* Bit counts.  GCC and Clang turn __builtin_popcountll into one instruction where the target
-       has it; on baseline x86-64 (no POPCNT) it becomes a library call, which the inline SWAR
-       count below beats.  Builds for other compilers use the portable forms. */
-    #if defined(__GNUC__) && (defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__)))
-    static inline int cb_popcount(unsigned long long x) { return __builtin_popcountll(x); }
-    #else
-    static inline int cb_popcount(unsigned long long x) {
-        x = x - ((x >> 1) & 0x5555555555555555ULL);
-        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-        return (int)((x * 0x0101010101010101ULL) >> 56);
-    }
-    #endif
-    #if defined(__GNUC__)
-    static inline int cb_lowest_bit(unsigned long long x) { return __builtin_ctzll(x); }
-    #elif defined(_MSC_VER)
-    #include <intrin.h>
-    static inline int cb_lowest_bit(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
-    #else
-    static inline int cb_lowest_bit(unsigned long long x) { int i = 0; while (!(x & 1)) { x >>= 1; i++; } return i; }
-    #endif
-    """
-    int popcount "cb_popcount"(unsigned long long x) nogil
-    int lowest_bit "cb_lowest_bit"(unsigned long long x) nogil  # x != 0
+cdef extern from "kanaloa_bits.h":  # the bit counts both cores use
+    int popcount "kb_popcount"(unsigned long long x) nogil
+    int lowest_bit "kb_lowest_bit"(unsigned long long x) nogil  # x != 0
 
 
 # Game constants; checked at import against kanaloa.cannonball.state.

@@ -60,32 +60,9 @@ from kanaloa.rules import board as _board
 from kanaloa.rules import state as _state
 from kanaloa.rules.state import StateData
 
-cdef extern from *:
-    """
-    /* Bit counts.  GCC and Clang turn __builtin_popcountll into one instruction where the target
-       has it; on baseline x86-64 (no POPCNT) it becomes a library call, which the inline SWAR
-       count below beats.  Builds for other compilers use the portable forms. */
-    #if defined(__GNUC__) && (defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__)))
-    static inline int kc_popcount(unsigned long long x) { return __builtin_popcountll(x); }
-    #else
-    static inline int kc_popcount(unsigned long long x) {
-        x = x - ((x >> 1) & 0x5555555555555555ULL);
-        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-        return (int)((x * 0x0101010101010101ULL) >> 56);
-    }
-    #endif
-    #if defined(__GNUC__)
-    static inline int kc_lowest_bit(unsigned long long x) { return __builtin_ctzll(x); }
-    #elif defined(_MSC_VER)
-    #include <intrin.h>
-    static inline int kc_lowest_bit(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
-    #else
-    static inline int kc_lowest_bit(unsigned long long x) { int i = 0; while (!(x & 1)) { x >>= 1; i++; } return i; }
-    #endif
-    """
-    int popcount "kc_popcount"(unsigned long long x) nogil
-    int lowest_bit "kc_lowest_bit"(unsigned long long x) nogil  # x != 0
+cdef extern from "kanaloa_bits.h":  # the bit counts both cores use
+    int popcount "kb_popcount"(unsigned long long x) nogil
+    int lowest_bit "kb_lowest_bit"(unsigned long long x) nogil  # x != 0
 
 
 # Capacities of the fixed-size arrays; CoreBoard and from_data refuse anything larger.

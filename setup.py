@@ -43,8 +43,9 @@ def compile_args() -> list[str]:
     return args
 
 
-core = Extension("kanaloa_core", ["kanaloa_core.pyx"], extra_compile_args=compile_args())
-cannonball = Extension("cannonball_core", ["cannonball_core.pyx"], extra_compile_args=compile_args())  # R20
+core = Extension("kanaloa_core", ["kanaloa_core.pyx"], include_dirs=["."], extra_compile_args=compile_args())
+cannonball = Extension("cannonball_core", ["cannonball_core.pyx"], include_dirs=["."],
+                       extra_compile_args=compile_args())  # R20
 # The search loops and the game adapter they call are plain Python with Cython's type annotations
 # (``import cython``): compiled here, the tree is walked as C structs.  The same files run uncompiled
 # where Cython is installed, and tests/test_compiled.py checks that both make the same choices.
