@@ -88,7 +88,7 @@ def test_text_reads_like_the_document():
 
 
 def test_the_example_of_the_docs_reads_and_writes_back():
-    text = (ROOT / "docs" / "cannonball.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs/cannonball.md").read_text(encoding="utf-8")
     section = text[text.index("## Positions and moves"):]
     block = re.search(r"```json\n(.*?)```", section, re.S)
     assert block is not None

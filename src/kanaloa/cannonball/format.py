@@ -50,7 +50,7 @@ the mat, R20.8), a supply that does not add up, and a ``result`` that
 disagrees with the pieces (R20.10).  What forts once stood is not known (forts
 can be shot), so earned pieces beyond that are accepted.
 
-The notation (INTERFACE.md): ``land c1``, ``fire d7``, ``road c2``,
+The notation (docs/cannonball.md "Positions and moves"): ``land c1``, ``fire d7``, ``road c2``,
 ``fort c2``, ``cannon e4``, ``blockade f5``, ``end``, ``pass``, optionally
 prefixed by the mover's name (``france: road c2``).  ``parse_move`` reads the
 words and the space only; ``why_not`` adds the rules' reason
