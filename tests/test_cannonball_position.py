@@ -416,6 +416,15 @@ def test_a_bad_result_is_refused_naming_the_field(change, message):
     assert refused(change(over_doc())) == message
 
 
+def test_a_game_ended_otherwise_has_not_every_player_passed():
+    countries, rs = play_out(2, 3)
+    assert rs.reason == S.REASON_SUPPLY
+    doc = F.write_position(countries, rs.data)
+    doc["passes"] = 2
+    assert refused(doc) == ("result.reason: supply, but passes is 2: every player passed, so the game ended "
+                            "all-passed (R20.10)")
+
+
 # -- round trips over random games ------------------------------------------------------------------
 
 

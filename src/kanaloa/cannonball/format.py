@@ -581,6 +581,9 @@ class _Reader:
             raise _fail("result.reason", f"supply, but {d.supply} road tiles are left (R20.10)")
         if d.reason == REASON_ALL_PASSED and d.passes != d.players:
             raise _fail("result.reason", f"all-passed, but passes is {d.passes}, not {d.players} (R20.10)")
+        if d.reason != REASON_ALL_PASSED and d.passes == d.players:
+            raise _fail("result.reason", f"{reason}, but passes is {d.passes}: every player passed, so the game "
+                                         f"ended all-passed (R20.10)")
         winners, ranking = reference.decide(d)
         for key, want in (("winners", winners), ("ranking", ranking)):
             if lists[key] != want:
