@@ -341,7 +341,7 @@ def test_greedy_beats_random() -> None:
     assert wins / 40 > 0.6
 
 
-def test_greedy_lands_and_passes_with_one_move() -> None:
+def test_greedy_lands_on_a_legal_space_and_changes_nothing() -> None:
     state = ReferenceState(new_game(2, 1))
     greedy, rng = GreedyCannonball(), random.Random(2)
     action = greedy.choose(state, rng)

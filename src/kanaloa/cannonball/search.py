@@ -28,8 +28,10 @@ Cannonball Colony hides nothing and draws nothing once the island is laid
   plays the state itself to the end is used as it is; otherwise (no
   ``playout``, or one that plays a copy and leaves the state as it was) the
   game is played on in Python from ``random.Random(seed)``: uniformly random
-  legal moves with the ``random`` policy, and with ``heuristic`` a random move
-  among those of the kind with the highest prior.
+  legal moves with the ``random`` policy; with ``heuristic``, the engine's own
+  policy move by move where it offers one (``heuristic_action(seed)``, as the
+  compiled core does, each move on a fresh seed from the stream), else a
+  random move among those of the kind with the highest prior.
 """
 
 from __future__ import annotations
@@ -265,6 +267,10 @@ class CannonballSearchState:
     def _python_rollout(self, rng: random.Random) -> None:
         heuristic = self.game.heuristic
         state = self.state
+        if heuristic and hasattr(state, "heuristic_action"):
+            while not state.is_over:
+                state.apply(state.heuristic_action(rng.getrandbits(64)))
+            return
         reference = state.data if isinstance(state, ReferenceState) else None
         while not state.is_over:
             moves = state.legal_actions()
