@@ -1,0 +1,297 @@
+"""Cannonball Colony as a game for the searches: an engine state behind the search protocol (R20).
+
+The searches of ``kanaloa.search`` reach a game only through
+``kanaloa.search.protocol.SearchState``.  ``CannonballGame`` and
+``CannonballSearchState`` put a Cannonball Colony engine behind it.  The
+engine is a class with the reference's API (``from_data``, ``to_data``,
+``copy``, ``legal_actions``, ``apply`` and the properties ``players``,
+``to_move``, ``is_over``, ``winners``): the compiled core
+(``cannonball_core.CoreState``) when it is built, else the plain Python
+``ReferenceState``; a game may be given either.
+
+Cannonball Colony hides nothing and draws nothing once the island is laid
+(R20.1-R20.10), so the hidden-information faces of the protocol are trivial:
+
+* ``resample`` returns a clone (every player sees the whole state);
+* ``public_actions`` are the legal actions and ``apply_public`` plays the key
+  itself;
+* ``returns()``: the winners share the victory (R20.10): with ``k`` winners
+  each gets ``1/k`` and every other player 0, so the entries of a finished
+  game add up to 1.  A sole winner (ten forts, or the best tie-break key
+  alone) gets 1;
+* ``points()``: each player's forts on the island (R20.7, the first thing the
+  end compares); ``margins()``: a player's forts minus the most forts of any
+  other player, over ``FORTS`` (10), in [-1, 1];
+* ``priors``: a number per move from its kind (``KIND_PRIORS``): a shot,
+  then a fort, a cannon, the blockade, a landing, a road, ``end``, ``pass``;
+* ``rollout`` plays to the end.  An engine whose ``playout(seed, heuristic)``
+  plays the state itself to the end is used as it is; otherwise (no
+  ``playout``, or one that plays a copy and leaves the state as it was) the
+  game is played on in Python from ``random.Random(seed)``: uniformly random
+  legal moves with the ``random`` policy; with ``heuristic``, the engine's own
+  policy move by move where it offers one (``heuristic_action(seed)``, as the
+  compiled core does, each move on a fresh seed from the stream), else a
+  random move among those of the kind with the highest prior.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Any
+
+from ..search.protocol import Action
+from .reference import ReferenceState, play
+from .state import (
+    BLOCKADE_BUILD,
+    CANNON_BUILD,
+    END,
+    FIRE,
+    FORT_BUILD,
+    FORTS,
+    LAND,
+    MAX_SPACES,
+    PASS,
+    ROAD,
+    CannonballData,
+)
+
+__all__ = [
+    "KIND_PRIORS",
+    "POLICIES",
+    "CannonballGame",
+    "CannonballSearchState",
+    "cannonball_search",
+    "copy_data",
+    "default_engine",
+    "engine_data",
+]
+
+POLICIES = ("heuristic", "random")  # the rollout policies, by name (the ``search`` face's ``policy``)
+
+# The prior of a move by its kind (``state.LAND`` ... ``state.PASS``): what the search tries first, and what
+# the Python heuristic rollout plays (a random move among those of the highest kind present).
+KIND_PRIORS: dict[int, float] = {
+    FIRE: 0.9,  # a shot sends an opponent's fort back to its mat (R20.6, R20.9)
+    FORT_BUILD: 0.8,  # forts are what the game counts (R20.7, R20.10)
+    CANNON_BUILD: 0.5,
+    BLOCKADE_BUILD: 0.4,
+    LAND: 0.5,
+    ROAD: 0.3,
+    END: 0.2,
+    PASS: 0.1,
+}
+
+
+def default_engine() -> Any:
+    """The engine class used when none is given: the compiled core ``cannonball_core.CoreState`` when it can
+    be imported, else ``ReferenceState``.
+
+    The compiled core belongs to the rules layer; until the package has a rules module that re-exports it
+    (as ``kanaloa.rules.core`` does for Kanaloa's), it is looked up here by its module name.
+    """
+    try:
+        core = importlib.import_module("cannonball_core")
+    except ImportError:
+        return ReferenceState
+    return core.CoreState
+
+
+def copy_data(d: CannonballData) -> CannonballData:
+    """A copy of ``d`` sharing nothing mutable with it (its lists copied), cheaper than a deep copy."""
+    return CannonballData(
+        players=d.players, columns=d.columns, rows=d.rows, terrain=list(d.terrain), board_of=list(d.board_of),
+        seed=d.seed, round=d.round, to_move=d.to_move, ships=list(d.ships), road=list(d.road), fort=list(d.fort),
+        cannon=list(d.cannon), blockade=list(d.blockade), earned=list(d.earned), supply=d.supply, fired=d.fired,
+        grass_roads=d.grass_roads, passes=d.passes, winners=list(d.winners), ranking=list(d.ranking),
+        reason=d.reason)
+
+
+def engine_data(state: Any) -> CannonballData:
+    """The ``CannonballData`` of an engine state, to read (a reference state's own, else ``to_data()``)."""
+    if isinstance(state, ReferenceState):
+        return state.data
+    data: CannonballData = state.to_data()
+    return data
+
+
+def _kind(action: int) -> int:
+    return action // MAX_SPACES
+
+
+class CannonballGame:
+    """Cannonball Colony's engine as a protocol game (module docstring).
+
+    ``engine``: the engine class (None: ``default_engine()``); ``policy``:
+    ``heuristic`` or ``random`` rollouts.  ``wrap`` puts an engine state (or
+    a ``CannonballData``, made into one of ``engine``) behind the protocol.
+    """
+
+    __slots__ = ("_in_place", "engine", "policy")
+
+    def __init__(self, policy: str = "heuristic", engine: Any = None) -> None:
+        if policy not in POLICIES:
+            raise ValueError(f"policy {policy!r}: unknown playout policy; one of {', '.join(POLICIES)}")
+        self.policy = policy
+        self.engine = default_engine() if engine is None else engine
+        # Per engine class: whether its ``playout`` plays the state itself to the end (found at the first
+        # rollout; absent: not known yet).
+        self._in_place: dict[type, bool] = {}
+
+    @property
+    def heuristic(self) -> bool:
+        return self.policy == "heuristic"
+
+    def wrap(self, state: Any) -> CannonballSearchState:
+        """The protocol view of an engine state (shared, not copied), or of a new engine state made from a
+        ``CannonballData`` (copied)."""
+        if isinstance(state, CannonballData):
+            state = self.engine.from_data(state)
+        return CannonballSearchState(self, state)
+
+    def plays_in_place(self, state: Any) -> bool | None:
+        """Whether ``state``'s engine has a ``playout`` that finishes the state itself; None when unknown."""
+        if not hasattr(state, "playout"):
+            return False
+        return self._in_place.get(type(state))
+
+    def learn_in_place(self, state: Any, in_place: bool) -> None:
+        self._in_place[type(state)] = in_place
+
+
+def cannonball_search(policy: str = "heuristic", one_order: bool = False, reshuffle: bool = True,
+                      cut: object = 0, engine: Any = None) -> CannonballGame:
+    """Cannonball Colony's ``search`` face (``kanaloa.rules.registry``): the adapter a search bot plays with,
+    its rollout policy named (``heuristic`` or ``random``).
+
+    The signature is the Kanaloa family's (``kanaloa.play.game.family_search``); what does not apply here is
+    accepted and has no effect: ``one_order`` (every build but a first grass road ends the turn, R20.6, so
+    there are no runs of commuting builds to order), ``reshuffle`` (nothing is hidden or drawn), ``cut``
+    (a whole number of moves, 0 or more: no model judges a Cannonball rollout cut short, so rollouts always
+    play to the end).  ``engine`` chooses the engine class (default: ``default_engine()``).
+    """
+    if not isinstance(cut, int) or isinstance(cut, bool) or cut < 0:
+        raise ValueError(f"cut {cut!r}: must be a whole number of moves, 0 or more")
+    del one_order, reshuffle
+    return CannonballGame(policy, engine)
+
+
+class CannonballSearchState:
+    """A ``SearchState`` over one Cannonball Colony engine state (module docstring).
+
+    The wrapped ``state`` is changed by ``apply_action`` and ``rollout``;
+    ``clone`` keeps an original.  Moves come from the engine's legal lists,
+    so a reference state plays them without checking them again.
+    """
+
+    __slots__ = ("game", "state")
+
+    def __init__(self, game: CannonballGame, state: Any) -> None:
+        self.game = game
+        self.state = state
+
+    def num_players(self) -> int:
+        players: int = self.state.players
+        return players
+
+    def current_player(self) -> int:
+        mover: int = self.state.to_move
+        return mover
+
+    def legal_actions(self) -> list[Action]:
+        moves: list[Action] = self.state.legal_actions()
+        return moves
+
+    def apply_action(self, action: Action) -> None:
+        """Play ``action``, one of ``legal_actions()`` (a reference state plays it unchecked)."""
+        state = self.state
+        if isinstance(state, ReferenceState):
+            play(state.data, action)
+        else:
+            state.apply(action)
+
+    def clone(self) -> CannonballSearchState:
+        state = self.state
+        if isinstance(state, ReferenceState):
+            return CannonballSearchState(self.game, type(state)(copy_data(state.data)))
+        return CannonballSearchState(self.game, state.copy())
+
+    def is_terminal(self) -> bool:
+        over: bool = self.state.is_over
+        return over
+
+    def returns(self) -> list[float]:
+        """``1/k`` for each of the ``k`` players sharing the victory (R20.10), 0 for the others; zeros while
+        the game is on."""
+        result = [0.0] * self.state.players
+        if not self.state.is_over:
+            return result
+        winners = self.state.winners
+        for seat in winners:
+            result[seat] = 1.0 / len(winners)
+        return result
+
+    def points(self) -> list[float]:
+        """Each player's forts on the island (R20.7)."""
+        d = engine_data(self.state)
+        return [float(d.forts_on_island(seat)) for seat in range(d.players)]
+
+    def margins(self) -> list[float]:
+        """Each player's forts on the island minus the most any other player has, over ``FORTS``, in [-1, 1]."""
+        forts = self.points()
+        result = []
+        for seat, own in enumerate(forts):
+            best_other = max(f for other, f in enumerate(forts) if other != seat)
+            result.append(max(-1.0, min(1.0, (own - best_other) / FORTS)))
+        return result
+
+    def resample(self, player: int, seed: int) -> CannonballSearchState:
+        """A clone: nothing is hidden from any player (R20)."""
+        return self.clone()
+
+    def rollout(self, seed: int) -> None:
+        """Play to the end: in the engine's ``playout`` when it plays the state itself, else in Python
+        (module docstring); every random choice flows from ``seed``."""
+        state, game = self.state, self.game
+        if state.is_over:
+            return
+        in_place = game.plays_in_place(state)
+        if in_place is not False:
+            state.playout(seed, game.heuristic)
+            if in_place is None:
+                game.learn_in_place(state, bool(state.is_over))
+            if state.is_over:
+                return
+        self._python_rollout(random.Random(seed))
+
+    def _python_rollout(self, rng: random.Random) -> None:
+        heuristic = self.game.heuristic
+        state = self.state
+        if heuristic and hasattr(state, "heuristic_action"):
+            while not state.is_over:
+                state.apply(state.heuristic_action(rng.getrandbits(64)))
+            return
+        reference = state.data if isinstance(state, ReferenceState) else None
+        while not state.is_over:
+            moves = state.legal_actions()
+            if heuristic and len(moves) > 1:
+                best = max(KIND_PRIORS[_kind(a)] for a in moves)
+                moves = [a for a in moves if KIND_PRIORS[_kind(a)] == best]
+            action = moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0]
+            if reference is not None:
+                play(reference, action)
+            else:
+                state.apply(action)
+
+    def public_actions(self, observer: int) -> list[Action]:
+        """The legal actions: every player tells every move apart (R20)."""
+        return self.legal_actions()
+
+    def priors(self, observer: int) -> list[float]:
+        """``KIND_PRIORS`` of each legal action's kind, in the order of ``legal_actions()``."""
+        return [KIND_PRIORS[_kind(a)] for a in self.state.legal_actions()]
+
+    def apply_public(self, key: Action, observer: int, rng: random.Random) -> Action:
+        """Play the move ``key`` itself (a move's key is the move) and return it."""
+        self.apply_action(key)
+        return key
