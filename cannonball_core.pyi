@@ -52,5 +52,7 @@ class CoreState:
         """The heuristic playout policy's move here on SplitMix64(seed); None once over."""
     def playout(self, seed: int, heuristic: bool = ...) -> int:
         """Play a copy to the end in C on SplitMix64(seed); this state is unchanged; the number of moves."""
+    def rollout(self, seed: int, heuristic: bool = ...) -> int:
+        """Play this state itself to the end in C (a search's rollout); the number of moves played."""
     def random_games(self, n: int, seed: int, heuristic: bool = ...) -> int:
         """Game g is ``playout(seed + g, heuristic)`` from this state; the total moves of the n games."""

@@ -1149,6 +1149,16 @@ cdef class CoreState:
             moves = playout_state(&work, s0, h)
         return moves
 
+    def rollout(self, seed, heuristic=False):
+        """Play this state itself to the end in C, as ``playout`` plays its copy (the same stream and policy):
+        a search's rollout.  Returns the number of moves played."""
+        cdef uint64_t s0 = _seed64(seed)
+        cdef bint h = bool(heuristic)
+        cdef long long moves
+        with nogil:
+            moves = playout_state(&self.st, s0, h)
+        return moves
+
     def random_games(self, n, seed, heuristic=False):
         """Play ``n`` whole games from this state (game g: ``playout(seed + g)``), all in C; the total moves."""
         cdef long long games = _int(n, "n", 0, 1 << 62), g, moves = 0

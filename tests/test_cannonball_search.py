@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import contextlib
-import importlib
 import inspect
 import random
 from typing import Any
 
 import pytest
 
+from kanaloa.cannonball.core import CoreState
 from kanaloa.cannonball.greedy import GreedyCannonball, move_scores
 from kanaloa.cannonball.island import new_game
 from kanaloa.cannonball.reference import ReferenceState, play
@@ -44,10 +43,8 @@ from kanaloa.search import ISMCTS, MCTS
 
 
 def _engines() -> list[Any]:
-    engines: list[Any] = [ReferenceState]
-    with contextlib.suppress(ImportError):  # the compiled core, where it is built
-        engines.append(importlib.import_module("cannonball_core").CoreState)
-    return engines
+    """The reference, and the compiled core where it is built."""
+    return [ReferenceState] + ([] if CoreState is None else [CoreState])
 
 
 ENGINES = _engines()
@@ -220,55 +217,46 @@ def test_factory_mirrors_the_family_search_face() -> None:
         cannonball_search(cut=2.5)
 
 
-class _InPlace(ReferenceState):
-    """An engine whose playout plays the state itself to the end."""
+class _Rolling(ReferenceState):
+    """An engine with a rollout of its own, as the compiled core has: it plays the state itself to the end."""
 
     calls = 0
 
     @classmethod
-    def from_data(cls, d: CannonballData) -> _InPlace:
+    def from_data(cls, d: CannonballData) -> _Rolling:
         return cls(copy_data(d))
 
-    def copy(self) -> _InPlace:
+    def copy(self) -> _Rolling:
         return type(self)(copy_data(self.data))
 
-    def playout(self, seed: int, heuristic: bool = False) -> int:
+    def rollout(self, seed: int, heuristic: bool = False) -> int:
         type(self).calls += 1
-        return _finish(self, seed)
+        rng, moves = random.Random(seed), 0
+        while not self.is_over:
+            legal = self.legal_actions()
+            play(self.data, legal[rng.randrange(len(legal))])
+            moves += 1
+        return moves
 
 
-class _OnACopy(_InPlace):
-    """An engine whose playout plays a copy and leaves the state as it was (as the compiled core's)."""
-
-    calls = 0
-
-    def playout(self, seed: int, heuristic: bool = False) -> int:
-        type(self).calls += 1
-        return _finish(self.copy(), seed)
-
-
-def _finish(state: ReferenceState, seed: int) -> int:
-    """Play ``state`` to the end with random moves from ``seed``; the number of moves."""
-    rng, moves = random.Random(seed), 0
-    while not state.is_over:
-        legal = state.legal_actions()
-        play(state.data, legal[rng.randrange(len(legal))])
-        moves += 1
-    return moves
-
-
-def test_rollout_uses_an_in_place_playout_and_else_plays_in_python() -> None:
-    for engine in (_InPlace, _OnACopy):
-        engine.calls = 0
+def test_rollout_uses_the_engine_s_own_rollout_and_else_plays_in_python() -> None:
+    for engine in (_Rolling, ReferenceState):
         game = cannonball_search(engine=engine)
         world = game.wrap(landed(2, 6))
+        _Rolling.calls = 0
         for seed in range(3):
             twin = world.clone()
             twin.rollout(seed)
-            assert twin.is_terminal()
-        assert game.plays_in_place(world.state) is (engine is _InPlace)
-        # In place: every rollout; on a copy: only the first, which shows the state left as it was.
-        assert engine.calls == (3 if engine is _InPlace else 1)
+            assert twin.is_terminal() and not world.is_terminal()
+        assert _Rolling.calls == (3 if engine is _Rolling else 0)
+
+
+def test_the_core_s_rollout_plays_the_state_itself_as_its_playout_plays_a_copy() -> None:
+    core = pytest.importorskip("cannonball_core")
+    state = core.CoreState.from_data(landed(2, 6))
+    twin = state.copy()
+    moves = state.playout(5, True)
+    assert twin.rollout(5, True) == moves and twin.is_over and not state.is_over
 
 
 # -- the greedy player ------------------------------------------------------------------------------------

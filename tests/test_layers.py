@@ -95,7 +95,8 @@ CYTHON = {"libc", "cpython", "cython"}  # cimports of the .pyx
 # A game with a package of its own (``kanaloa/cannonball``) spans several layers: each of its modules belongs
 # to the layer named here, and follows that layer's rules.  A module not listed belongs to no part and fails.
 GAME_PACKAGES: dict[str, dict[str, str]] = {
-    "cannonball": {"": "rules", "state": "rules", "island": "rules", "reference": "rules", "format": "position",
+    "cannonball": {"": "rules", "state": "rules", "island": "rules", "reference": "rules", "core": "rules",
+                   "format": "position",
                    "search": "play", "greedy": "play", "display": "interfaces", "svg": "interfaces"},
 }
 

@@ -24,23 +24,20 @@ Cannonball Colony hides nothing and draws nothing once the island is laid
   other player, over ``FORTS`` (10), in [-1, 1];
 * ``priors``: a number per move from its kind (``KIND_PRIORS``): a shot,
   then a fort, a cannon, the blockade, a landing, a road, ``end``, ``pass``;
-* ``rollout`` plays to the end.  An engine whose ``playout(seed, heuristic)``
-  plays the state itself to the end is used as it is; otherwise (no
-  ``playout``, or one that plays a copy and leaves the state as it was) the
-  game is played on in Python from ``random.Random(seed)``: uniformly random
-  legal moves with the ``random`` policy; with ``heuristic``, the engine's own
-  policy move by move where it offers one (``heuristic_action(seed)``, as the
-  compiled core does, each move on a fresh seed from the stream), else a
-  random move among those of the kind with the highest prior.
+* ``rollout`` plays to the end: in C with an engine that has a
+  ``rollout(seed, heuristic)`` of its own (the compiled core), otherwise in
+  Python from ``random.Random(seed)``: uniformly random legal moves with the
+  ``random`` policy; with ``heuristic``, a random move among those of the
+  kind with the highest prior.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from typing import Any
 
 from ..search.protocol import Action
+from .core import CoreState
 from .reference import ReferenceState, play
 from .state import (
     BLOCKADE_BUILD,
@@ -84,17 +81,9 @@ KIND_PRIORS: dict[int, float] = {
 
 
 def default_engine() -> Any:
-    """The engine class used when none is given: the compiled core ``cannonball_core.CoreState`` when it can
-    be imported, else ``ReferenceState``.
-
-    The compiled core belongs to the rules layer; until the package has a rules module that re-exports it
-    (as ``kanaloa.rules.core`` does for Kanaloa's), it is looked up here by its module name.
-    """
-    try:
-        core = importlib.import_module("cannonball_core")
-    except ImportError:
-        return ReferenceState
-    return core.CoreState
+    """The engine class used when none is given: the compiled core's ``CoreState`` where it is built, else
+    ``ReferenceState``."""
+    return ReferenceState if CoreState is None else CoreState
 
 
 def copy_data(d: CannonballData) -> CannonballData:
@@ -127,16 +116,13 @@ class CannonballGame:
     a ``CannonballData``, made into one of ``engine``) behind the protocol.
     """
 
-    __slots__ = ("_in_place", "engine", "policy")
+    __slots__ = ("engine", "policy")
 
     def __init__(self, policy: str = "heuristic", engine: Any = None) -> None:
         if policy not in POLICIES:
             raise ValueError(f"policy {policy!r}: unknown playout policy; one of {', '.join(POLICIES)}")
         self.policy = policy
         self.engine = default_engine() if engine is None else engine
-        # Per engine class: whether its ``playout`` plays the state itself to the end (found at the first
-        # rollout; absent: not known yet).
-        self._in_place: dict[type, bool] = {}
 
     @property
     def heuristic(self) -> bool:
@@ -148,15 +134,6 @@ class CannonballGame:
         if isinstance(state, CannonballData):
             state = self.engine.from_data(state)
         return CannonballSearchState(self, state)
-
-    def plays_in_place(self, state: Any) -> bool | None:
-        """Whether ``state``'s engine has a ``playout`` that finishes the state itself; None when unknown."""
-        if not hasattr(state, "playout"):
-            return False
-        return self._in_place.get(type(state))
-
-    def learn_in_place(self, state: Any, in_place: bool) -> None:
-        self._in_place[type(state)] = in_place
 
 
 def cannonball_search(policy: str = "heuristic", one_order: bool = False, reshuffle: bool = True,
@@ -250,27 +227,19 @@ class CannonballSearchState:
         return self.clone()
 
     def rollout(self, seed: int) -> None:
-        """Play to the end: in the engine's ``playout`` when it plays the state itself, else in Python
-        (module docstring); every random choice flows from ``seed``."""
-        state, game = self.state, self.game
+        """Play to the end: in the engine's own ``rollout`` where it has one, else in Python (module
+        docstring); every random choice flows from ``seed``."""
+        state = self.state
         if state.is_over:
             return
-        in_place = game.plays_in_place(state)
-        if in_place is not False:
-            state.playout(seed, game.heuristic)
-            if in_place is None:
-                game.learn_in_place(state, bool(state.is_over))
-            if state.is_over:
-                return
+        if hasattr(state, "rollout"):
+            state.rollout(seed, self.game.heuristic)
+            return
         self._python_rollout(random.Random(seed))
 
     def _python_rollout(self, rng: random.Random) -> None:
         heuristic = self.game.heuristic
         state = self.state
-        if heuristic and hasattr(state, "heuristic_action"):
-            while not state.is_over:
-                state.apply(state.heuristic_action(rng.getrandbits(64)))
-            return
         reference = state.data if isinstance(state, ReferenceState) else None
         while not state.is_over:
             moves = state.legal_actions()

@@ -1,0 +1,19 @@
+"""Cannonball Colony's compiled core, reached from the package (R20).
+
+``cannonball_core`` is a top-level extension module built from
+``cannonball_core.pyx`` when the package is installed; the layers above the
+rules reach it through this module.  ``CoreState`` is None where the core is
+not built, and the callers then play on the reference.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+CoreState: Any
+try:
+    import cannonball_core
+except ImportError:  # pragma: no cover - depends on how the checkout was installed
+    CoreState = None
+else:
+    CoreState = cannonball_core.CoreState
