@@ -66,3 +66,24 @@ def test_core_and_reference_agree_move_by_move(players, chunk):
 
 def test_the_games_are_at_least_two_thousand():
     assert sum(GAMES.values()) >= 2000
+
+
+SIGNATURE = 2369  # moves in the 24 signature games, pinned: a change to the rules or the layout changes it
+
+
+def signature(engine) -> int:
+    """Moves in 24 seeded uniform random games (2, 3 and 4 players, layout seeds 0-7, the move drawn as
+    ``legal[Random(seed).randrange(len(legal))]``) through ``engine``: Cannonball Colony's signature."""
+    total = 0
+    for players in (2, 3, 4):
+        for seed in range(8):
+            state, rng = engine.from_data(new_game(players, seed)), random.Random(seed)
+            while not state.is_over:
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+                total += 1
+    return total
+
+
+def test_the_signature_is_the_same_in_both_engines():
+    assert signature(cannonball_core.CoreState) == signature(ReferenceState) == SIGNATURE
