@@ -659,7 +659,8 @@ def test_two_and_three_player_islands_play_to_the_end():
 
 
 class Plain:
-    """CB.md's decisions written out directly over a CannonballData (slow, obvious, for comparison only)."""
+    """The decisions of docs/rules.md (R20) written out directly over a CannonballData: slow and obvious, for
+    comparison only."""
 
     def __init__(self, data: CannonballData) -> None:
         self.d = data

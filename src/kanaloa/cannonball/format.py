@@ -34,10 +34,8 @@ The document (docs/cannonball.md "Positions and moves" shows one)::
   ``{"winners": [...], "ranking": [...], "reason": "ten-forts" | "supply" |
   "all-passed"}``; ``to_move`` is then null.
 
-``format`` is the name Kanaloa's positions use (``kanaloa.position.format.FORMAT``;
-a test keeps the two equal).  It is spelled out here rather than imported so that
-this module does not load Kanaloa's position package, which may come to load
-this one.
+``format`` is the name Kanaloa's positions use (``kanaloa.position.format.FORMAT``),
+and text is read as they read it (``parse_json``).
 
 Reading refuses, with a ``PositionError`` of one line naming the field and
 why: unknown fields, a key twice in one object (text input, read as
@@ -59,7 +57,6 @@ words and the space only; ``why_not`` adds the rules' reason
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -106,11 +103,11 @@ from kanaloa.cannonball.state import (
     space_name,
 )
 from kanaloa.errors import MoveError, PositionError, brief, quote
+from kanaloa.position.format import FORMAT, field_key, is_int, parse_json
 from kanaloa.rules import jsontext
 
 __all__ = ["FORMAT", "GAME", "move_text", "parse_move", "read_position", "why_not", "write_position"]
 
-FORMAT = "kanaloa-position/1"
 GAME = "cannonball"
 FIELDS = ("format", "game", "players", "to_move", "round", "seed", "island", "ships", "roads", "forts", "cannons",
           "blockades", "earned", "supply", "turn", "passes", "result")
@@ -120,10 +117,6 @@ _EARNED_OF_NAME = {name: bit for bit, name in EARNED_NAMES.items()}
 
 def _fail(field: str, why: str) -> PositionError:
     return PositionError(f"{field}: {why}")
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _json_type(value: Any) -> str:
@@ -142,30 +135,10 @@ def _json_type(value: Any) -> str:
     return type(value).__name__
 
 
-def _key(key: Any) -> str:
-    """A document key as part of a field name: as written when short and plain, else quoted cut short."""
-    text = str(key)
-    if text and len(text) <= 40 and text.isprintable() and text.strip() == text and text.isascii():
-        return text
-    return brief(text)
-
 
 def parse_text(text: str | bytes | bytearray) -> Any:
     """Position text as JSON, read as Kanaloa's positions read it; a ``PositionError`` for anything else."""
-    if isinstance(text, (bytes, bytearray)):
-        try:
-            text = bytes(text).decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise _fail("position", f"not UTF-8 text (byte {exc.start} cannot be decoded)") from None
-    try:
-        return jsontext.loads(text)
-    except jsontext.DuplicateKey as exc:
-        raise _fail("position", f"the key {brief(exc.args[0])} appears twice in one object; a position says "
-                                f"each thing once") from None
-    except json.JSONDecodeError as exc:
-        raise _fail("position", f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
-    except RecursionError:
-        raise _fail("position", "not a position: the JSON is nested far too deeply") from None
+    return parse_json(text)
 
 
 # -- the layout (R20.1) ---------------------------------------------------------------------------------
@@ -208,7 +181,7 @@ class _Reader:
             raise _fail("position", f"must be a JSON object, not {_json_type(doc)}")
         for key in doc:
             if key not in FIELDS:
-                raise _fail(_key(key), f"unknown field (the fields are {', '.join(FIELDS)})")
+                raise _fail(field_key(key), f"unknown field (the fields are {', '.join(FIELDS)})")
         for key in REQUIRED:
             if key not in doc:
                 raise _fail(key, "missing")
@@ -331,7 +304,7 @@ class _Reader:
         return ROUND_NAMES.index(value)
 
     def _seed(self, value: Any) -> int:
-        if not _is_int(value) or not 0 <= value < 2**64:
+        if not is_int(value) or not 0 <= value < 2**64:
             raise _fail("seed", f"must be a whole number from 0 to 2**64-1, not {brief(value)}")
         return int(value)
 
@@ -350,12 +323,12 @@ class _Reader:
             raise _fail("island", f"must be an object {{\"columns\": C, \"rows\": [...]}}, not {_json_type(value)}")
         for key in value:
             if key not in ("columns", "rows"):
-                raise _fail(f"island.{_key(key)}", "unknown field (island has columns, rows)")
+                raise _fail(f"island.{field_key(key)}", "unknown field (island has columns, rows)")
         for key in ("columns", "rows"):
             if key not in value:
                 raise _fail(f"island.{key}", "missing")
         columns, lines = value["columns"], value["rows"]
-        if not _is_int(columns) or columns < 1:
+        if not is_int(columns) or columns < 1:
             raise _fail("island.columns", f"must be a whole number of columns, not {brief(columns)}")
         if not isinstance(lines, list):
             raise _fail("island.rows", f"must be a list of rows, top row first, not {_json_type(lines)}")
@@ -498,7 +471,7 @@ class _Reader:
     def _supply(self, value: Any) -> None:
         d = self.d
         total = ROAD_TILES[d.players]
-        if not _is_int(value) or value < 0:
+        if not is_int(value) or value < 0:
             raise _fail("supply", f"must be a whole number of road tiles from 0 to {total}, not {brief(value)}")
         laid = sum(d.road)
         if value + laid != total:
@@ -520,11 +493,11 @@ class _Reader:
                                 f"{_json_type(value)}")
         for key in value:
             if key not in ("fired", "grass_roads"):
-                raise _fail(f"turn.{_key(key)}", "unknown field (turn has fired, grass_roads)")
+                raise _fail(f"turn.{field_key(key)}", "unknown field (turn has fired, grass_roads)")
         fired, grass = value.get("fired", False), value.get("grass_roads", 0)
         if not isinstance(fired, bool):
             raise _fail("turn.fired", f"must be true or false, not {brief(fired)}")
-        if not _is_int(grass) or grass not in (0, 1):
+        if not is_int(grass) or grass not in (0, 1):
             raise _fail("turn.grass_roads", f"must be 0 or 1, not {brief(grass)}")
         who = self.countries[d.to_move]
         if d.round == ROUND_LANDING and (fired or grass):
@@ -539,7 +512,7 @@ class _Reader:
 
     def _passes(self, value: Any) -> None:
         d = self.d
-        if not _is_int(value) or not 0 <= value <= d.players:
+        if not is_int(value) or not 0 <= value <= d.players:
             raise _fail("passes", f"must be a whole number from 0 to {d.players}, not {brief(value)}")
         if d.round == ROUND_LANDING and value:
             raise _fail("passes", "the landing round counts no passes (R20.10)")
@@ -560,7 +533,7 @@ class _Reader:
             raise _fail("result", f"must be an object, not {_json_type(value)}")
         for key in value:
             if key not in ("winners", "ranking", "reason"):
-                raise _fail(f"result.{_key(key)}", "unknown field (result has winners, ranking, reason)")
+                raise _fail(f"result.{field_key(key)}", "unknown field (result has winners, ranking, reason)")
         for key in ("winners", "ranking", "reason"):
             if key not in value:
                 raise _fail(f"result.{key}", "missing")
@@ -698,7 +671,7 @@ def move_text(action: int, countries: Sequence[str], d: CannonballData, with_nam
     """The notation of ``action``: ``road c2``, ``end``; with ``with_name``, prefixed by the mover's name
     (``france: road c2``) while somebody is to move.  Raises ``MoveError`` for a code naming no move."""
     kind, space = decode(action)
-    if not _is_int(action) or action < 0 or kind > PASS or (kind >= END and space) or space >= d.spaces:
+    if not is_int(action) or action < 0 or kind > PASS or (kind >= END and space) or space >= d.spaces:
         raise MoveError(f"action {brief(action)}: names no move on this {d.columns} x {d.rows} island")
     text = ACTION_WORDS[kind] if kind >= END else f"{ACTION_WORDS[kind]} {space_name(space, d.columns)}"
     if with_name and d.round != ROUND_OVER:

@@ -198,7 +198,7 @@ def _fail(field: str, why: str) -> PositionError:
     return PositionError(f"{field}: {why}")
 
 
-def _key(key: Any) -> str:
+def field_key(key: Any) -> str:
     """A key of the document as part of a field name: as written when short and plain, else quoted cut short."""
     text = str(key)
     if text and len(text) <= 40 and text.isprintable() and text.strip() == text:
@@ -394,7 +394,7 @@ class _Reader:
             raise _fail("position", f"must be a JSON object, not {json_type(doc)}")
         for key in doc:
             if key not in FIELDS:
-                raise _fail(_key(key), f"unknown field (the fields are {', '.join(FIELDS)})")
+                raise _fail(field_key(key), f"unknown field (the fields are {', '.join(FIELDS)})")
         if "format" not in doc:
             raise _fail("format", f"missing; a position starts with \"format\": \"{FORMAT}\"")
         if doc["format"] != FORMAT:
@@ -494,13 +494,13 @@ class _Reader:
                 why = probe.lacks(f"rules.{key}")
                 if why is not None:
                     raise _fail(f"rules.{key}", why)
-                raise _fail(f"rules.{_key(key)}", f"unknown field ({probe.title} has no rule options)")
+                raise _fail(f"rules.{field_key(key)}", f"unknown field ({probe.title} has no rule options)")
             return {}
         if not isinstance(rules, dict):
             raise _fail("rules", f"must be an object like {{\"preset\": \"yucata\"}}, not {brief(rules)}")
         for key in rules:
             if key not in ("preset", "gods"):
-                raise _fail(f"rules.{_key(key)}", "unknown field (rules has preset, gods)")
+                raise _fail(f"rules.{field_key(key)}", "unknown field (rules has preset, gods)")
         gods = rules.get("gods", False)
         if not isinstance(gods, bool):
             raise _fail("rules.gods", f"{brief(gods)} must be true (Might of the Gods, R14) or false")
@@ -521,7 +521,7 @@ class _Reader:
             raise _fail("colors", f"must be an object mapping each player to its two colors, not {brief(value)}")
         for key in value:
             if key not in players:
-                raise _fail(f"colors.{_key(key)}", f"{brief(key)} is not a player (the players are "
+                raise _fail(f"colors.{field_key(key)}", f"{brief(key)} is not a player (the players are "
                                                    f"{', '.join(players)}); a player is named by its first color")
         for c in players:
             field = f"colors.{c}"
@@ -584,7 +584,7 @@ class _Reader:
         seat, its value).  ``hidden``, where given, words why a viewer's position cannot hold another player's
         entry (with ``{viewer}`` and ``{player}`` filled in); such an entry is refused."""
         for key, value in entries.items():
-            where = f"{field}.{_key(key)}"
+            where = f"{field}.{field_key(key)}"
             seat = self._seat(where, key)
             if hidden is not None and self.viewer is not None and seat != self.viewer:
                 raise _fail(where, hidden.format(viewer=self.players[self.viewer], player=key))
@@ -631,7 +631,7 @@ class _Reader:
             raise _fail(field, f"must be an object, not {brief(value)}")
         for key in value:
             if key not in keys:
-                raise _fail(f"{field}.{_key(key)}", f"unknown field ({field} has {', '.join(keys)})")
+                raise _fail(f"{field}.{field_key(key)}", f"unknown field ({field} has {', '.join(keys)})")
         return value
 
     def _bridges(self, d: StateData, bridges: Any) -> None:
@@ -639,7 +639,7 @@ class _Reader:
         if not isinstance(bridges, dict):
             raise _fail("bridges", "must be an object mapping links ('ALOA-BAFI') to colors")
         for name, color in bridges.items():
-            field = f"bridges.{_key(name)}"
+            field = f"bridges.{field_key(name)}"
             parts = name.split("-")
             one, two = (b.find_island(p) for p in parts) if len(parts) == 2 else (None, None)
             if one is None or two is None:
@@ -673,7 +673,7 @@ class _Reader:
         if not isinstance(on, dict):
             raise _fail("gods.on_islands", f"must be an object mapping islands to the token on each, not {brief(on)}")
         for name, token in on.items():
-            field = f"gods.on_islands.{_key(name)}"
+            field = f"gods.on_islands.{field_key(name)}"
             i = self.board.find_island(name) if isinstance(name, str) else None
             if i is None:
                 raise _fail(field, f"not an island of board {self.board.name}")
@@ -747,9 +747,9 @@ class _Reader:
             raise _fail("hands", "must be an object with one hand per color")
         for c in hands:
             if c in self.colors and c not in self.players:
-                self._seat(f"hands.{_key(c)}", c)  # a second color: hands are the players'
+                self._seat(f"hands.{field_key(c)}", c)  # a second color: hands are the players'
             if c not in self.players:
-                raise _fail(f"hands.{_key(c)}", f"{brief(c)} is not playing")
+                raise _fail(f"hands.{field_key(c)}", f"{brief(c)} is not playing")
         sizes = []
         for s, c in enumerate(self.players):
             field = f"hands.{c}"
@@ -856,8 +856,8 @@ class _Reader:
         if not isinstance(scores, dict):
             raise _fail("scores", "must be an object mapping colors to points")
         for c, pts in scores.items():
-            k = self._color(f"scores.{_key(c)}", c)
-            d.scores[k] = self._count(f"scores.{_key(c)}", pts, most=_NO_LIMIT)
+            k = self._color(f"scores.{field_key(c)}", c)
+            d.scores[k] = self._count(f"scores.{field_key(c)}", pts, most=_NO_LIMIT)
 
     def _turn(self, d: StateData, doc: dict[str, Any]) -> None:
         if d.round == ROUND_OVER:
