@@ -49,7 +49,10 @@ from collections.abc import Sequence
 from html import escape
 
 from ..errors import OptionError, brief
-from ..interfaces.svg import COLOR_DARK, COLOR_FILL, FONT, INK, QUIET
+from ..interfaces.svgtags import COLOR_DARK, COLOR_FILL, FONT, INK, QUIET
+from ..interfaces.svgtags import empty_tag as _empty
+from ..interfaces.svgtags import num as _num
+from ..interfaces.svgtags import open_tag as _open
 from .display import country_colors, seat_names
 from .reference import blockades_built, cannons_built, cannons_earned, in_range, shots_from
 from .state import (
@@ -92,31 +95,6 @@ DIRECTIONS = (("up", 1, 0), ("down", -1, 0), ("left", 0, -1), ("right", 0, 1))  
 INTERACTIVE_STYLE = ".space { cursor: pointer; } .space:focus { outline: 2px solid #333; }"
 REASON_TEXT = ("a country has all 10 forts on the island", "the last road tile was laid",
                "every country passed in succession")
-
-
-def _num(value: float) -> str:
-    text = f"{value:.1f}"
-    return "0.0" if text == "-0.0" else text
-
-
-def _attrs(**values: object) -> str:
-    """XML attributes in the order given, escaped; ``None`` leaves one out; ``data_x`` is written ``data-x``."""
-    parts = []
-    for key, value in values.items():
-        if value is None:
-            continue
-        name = key.rstrip("_").replace("_", "-")
-        text = _num(value) if isinstance(value, float) else str(value)
-        parts.append(f' {name}="{escape(text, quote=True)}"')
-    return "".join(parts)
-
-
-def _open(tag: str, **attrs: object) -> str:
-    return f"<{tag}{_attrs(**attrs)}>"
-
-
-def _empty(tag: str, **attrs: object) -> str:
-    return f"<{tag}{_attrs(**attrs)}/>"
 
 
 def _title(text: str) -> str:

@@ -83,6 +83,11 @@ from ..position.api import Position
 from ..rules.board import Board
 from ..rules.ruleset import Ruleset
 from . import layout
+from .svgtags import COLOR_DARK, COLOR_FILL, COLOR_TINT, FONT, INK, QUIET
+from .svgtags import attrs as _attrs
+from .svgtags import empty_tag as _empty
+from .svgtags import num as _num
+from .svgtags import open_tag as _open
 
 if TYPE_CHECKING:
     from ..play.hint import Hint
@@ -97,55 +102,16 @@ TOTAL_WIDTH = PANEL_X + PANEL_WIDTH
 LINE = 20.0  # the panel's line height
 CARD_W, CARD_H, CARD_GAP = 48.0, 28.0, 6.0
 CARDS_PER_ROW = 6
-FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
-# How a color is drawn, by its name, whichever game names it: its fill (a bridge, a swatch), the tint of an
-# island it controls and its dark edge.  A rule set's palette names the colors in play (``palette_inks``).
-COLOR_FILL = {"red": "#d83a3a", "green": "#2f9e44", "blue": "#2f6fd6", "yellow": "#f0c419",
-              "white": "#f7f5ef", "black": "#2b2b2b"}
-COLOR_TINT = {"red": "#f8d7d7", "green": "#d4efda", "blue": "#d6e3f8", "yellow": "#fcf1c2",
-              "white": "#ffffff", "black": "#c9c9c9"}
-COLOR_DARK = {"red": "#8f1d1d", "green": "#1d6b2c", "blue": "#1b4690", "yellow": "#8a6d00",
-              "white": "#5f5a50", "black": "#111111"}
 LIGHT = 0.8  # a fill lighter than this (relative luminance) is too light to ring an island: its dark edge does
 SEA = "#e6f1f6"
 SAND = "#f6efe0"
 FREE_LINK = "#9fb3bf"
-INK = "#222222"
-QUIET = "#666666"
 ALERT = "#c2185b"  # a pending removal (R7)
 
 INTERACTIVE_STYLE = (".link, .island, .face-up, .in-hand, .deck { cursor: pointer; } "
                      ".link:focus, .island:focus, .face-up:focus, .in-hand:focus, .deck:focus "
                      "{ outline: 2px solid #333; }")
-
-
-def _num(value: float) -> str:
-    """A coordinate as text: one decimal, no ``-0.0`` (the same number always gives the same bytes)."""
-    text = f"{value:.1f}"
-    return "0.0" if text == "-0.0" else text
-
-
-def _attrs(**values: object) -> str:
-    """XML attributes in the order given; ``None`` leaves one out; ``data_x`` is written ``data-x``."""
-    parts = []
-    for key, value in values.items():
-        if value is None:
-            continue
-        name = key.rstrip("_").replace("_", "-")
-        text = _num(value) if isinstance(value, float) else str(value)
-        parts.append(f' {name}="{escape(text, quote=True)}"')
-    return "".join(parts)
-
-
-def _open(tag: str, **attrs: object) -> str:
-    """An opening tag with ``attrs`` (see ``_attrs``)."""
-    return f"<{tag}{_attrs(**attrs)}>"
-
-
-def _empty(tag: str, **attrs: object) -> str:
-    """An element without content."""
-    return f"<{tag}{_attrs(**attrs)}/>"
 
 
 def _text(x: float, y: float, content: str, size: float = 13, weight: str | None = None, anchor: str | None = None,
