@@ -41,9 +41,7 @@ from libc.stdint cimport int8_t, int16_t, uint8_t, uint32_t, uint64_t
 from kanaloa.cannonball import state as _cb
 from kanaloa.cannonball.state import CannonballData
 
-cdef extern from "kanaloa_bits.h":  # the bit counts both cores use
-    int popcount "kb_popcount"(unsigned long long x) nogil
-    int lowest_bit "kb_lowest_bit"(unsigned long long x) nogil  # x != 0
+from kanaloa_bits cimport lowest_bit, popcount  # the bit counts both cores use
 
 
 # Game constants; checked at import against kanaloa.cannonball.state.

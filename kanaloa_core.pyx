@@ -60,9 +60,7 @@ from kanaloa.rules import board as _board
 from kanaloa.rules import state as _state
 from kanaloa.rules.state import StateData
 
-cdef extern from "kanaloa_bits.h":  # the bit counts both cores use
-    int popcount "kb_popcount"(unsigned long long x) nogil
-    int lowest_bit "kb_lowest_bit"(unsigned long long x) nogil  # x != 0
+from kanaloa_bits cimport lowest_bit, popcount  # the bit counts both cores use
 
 
 # Capacities of the fixed-size arrays; CoreBoard and from_data refuse anything larger.
