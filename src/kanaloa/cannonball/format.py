@@ -103,8 +103,7 @@ from kanaloa.cannonball.state import (
     space_name,
 )
 from kanaloa.errors import MoveError, PositionError, brief, quote
-from kanaloa.position.format import FORMAT, field_key, is_int, parse_json
-from kanaloa.rules import jsontext
+from kanaloa.position.format import FORMAT, field_key, is_int, json_type, parse_json
 
 __all__ = ["FORMAT", "GAME", "move_text", "parse_move", "read_position", "why_not", "write_position"]
 
@@ -117,22 +116,6 @@ _EARNED_OF_NAME = {name: bit for bit, name in EARNED_NAMES.items()}
 
 def _fail(field: str, why: str) -> PositionError:
     return PositionError(f"{field}: {why}")
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float, jsontext.HugeNumber)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 
@@ -178,7 +161,7 @@ class _Reader:
 
     def read(self, doc: Any) -> tuple[tuple[str, ...], CannonballData]:
         if not isinstance(doc, dict):
-            raise _fail("position", f"must be a JSON object, not {_json_type(doc)}")
+            raise _fail("position", f"must be a JSON object, not {json_type(doc)}")
         for key in doc:
             if key not in FIELDS:
                 raise _fail(field_key(key), f"unknown field (the fields are {', '.join(FIELDS)})")
@@ -203,7 +186,7 @@ class _Reader:
         self._ships(doc.get("ships", {}))
         self._roads(doc.get("roads", []))
         self._forts(doc.get("forts", {}))
-        self._cannons(doc.get("cannons", {}))
+        self._pieces("cannons", doc.get("cannons", {}), CANNONS, self.d.cannon)
         self._blockades(doc.get("blockades", {}))
         self._earned(doc.get("earned", {}))
         self._supply(doc["supply"])
@@ -217,7 +200,7 @@ class _Reader:
     def _country(self, field: str, value: Any) -> int:
         """The seat of the player ``value`` names."""
         if not isinstance(value, str):
-            raise _fail(field, f"must be a player's name, not {_json_type(value)}")
+            raise _fail(field, f"must be a player's name, not {json_type(value)}")
         if value not in self.countries:
             raise _fail(field, f"{brief(value)} is not a player ({', '.join(self.countries)})")
         return self.countries.index(value)
@@ -226,7 +209,7 @@ class _Reader:
         """The island space ``value`` names (R20.1)."""
         d = self.d
         if not isinstance(value, str):
-            raise _fail(field, f"must be a space like c7, not {_json_type(value)}")
+            raise _fail(field, f"must be a space like c7, not {json_type(value)}")
         space = parse_space(value.lower(), d.columns, d.rows)
         if space is None:
             last = chr(ord("a") + d.columns - 1)
@@ -244,7 +227,7 @@ class _Reader:
     def _per_player(self, field: str, value: Any) -> list[tuple[int, str, Any]]:
         """``(seat, field name, entry)`` of an object keyed by player, in seat order."""
         if not isinstance(value, dict):
-            raise _fail(field, f"must be an object keyed by player, not {_json_type(value)}")
+            raise _fail(field, f"must be an object keyed by player, not {json_type(value)}")
         entries = []
         for key, entry in value.items():
             if key not in self.countries:
@@ -254,7 +237,7 @@ class _Reader:
 
     def _space_list(self, field: str, value: Any) -> list[int]:
         if not isinstance(value, list):
-            raise _fail(field, f"must be a list of spaces, not {_json_type(value)}")
+            raise _fail(field, f"must be a list of spaces, not {json_type(value)}")
         spaces: list[int] = []
         for i, entry in enumerate(value):
             space = self._space(f"{field}[{i}]", entry)
@@ -288,7 +271,7 @@ class _Reader:
     def _players(self, value: Any) -> tuple[str, ...]:
         allowed = ", ".join(COUNTRIES)
         if not isinstance(value, list) or not MIN_PLAYERS <= len(value) <= MAX_PLAYERS:
-            shown = f"{len(value)} names" if isinstance(value, list) else _json_type(value)
+            shown = f"{len(value)} names" if isinstance(value, list) else json_type(value)
             raise _fail("players", f"must list {MIN_PLAYERS} to {MAX_PLAYERS} countries ({allowed}) in seat order, "
                                    f"not {shown} (R20.3)")
         for i, name in enumerate(value):
@@ -320,7 +303,7 @@ class _Reader:
     def _island(self, value: Any, players: int) -> tuple[int, int, list[int], list[int]]:
         """``(columns, rows, terrain, board_of)`` of the ``island`` field, checked against the layout (R20.1)."""
         if not isinstance(value, dict):
-            raise _fail("island", f"must be an object {{\"columns\": C, \"rows\": [...]}}, not {_json_type(value)}")
+            raise _fail("island", f"must be an object {{\"columns\": C, \"rows\": [...]}}, not {json_type(value)}")
         for key in value:
             if key not in ("columns", "rows"):
                 raise _fail(f"island.{field_key(key)}", "unknown field (island has columns, rows)")
@@ -331,11 +314,11 @@ class _Reader:
         if not is_int(columns) or columns < 1:
             raise _fail("island.columns", f"must be a whole number of columns, not {brief(columns)}")
         if not isinstance(lines, list):
-            raise _fail("island.rows", f"must be a list of rows, top row first, not {_json_type(lines)}")
+            raise _fail("island.rows", f"must be a list of rows, top row first, not {json_type(lines)}")
         allowed = ", ".join(f"{letter} ({name})" for letter, name in zip(TERRAIN_LETTERS, TERRAIN_NAMES, strict=True))
         for r, line in enumerate(lines):
             if not isinstance(line, str):
-                raise _fail(f"island.rows[{r}]", f"must be a string of {columns} letters, not {_json_type(line)}")
+                raise _fail(f"island.rows[{r}]", f"must be a string of {columns} letters, not {json_type(line)}")
             if len(line) != columns:
                 raise _fail(f"island.rows[{r}]", f"{len(line)} letters, but the island has {columns} columns")
             for c, letter in enumerate(line):
@@ -401,29 +384,25 @@ class _Reader:
                                      f"forest (R20.6)")
             d.road[space] = True
 
+    def _pieces(self, key: str, value: Any, most: int, owners: list[int]) -> None:
+        """``forts`` or ``cannons``: each player's list of spaces, at most ``most`` of them (R20.3), each
+        space's owner written into ``owners``."""
+        piece = key[:-1]
+        for seat, field, entry in self._per_player(key, value):
+            spaces = self._space_list(field, entry)
+            if len(spaces) > most:
+                raise _fail(field, f"{len(spaces)} {key}; a player has {most} (R20.3)")
+            for space in spaces:
+                self._place(field, space, piece)
+                owners[space] = seat
+
     def _forts(self, value: Any) -> None:
         d = self.d
-        for seat, field, entry in self._per_player("forts", value):
-            spaces = self._space_list(field, entry)
-            if len(spaces) > FORTS:
-                raise _fail(field, f"{len(spaces)} forts; a player has {FORTS} (R20.3)")
-            for space in spaces:
-                self._place(field, space, "fort")
-                d.fort[space] = seat
+        self._pieces("forts", value, FORTS, d.fort)
         for seat, who in enumerate(self.countries):
             if d.forts_on_island(seat) == FORTS and d.round != ROUND_OVER:
                 raise _fail(f"forts.{who}", f"all {FORTS} forts on the island, but the game is not over; "
                                             f"the tenth ends it (R20.10)")
-
-    def _cannons(self, value: Any) -> None:
-        d = self.d
-        for seat, field, entry in self._per_player("cannons", value):
-            spaces = self._space_list(field, entry)
-            if len(spaces) > CANNONS:
-                raise _fail(field, f"{len(spaces)} cannons; a player has {CANNONS} (R20.3)")
-            for space in spaces:
-                self._place(field, space, "cannon")
-                d.cannon[space] = seat
 
     def _blockades(self, value: Any) -> None:
         d = self.d
@@ -438,7 +417,7 @@ class _Reader:
         names = ", ".join(EARNED_NAMES[bit] for bit in EARNED_PIECES)
         for seat, field, entry in self._per_player("earned", value):
             if not isinstance(entry, list):
-                raise _fail(field, f"must be a list of earned pieces ({names}), not {_json_type(entry)}")
+                raise _fail(field, f"must be a list of earned pieces ({names}), not {json_type(entry)}")
             for i, name in enumerate(entry):
                 if not isinstance(name, str) or name not in _EARNED_OF_NAME:
                     raise _fail(f"{field}[{i}]", f"{brief(name)} is not an earned piece ({names}) (R20.8)")
@@ -490,7 +469,7 @@ class _Reader:
         value = doc.get("turn", {})
         if not isinstance(value, dict):
             raise _fail("turn", f"must be an object {{\"fired\": ..., \"grass_roads\": ...}}, not "
-                                f"{_json_type(value)}")
+                                f"{json_type(value)}")
         for key in value:
             if key not in ("fired", "grass_roads"):
                 raise _fail(f"turn.{field_key(key)}", "unknown field (turn has fired, grass_roads)")
@@ -530,7 +509,7 @@ class _Reader:
             raise _fail("result", "missing; a finished game has one")
         value = doc["result"]
         if not isinstance(value, dict):
-            raise _fail("result", f"must be an object, not {_json_type(value)}")
+            raise _fail("result", f"must be an object, not {json_type(value)}")
         for key in value:
             if key not in ("winners", "ranking", "reason"):
                 raise _fail(f"result.{field_key(key)}", "unknown field (result has winners, ranking, reason)")
@@ -545,7 +524,7 @@ class _Reader:
         for key in ("winners", "ranking"):
             names = value[key]
             if not isinstance(names, list):
-                raise _fail(f"result.{key}", f"must be a list of players, not {_json_type(names)}")
+                raise _fail(f"result.{key}", f"must be a list of players, not {json_type(names)}")
             seats = [self._country(f"result.{key}[{i}]", name) for i, name in enumerate(names)]
             lists[key] = seats
         if d.reason == REASON_TEN_FORTS and not any(d.forts_on_island(s) == FORTS for s in range(d.players)):
@@ -634,7 +613,7 @@ def parse_move(text: str, countries: Sequence[str], d: CannonballData) -> int:
     Raises ``MoveError`` naming the move and why.
     """
     if not isinstance(text, str):
-        raise MoveError(f"move: must be text, not {_json_type(text)}")
+        raise MoveError(f"move: must be text, not {json_type(text)}")
     names = tuple(countries)
     body = text
     if ":" in text:

@@ -40,6 +40,7 @@ or the compiled core's ``CoreState``), which it does not change.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from .reference import fort_distance, in_range, manhattan, neighbours, network, shots_from
@@ -56,7 +57,6 @@ from .state import (
     GRASS,
     LAND,
     NOBODY,
-    PASS,
     ROAD,
     CannonballData,
     decode,
@@ -166,6 +166,12 @@ def _landing(v: _View, space: int) -> float:
     return LANDING_BASE + room + (5.0 if d.terrain[space] == GRASS else 0.0)
 
 
+# The score of a move of each kind that names a space; ``end`` and ``pass`` score END_SCORE and PASS_SCORE.
+_SCORERS: dict[int, Callable[[_View, int], float]] = {
+    FIRE: _fire, FORT_BUILD: _fort, CANNON_BUILD: _cannon, BLOCKADE_BUILD: _blockade, ROAD: _road, LAND: _landing,
+}
+
+
 def move_scores(d: CannonballData, moves: list[int]) -> list[float]:
     """The greedy score of each of ``moves`` (legal moves of the player to move in ``d``), module docstring.
     ``d`` is left as it was."""
@@ -173,23 +179,10 @@ def move_scores(d: CannonballData, moves: list[int]) -> list[float]:
     scores = []
     for action in moves:
         kind, space = decode(action)
-        if kind == FIRE:
-            scores.append(_fire(v, space))
-        elif kind == FORT_BUILD:
-            scores.append(_fort(v, space))
-        elif kind == CANNON_BUILD:
-            scores.append(_cannon(v, space))
-        elif kind == BLOCKADE_BUILD:
-            scores.append(_blockade(v, space))
-        elif kind == ROAD:
-            scores.append(_road(v, space))
-        elif kind == LAND:
-            scores.append(_landing(v, space))
-        elif kind == END:
-            scores.append(END_SCORE)
+        if kind in _SCORERS:
+            scores.append(_SCORERS[kind](v, space))
         else:
-            assert kind == PASS
-            scores.append(PASS_SCORE)
+            scores.append(END_SCORE if kind == END else PASS_SCORE)
     return scores
 
 

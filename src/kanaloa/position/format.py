@@ -258,7 +258,7 @@ def json_type(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "a boolean"
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float, jsontext.HugeNumber)):
         return "a number"
     if isinstance(value, str):
         return "a string"
