@@ -56,15 +56,22 @@ def play_both(players: int, seed: int) -> int:
     raise AssertionError(f"{players} players, seed {seed}: no end after {MOVE_CAP} moves")
 
 
+def seeds_of(players: int, chunk: int) -> range:
+    """The seeds one test of the suite plays: every CHUNKS-th of the player count's seeds."""
+    return range(players * 1_000_000 + chunk, players * 1_000_000 + GAMES[players], CHUNKS)
+
+
 @pytest.mark.parametrize("players", sorted(GAMES))
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_core_and_reference_agree_move_by_move(players, chunk):
-    seeds = range(players * 1_000_000 + chunk, players * 1_000_000 + GAMES[players], CHUNKS)
-    for seed in seeds:
+    for seed in seeds_of(players, chunk):
         play_both(players, seed)
 
 
-def test_the_games_are_at_least_two_thousand():
+def test_the_chunks_play_two_thousand_distinct_games():
+    for players, games in GAMES.items():
+        seeds = [seed for chunk in range(CHUNKS) for seed in seeds_of(players, chunk)]
+        assert len(seeds) == len(set(seeds)) == games
     assert sum(GAMES.values()) >= 2000
 
 

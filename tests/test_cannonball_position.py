@@ -190,6 +190,11 @@ CASES = [
     # spaces and ships
     (_set("ships.france", "z9"), "ships.france: 'z9' is not a space of the island (columns a-f, rows 1-12)"),
     (_set("ships.france", "a0"), "ships.france: 'a0' is not a space of the island (columns a-f, rows 1-12)"),
+    # Row numbers in ASCII digits only, and not thousands of them.
+    (_set("ships.france", "a\u00b2"), "ships.france: 'a\u00b2' is not a space of the island (columns a-f, rows 1-12)"),
+    (_set("ships.france", "a\u0661"), "ships.france: 'a\u0661' is not a space of the island (columns a-f, rows 1-12)"),
+    (_set("roads", ["a" + "1" * 5000]), "roads[0]: 'a" + "1" * 59 + "'... (5001 characters) is not a space of the "
+                                         "island (columns a-f, rows 1-12)"),
     (_set("ships.france", 3), "ships.france: must be a space like c7, not a number"),
     (_set("ships.germany", "a1"), "ships: 'germany' is not a player (france, spain)"),
     (_set("ships", []), "ships: must be an object keyed by player, not an array"),
@@ -511,7 +516,7 @@ def test_a_move_of_no_text_and_a_move_after_the_end():
     assert F.why_not("pass", countries, d) == "move 'pass': the game is over (R20.10)"
 
 
-@pytest.mark.parametrize("action", [-1, S.encode(S.PASS + 1), S.encode(S.END, 3), S.encode(S.ROAD, 72)])
+@pytest.mark.parametrize("action", [-1, S.encode(S.PASS + 1), S.encode(S.END, 3), S.encode(S.ROAD, 72), None, "3", 2.0])
 def test_an_action_code_naming_no_move_has_no_text(action):
     countries, d = position()
     with pytest.raises(MoveError, match=r"names no move on this 6 x 12 island"):

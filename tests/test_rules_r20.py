@@ -512,6 +512,15 @@ def test_r20_9_a_cannon_hits_its_row_and_column_up_to_a_mountain_or_a_blockade()
     assert R.in_range(d, SPAIN) == set()
 
 
+def test_r20_9_no_shot_passes_a_mountain_or_a_blockade():
+    d = island(["gggggg", "ggmggg", "gggggg", ".ggllg"])
+    d = put(d, cannons={FRANCE: "c2"}, blockades={FRANCE: "e2"}, forts={SPAIN: "c4 f2 d2"})
+    refused(d, "fire c4", "range")  # behind the mountain c3
+    refused(d, "fire f2", "range")  # behind the blockade e2, france's own
+    assert why(d, "fire d2") is None
+    assert {move for move in legal(d) if move.startswith("fire")} == {"fire d2"}
+
+
 def test_r20_9_range_crosses_tile_edges_and_a_blockade_stops_the_shot():
     d = on_row_one(cannons={SPAIN: "f1"}, forts={FRANCE: "b4"})
     assert sp(d, "a1") in R.in_range(d, SPAIN)  # across the tile edge between c and d

@@ -649,8 +649,10 @@ def parse_move(text: str, countries: Sequence[str], d: CannonballData) -> int:
 def move_text(action: int, countries: Sequence[str], d: CannonballData, with_name: bool = False) -> str:
     """The notation of ``action``: ``road c2``, ``end``; with ``with_name``, prefixed by the mover's name
     (``france: road c2``) while somebody is to move.  Raises ``MoveError`` for a code naming no move."""
+    if not is_int(action) or action < 0:
+        raise MoveError(f"action {brief(action)}: names no move on this {d.columns} x {d.rows} island")
     kind, space = decode(action)
-    if not is_int(action) or action < 0 or kind > PASS or (kind >= END and space) or space >= d.spaces:
+    if kind > PASS or (kind >= END and space) or space >= d.spaces:
         raise MoveError(f"action {brief(action)}: names no move on this {d.columns} x {d.rows} island")
     text = ACTION_WORDS[kind] if kind >= END else f"{ACTION_WORDS[kind]} {space_name(space, d.columns)}"
     if with_name and d.round != ROUND_OVER:

@@ -16,6 +16,7 @@ are the same game exactly when their ``CannonballData`` are equal.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 # -- terrain (R20.1) ----------------------------------------------------------------------------
@@ -66,9 +67,12 @@ def space_name(space: int, columns: int) -> str:
     return f"{chr(ord('a') + column)}{row + 1}"
 
 
+_SPACE_NAME = re.compile(r"[a-z][1-9][0-9]?")  # ASCII only: a column letter and a row of 1 to 99
+
+
 def parse_space(text: str, columns: int, rows: int) -> int | None:
     """The space a name like ``c7`` names on a ``columns`` x ``rows`` grid, or None when it names none."""
-    if not isinstance(text, str) or len(text) < 2 or not text[1:].isdigit() or text[1] == "0":
+    if not isinstance(text, str) or _SPACE_NAME.fullmatch(text) is None:
         return None
     column, row = ord(text[0]) - ord("a"), int(text[1:]) - 1
     if not (0 <= column < columns and 0 <= row < rows):
