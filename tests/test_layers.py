@@ -225,15 +225,18 @@ def test_imports_go_one_way(module):
     assert not problems, "\n".join(problems)
 
 
-def test_the_compiled_core_belongs_to_rules():
-    """kanaloa_core.pyx (not Python, so read line by line) and its stub import only rules modules."""
-    pyx = (ROOT / "kanaloa_core.pyx").read_text(encoding="utf-8")
+@pytest.mark.parametrize("core, state", [("kanaloa_core", "kanaloa.rules.state"),
+                                         ("cannonball_core", "kanaloa.cannonball.state")])
+def test_the_compiled_core_belongs_to_rules(core, state):
+    """A compiled core (not Python, so read line by line) and its stub import only rules modules, and the C
+    declarations the cores share (``kanaloa_bits.pxd``)."""
+    pyx = (ROOT / f"{core}.pyx").read_text(encoding="utf-8")
     names = re.findall(r"^\s*(?:from\s+([\w.]+)\s+c?import\b|c?import\s+([\w.]+))", pyx, re.M)
     imported = [a or b for a, b in names]
-    assert "kanaloa.rules.state" in imported
-    stub = (ROOT / "kanaloa_core.pyi").read_text(encoding="utf-8")
-    imported += [i.target for i in imports_of(stub, "kanaloa_core", False, set(MODULES))]
-    wrong = [name for name in imported if name.split(".")[0] not in STDLIB | CYTHON
+    assert state in imported
+    stub = (ROOT / f"{core}.pyi").read_text(encoding="utf-8")
+    imported += [i.target for i in imports_of(stub, core, False, set(MODULES))]
+    wrong = [name for name in imported if name.split(".")[0] not in STDLIB | CYTHON | {"kanaloa_bits"}
              and not (part_of(name) == "rules" and name in MODULES)]
     assert not wrong, f"the compiled core imports {wrong}"
 
