@@ -1,0 +1,174 @@
+"""Cannonball Colony's rule set: the game made once from its parameters, every combination checked there (R20).
+
+``make_cannonball(players=, countries=, tiles=)`` checks each parameter with
+one message per rule and raises ``ParameterError`` (the message names the
+parameter; each caller words it its own way, as Kanaloa's rule sets are
+worded).  The ``CannonballRules`` it returns answers what the other parts
+need: the countries in seat order, the tiles the layout draws from, the road
+supply, the reasons a game ends and their rules, the parameters that make it
+again, and a JSON description.  ``new_game(seed)`` deals a game of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import BoardError, brief
+from ..rules.ruleset import Parameter, ParameterError
+from .island import BUILTIN_TILES, Tile, load_tile, new_game
+from .state import (
+    BLOCKADES,
+    CANNONS,
+    COUNTRIES,
+    FORTS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    REASON_NAMES,
+    ROAD_TILES,
+    CannonballData,
+)
+
+GAME = "cannonball"
+TITLE = "Cannonball Colony"
+DEFAULT_PLAYERS = 4
+
+# Why a game ended (R20.10), for people; by reason code.
+REASON_TEXT = ("a country has all 10 forts on the island", "the last road tile was laid",
+               "every country passed in succession")
+
+PARAMETERS = (
+    Parameter("players", "2, 3 or 4", str(DEFAULT_PLAYERS), "countries on the island, a tile each (R20.1, R20.3)",
+              ("2", "3", "4"), "int"),
+    Parameter("countries", "COUNTRY,...", ",".join(COUNTRIES),
+              f"the countries in seat order, the first landing first, from {', '.join(COUNTRIES)} (R20.3); "
+              f"by default the first ones of that list"),
+    Parameter("tiles", "TILE,... (built-in names or tile files)", "the built-in set",
+              "the tiles the seed draws the island's from, one a player (R20.2); docs/cannonball.md gives "
+              "the tile file format"),
+)
+
+
+@dataclass(frozen=True)
+class CannonballRules:
+    """One rule set of Cannonball Colony (module docstring); made by ``make_cannonball``."""
+
+    players: int
+    countries: tuple[str, ...]
+    tiles: tuple[Tile, ...]
+
+    game = GAME
+    title = TITLE
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        """Each seat's name: its country (R20.3)."""
+        return self.countries
+
+    @property
+    def road_tiles(self) -> int:
+        """The shared supply of road tiles (R20.3)."""
+        return ROAD_TILES[self.players]
+
+    @property
+    def pieces(self) -> dict[str, int]:
+        """Each player's pieces (R20.3)."""
+        return {"forts": FORTS, "cannons": CANNONS, "blockades": BLOCKADES}
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """The names of the ways a game ends, by reason code (R20.10)."""
+        return REASON_NAMES
+
+    def reason_text(self, reason: str) -> str:
+        """Why a game ended that way, for people."""
+        return REASON_TEXT[REASON_NAMES.index(reason)]
+
+    def rule_of(self, event: str) -> str:
+        """The rule id of an event: a way a game ends, or ``landing`` and ``turn``."""
+        if event in REASON_NAMES:
+            return "R20.10"
+        return {"landing": "R20.4", "turn": "R20.6", "network": "R20.5", "range": "R20.9"}[event]
+
+    def new_game(self, seed: int) -> CannonballData:
+        """A new game of this rule set, its island laid out from ``seed`` (R20.1, R20.2)."""
+        return new_game(self.players, seed, list(self.tiles))
+
+    def params(self) -> dict[str, Any]:
+        """The parameters that make this rule set again with ``make_cannonball(**params)``."""
+        return {"players": self.players, "countries": ",".join(self.countries),
+                "tiles": ",".join(tile.source or tile.name for tile in self.tiles)}
+
+    def describe(self) -> str:
+        """One line for people: ``Cannonball Colony, 3 players: france, spain, portugal``."""
+        return f"{self.title}, {self.players} players: {', '.join(self.countries)}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "title": self.title, "players": self.players, "countries": list(self.countries),
+                "tiles": [tile.name for tile in self.tiles], "road_tiles": self.road_tiles, "pieces": self.pieces,
+                "reasons": list(REASON_NAMES)}
+
+
+def _players(value: object) -> int:
+    if isinstance(value, str) and value.strip().isdigit() and value.strip().isascii():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or not MIN_PLAYERS <= value <= MAX_PLAYERS:
+        raise ParameterError("players", f"{TITLE} is for {MIN_PLAYERS}, 3 or {MAX_PLAYERS} players, a tile each "
+                                        f"(R20.1)", value, shown=True)
+    return value
+
+
+def _names(value: object, parameter: str) -> list[str]:
+    """A list given as ``a,b,c`` or as a sequence of strings; empty entries refused."""
+    if isinstance(value, str):
+        names = [name.strip() for name in value.split(",")]
+    elif isinstance(value, Sequence) and all(isinstance(v, str) for v in value):
+        names = [str(v).strip() for v in value]
+    else:
+        raise ParameterError(parameter, f"must be names separated by commas, not {brief(value)}")
+    if any(not name for name in names):
+        raise ParameterError(parameter, f"{brief(value)} leaves a name empty")
+    return names
+
+
+def _countries(value: object, players: int) -> tuple[str, ...]:
+    if value is None:
+        return COUNTRIES[:players]
+    names = _names(value, "countries")
+    for name in names:
+        if name not in COUNTRIES:
+            raise ParameterError("countries", f"{brief(name)} is not a country of the game; the countries are "
+                                              f"{', '.join(COUNTRIES)} (R20.3)")
+    repeated = next((name for name in names if names.count(name) > 1), None)
+    if repeated is not None:
+        raise ParameterError("countries", f"{repeated} twice; each player is a country of its own (R20.3)")
+    if len(names) != players:
+        raise ParameterError("countries", f"{len(names)} countries for {players} players; name one a player "
+                                          f"(R20.3)")
+    return tuple(names)
+
+
+def _tiles(value: object, players: int) -> tuple[Tile, ...]:
+    names = list(BUILTIN_TILES) if value is None else _names(value, "tiles")
+    tiles = []
+    for name in names:
+        try:
+            tiles.append(load_tile(name))
+        except BoardError as exc:
+            raise ParameterError("tiles", str(exc)) from None
+    repeated = next((t.name for t in tiles if [u.name for u in tiles].count(t.name) > 1), None)
+    if repeated is not None:
+        raise ParameterError("tiles", f"the tile {brief(repeated)} twice; the island is made of different tiles "
+                                      f"(R20.2)")
+    if len(tiles) < players:
+        raise ParameterError("tiles", f"{len(tiles)} tile{'' if len(tiles) == 1 else 's'} for {players} players; "
+                                      f"the island has one a player (R20.1)")
+    return tuple(tiles)
+
+
+def make_cannonball(players: object = None, countries: object = None, tiles: object = None) -> CannonballRules:
+    """The rule set with these parameters (``PARAMETERS``; None: the default), each checked with its rule;
+    ``ParameterError`` naming the parameter otherwise."""
+    count = DEFAULT_PLAYERS if players is None else _players(players)
+    return CannonballRules(count, _countries(countries, count), _tiles(tiles, count))
