@@ -96,7 +96,7 @@ CYTHON = {"libc", "cpython", "cython"}  # cimports of the .pyx
 # to the layer named here, and follows that layer's rules.  A module not listed belongs to no part and fails.
 GAME_PACKAGES: dict[str, dict[str, str]] = {
     "cannonball": {"": "rules", "state": "rules", "island": "rules", "reference": "rules", "core": "rules",
-                   "ruleset": "rules",
+                   "ruleset": "rules", "position": "position", "spiel": "openspiel",
                    "format": "position",
                    "search": "play", "greedy": "play", "display": "interfaces", "svg": "interfaces"},
 }
