@@ -1,0 +1,358 @@
+"""Cannonball Colony as an OpenSpiel game (R20), ready to be registered as ``python_cannonball``.
+
+``game_for(rules, seed)`` makes the OpenSpiel game (``CannonballSpielGame``)
+of a rule set already made by ``make_cannonball``: the future ``openspiel``
+face of the registry.  ``register()`` registers it with ``pyspiel`` under
+``python_cannonball`` (once; importing this module registers nothing), so
+that ``pyspiel.load_game("python_cannonball(players=3,seed=7)")`` makes it
+from its parameters.
+
+The game as OpenSpiel sees it (docs/cannonball.md, "OpenSpiel"):
+
+* **Sequential, perfect information, deterministic.**  The seed lays out
+  the island (R20.1, R20.2) when the game is made; after that nothing is
+  left to chance, so there are no chance nodes.
+* **Actions** are the rules' action codes (``state.encode``) numbered
+  densely over the island's spaces: ``kind * spaces + space`` for the six
+  kinds that name a space, then ``end`` and ``pass``
+  (``game.action_of(code)``, ``game.code_of(action)``).  An action's string
+  is its notation with the mover's name, ``france: road c2``.
+* **Observation and information state** of every player: the position
+  document (``format.write_position``) as compact JSON.  It holds the whole
+  game as it stands, not the moves that led there.  No tensors.
+* **Returns** (R20.10): ``1/k`` to each of the ``k`` players sharing the
+  victory, 0 to the others; they always add up to 1 (``CONSTANT_SUM``).
+* The rules run on the compiled core (``cannonball_core``) where it is
+  built, on the reference otherwise.  Serialization is OpenSpiel's own for
+  Python games (the game's string, the history and the state pickled).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ..errors import KanaloaError
+from .core import CoreState
+from .format import move_text, write_position
+from .reference import ReferenceState
+from .ruleset import DEFAULT_PLAYERS, GAME, TITLE, CannonballRules, make_cannonball
+from .state import (
+    BLOCKADES,
+    CANNONS,
+    END,
+    FORTS,
+    LAND,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PASS,
+    ROAD_TILES,
+    CannonballData,
+    encode,
+)
+
+__all__ = ["GAME_TYPE", "NAME", "CannonballSpielGame", "CannonballSpielState", "game_for", "load",
+           "max_game_length", "register"]
+
+NAME = f"python_{GAME}"
+SEED = "seed"
+LISTS = ("countries", "tiles")  # parameters that are lists: OpenSpiel's game strings split at commas,
+JOIN = ";"  # so their entries are joined by ";" there
+
+# The parameters with their defaults.  Empty ``countries`` and ``tiles`` stand for the rule set's own: the first
+# countries for the player count (R20.3) and the built-in tiles (R20.2).
+DEFAULTS: dict[str, Any] = {"players": DEFAULT_PLAYERS, "countries": "", "tiles": "", SEED: 0}
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=NAME,
+    long_name=f"{TITLE} (kanaloa engine)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=MAX_PLAYERS,
+    min_num_players=MIN_PLAYERS,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=False,
+    parameter_specification=DEFAULTS,
+)
+
+# The kinds of action that name a space (LAND ... BLOCKADE_BUILD), numbered 0 to END - 1.
+SPACE_KINDS = range(LAND, END)
+
+
+def max_game_length(players: int, columns: int, rows: int) -> int:
+    """A bound on the actions of any game (R20.6-R20.10), for OpenSpiel's ``max_game_length``.
+
+    A fort is never built in range of an opponent's cannon, and a cannon's
+    range only shrinks (blockades are added, nothing is removed), so a cannon
+    can shoot only forts built before it, each space of its row and column at
+    most once: at most ``columns + rows - 2`` shots a cannon.  Every build is a
+    road (one tile of the supply each), a fort (10 a player, and one more per
+    fort shot), a cannon or a blockade.  Between two turns that build or
+    shoot, fewer than ``players`` turns pass; a turn is at most three actions
+    (a shot and two grass roads, or a shot, a road and ``end``); the landing
+    round is one action a player.
+    """
+    shots = CANNONS * players * (columns + rows - 2)
+    builds = ROAD_TILES[players] + FORTS * players + shots + (CANNONS + BLOCKADES) * players
+    return players + 3 * players * (builds + shots + 1)
+
+
+class CannonballSpielGame(pyspiel.Game):
+    """The OpenSpiel game of one rule set on the island laid out from ``seed`` (module docstring).
+
+    ``rules`` is the rule set, ``start`` the game's first state
+    (``CannonballData``), ``countries`` the seats' names.
+    """
+
+    def __init__(self, rules: CannonballRules, seed: int = 0) -> None:
+        try:
+            start = rules.new_game(seed)
+        except (KanaloaError, ValueError, OverflowError) as exc:
+            raise ValueError(f"{NAME}: seed {seed}: {exc}") from None
+        self.rules = rules
+        self.seed = seed
+        self.start = start
+        self.countries = rules.countries
+        self.spaces = start.spaces
+        self.codes = [encode(kind, space) for kind in SPACE_KINDS for space in range(self.spaces)]
+        self.codes += [encode(END), encode(PASS)]
+        self.ids = {code: action for action, code in enumerate(self.codes)}
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(self.codes),
+            max_chance_outcomes=0,
+            num_players=rules.players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=max_game_length(rules.players, start.columns, start.rows),
+        )
+        super().__init__(GAME_TYPE, info, spiel_params(rules, seed))
+
+    def new_initial_state(self) -> CannonballSpielState:
+        """The game's first state: the landing round, seat 0 to move (R20.4)."""
+        return CannonballSpielState(self)
+
+    def state_of(self, d: CannonballData) -> CannonballSpielState:
+        """A state at ``d`` (a state of this game's island, as the position format reads it), with an empty
+        history: it starts where ``d`` stands."""
+        state = CannonballSpielState(self)
+        state._rules = _backend(d)
+        return state
+
+    def action_of(self, code: int) -> int:
+        """The OpenSpiel action of an action code (``state.encode``)."""
+        try:
+            return self.ids[code]
+        except KeyError:
+            raise ValueError(f"action code {code}: not an action of {NAME} on this island") from None
+
+    def code_of(self, action: int) -> int:
+        """The action code (``state.encode``) of an OpenSpiel action."""
+        if not 0 <= action < len(self.codes):
+            raise ValueError(f"action {action}: not an action of {NAME} (0 to {len(self.codes) - 1})")
+        return self.codes[action]
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+        """The observer of observations and information states: both are the position (no tensors)."""
+        if params:
+            raise ValueError(f"{NAME}: observer parameters are not supported; got {params}")
+        return _Observer()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CannonballSpielGame:
+        return self  # immutable: its states share it
+
+
+def game_for(rules: CannonballRules, seed: int = 0) -> CannonballSpielGame:
+    """The OpenSpiel game of ``rules`` on the island laid out from ``seed`` (the registry's ``openspiel``
+    face)."""
+    return CannonballSpielGame(rules, seed)
+
+
+def spiel_params(rules: CannonballRules, seed: int) -> dict[str, Any]:
+    """The OpenSpiel parameters that make the game of ``rules`` and ``seed`` again: the lists joined by
+    ``JOIN``."""
+    params = rules.params()
+    return {"players": params["players"], **{k: params[k].replace(",", JOIN) for k in LISTS}, SEED: seed}
+
+
+def _backend(d: CannonballData) -> Any:
+    """The rules' state of ``d``: the compiled core's where it is built, else the reference's."""
+    return ReferenceState.from_data(d) if CoreState is None else CoreState.from_data(d)
+
+
+class _Setup:
+    """What a state shares with its game (copying it copies the reference; pickling it keeps the game's string)."""
+
+    def __init__(self, game: CannonballSpielGame) -> None:
+        self.game = game
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Setup:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_setup_of, (str(self.game),))
+
+
+def _setup_of(game_string: str) -> _Setup:
+    game = pyspiel.load_game(game_string)
+    if not isinstance(game, CannonballSpielGame):
+        raise ValueError(f"{game_string}: not a game of {NAME}")
+    return _Setup(game)
+
+
+class CannonballSpielState(pyspiel.State):
+    """A state of a ``CannonballSpielGame``: the rules' state (``_rules``, a core or reference state)."""
+
+    def __init__(self, game: CannonballSpielGame) -> None:
+        super().__init__(game)
+        self._setup = _Setup(game)
+        self._rules: Any = _backend(game.start)
+        self._text: str | None = None  # the position's JSON, once asked for
+
+    # -- the OpenSpiel state API --------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self._rules.is_over:
+            return pyspiel.PlayerId.TERMINAL
+        return int(self._rules.to_move)
+
+    def is_terminal(self) -> bool:
+        return bool(self._rules.is_over)
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (None: the player to move), ascending; none for the others."""
+        rules = self._rules
+        if rules.is_over:
+            return []
+        if player is not None and player != rules.to_move:
+            if player < 0:
+                raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+            return []
+        ids = self._setup.game.ids
+        return [ids[code] for code in rules.legal_actions()]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.legal_actions(player)
+
+    def _apply_action(self, action: int) -> None:
+        code = self._setup.game.code_of(action)
+        try:
+            self._rules.apply(code)
+        except ValueError as exc:  # the core's ValueError, the reference's MoveError
+            raise ValueError(f"{NAME}: action {action}: {exc}") from None
+        self._text = None
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        """The move's notation (R20, INTERFACE.md), with the name of ``player`` when it is a seat."""
+        game = self._setup.game
+        text = move_text(game.code_of(action), game.countries, game.start)
+        if 0 <= player < game.rules.players:
+            return f"{game.countries[player]}: {text}"
+        return text
+
+    def returns(self) -> list[float]:
+        players = self._setup.game.rules.players
+        if not self._rules.is_over:
+            return [0.0] * players
+        return shared_returns(list(self._rules.winners), players)
+
+    def information_state_string(self, player: int | None = None) -> str:
+        self._check_player(player)
+        return self.position_text()
+
+    def observation_string(self, player: int | None = None) -> str:
+        self._check_player(player)
+        return self.position_text()
+
+    def __str__(self) -> str:
+        return self.position_text()
+
+    # -- the rules behind it -----------------------------------------------------------
+
+    def position_text(self) -> str:
+        """The position document as compact JSON: what every player sees (perfect information)."""
+        if self._text is None:
+            doc = write_position(self._setup.game.countries, self._rules.to_data())
+            self._text = json.dumps(doc, separators=(",", ":"))
+        return self._text
+
+    def data(self) -> CannonballData:
+        """A copy of the state as ``CannonballData``."""
+        data: CannonballData = self._rules.to_data()
+        return data
+
+    def _check_player(self, player: int | None) -> None:
+        if player is not None and not 0 <= player < self._setup.game.rules.players:
+            raise ValueError(f"player {player}: not a player of this game")
+
+
+class _Observer:
+    """OpenSpiel's observer protocol: strings only, the position (no tensor)."""
+
+    def __init__(self) -> None:
+        self.tensor = np.zeros(0, np.float32)
+        self.dict: dict[str, Any] = {}
+
+    def set_from(self, state: CannonballSpielState, player: int) -> None:
+        pass  # no tensor
+
+    def string_from(self, state: CannonballSpielState, player: int) -> str:
+        return state.position_text()
+
+
+def shared_returns(winners: list[int], players: int) -> list[float]:
+    """R20.10: ``1/k`` to each of the ``k`` winners sharing the victory, 0 to the others."""
+    share = 1.0 / len(winners) if winners else 0.0
+    return [share if seat in winners else 0.0 for seat in range(players)]
+
+
+# -- loading by name -----------------------------------------------------------------------------
+
+
+def rules_of(params: Mapping[str, Any]) -> tuple[CannonballRules, int]:
+    """The rule set and the seed OpenSpiel's ``params`` name; ``ValueError`` naming the parameter at fault."""
+    unknown = sorted(set(params) - set(DEFAULTS))
+    if unknown:
+        raise ValueError(f"{NAME}: unknown parameter {unknown[0]!r}; expected one of {', '.join(DEFAULTS)}")
+    given = {**DEFAULTS, **params}
+    lists = {k: None if given[k] == "" else str(given[k]).replace(JOIN, ",") for k in LISTS}
+    seed = given[SEED]
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"{NAME}: seed {seed!r}: must be a whole number 0 or more")
+    try:
+        return make_cannonball(players=given["players"], **lists), seed
+    except KanaloaError as exc:
+        raise ValueError(f"{NAME}: {exc}") from None
+
+
+def load(params: Mapping[str, Any] | None = None) -> CannonballSpielGame:
+    """The game ``pyspiel.load_game`` makes from ``params`` (``DEFAULTS`` for those left out)."""
+    rules, seed = rules_of(params or {})
+    return CannonballSpielGame(rules, seed)
+
+
+# OpenSpiel's registry (C++) keeps the factory until after the interpreter has gone; were it the last to let
+# go of it, freeing it then would need the interpreter.  So the registered factory keeps one reference that
+# nothing gives back: it is never freed.
+_FACTORY: Callable[..., CannonballSpielGame] = load
+
+
+def register() -> None:
+    """Register the game with ``pyspiel`` as ``python_cannonball`` (once: later calls do nothing)."""
+    if NAME in pyspiel.registered_names():
+        return
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(_FACTORY))
+    pyspiel.register_game(GAME_TYPE, _FACTORY)
