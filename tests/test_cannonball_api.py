@@ -365,3 +365,13 @@ def test_the_game_over_line_of_a_shared_victory():
     pos.play("pass")
     assert game_over_line(pos) == ("the game is over: france and spain share the victory (all-passed, R20.10); "
                                    "ranking france, spain")
+
+
+def test_the_example_of_the_docs_runs():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs/cannonball.md").read_text(encoding="utf-8")
+    section = text[text.index("## Python API"):]
+    start = section.index("```python\n") + len("```python\n")
+    code = section[start:section.index("```", start)]
+    exec(compile(code, "docs/cannonball.md", "exec"), {})

@@ -8,12 +8,13 @@ for) the reference's ``ReferenceState``.  It offers what the command line and
 ``to_move``, ``is_over`` and ``outcome`` to read it, ``legal_moves``,
 ``move_strings``, ``play`` and ``push`` to move it.
 
-Nothing is hidden in Cannonball Colony (R20.3): every position is a full
-position, ``viewer`` and ``waiting`` are always None, and ``as_viewer``
-refuses.  The rules are the engine's: a move is played when the engine lists
-it, and the reason for refusing one comes from the reference
-(``format.why_not``), as a ``MoveError`` of one line naming the move and the
-rule.  The document and the notation are ``kanaloa.cannonball.format``'s.
+Nothing is hidden in Cannonball Colony (R20 has no hidden cards; every piece
+stands on the island): every position is a full position, ``viewer`` and
+``waiting`` are always None, and ``as_viewer`` refuses.  The rules are the
+engine's: a move is played when the engine lists it, and the reason for
+refusing one comes from the reference (``format.why_not``), as a
+``MoveError`` of one line naming the move and the rule.  The document and
+the notation are ``kanaloa.cannonball.format``'s.
 """
 
 from __future__ import annotations
@@ -115,7 +116,7 @@ class CannonballPosition:
         return CannonballPosition(self.ruleset, self.engine, self._state.copy())
 
     def as_viewer(self, name: str) -> CannonballPosition:
-        """Always a ``PositionError``: there is nothing a player does not see (R20.3)."""
+        """Always a ``PositionError``: there is nothing a player does not see (R20)."""
         raise PositionError(HIDES_NOTHING)
 
     # -- what the position holds --------------------------------------------
