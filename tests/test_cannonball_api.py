@@ -357,7 +357,6 @@ def test_the_game_over_line_of_a_sole_winner():
                                    f"{', '.join(outcome['ranking'])}")
 
 
-@pytest.mark.xfail(strict=True, reason="game_over_line knows no shared victory yet: it says 'nobody wins'")
 def test_the_game_over_line_of_a_shared_victory():
     from kanaloa.interfaces.cli import game_over_line
 

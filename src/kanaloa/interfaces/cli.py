@@ -701,13 +701,20 @@ def moves(position: str, as_json: bool) -> None:
 
 def game_over_line(pos) -> str:
     """``the game is over: yellow wins on points; ranking yellow, red, blue, green`` (as ``show`` says it);
-    ``nobody wins (points, R16.7)`` when a game that may end without a winner does (Kahuna)."""
+    ``nobody wins (points, R16.7)`` when a game that may end without a winner does (Kahuna); ``france and spain
+    share the victory (all-passed, R20.10)`` where the outcome names several ``winners``."""
     outcome = pos.outcome
     if outcome is None:
         return "the game is not over"
     winner, reason = outcome["winner"], outcome["reason"]
-    wins = (f"{winner} wins on {reason}" if winner is not None else
-            f"nobody wins ({reason}, {pos.ruleset.rule_of(reason)})")
+    shared = outcome.get("winners") or []
+    if winner is not None:
+        wins = f"{winner} wins on {reason}"
+    elif len(shared) > 1:
+        wins = (f"{', '.join(shared[:-1])} and {shared[-1]} share the victory ({reason}, "
+                f"{pos.ruleset.rule_of(reason)})")
+    else:
+        wins = f"nobody wins ({reason}, {pos.ruleset.rule_of(reason)})"
     return f"the game is over: {wins}; ranking {', '.join(outcome['ranking'])}"
 
 
