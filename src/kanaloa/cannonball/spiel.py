@@ -256,7 +256,7 @@ class CannonballSpielState(pyspiel.State):
         self._text = None
 
     def _action_to_string(self, player: int, action: int) -> str:
-        """The move's notation (R20, INTERFACE.md), with the name of ``player`` when it is a seat."""
+        """The move's notation (R20; docs/cannonball.md, "Moves"), with the name of ``player`` when it is a seat."""
         game = self._setup.game
         text = move_text(game.code_of(action), game.countries, game.start)
         if 0 <= player < game.rules.players:
