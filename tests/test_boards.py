@@ -283,7 +283,7 @@ def test_a_board_file_the_system_will_not_let_us_read_gives_its_reason(tmp_path,
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("kanaloa.rules.board.open", refuse, raising=False)
+    monkeypatch.setattr("kanaloa.rules.datafile.open", refuse, raising=False)
     assert _board_errors(path) == {f"error: board {path!r}: cannot read it (Permission denied)"}
 
 

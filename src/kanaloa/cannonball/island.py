@@ -41,14 +41,11 @@ turns clockwise (0, 90, 180 or 270 degrees).  Nothing else is drawn.
 
 from __future__ import annotations
 
-import json
-import os
-import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 
-from ..errors import MAX_INPUT_BYTES, PATH_LIMIT, BoardError, OptionError, brief, quote, too_large
+from ..errors import PATH_LIMIT, BoardError, OptionError, brief, quote
+from ..rules.datafile import load_json
 from ..rules.rng import SplitMix64
 from .state import (
     MAX_PLAYERS,
@@ -114,38 +111,8 @@ def rotate_rows(rows: Sequence[str], turns: int) -> tuple[str, ...]:
 _CACHE: dict[str, Tile] = {}
 
 # What a path that is no regular file is, for messages (``stat`` modes; a pipe is read like a file).
-_SPECIAL = ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
-
-
 def _fail(where: object, why: str) -> BoardError:
     return BoardError(f"tile {brief(where, PATH_LIMIT)}: {why}")
-
-
-def _read_tile_file(path: str) -> str:
-    """The text of the tile file ``path``; ``BoardError`` when it is missing, a directory, a special file,
-    unreadable, over the input limit, or not UTF-8."""
-    try:
-        mode = os.stat(path).st_mode
-    except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in the path
-        raise _fail(path, f"no such built-in tile ({', '.join(BUILTIN_TILES)}) or file") from None
-    except OSError as exc:
-        raise _fail(path, f"cannot read it ({exc.strerror})") from None
-    if stat.S_ISDIR(mode):
-        raise _fail(path, "is a directory, not a tile file (JSON)")
-    for test, kind in _SPECIAL:
-        if test(mode):
-            raise _fail(path, f"not a regular file but {kind}; a tile is a JSON file")
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_INPUT_BYTES + 1)
-    except OSError as exc:
-        raise _fail(path, f"cannot read it ({exc.strerror})") from None
-    if len(raw) > MAX_INPUT_BYTES:
-        raise BoardError(too_large(f"tile {brief(path, PATH_LIMIT)}", "a tile file (JSON)"))
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise _fail(path, f"not UTF-8 text (byte {exc.start} cannot be decoded)") from None
 
 
 def tile_from_dict(data: object, source: str) -> Tile:
@@ -195,18 +162,7 @@ def load_tile(name_or_path: str) -> Tile:
     if name_or_path in _CACHE:
         return _CACHE[name_or_path]
     builtin = name_or_path in BUILTIN_TILES
-    if builtin:
-        text = resources.files("kanaloa.cannonball").joinpath(f"tiles/{name_or_path}.json").read_text("utf-8")
-    else:
-        text = _read_tile_file(name_or_path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise _fail(name_or_path, f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
-    except RecursionError:
-        raise _fail(name_or_path, "not a tile: the JSON is nested far too deeply") from None
-    except ValueError as exc:  # e.g. a number with thousands of digits
-        raise _fail(name_or_path, f"not valid JSON ({exc})") from None
+    data = load_json(name_or_path, "tile", "kanaloa.cannonball", "tiles/", BUILTIN_TILES)
     tile = tile_from_dict(data, name_or_path)
     if builtin:  # a file may change between loads; a built-in tile does not
         _CACHE[name_or_path] = tile

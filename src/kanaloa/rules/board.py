@@ -21,14 +21,11 @@ links likewise.  The board keeps the tables of R1 that everything else reads
 
 from __future__ import annotations
 
-import json
 import math
-import os
-import stat
 from dataclasses import dataclass, field
-from importlib import resources
 
 from ..errors import PATH_LIMIT, BoardError, brief
+from .datafile import load_json
 
 MAX_ISLANDS = 32
 MAX_LINKS = 64
@@ -201,66 +198,17 @@ def board_to_dict(board: Board) -> dict[str, object]:
 
 _CACHE: dict[str, Board] = {}
 
-# What a path that is no regular file is, for messages (``stat`` modes; a pipe is read like a file).
-_SPECIAL = ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
-
-
-def _read_board_file(path: str) -> str:
-    """The text of the board file ``path``, read no further than ``MAX_INPUT_BYTES``.
-
-    Raises ``BoardError`` saying what is wrong with the path: nothing there, a
-    directory, a device or another special file, a file the system will not
-    let us read (its reason), one larger than the input limit, or bytes that
-    are not UTF-8.
-    """
-    from ..errors import MAX_INPUT_BYTES, too_large
-
-    try:
-        mode = os.stat(path).st_mode
-    except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in the path, no file's
-        raise _fail(path, f"no such built-in board ({', '.join(BUILTIN_BOARDS)}) or file") from None
-    except OSError as exc:
-        raise _fail(path, f"cannot read it ({exc.strerror})") from None
-    if stat.S_ISDIR(mode):
-        raise _fail(path, "is a directory, not a board file (JSON)")
-    for test, kind in _SPECIAL:
-        if test(mode):
-            raise _fail(path, f"not a regular file but {kind}; a board is a JSON file")
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_INPUT_BYTES + 1)  # a bounded read: a huge file is refused, not swallowed
-    except OSError as exc:
-        raise _fail(path, f"cannot read it ({exc.strerror})") from None
-    if len(raw) > MAX_INPUT_BYTES:
-        raise BoardError(too_large(f"board {brief(path, PATH_LIMIT)}", "a board file (JSON)"))
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise _fail(path, f"not UTF-8 text (byte {exc.start} cannot be decoded)") from None
-
-
 def load_board(name_or_path: str = "oro") -> Board:
     """Load a built-in board by name (``oro``, ``kahuna``) or a board file by path.
 
     Raises ``BoardError`` when the file is missing, no regular file, unreadable,
-    too large or malformed (``_read_board_file``, ``board_from_dict``).
+    too large or malformed (``kanaloa.rules.datafile``, ``board_from_dict``).
     """
     if not isinstance(name_or_path, str) or not name_or_path:
         raise _fail(name_or_path, "must be a built-in board name or a file path")
     if name_or_path in _CACHE:
         return _CACHE[name_or_path]
-    if name_or_path in BUILTIN_BOARDS:
-        text = resources.files("kanaloa.boards").joinpath(f"{name_or_path}.json").read_text("utf-8")
-    else:
-        text = _read_board_file(name_or_path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise _fail(name_or_path, f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
-    except RecursionError:
-        raise _fail(name_or_path, "not a board: the JSON is nested far too deeply") from None
-    except ValueError as exc:  # e.g. a number with thousands of digits
-        raise _fail(name_or_path, f"not valid JSON ({exc})") from None
+    data = load_json(name_or_path, "board", "kanaloa.boards", "", BUILTIN_BOARDS)
     board = board_from_dict(data, name_or_path)
     _CACHE[name_or_path] = board
     return board
