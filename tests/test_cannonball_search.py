@@ -17,7 +17,6 @@ from kanaloa.cannonball.search import (
     CannonballGame,
     CannonballSearchState,
     cannonball_search,
-    copy_data,
     default_engine,
     engine_data,
 )
@@ -221,13 +220,6 @@ class _Rolling(ReferenceState):
     """An engine with a rollout of its own, as the compiled core has: it plays the state itself to the end."""
 
     calls = 0
-
-    @classmethod
-    def from_data(cls, d: CannonballData) -> _Rolling:
-        return cls(copy_data(d))
-
-    def copy(self) -> _Rolling:
-        return type(self)(copy_data(self.data))
 
     def rollout(self, seed: int, heuristic: bool = False) -> int:
         type(self).calls += 1

@@ -32,7 +32,6 @@ like ``c7``.
 
 from __future__ import annotations
 
-import copy as copy_module
 from collections import deque
 from collections.abc import Iterable
 
@@ -745,15 +744,15 @@ class ReferenceState:
 
     @classmethod
     def from_data(cls, d: CannonballData) -> ReferenceState:
-        """A state holding a deep copy of ``d`` (nothing is validated)."""
-        return cls(copy_module.deepcopy(d))
+        """A state holding a copy of ``d`` (nothing is validated)."""
+        return cls(d.copy())
 
     def to_data(self) -> CannonballData:
-        """A deep copy of the state's data."""
-        return copy_module.deepcopy(self.data)
+        """A copy of the state's data."""
+        return self.data.copy()
 
     def copy(self) -> ReferenceState:
-        return ReferenceState.from_data(self.data)
+        return type(self).from_data(self.data)
 
     def legal_actions(self) -> list[int]:
         return legal_actions(self.data)

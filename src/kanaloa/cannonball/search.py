@@ -59,7 +59,6 @@ __all__ = [
     "CannonballGame",
     "CannonballSearchState",
     "cannonball_search",
-    "copy_data",
     "default_engine",
     "engine_data",
 ]
@@ -84,16 +83,6 @@ def default_engine() -> Any:
     """The engine class used when none is given: the compiled core's ``CoreState`` where it is built, else
     ``ReferenceState``."""
     return ReferenceState if CoreState is None else CoreState
-
-
-def copy_data(d: CannonballData) -> CannonballData:
-    """A copy of ``d`` sharing nothing mutable with it (its lists copied), cheaper than a deep copy."""
-    return CannonballData(
-        players=d.players, columns=d.columns, rows=d.rows, terrain=list(d.terrain), board_of=list(d.board_of),
-        seed=d.seed, round=d.round, to_move=d.to_move, ships=list(d.ships), road=list(d.road), fort=list(d.fort),
-        cannon=list(d.cannon), blockade=list(d.blockade), earned=list(d.earned), supply=d.supply, fired=d.fired,
-        grass_roads=d.grass_roads, passes=d.passes, winners=list(d.winners), ranking=list(d.ranking),
-        reason=d.reason)
 
 
 def engine_data(state: Any) -> CannonballData:
@@ -188,10 +177,7 @@ class CannonballSearchState:
             state.apply(action)
 
     def clone(self) -> CannonballSearchState:
-        state = self.state
-        if isinstance(state, ReferenceState):
-            return CannonballSearchState(self.game, type(state)(copy_data(state.data)))
-        return CannonballSearchState(self.game, state.copy())
+        return CannonballSearchState(self.game, self.state.copy())
 
     def is_terminal(self) -> bool:
         over: bool = self.state.is_over

@@ -17,7 +17,8 @@ are the same game exactly when their ``CannonballData`` are equal.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
 # -- terrain (R20.1) ----------------------------------------------------------------------------
 
@@ -127,6 +128,12 @@ class CannonballData:
     @property
     def spaces(self) -> int:
         return self.columns * self.rows
+
+    def copy(self) -> CannonballData:
+        """A copy sharing nothing mutable with this one (every list copied)."""
+        lists: dict[str, Any] = {f.name: list(getattr(self, f.name)) for f in fields(self)
+                                 if isinstance(getattr(self, f.name), list)}
+        return replace(self, **lists)
 
     def forts_on_island(self, seat: int) -> int:
         """How many of ``seat``'s forts stand on the island: its mat's uncovered spaces 1 ... n (R20.7)."""
