@@ -21,9 +21,11 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from kanaloa.cannonball import core as core_module  # noqa: E402
 from kanaloa.cannonball import spiel  # noqa: E402
 from kanaloa.cannonball.core import CoreState  # noqa: E402
 from kanaloa.cannonball.format import move_text, read_position, write_position  # noqa: E402
+from kanaloa.cannonball.reference import victory_shares  # noqa: E402
 from kanaloa.cannonball.ruleset import make_cannonball  # noqa: E402
 from kanaloa.cannonball.state import END, LAND, PASS, ROAD, encode  # noqa: E402
 
@@ -169,9 +171,9 @@ def test_serialization_round_trip_mid_game():
 
 
 def test_shared_returns():
-    assert spiel.shared_returns([0, 2], 3) == [0.5, 0.0, 0.5]
-    assert spiel.shared_returns([1], 2) == [0.0, 1.0]
-    assert sum(spiel.shared_returns([0, 1, 2], 3)) == 1.0
+    assert victory_shares([0, 2], 3) == [0.5, 0.0, 0.5]
+    assert victory_shares([1], 2) == [0.0, 1.0]
+    assert sum(victory_shares([0, 1, 2], 3)) == 1.0
 
 
 def test_returns_zero_before_the_end():
@@ -287,7 +289,7 @@ def test_legal_actions_of_another_player_are_empty():
 def test_reference_and_core_play_the_same_game(monkeypatch):
     game = pyspiel.load_game("python_cannonball(players=4,seed=13)")
     core_state = game.new_initial_state()
-    monkeypatch.setattr(spiel, "CoreState", None)
+    monkeypatch.setattr(core_module, "CoreState", None)  # default_engine() is then the reference
     reference_state = game.new_initial_state()
     assert type(reference_state._rules).__name__ == "ReferenceState"
     rng = random.Random(13)

@@ -3,12 +3,14 @@
 ``cannonball_core`` is a top-level extension module built from
 ``cannonball_core.pyx`` when the package is installed; the layers above the
 rules reach it through this module.  ``CoreState`` is None where the core is
-not built, and the callers then play on the reference.
+not built, and ``default_engine()`` is then the reference.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from .reference import ReferenceState
 
 CoreState: Any
 try:
@@ -17,3 +19,9 @@ except ImportError:  # pragma: no cover - depends on how the checkout was instal
     CoreState = None
 else:
     CoreState = cannonball_core.CoreState
+
+
+def default_engine() -> Any:
+    """The engine class a caller plays on when it names none: the compiled core's ``CoreState`` where it is
+    built, else ``ReferenceState``."""
+    return ReferenceState if CoreState is None else CoreState

@@ -33,7 +33,7 @@ like ``c7``.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from kanaloa.cannonball.state import (
     ACTION_WORDS,
@@ -569,6 +569,13 @@ def decide(d: CannonballData) -> tuple[list[int], list[int]]:
         return [winner], [winner] + [seat for seat in ordered if seat != winner]
     best = _key(d, ordered[0])
     return [seat for seat in seats if _key(d, seat) == best], ordered
+
+
+def victory_shares(winners: Sequence[int], players: int) -> list[float]:
+    """What each seat gets of a victory (R20.10): ``1/k`` to each of the ``k`` winners sharing it, 0 to the
+    others; all 0 while there is no winner."""
+    share = 1.0 / len(winners) if winners else 0.0
+    return [share if seat in winners else 0.0 for seat in range(players)]
 
 
 def _finish(d: CannonballData, reason: int) -> None:

@@ -37,8 +37,8 @@ import random
 from typing import Any
 
 from ..search.protocol import Action
-from .core import CoreState
-from .reference import ReferenceState, play
+from .core import default_engine
+from .reference import ReferenceState, play, victory_shares
 from .state import (
     BLOCKADE_BUILD,
     CANNON_BUILD,
@@ -77,12 +77,6 @@ KIND_PRIORS: dict[int, float] = {
     END: 0.2,
     PASS: 0.1,
 }
-
-
-def default_engine() -> Any:
-    """The engine class used when none is given: the compiled core's ``CoreState`` where it is built, else
-    ``ReferenceState``."""
-    return ReferenceState if CoreState is None else CoreState
 
 
 def engine_data(state: Any) -> CannonballData:
@@ -186,13 +180,7 @@ class CannonballSearchState:
     def returns(self) -> list[float]:
         """``1/k`` for each of the ``k`` players sharing the victory (R20.10), 0 for the others; zeros while
         the game is on."""
-        result = [0.0] * self.state.players
-        if not self.state.is_over:
-            return result
-        winners = self.state.winners
-        for seat in winners:
-            result[seat] = 1.0 / len(winners)
-        return result
+        return victory_shares(self.state.winners if self.state.is_over else [], self.state.players)
 
     def points(self) -> list[float]:
         """Each player's forts on the island (R20.7)."""

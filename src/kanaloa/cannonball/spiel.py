@@ -38,9 +38,9 @@ import numpy as np
 import pyspiel
 
 from ..errors import KanaloaError
-from .core import CoreState
+from .core import default_engine
 from .format import move_text, write_position
-from .reference import ReferenceState
+from .reference import victory_shares
 from .ruleset import DEFAULT_PLAYERS, GAME, TITLE, CannonballRules, make_cannonball
 from .state import (
     BLOCKADES,
@@ -146,7 +146,7 @@ class CannonballSpielGame(pyspiel.Game):
         """A state at ``d`` (a state of this game's island, as the position format reads it), with an empty
         history: it starts where ``d`` stands."""
         state = CannonballSpielState(self)
-        state._rules = _backend(d)
+        state._rules = default_engine().from_data(d)
         return state
 
     def action_of(self, code: int) -> int:
@@ -185,11 +185,6 @@ def spiel_params(rules: CannonballRules, seed: int) -> dict[str, Any]:
     return {"players": params["players"], **{k: params[k].replace(",", JOIN) for k in LISTS}, SEED: seed}
 
 
-def _backend(d: CannonballData) -> Any:
-    """The rules' state of ``d``: the compiled core's where it is built, else the reference's."""
-    return ReferenceState.from_data(d) if CoreState is None else CoreState.from_data(d)
-
-
 class _Setup:
     """What a state shares with its game (copying it copies the reference; pickling it keeps the game's string)."""
 
@@ -216,7 +211,7 @@ class CannonballSpielState(pyspiel.State):
     def __init__(self, game: CannonballSpielGame) -> None:
         super().__init__(game)
         self._setup = _Setup(game)
-        self._rules: Any = _backend(game.start)
+        self._rules: Any = default_engine().from_data(game.start)
         self._text: str | None = None  # the position's JSON, once asked for
 
     # -- the OpenSpiel state API --------------------------------------------------------
@@ -267,7 +262,7 @@ class CannonballSpielState(pyspiel.State):
         players = self._setup.game.rules.players
         if not self._rules.is_over:
             return [0.0] * players
-        return shared_returns(list(self._rules.winners), players)
+        return victory_shares(list(self._rules.winners), players)
 
     def information_state_string(self, player: int | None = None) -> str:
         self._check_player(player)
@@ -311,12 +306,6 @@ class _Observer:
 
     def string_from(self, state: CannonballSpielState, player: int) -> str:
         return state.position_text()
-
-
-def shared_returns(winners: list[int], players: int) -> list[float]:
-    """R20.10: ``1/k`` to each of the ``k`` winners sharing the victory, 0 to the others."""
-    share = 1.0 / len(winners) if winners else 0.0
-    return [share if seat in winners else 0.0 for seat in range(players)]
 
 
 # -- loading by name -----------------------------------------------------------------------------
