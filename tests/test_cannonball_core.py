@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from cannonball_helpers import drawn_island
 from kanaloa.cannonball.state import (
     ACTION_WORDS,
     BLOCKADE,
@@ -35,7 +36,6 @@ from kanaloa.cannonball.state import (
     ROUND_LANDING,
     ROUND_OVER,
     ROUND_PLAY,
-    TERRAIN_LETTERS,
     CannonballData,
     decode,
     encode,
@@ -98,16 +98,8 @@ def island(
     passes: int = 0,
 ) -> CannonballData:
     """A CannonballData from rows of letters (top row first) and the pieces by space name."""
-    boards = boards if boards is not None else halves(rows)
-    columns, height = len(rows[0]), len(rows)
+    columns, height, terrain, board_of = drawn_island(rows, boards if boards is not None else halves(rows))
     n = columns * height
-    terrain, board_of = [0] * n, [NOBODY] * n
-    for i, (line, board_line) in enumerate(zip(rows, boards, strict=True)):
-        assert len(line) == len(board_line) == columns
-        row = height - 1 - i
-        for column, (letter, board) in enumerate(zip(line, board_line, strict=True)):
-            terrain[row * columns + column] = TERRAIN_LETTERS.index(letter)
-            board_of[row * columns + column] = NOBODY if board == "." else int(board)
     spaces = lambda text: names(text, columns, height)
     ship_list = [NO_SPACE] * players
     for seat, name in (ships or {}).items():
@@ -123,15 +115,14 @@ def island(
                 owner[space] = seat
                 road[space] = True  # a piece stands on a road (R20.6)
         owners.append(owner)
-    earned_list = [0] * players
+    d = CannonballData.start(players, columns, height, terrain, board_of)
     for seat, bits in (earned or {}).items():
-        earned_list[seat] = bits
-    return CannonballData(
-        players=players, columns=columns, rows=height, terrain=terrain, board_of=board_of, round=round_,
-        to_move=to_move, ships=ship_list, road=road, fort=owners[0], cannon=owners[1], blockade=owners[2],
-        earned=earned_list, supply=ROAD_TILES[players] if supply is None else supply, fired=fired,
-        grass_roads=grass_roads, passes=passes,
-    )
+        d.earned[seat] = bits
+    d.round, d.to_move, d.ships, d.road = round_, to_move, ship_list, road
+    d.fort, d.cannon, d.blockade = owners
+    d.supply = d.supply if supply is None else supply
+    d.fired, d.grass_roads, d.passes = fired, grass_roads, passes
+    return d
 
 
 def core(*args, **kwargs) -> CoreState:

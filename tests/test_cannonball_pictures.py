@@ -15,6 +15,7 @@ from collections import Counter
 
 import pytest
 
+from cannonball_helpers import drawn_island
 from kanaloa.cannonball import display
 from kanaloa.cannonball import island as island_module
 from kanaloa.cannonball import svg as cb_svg
@@ -33,7 +34,6 @@ from kanaloa.cannonball.state import (
     REASON_ALL_PASSED,
     REASON_SUPPLY,
     REASON_TEN_FORTS,
-    ROAD_TILES,
     ROUND_LANDING,
     ROUND_OVER,
     ROUND_PLAY,
@@ -60,16 +60,7 @@ def island(rows: list[str], boards: list[str] | None = None, players: int = 2) -
     space as a seat digit (default: france the left half, spain the right)."""
     columns = len(rows[0])
     boards = boards or ["0" * (columns // 2) + "1" * (columns - columns // 2)] * len(rows)
-    terrain, board_of = [], []
-    for terrain_row, board_row in zip(reversed(rows), reversed(boards), strict=True):
-        for letter, board in zip(terrain_row, board_row, strict=True):
-            terrain.append(TERRAIN_LETTERS.index(letter))
-            board_of.append(NOBODY if letter == "." or board == "." else int(board))
-    spaces = len(terrain)
-    return CannonballData(players=players, columns=columns, rows=len(rows), terrain=terrain, board_of=board_of,
-                          ships=[NO_SPACE] * players, road=[False] * spaces, fort=[NOBODY] * spaces,
-                          cannon=[NOBODY] * spaces, blockade=[NOBODY] * spaces, earned=[0] * players,
-                          supply=ROAD_TILES[players])
+    return CannonballData.start(players, *drawn_island(rows, boards))
 
 
 def sp(d: CannonballData, name: str) -> int:

@@ -16,6 +16,7 @@ from collections import Counter
 
 import pytest
 
+from cannonball_helpers import drawn_island
 from kanaloa.cannonball import reference as R
 from kanaloa.cannonball.reference import ReferenceState, why_illegal
 from kanaloa.cannonball.state import (
@@ -42,7 +43,6 @@ from kanaloa.cannonball.state import (
     ROUND_LANDING,
     ROUND_OVER,
     ROUND_PLAY,
-    TERRAIN_LETTERS,
     CannonballData,
     decode,
     encode,
@@ -63,30 +63,10 @@ def island(rows: list[str], boards: list[str] | None = None, players: int = 2, s
     ``.``); by default france's board is the left half and spain's the right.
     Outside spaces belong to no board.  The game is in its landing round.
     """
-    boards = boards or SIDE_BY_SIDE
-    columns = len(rows[0])
-    terrain, board_of = [], []
-    for terrain_row, board_row in zip(reversed(rows), reversed(boards), strict=True):
-        assert len(terrain_row) == len(board_row) == columns
-        for letter, board in zip(terrain_row, board_row, strict=True):
-            code = TERRAIN_LETTERS.index(letter)
-            terrain.append(code)
-            board_of.append(NOBODY if letter == "." or board == "." else int(board))
-    spaces = len(terrain)
-    return CannonballData(
-        players=players,
-        columns=columns,
-        rows=len(rows),
-        terrain=terrain,
-        board_of=board_of,
-        ships=[NO_SPACE] * players,
-        road=[False] * spaces,
-        fort=[NOBODY] * spaces,
-        cannon=[NOBODY] * spaces,
-        blockade=[NOBODY] * spaces,
-        earned=[0] * players,
-        supply=ROAD_TILES[players] if supply is None else supply,
-    )
+    d = CannonballData.start(players, *drawn_island(rows, boards or SIDE_BY_SIDE))
+    if supply is not None:
+        d.supply = supply
+    return d
 
 
 def sp(d: CannonballData, name: str) -> int:

@@ -176,13 +176,8 @@ class _Reader:
         players = len(self.countries)
         rnd = self._round(doc["round"])
         columns, rows, terrain, board_of = self._island(doc["island"], players)
-        spaces = columns * rows
-        self.d = d = CannonballData(
-            players=players, columns=columns, rows=rows, terrain=terrain, board_of=board_of,
-            seed=self._seed(doc["seed"]), round=rnd, to_move=self._to_move(doc["to_move"], rnd),
-            ships=[NO_SPACE] * players, road=[False] * spaces, fort=[NOBODY] * spaces,
-            cannon=[NOBODY] * spaces, blockade=[NOBODY] * spaces, earned=[0] * players,
-        )
+        self.d = d = CannonballData.start(players, columns, rows, terrain, board_of, self._seed(doc["seed"]))
+        d.round, d.to_move = rnd, self._to_move(doc["to_move"], rnd)
         self._ships(doc.get("ships", {}))
         self._roads(doc.get("roads", []))
         self._forts(doc.get("forts", {}))

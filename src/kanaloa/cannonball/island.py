@@ -50,11 +50,8 @@ from ..rules.rng import SplitMix64
 from .state import (
     MAX_PLAYERS,
     MIN_PLAYERS,
-    NO_SPACE,
     NOBODY,
     OUTSIDE,
-    ROAD_TILES,
-    ROUND_LANDING,
     TERRAIN_LETTERS,
     TERRAIN_NAMES,
     TILE_SIZE,
@@ -251,24 +248,7 @@ def new_game(players: int, seed: int, tiles: Sequence[Tile | str] | None = None)
     """The start of a game (R20.1-R20.4): the seeded island, the landing round with seat 0 to move, no
     ship landed, no piece built, nothing earned, the full road supply for ``players``, ``seed`` kept."""
     columns, rows, terrain, board_of = layout(players, seed, tiles)
-    spaces = columns * rows
-    return CannonballData(
-        players=players,
-        columns=columns,
-        rows=rows,
-        terrain=terrain,
-        board_of=board_of,
-        seed=seed,
-        round=ROUND_LANDING,
-        to_move=0,
-        ships=[NO_SPACE] * players,
-        road=[False] * spaces,
-        fort=[NOBODY] * spaces,
-        cannon=[NOBODY] * spaces,
-        blockade=[NOBODY] * spaces,
-        earned=[0] * players,
-        supply=ROAD_TILES[players],
-    )
+    return CannonballData.start(players, columns, rows, terrain, board_of, seed)
 
 
 # -- geometry --------------------------------------------------------------------------------------

@@ -129,6 +129,17 @@ class CannonballData:
     def spaces(self) -> int:
         return self.columns * self.rows
 
+    @classmethod
+    def start(cls, players: int, columns: int, rows: int, terrain: list[int], board_of: list[int],
+              seed: int = 0) -> CannonballData:
+        """A game in its landing round on this island (R20.4): seat 0 to move, no ship landed, nothing built
+        or earned, the full road supply (R20.3)."""
+        spaces = columns * rows
+        return cls(players=players, columns=columns, rows=rows, terrain=list(terrain), board_of=list(board_of),
+                   seed=seed, round=ROUND_LANDING, to_move=0, ships=[NO_SPACE] * players, road=[False] * spaces,
+                   fort=[NOBODY] * spaces, cannon=[NOBODY] * spaces, blockade=[NOBODY] * spaces,
+                   earned=[0] * players, supply=ROAD_TILES[players])
+
     def copy(self) -> CannonballData:
         """A copy sharing nothing mutable with this one (every list copied)."""
         lists: dict[str, Any] = {f.name: list(getattr(self, f.name)) for f in fields(self)
