@@ -40,10 +40,9 @@ from .state import (
     NO_SPACE,
     NOBODY,
     OUTSIDE,
-    REASON_ALL_PASSED,
     REASON_NAMES,
-    REASON_SUPPLY,
     REASON_TEN_FORTS,
+    REASON_TEXT,
     ROAD_TILES,
     ROUND_LANDING,
     ROUND_NAMES,
@@ -159,11 +158,6 @@ def _boards(d: CannonballData, names: Sequence[str]) -> str:
     return ", ".join(parts)
 
 
-REASON_TEXT = {
-    REASON_TEN_FORTS: "a country has all 10 forts on the island",
-    REASON_SUPPLY: "the last road tile was laid",
-    REASON_ALL_PASSED: "every country passed in succession",
-}
 
 
 def result_lines(d: CannonballData, names: Sequence[str]) -> list[str]:
@@ -176,7 +170,7 @@ def result_lines(d: CannonballData, names: Sequence[str]) -> list[str]:
         wins = f"shared victory: {', '.join(winners)}"
     else:
         wins = "no winner recorded"
-    why = REASON_TEXT.get(d.reason, "")
+    why = REASON_TEXT[d.reason] if 0 <= d.reason < len(REASON_TEXT) else ""
     ranking = ", ".join(names[seat] for seat in d.ranking if 0 <= seat < len(names))
     return [f"Game over ({reason}, R20.10): {wins}",
             *([f"  why: {why}"] if why else []),

@@ -26,6 +26,7 @@ from .state import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     REASON_NAMES,
+    REASON_TEXT,
     ROAD_TILES,
     CannonballData,
 )
@@ -34,9 +35,6 @@ GAME = "cannonball"
 TITLE = "Cannonball Colony"
 DEFAULT_PLAYERS = 4
 
-# Why a game ended (R20.10), for people; by reason code.
-REASON_TEXT = ("a country has all 10 forts on the island", "the last road tile was laid",
-               "every country passed in succession")
 
 PARAMETERS = (
     Parameter("players", "2, 3 or 4", str(DEFAULT_PLAYERS), "countries on the island, a tile each (R20.1, R20.3)",

@@ -57,6 +57,8 @@ ROUND_NAMES = ("landing", "play", "over")
 
 REASON_NONE, REASON_TEN_FORTS, REASON_SUPPLY, REASON_ALL_PASSED = -1, 0, 1, 2
 REASON_NAMES = ("ten-forts", "supply", "all-passed")
+REASON_TEXT = ("a country has all 10 forts on the island", "the last road tile was laid",
+               "every country passed in succession")  # why a game ended, for people (R20.10)
 
 NO_SPACE = -1  # a ship not landed yet, a piece not built
 NOBODY = -1  # no owner; to_move once the game is over

@@ -66,6 +66,7 @@ from .state import (
     NOBODY,
     OUTSIDE,
     REASON_NAMES,
+    REASON_TEXT,
     ROAD_TILES,
     ROUND_LANDING,
     ROUND_NAMES,
@@ -93,8 +94,6 @@ PAPER = "#ffffff"
 
 DIRECTIONS = (("up", 1, 0), ("down", -1, 0), ("left", 0, -1), ("right", 0, 1))  # (name, rows, columns)
 INTERACTIVE_STYLE = ".space { cursor: pointer; } .space:focus { outline: 2px solid #333; }"
-REASON_TEXT = ("a country has all 10 forts on the island", "the last road tile was laid",
-               "every country passed in succession")
 
 
 def _title(text: str) -> str:
