@@ -29,6 +29,7 @@ With ``use_color`` each country's pieces and name are drawn in its color
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..interfaces.display import ANSI
 from .reference import blockades_built, cannons_built, cannons_earned, country
@@ -252,3 +253,8 @@ def render(countries: tuple[str, ...], d: CannonballData, use_color: bool = Fals
     out.append("")
     out += country_lines(d, names, colors, use_color)
     return "\n".join(out)
+
+
+def render_position(position: Any, use_color: bool = False) -> str:
+    """The registry's ``display`` face: ``render`` of a ``CannonballPosition`` (``kanaloa show``)."""
+    return render(position.players, position.data, use_color)

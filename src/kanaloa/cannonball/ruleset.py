@@ -58,6 +58,38 @@ class CannonballRules:
 
     game = GAME
     title = TITLE
+    document_game = GAME  # a position of this game says "game": "cannonball"
+
+    @property
+    def game_type(self) -> Any:
+        """The registry's entry for the game (``kanaloa.rules.registry.GameType``)."""
+        from ..rules.registry import game_type
+
+        return game_type(self.game)
+
+    @property
+    def palette(self) -> tuple[str, ...]:
+        """Every name a seat of the game may have: the countries (R20.3)."""
+        return COUNTRIES
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        """The seats' names by seat index, as the search's points are listed: the countries."""
+        return self.countries
+
+    @property
+    def color_order(self) -> list[int]:
+        """The seats in the order a table of points lists them: seat order."""
+        return list(range(self.players))
+
+    def colors_of(self, seat: int) -> tuple[int, ...]:
+        """The seats a player moves for: its own."""
+        return (seat,)
+
+    def lacks(self, feature: str) -> str | None:
+        """Why the game has no ``feature`` that a rule set of another game has (for messages); None for a
+        feature it has."""
+        return _LACKS.get(feature, None if feature in _HAS else f"{TITLE} has no {feature} (R20)")
 
     @property
     def seat_names(self) -> tuple[str, ...]:
@@ -106,6 +138,21 @@ class CannonballRules:
         return {"game": self.game, "title": self.title, "players": self.players, "countries": list(self.countries),
                 "tiles": [tile.name for tile in self.tiles], "road_tiles": self.road_tiles, "pieces": self.pieces,
                 "reasons": list(REASON_NAMES)}
+
+
+# What the game has of the features other games' rule sets are asked about, and why it lacks the others.
+_HAS = frozenset({"no_winner"})  # a shared victory names no single winner (R20.10)
+_LACKS = {
+    "rules.preset": f"{TITLE} has no presets (R20.3)",
+    "rules.gods": f"Might of the Gods is a variant of Kanaloa, not of {TITLE} (R14, R20)",
+    "colors": f"in {TITLE} each player is one country (R20.3)",
+    "viewer": f"nothing is hidden in {TITLE}: every player sees the whole position (R20)",
+}
+
+
+def load(game: str = GAME, **params: Any) -> CannonballRules:
+    """The registry's maker: ``make_cannonball(**params)`` (``game`` is the registered name, always this one)."""
+    return make_cannonball(**params)
 
 
 def _players(value: object) -> int:

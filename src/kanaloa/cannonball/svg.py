@@ -47,6 +47,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from html import escape
+from typing import Any
 
 from ..errors import OptionError, brief
 from ..interfaces.svgtags import COLOR_DARK, COLOR_FILL, FONT, INK, QUIET
@@ -60,11 +61,13 @@ from .state import (
     BLOCKADES,
     CANNONS,
     EARNED_AT,
+    END,
     EARNED_NAMES,
     FORTS,
     NO_SPACE,
     NOBODY,
     OUTSIDE,
+    PASS,
     REASON_NAMES,
     REASON_TEXT,
     ROAD_TILES,
@@ -73,10 +76,11 @@ from .state import (
     ROUND_OVER,
     TERRAIN_NAMES,
     CannonballData,
+    decode,
     space_name,
 )
 
-__all__ = ["TERRAIN_FILL", "fire_lines", "position_svg"]
+__all__ = ["TERRAIN_FILL", "fire_lines", "position_svg", "svg_of_position"]
 
 CELL = 40.0  # the side of a space
 MARGIN = 34.0  # around the island: room for the letters and numbers
@@ -491,15 +495,33 @@ def _check_width(width: object) -> float | None:
     return float(width)
 
 
+def _plan(d: CannonballData, grid: _Grid, plan: Sequence[tuple[str, int]]) -> list[str]:
+    """The hint's plan on the island: each step's space ringed, dashed, with the step's number."""
+    out = []
+    for step, (text, action) in enumerate(plan, start=1):
+        kind, space = decode(action)
+        if kind in (END, PASS) or not 0 <= space < d.columns * d.rows:
+            continue
+        cx, cy = grid.centre(space)
+        out.append(_open("g", class_="plan-step", data_step=str(step), data_move=text))
+        out.append(_empty("circle", cx=_num(cx), cy=_num(cy), r=_num(CELL * 0.44), fill="none", stroke=INK,
+                          stroke_width="2.5", stroke_dasharray="5 3"))
+        out.append(_text(cx + CELL * 0.3, cy - CELL * 0.22, str(step), size=11, weight="bold"))
+        out.append("</g>")
+    return out
+
+
 def position_svg(countries: tuple[str, ...], d: CannonballData, *, width: float | None = None,
-                 interactive: bool = False) -> str:
+                 interactive: bool = False, plan: Sequence[tuple[str, int]] = (), win: float | None = None) -> str:
     """The picture of ``d`` as SVG text (the module docstring says what it shows and its hooks).
 
     ``countries`` names the seats in order (R20.3); a seat it does not name
     plays its default country.  ``width`` is the width attribute in pixels
     (the height follows; by default the picture's own size); ``interactive``
     makes every space a focusable button (``role``, ``tabindex``,
-    ``aria-label``) with a pointer cursor.  Raises ``OptionError`` for a width
+    ``aria-label``) with a pointer cursor.  ``plan`` (a hint's moves, each
+    its notation and action code) rings each step's space with its number
+    and lists the plan in the panel with ``win``, the mover's win chance.  Raises ``OptionError`` for a width
     that is not a positive number."""
     pixels = _check_width(width)
     names = seat_names(countries, d)
@@ -509,6 +531,11 @@ def position_svg(countries: tuple[str, ...], d: CannonballData, *, width: float 
     panel.text("Cannonball Colony", size=18, weight="bold")
     panel.text(f"{d.players} countries, {d.columns}x{d.rows} island, seed {d.seed}", fill=QUIET)
     _status(panel, d, names, inks)
+    if plan:
+        chance = "" if win is None else f" (win {100 * win:.1f}%)"
+        panel.heading("Hint" + chance)
+        for step, (text, _) in enumerate(plan, start=1):
+            panel.text(f"{step}. {text}")
     panel.y += 4
     _supply(panel, d)
     panel.heading("Mats and earned pieces")
@@ -536,6 +563,15 @@ def position_svg(countries: tuple[str, ...], d: CannonballData, *, width: float 
     out += _borders(d, grid)
     out += _fire(d, grid, names, inks)
     out += pieces
+    out += _plan(d, grid, plan)
     out += panel.close()
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def svg_of_position(position: Any, *, hint: Any = None, width: float | None = None, interactive: bool = False) -> str:
+    """The registry's ``svg`` face: ``position_svg`` of a ``CannonballPosition``; ``hint`` (a
+    ``kanaloa.play.hint.Hint`` for it) draws its plan."""
+    plan = list(zip(hint.plan, hint.actions, strict=True)) if hint is not None else []
+    win = hint.candidates[0].win if hint is not None and hint.candidates else None
+    return position_svg(position.players, position.data, width=width, interactive=interactive, plan=plan, win=win)

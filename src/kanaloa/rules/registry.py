@@ -49,6 +49,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..cannonball.ruleset import GAME as CANNONBALL_GAME
+from ..cannonball.ruleset import PARAMETERS as CANNONBALL_PARAMETERS
+from ..cannonball.ruleset import TITLE as CANNONBALL_TITLE
+from ..cannonball.ruleset import load as load_cannonball
 from ..errors import brief
 from .ruleset import KAHUNA_GAME, KANALOA_GAME, Parameter, ParameterError, Ruleset, make_ruleset, parameters
 
@@ -130,6 +134,18 @@ REGISTERED: tuple[GameType, ...] = (
              "Kanaloa's two-player predecessor: 12 islands, white against black, three scorings",
              parameters(KAHUNA_GAME), make_ruleset,
              {**_FAMILY_FACES, "bench": "kanaloa.tools.benchmark:kahuna_workloads"}, also_takes=("preset", "gods")),
+    GameType(CANNONBALL_GAME, CANNONBALL_TITLE, "R20",
+             "roads and forts on an island of 6x6 tiles for 2-4 countries, cannons shoot rival forts; ten forts, or "
+             "the most when the road tiles run out, win",
+             CANNONBALL_PARAMETERS, load_cannonball,
+             {"position": "kanaloa.cannonball.position:CannonballPosition",
+              "search": "kanaloa.cannonball.search:cannonball_search",
+              "greedy": "kanaloa.cannonball.greedy:GreedyCannonball",
+              "display": "kanaloa.cannonball.display:render_position",
+              "svg": "kanaloa.cannonball.svg:svg_of_position",
+              "openspiel": "kanaloa.cannonball.spiel:game_for",
+              "bench": "kanaloa.cannonball.bench:workloads"},
+             examples=({"players": 2}, {"players": 3}, {"players": 4})),
 )
 _BY_NAME = {g.name: g for g in REGISTERED}
 
