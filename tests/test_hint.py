@@ -329,10 +329,11 @@ def test_fewer_iterations_than_workers_use_fewer_workers():
 def test_the_merged_statistics_add_up():
     """Root visits, availability, wins and points of the merged tree are the workers' sums."""
     from kanaloa.play import parallel
-    from kanaloa.play.hint import HINT_SETTINGS, _core_state
+    from kanaloa.play.family_hint import FAMILY_HINT
+    from kanaloa.play.hint import HINT_SETTINGS
 
     position = midgame(4)
-    core = _core_state(position)
+    core = FAMILY_HINT.state_of(position)
     seeds, shares = [11, 12], parallel.split_iterations(401, 2)
     assert shares == [201, 200]
     merged = parallel.run(core, position.ruleset, HINT_SETTINGS, seeds, shares, None)

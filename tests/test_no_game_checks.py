@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 
 from kanaloa.rules.registry import FACES, game_types
+from test_layers import GAME_PACKAGES, MODULES, imports_of, module_name, part_of
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "kanaloa"
@@ -43,7 +44,7 @@ RULESET_CONSTANTS = frozenset({
     "PRESET_NAMES", "PRESET_YUCATA", "PRESET_TABLETOP", "ROUND_3", "REASON_ELEVEN", "REASON_NO_BRIDGES",
     "KAHUNA_COLORS", "KANALOA_COLORS", "DEFAULT_PAIRS", "HAND_MOST", "KANALOA_GAME", "KAHUNA_GAME",
 })
-GAME_NAMES = frozenset({"kanaloa", "kahuna"})
+GAME_NAMES = frozenset(g.name for g in game_types())
 _COMPARISONS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn, ast.Is, ast.IsNot)
 
 
@@ -170,8 +171,9 @@ def test_the_script_checker_finds_a_planted_check():
 
 # -- the registry's faces ----------------------------------------------------------------------------
 
-# The layer (the package below kanaloa) that owns each face.
-FACE_LAYERS = {"position": "position", "search": "play", "greedy": "play", "display": "interfaces",
+# The layer that owns each face (a module of a game's own package belongs to the layer
+# ``test_layers.GAME_PACKAGES`` names for it).
+FACE_LAYERS = {"position": "position", "search": "play", "hint": "play", "greedy": "play", "display": "interfaces",
                "svg": "interfaces", "openspiel": "openspiel", "bench": "tools"}
 
 
@@ -184,10 +186,34 @@ def test_every_face_names_a_module_of_its_layer(game):
     for role, path in game.faces.items():
         assert role in FACES, f"{game.name}: unknown face {role}"
         module, _, attribute = path.partition(":")
-        assert module.split(".")[:2] == ["kanaloa", FACE_LAYERS[role]], f"{game.name}.{role}: {path}"
+        assert part_of(module) == FACE_LAYERS[role], f"{game.name}.{role}: {path}"
         assert attribute, f"{game.name}.{role}: {path} names no attribute"
         spec = importlib.util.find_spec(module)
         assert spec is not None and spec.origin is not None, f"{game.name}.{role}: no module {module}"
         source = Path(spec.origin).read_text("utf-8") if spec.origin.endswith(".py") else ""
         assert not source or re.search(rf"^(def|class) {attribute}\b|^{attribute}\b", source, re.M), (
             f"{game.name}.{role}: {module} defines no {attribute}")
+
+
+def test_no_layer_above_the_rules_reaches_a_games_own_package():
+    """A game with a package of its own (``kanaloa.cannonball``) is reached above the rules only through the
+    registry's faces: no module there imports its package, at any depth, nor names the game, even in a comment
+    (the web page's scripts neither)."""
+    packages = tuple(f"kanaloa.{name}" for name in GAME_PACKAGES)
+    own = sorted(g.name for g in game_types() if any(path.startswith(packages) for path in g.faces.values()))
+    assert own, "no game has a package of its own"
+    named = re.compile(rf"\b({'|'.join(own)})\b", re.I)
+    found = []
+    for path in modules_above_rules():
+        source = path.read_text("utf-8")
+        module = module_name(path)
+        for imported in imports_of(source, module, path.name == "__init__.py", set(MODULES)):
+            if imported.target.startswith(packages):
+                found.append(f"{path.relative_to(ROOT)}:{imported.line}: imports {imported.target}")
+        found += [f"{path.relative_to(ROOT)}:{n}: names {named.search(line)[0]}"
+                  for n, line in enumerate(source.splitlines(), start=1) if named.search(line)]
+    for path in sorted(SCRIPTS.rglob("*")):
+        if path.is_file():
+            found += [f"{path.relative_to(ROOT)}:{n}: names {named.search(line)[0]}"
+                      for n, line in enumerate(path.read_text("utf-8").splitlines(), start=1) if named.search(line)]
+    assert not found, "\n".join(found)

@@ -59,6 +59,7 @@ class CannonballRules:
     game = GAME
     title = TITLE
     document_game = GAME  # a position of this game says "game": "cannonball"
+    points_name = "forts"  # what the search's points count: each player's forts on the island (R20.7)
 
     @property
     def game_type(self) -> Any:

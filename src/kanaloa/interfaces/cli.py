@@ -701,8 +701,9 @@ def moves(position: str, as_json: bool) -> None:
 
 def game_over_line(pos) -> str:
     """``the game is over: yellow wins on points; ranking yellow, red, blue, green`` (as ``show`` says it);
-    ``nobody wins (points, R16.7)`` when a game that may end without a winner does (Kahuna); ``france and spain
-    share the victory (all-passed, R20.10)`` where the outcome names several ``winners``."""
+    ``nobody wins (points, R16.7)`` when a game that may end without a winner does (Kahuna); ``A and B
+    share the victory (REASON, RULE)`` where the outcome names several ``winners`` (a game whose victory may
+    be shared)."""
     outcome = pos.outcome
     if outcome is None:
         return "the game is not over"
@@ -910,7 +911,7 @@ def hint(position: str, iterations: int | None, seconds: float | None, workers: 
     status 130). Memory stays bounded whatever the budget: each worker's
     tree stops growing at 500,000 nodes (about 175 MB).
     """
-    from ..play.hint import check_budget, check_top, scoring_rule
+    from ..play.hint import check_budget, check_top
     from ..play.hint import hint as make_hint
     from ..play.limits import budget_text, long_search, worker_count
 
@@ -930,7 +931,7 @@ def hint(position: str, iterations: int | None, seconds: float | None, workers: 
     if as_json:
         emit_json(found.to_json())
     else:
-        for line in hint_lines(found, scoring=scoring_rule(pos.ruleset, pos.state.round)):
+        for line in hint_lines(found):
             click.echo(line)
     return 130 if found.interrupted else 0
 
@@ -968,9 +969,8 @@ class _HintMeter:
             self.drawn = False
 
 
-def hint_lines(found, scoring: str = "R11") -> list[str]:
-    """The text form of a ``kanaloa.play.hint.Hint``; ``scoring`` is the rule id of the game's scoring (R11, or
-    Kahuna's R16.6)."""
+def hint_lines(found) -> list[str]:
+    """The text form of a ``kanaloa.play.hint.Hint``."""
     lines = [f"move: {found.move}", f"plan: {', '.join(found.plan)}"]
     width = max(7, *(len(c.move) for c in found.candidates))
     spans = [f"{100 * c.interval[0]:.1f}-{100 * c.interval[1]:.1f}%" for c in found.candidates]
@@ -990,13 +990,11 @@ def hint_lines(found, scoring: str = "R11") -> list[str]:
     if same:
         lines.append("= a later move of the plan: played first, the plan reaches the same position")
     for color, gain in found.gains.items():
-        now, after = gain.now, gain.after
-        lines.append(f"plan gains for {color}: islands {now.islands} -> {after.islands}, score {now.score} -> "
-                     f"{after.score}, islands would score {now.if_scored} -> {after.if_scored} ({scoring})")
+        lines.append(f"plan gains for {color}: {gain.describe()}")
     best = found.candidates[0]
     if best.points:
         points = ", ".join(f"{color} {p:.1f}" for color, p in best.points.items())
-        lines.append(f"expected final points after {best.move}: {points}")
+        lines.append(f"expected final {found.points_name} after {best.move}: {points}")
     where = f"on {found.workers} workers" if found.workers > 1 else "on 1 worker"
     if found.interrupted:
         lines.append(f"search interrupted after {found.iterations} iterations ({found.seconds:.2f} s {where}): "

@@ -1,8 +1,8 @@
 """Writing SVG by hand: the inks every picture shares, and numbers, attributes and elements as text, the same
 input always giving the same bytes.
 
-Every game's picture (``kanaloa.interfaces.svg``, ``kanaloa.cannonball.svg``) writes its elements with
-these; nothing here knows a game.
+Every game's picture (the registry's ``svg`` faces, ``kanaloa.interfaces.svg`` among them) writes its
+elements with these; nothing here knows a game.
 """
 
 from __future__ import annotations

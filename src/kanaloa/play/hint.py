@@ -58,13 +58,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import PositionError
-from ..position.notation import Move
 from ..rules.board import Board
 from ..rules.core import CoreState
-from ..rules.engine import load_engine
 from ..rules.ruleset import Ruleset, ruleset_for_state
 from ..search import Candidate
 from . import parallel
+from .family_hint import FAMILY_HINT, Gain, Standing, scoring_rule
 from .interrupt import CtrlC
 from .limits import SettingError, check_one_budget, worker_count
 from .settings import HINT_SETTINGS, SearchSettings
@@ -102,8 +101,6 @@ INTERVAL_Z = 1.96  # a candidate's 95% interval: win +- INTERVAL_Z standard erro
 ERROR_SCALE = 1.6
 
 
-
-
 @dataclass(frozen=True)
 class HintCandidate:
     """A root move: its notation, how often the search tried it, and the mover's estimated win chance.
@@ -135,34 +132,6 @@ class HintCandidate:
 
 
 @dataclass(frozen=True)
-class Standing:
-    """What one color has: islands controlled (R2), points so far, and what its islands would score now (R11).
-
-    ``if_scored`` is the next scoring's worth: scoring 1 in round 1, the final
-    scoring (+1 an island) in round 2 and the final round, 0 once the game is
-    over.
-    """
-
-    islands: int
-    score: int
-    if_scored: int
-
-    def to_json(self) -> dict[str, int]:
-        return {"islands": self.islands, "score": self.score, "if_scored": self.if_scored}
-
-
-@dataclass(frozen=True)
-class Gain:
-    """A color of the mover before (``now``) and after the plan (``after``)."""
-
-    now: Standing
-    after: Standing
-
-    def to_json(self) -> dict[str, Any]:
-        return {"now": self.now.to_json(), "after": self.after.to_json()}
-
-
-@dataclass(frozen=True)
 class HintProgress:
     """A search under way: iterations so far (all workers), time, the most visited move and its win chance."""
 
@@ -191,10 +160,11 @@ class Hint:
     actions: tuple[int, ...] = field(default=(), compare=False, repr=False)  # the plan as action codes
     about_equal: tuple[str, ...] = ()
     expected_points: dict[str, float] = field(default_factory=dict)
-    gains: dict[str, Gain] = field(default_factory=dict)
+    gains: dict[str, Any] = field(default_factory=dict)  # name -> the game's gain (``to_json``, ``describe``)
     workers: int = 1
     interrupted: bool = False
     nodes: int = field(default=0, compare=False)  # tree nodes the main search made, all workers together
+    points_name: str = field(default="points", compare=False)  # what the points count (the rule set's name)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -225,7 +195,7 @@ def interval(win: float, error: float) -> tuple[float, float]:
     return max(0.0, win - INTERVAL_Z * error), min(1.0, win + INTERVAL_Z * error)
 
 
-def same_plan(state: CoreState, line: Sequence[int], action: int) -> bool:
+def same_plan(state: Any, line: Sequence[int], action: int, plan_end: Callable[[Any], Any] | None = None) -> bool:
     """Whether ``action``, a later move of the plan ``line`` from ``state``, may as well be played first.
 
     True when moving it to the front (the other moves keeping their order)
@@ -233,8 +203,11 @@ def same_plan(state: CoreState, line: Sequence[int], action: int) -> bool:
     and ends in the position the line ends in, but for the order of the open
     discards: that order is never used but by a reshuffle (R9), which
     shuffles them.  Builds on far apart islands commute like this; builds
-    whose effects meet (an R6 sweep, an R7 removal) may not.
+    whose effects meet (an R6 sweep, an R7 removal) may not.  ``plan_end``
+    gives what is compared of the two ends (the game's ``hint`` face's;
+    by default the family's).
     """
+    end_of = FAMILY_HINT.plan_end if plan_end is None else plan_end
     if action not in line[1:]:
         return False
     rest = list(line)
@@ -247,8 +220,7 @@ def same_plan(state: CoreState, line: Sequence[int], action: int) -> bool:
             if s.is_over or s.to_move != mover or not s.is_legal(a):
                 return False
             s.apply(a)
-        data = s.to_data()
-        ends.append(dataclasses.replace(data, discard_open=sorted(data.discard_open)))
+        ends.append(end_of(s))
     return ends[0] == ends[1]
 
 
@@ -323,9 +295,10 @@ def hint(position: Position, iterations: int | None = None, seconds: float | Non
         from ..position.api import WaitingError
 
         raise WaitingError(position.waiting)
-    return hint_state(_core_state(position), position.board, iterations=iterations, seconds=seconds, seed=seed,
-                      top=top, c=c, margin=margin, policy=policy, prior=prior, ruleset=position.ruleset,
-                      workers=workers, settings=settings, progress=progress, stop=stop, interruptible=interruptible)
+    face = position.ruleset.game_type.face("hint")
+    return search_hint(face.state_of(position), position.ruleset, face, iterations=iterations, seconds=seconds,
+                       seed=seed, top=top, c=c, margin=margin, policy=policy, prior=prior, workers=workers,
+                       settings=settings, progress=progress, stop=stop, interruptible=interruptible)
 
 
 def check_top(top: object) -> None:
@@ -350,12 +323,25 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
     their color, R15.3), the points and the gains.  The other options are
     ``hint``'s.
     """
+    rs = ruleset if ruleset is not None else ruleset_for_state(board, core.to_data(), colors)
+    return search_hint(core, rs, FAMILY_HINT, iterations=iterations, seconds=seconds, seed=seed, top=top, c=c,
+                       margin=margin, policy=policy, prior=prior, workers=workers, settings=settings,
+                       progress=progress, stop=stop, interruptible=interruptible)
+
+
+def search_hint(core: Any, rs: Any, face: Any, iterations: int | None = None, seconds: float | None = None,
+                seed: int = 0, top: int = DEFAULT_TOP, c: float | None = None, margin: float | None = None,
+                policy: int | None = None, prior: float | None = None, *, workers: int = 1,
+                settings: SearchSettings = HINT_SETTINGS, progress: Callable[[HintProgress], None] | None = None,
+                stop: Callable[[], bool] | None = None, interruptible: bool = False) -> Hint:
+    """The hint for the player to move in engine state ``core`` (not modified) of rule set ``rs``, any
+    registered game: ``face`` is the game's ``hint`` face (``state_of``, ``move_name``, ``gains``,
+    ``plan_end``; ``kanaloa.play.family_hint`` says what each is).  The other options are ``hint``'s."""
     clock = time.perf_counter
     started = clock()
     iterations, seconds = check_budget(iterations, seconds)
     check_top(top)
     workers = worker_count(workers)
-    rs = ruleset if ruleset is not None else ruleset_for_state(board, core.to_data(), colors)
     overrides: dict[str, Any] = {k: v for k, v in (("c", c), ("margin", margin), ("policy", policy),
                                                    ("prior", prior)) if v is not None}
     if overrides:
@@ -367,8 +353,8 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
     main_seconds = seconds * (1.0 - COMPLETION_SHARE) if seconds is not None else None
     mover = core.to_move
 
-    def name(action: int) -> str:
-        return str(Move.from_action(action, rs, mover))
+    def name(action: int, state: Any = core) -> str:
+        return face.move_name(rs, state, action)
 
     ctrl_c = CtrlC(polled=True, enabled=interruptible)
 
@@ -387,6 +373,11 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
         result = parallel.run(core, rs, settings, seeds, shares, main_seconds, stop=stopped, progress=report,
                               progress_every=PROGRESS_EVERY)
         line = result.principal_line()
+        names = []
+        walk = core.copy()
+        for action in line:
+            names.append(name(action, walk))
+            walk.apply(action)
         spent = result.iterations
         interrupted = result.interrupted
         # The tree may end before the turn does: search on from the end of the line until the turn is over,
@@ -405,6 +396,7 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
             interrupted = interrupted or more.interrupted
             for action in more.principal_line():
                 line.append(action)
+                names.append(name(action, after))
                 after.apply(action)
                 if after.is_over or after.to_move != mover:
                     break
@@ -414,7 +406,7 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
         return {rs.colors[c]: points[c] for c in rs.color_order} if points else {}
 
     found = result.candidates()
-    same = [same_plan(core, line, cand.action) for cand in found]
+    same = [same_plan(core, line, cand.action, face.plan_end) for cand in found]
     # A proven best move's line ends in the win, so a move of it that may be played first wins for certain too.
     ranked = [HintCandidate(name(cand.action), cand.visits, cand.win, ERROR_SCALE * cand.error, False,
                             by_color(cand.points), cand.proven or (found[0].proven and also), also)
@@ -424,45 +416,17 @@ def hint_state(core: CoreState, board: Board, iterations: int | None = None, sec
     shown = [dataclasses.replace(cand, about_equal=eq)
              for i, (cand, eq) in enumerate(zip(ranked, equal, strict=True)) if i < top or eq]
     return Hint(
-        move=name(line[0]),
-        plan=[name(a) for a in line],
+        move=names[0],
+        plan=names,
         candidates=shown,
         iterations=spent,
         seconds=clock() - started,
         actions=tuple(line),
         about_equal=tuple(cand.move for cand, eq in zip(ranked, equal, strict=True) if eq),
         expected_points=by_color(result.points),
-        gains={rs.colors[c]: Gain(standing(core, board, c, rs), standing(after, board, c, rs))
-               for c in rs.colors_of(mover)},
+        gains=face.gains(rs, core, after, mover),
         workers=len(seeds),
         interrupted=interrupted,
         nodes=result.nodes,
+        points_name=rs.points_name,
     )
-
-
-def standing(state: CoreState, board: Board, color: int, ruleset: Ruleset) -> Standing:
-    """``color``'s islands (R2), score, and what its islands would add at the next scoring (R11): scoring 1
-    in round 1, the final scoring (+1 an island) in round 2 and the final round, nothing once the game is over.
-    In Kahuna (R16.6, R16.7) the next scoring is the interim one of rounds 1 and 2 (1 or 2 points to the
-    player with more islands), then the final one (the difference)."""
-    islands = sum(1 for i in range(board.n_islands) if state.controller_of(i) == color)
-    worth = 0 if state.is_over else state.points_if_scored(next_scoring_is_final(ruleset, state.round))[color]
-    return Standing(islands, state.scores[color], worth)
-
-
-def next_scoring_is_final(ruleset: Ruleset, round_code: int) -> bool:
-    """Whether the next scoring from round ``round_code`` is the game's final one (the rule set's answer)."""
-    return ruleset.next_scoring_is_final(round_code)
-
-
-def scoring_rule(ruleset: Ruleset, round_code: int) -> str:
-    """The rule of the next scoring from round ``round_code``: R11 in Kanaloa; Kahuna's interim scorings
-    R16.6, its final one R16.7."""
-    return ruleset.rule_of("final scoring" if ruleset.next_scoring_is_final(round_code) else "scoring")
-
-
-def _core_state(position: Position) -> CoreState:
-    """The position's state in the compiled core (the search runs there), as read: not checked again."""
-    state = position.on(load_engine("core")).state
-    assert isinstance(state, CoreState)
-    return state

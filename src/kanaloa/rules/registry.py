@@ -23,6 +23,10 @@ face          what it is
 ``position``  the position class: ``new``/``deal``, ``from_json``, moves in notation
 ``search``    the adapter that puts the game behind the search protocol
               (``search(policy, one_order, reshuffle, cut)``, with ``wrap(state)``)
+``hint``      what a hint says of the search's result, beyond the protocol:
+              ``state_of(position)``, ``move_name(ruleset, state, action)``,
+              ``gains(ruleset, before, after, mover)`` (each gain with ``to_json()`` and
+              ``describe()``) and ``plan_end(state)`` (``kanaloa.play.family_hint``)
 ``greedy``    the greedy bot's player for the game (``greedy(ruleset, width)``, with
               ``choose(state, rng)``)
 ``display``   the terminal picture of a position (``kanaloa show``):
@@ -56,12 +60,13 @@ from ..cannonball.ruleset import load as load_cannonball
 from ..errors import brief
 from .ruleset import KAHUNA_GAME, KANALOA_GAME, Parameter, ParameterError, Ruleset, make_ruleset, parameters
 
-FACES = ("position", "search", "greedy", "display", "svg", "openspiel", "bench")
+FACES = ("position", "search", "hint", "greedy", "display", "svg", "openspiel", "bench")
 
 # The Kanaloa family's faces: both of its games are served by the same modules, which ask the rule set.
 _FAMILY_FACES = {
     "position": "kanaloa.position.api:Position",
     "search": "kanaloa.play.game:family_search",
+    "hint": "kanaloa.play.family_hint:FAMILY_HINT",
     "greedy": "kanaloa.play.greedy:GreedyPlayer",
     "display": "kanaloa.interfaces.display:render_position",
     "svg": "kanaloa.interfaces.svg:position_svg",
@@ -140,6 +145,7 @@ REGISTERED: tuple[GameType, ...] = (
              CANNONBALL_PARAMETERS, load_cannonball,
              {"position": "kanaloa.cannonball.position:CannonballPosition",
               "search": "kanaloa.cannonball.search:cannonball_search",
+              "hint": "kanaloa.cannonball.hint:CANNONBALL_HINT",
               "greedy": "kanaloa.cannonball.greedy:GreedyCannonball",
               "display": "kanaloa.cannonball.display:render_position",
               "svg": "kanaloa.cannonball.svg:svg_of_position",

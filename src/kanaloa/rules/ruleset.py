@@ -275,6 +275,8 @@ class Ruleset:
         """True when every player plays two colors (R15.1)."""
         return self._n_colors != self.players
 
+    points_name = "points"  # what a game's final points are called (a hint's expected points, R11, R16.6)
+
     @property
     def seat_names(self) -> tuple[str, ...]:
         """The players in seat order, each named by its first color."""
