@@ -293,8 +293,21 @@ def test_ten_and_more_forts():
 def test_an_empty_supply_ends_the_game():
     _, d = F.read_position(BASE)
     land = [S.space_name(s, 6) for s in range(72) if d.terrain[s] in (S.GRASS, S.FOREST)]
-    doc = base(roads=land[:50], supply=0, forts={}, ships={"france": "a1"}, earned={})
+    doc = base(roads=[*land[:49], "f12"], supply=0, forts={}, earned={})
     assert refused(doc) == "supply: 0 road tiles left, but the game is not over; the last road ends it (R20.10)"
+
+
+def test_a_country_without_a_ship_is_one_that_found_no_landing_space():
+    """R20.4: a country lands unless no landing space is left to it when its turn comes; a document may
+    leave a ship out only then (the ships of the seats before it on the island)."""
+    doc = base(ships={"france": "a1"})
+    assert refused(doc) == ("ships.spain: missing, but spain had landing spaces when its turn to land came "
+                            "(a8, f8, a9, ...); only a country that found none has no ship (R20.4)")
+    # Spain's board walled in by lakes along the island's edge: no landing space, so no ship.
+    walled = base(island={"columns": 6, "rows": ["llllll", *["lggggl"] * 4, *ROWS[5:]]}, ships={"france": "a1"},
+                  roads=["a1", "b1", "b2", "c2", "d2"], supply=45, forts={"france": ["d2"]})
+    countries, d = F.read_position(walled)
+    assert d.ships == [0, S.NO_SPACE] and countries == ("france", "spain")
 
 
 def test_a_second_grass_road_is_pending_only_where_one_is_legal():

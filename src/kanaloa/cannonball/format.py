@@ -20,7 +20,8 @@ The document (docs/cannonball.md "Positions and moves" shows one)::
   exactly the layout's spaces outside every tile.
 - Spaces are named like ``c7`` (``state.space_name``; any case on input).
 - ``ships``: each landed ship's space (a seat that found no landing space has
-  none); ``roads``; ``forts`` and ``cannons``: lists per player;
+  none, and a seat without one must be such a seat: checked against the
+  ships that had landed before it); ``roads``; ``forts`` and ``cannons``: lists per player;
   ``blockades``: one space per player that built it; ``earned``: the earned
   pieces per player (``cannon1``, ``cannon2``, ``blockade``, R20.8).  The
   piece fields are optional on input (empty by default).
@@ -367,6 +368,23 @@ class _Reader:
                                        f"{self.countries[other]}'s ship at {self._name(ship)}; ships land more "
                                        f"than {LANDING_SPACING} apart (R20.4)")
             d.ships[seat] = space
+        self._no_ship_without_reason()
+
+    def _no_ship_without_reason(self) -> None:
+        """A seat that has landed (in seat order, R20.4) and has no ship is one that found no landing space
+        when its turn to land came, with the ships of the seats before it on the island: checked."""
+        d = self.d
+        for seat in range(d.to_move if d.round == ROUND_LANDING else d.players):
+            if d.ships[seat] != NO_SPACE:
+                continue
+            then = d.copy()
+            then.ships = [ship if other < seat else NO_SPACE for other, ship in enumerate(d.ships)]
+            free = reference.landing_spaces(then, seat)
+            if free:
+                who = self.countries[seat]
+                shown = ", ".join(self._name(space) for space in free[:3]) + (", ..." if len(free) > 3 else "")
+                raise _fail(f"ships.{who}", f"missing, but {who} had landing spaces when its turn to land came "
+                                            f"({shown}); only a country that found none has no ship (R20.4)")
 
     def _roads(self, value: Any) -> None:
         d = self.d
