@@ -162,6 +162,13 @@ class CannonballPosition:
         return bool(self._state.is_over)
 
     @property
+    def seat_scores(self) -> tuple[int, ...]:
+        """Each seat's forts on the island, in seat order (R20.7): the score the end compares first (R20.10),
+        the rule set's ``score_name``."""
+        d = self.data
+        return tuple(d.forts_on_island(seat) for seat in range(d.players))
+
+    @property
     def outcome(self) -> dict[str, Any] | None:
         """None until the game is over; then ``{"winner", "winners", "ranking", "reason"}`` (R20.10).
 

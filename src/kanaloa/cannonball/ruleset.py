@@ -87,6 +87,11 @@ class CannonballRules:
         """The seats a player moves for: its own."""
         return (seat,)
 
+    @property
+    def pairs(self) -> bool:
+        """False: each player is one country, never two colors (R20.3)."""
+        return False
+
     def lacks(self, feature: str) -> str | None:
         """Why the game has no ``feature`` that a rule set of another game has (for messages); None for a
         feature it has."""
@@ -112,13 +117,34 @@ class CannonballRules:
         """The names of the ways a game ends, by reason code (R20.10)."""
         return REASON_NAMES
 
+    @property
+    def shares_victory(self) -> bool:
+        """True: players still tied after the tie-breaks share the victory (R20.10)."""
+        return True
+
+    @property
+    def may_end_without_winner(self) -> bool:
+        """False: every game has a winner, or several sharing the victory (R20.10)."""
+        return False
+
+    @property
+    def no_winner_reason(self) -> None:
+        """None: no game ends without a winner (R20.10)."""
+        return None
+
+    @property
+    def score_name(self) -> str:
+        """What a seat's score counts, for tables of results: its forts on the island (R20.7), what the end
+        compares first (R20.10)."""
+        return "forts"
+
     def reason_text(self, reason: str) -> str:
         """Why a game ended that way, for people."""
         return REASON_TEXT[REASON_NAMES.index(reason)]
 
     def rule_of(self, event: str) -> str:
         """The rule id of an event: a way a game ends, or ``landing`` and ``turn``."""
-        if event in REASON_NAMES:
+        if event in REASON_NAMES or event == "winner":
             return "R20.10"
         return {"landing": "R20.4", "turn": "R20.6", "network": "R20.5", "range": "R20.9"}[event]
 
@@ -130,6 +156,13 @@ class CannonballRules:
         """The parameters that make this rule set again with ``make_cannonball(**params)``."""
         return {"players": self.players, "countries": ",".join(self.countries),
                 "tiles": ",".join(tile.source or tile.name for tile in self.tiles)}
+
+    def record_params(self) -> dict[str, Any]:
+        """The parameters a game record (``kanaloa.play.records``) and ``simulate``'s summary name this rule set
+        by, as JSON values: the players, the countries in seat order and the tiles (built-in names or tile
+        files); ``make_cannonball(**record_params())`` makes it again."""
+        return {"players": self.players, "countries": list(self.countries),
+                "tiles": [tile.source or tile.name for tile in self.tiles]}
 
     def describe(self) -> str:
         """One line for people: ``Cannonball Colony, 3 players: france, spain, portugal``."""

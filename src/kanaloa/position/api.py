@@ -312,6 +312,13 @@ class Position:
         return out
 
     @property
+    def seat_scores(self) -> tuple[int, ...]:
+        """Each seat's score, in seat order, as the rule set's ``score_name`` counts it: its points, or where
+        each player plays two colors its weaker color's (R12, R15.5)."""
+        points = self._read().scores
+        return tuple(self.ruleset.standing(points, seat)[0] for seat in range(self.ruleset.players))
+
+    @property
     def outcome(self) -> dict[str, Any] | None:
         """None until the game is over; then ``{"ranking", "winner", "reason"}`` (R8, R12); the winner is
         None when the game ends without one (R16.7)."""

@@ -263,6 +263,13 @@ class Ruleset:
             out["gods"] = self.gods
         return out
 
+    def record_params(self) -> dict[str, Any]:
+        """The parameters a game record (``kanaloa.play.records``) and ``simulate``'s summary name this rule set
+        by, as JSON values: the board's name (or file), the players, the preset (``yucata`` in Kahuna, which has
+        none) and the gods.  ``load_game(self.game, **record_params())``, the board loaded from its name,
+        makes it again with the default colors."""
+        return {"board": self.board.source, "players": self.players, "preset": self.preset, "gods": self.gods}
+
     # -- seats and colors (R15.1, R16.1) ---------------------------------------------------------
 
     @property
@@ -321,6 +328,11 @@ class Ruleset:
             return (scores[seat],)
         weak, strong = sorted(scores[c] for c in self.colors_of(seat))
         return (weak, strong)
+
+    @property
+    def score_name(self) -> str:
+        """What a seat's score counts, for tables of results: ``points`` (R11, R12; Kahuna R16.6, R16.7)."""
+        return "points"
 
     # -- the deal and the table ------------------------------------------------------------------
 
@@ -438,6 +450,12 @@ class Ruleset:
     def may_end_without_winner(self) -> bool:
         """Whether a game may end with no winner (R16.7)."""
         return self.game == KAHUNA_GAME
+
+    @property
+    def shares_victory(self) -> bool:
+        """Whether several players may share the victory: never in the family, every game has one winner or
+        none (R12, R16.7)."""
+        return False
 
     @property
     def scores_islands(self) -> bool:
