@@ -1,9 +1,12 @@
 """Statistics of bot-vs-bot tournaments: win shares with Wilson intervals, points, ranks.
 
 The input is one ``SeatOutcome`` per bot per game (which spec sat in which
-seat, its points, its rank, whether it won); the output is one ``BotStats``
-row per distinct spec.  Nothing here knows about the rules beyond this: R12
-(and R8) always name exactly one winner, so a game counts one win.
+seat, its score, its rank, whether it won); the output is one ``BotStats``
+row per distinct spec.  Nothing here knows about the rules beyond this: a
+game has one winner (R8, R12), none (R16.7), or several who share the
+victory (R20.10).  A sole winner counts one win; a victory shared by ``k``
+players counts ``1/k`` of a win to each of them, so that a game never counts
+more than one win, whoever shares it.  Wins are kept as exact fractions.
 
 Identical specs in one lineup (``greedy,random,random,random``) make one row:
 its ``games`` counts *player-games* (a game with three ``random`` seats adds
@@ -11,7 +14,12 @@ three), ``copies`` says how many seats the spec fills per game, and its win
 share is the share of those player-games won, so that it compares directly
 with a single bot's and with the fair share ``1 / players``.
 
-The 95% interval is Wilson's score interval with ``z = 1.959964``.  It treats
+The 95% interval is Wilson's score interval with ``z = 1.959964``; with
+shared victories it is computed from the fractional count of wins, as if
+``wins`` of the ``games`` trials had been won.  A game's share of a win lies
+between 0 and 1, so its variance is at most ``p(1-p)``, the variance the
+interval assumes: shares of ``1/k`` make the interval, if anything, wider
+than it needs to be.  It treats
 the counted games as independent trials, which they are only roughly: copies
 of one spec in a game cannot both win (which narrows the true spread of their
 share), and the seat rotations of one deal share its cards (rotating seats is
@@ -24,13 +32,18 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 Z95 = 1.959964  # the two-sided 95% quantile of the standard normal
 
 
-def wilson_interval(wins: int, trials: int, z: float = Z95) -> tuple[float, float]:
+Wins = int | Fraction  # a count of wins: whole, or with shared victories a fraction (R20.10)
+
+
+def wilson_interval(wins: Wins, trials: int, z: float = Z95) -> tuple[float, float]:
     """Wilson's score interval for a binomial share ``wins / trials``.
 
+    ``wins`` may be a fraction (shared victories, module docstring).
     Returns ``(low, high)`` within [0, 1]; with no trials at all it is the
     whole of [0, 1].  Raises ``ValueError`` when ``wins`` is not within
     ``0 .. trials``.
@@ -39,7 +52,7 @@ def wilson_interval(wins: int, trials: int, z: float = Z95) -> tuple[float, floa
         raise ValueError(f"wilson_interval: need 0 <= wins <= trials, got wins={wins}, trials={trials}")
     if trials == 0:
         return 0.0, 1.0
-    p = wins / trials
+    p = float(wins) / trials
     z2 = z * z
     denominator = 1.0 + z2 / trials
     centre = (p + z2 / (2 * trials)) / denominator
@@ -50,15 +63,34 @@ def wilson_interval(wins: int, trials: int, z: float = Z95) -> tuple[float, floa
     return low, high
 
 
+def whole(wins: Wins) -> Wins:
+    """``wins`` as an ``int`` when it is a whole number, else the fraction itself."""
+    return int(wins) if Fraction(wins).denominator == 1 else wins
+
+
+def wins_json(wins: Wins) -> int | float:
+    """A count of wins in JSON: a whole number, or a fraction's value as a number (shared victories)."""
+    w = whole(wins)
+    return w if isinstance(w, int) else float(w)
+
+
+def format_wins(wins: Wins) -> str:
+    """A count of wins for people: ``12``, or with shared victories ``12.33``."""
+    w = whole(wins)
+    return str(w) if isinstance(w, int) else f"{float(w):.2f}"
+
+
 @dataclass(frozen=True)
 class SeatOutcome:
-    """How one bot did in one game: its spec, seat, final points, rank (1 = best) and whether it won."""
+    """How one bot did in one game: its spec, seat, final score (the rule set's ``score_name``: points, or
+    what the game counts), rank (1 = best) and whether it won: True or False, or for a victory shared by
+    ``k`` players its share ``Fraction(1, k)`` (R20.10)."""
 
     spec: str
     seat: int
     points: int
     rank: int
-    won: bool
+    won: bool | Fraction
 
 
 @dataclass(frozen=True)
@@ -67,12 +99,12 @@ class SeatShare:
 
     seat: int
     games: int
-    wins: int
+    wins: Wins
 
     @property
     def win_share(self) -> float | None:
         """``wins / games``, or None when the bot never sat there."""
-        return self.wins / self.games if self.games else None
+        return float(self.wins) / self.games if self.games else None
 
 
 @dataclass(frozen=True)
@@ -86,14 +118,14 @@ class BotStats:
     spec: str
     copies: int
     games: int
-    wins: int
+    wins: Wins
     points: int
     ranks: int
     by_seat: tuple[SeatShare, ...]
 
     @property
     def win_share(self) -> float:
-        return self.wins / self.games if self.games else 0.0
+        return float(self.wins) / self.games if self.games else 0.0
 
     @property
     def ci95(self) -> tuple[float, float]:
@@ -113,14 +145,14 @@ class BotStats:
         return {
             "spec": self.spec,
             "games": self.games,
-            "wins": self.wins,
+            "wins": wins_json(self.wins),
             "win_share": self.win_share,
             "ci95": [low, high],
             "mean_points": self.mean_points,
             "mean_rank": self.mean_rank,
             "copies": self.copies,
             "by_seat": [
-                {"seat": s.seat, "color": colors[s.seat], "games": s.games, "wins": s.wins,
+                {"seat": s.seat, "color": colors[s.seat], "games": s.games, "wins": wins_json(s.wins),
                  "win_share": s.win_share}
                 for s in self.by_seat
             ],
@@ -130,19 +162,20 @@ class BotStats:
 @dataclass
 class _Tally:
     games: int = 0
-    wins: int = 0
+    wins: Wins = 0
     points: int = 0
     ranks: int = 0
     seat_games: list[int] = field(default_factory=list)
-    seat_wins: list[int] = field(default_factory=list)
+    seat_wins: list[Wins] = field(default_factory=list)
 
 
 class BotTable:
     """Running totals per distinct spec of a lineup: add outcomes one at a time, read ``rows()`` at any point.
 
     What it keeps does not grow with the number of games, so a tournament of
-    any length is summed up as it streams by.  Sums are exact integers, so
-    the rows do not depend on the order in which outcomes are added.
+    any length is summed up as it streams by.  Sums are exact (integers, and
+    fractions for shared victories), so the rows do not depend on the order
+    in which outcomes are added.
     """
 
     def __init__(self, lineup: Sequence[str], players: int) -> None:
@@ -165,8 +198,9 @@ class BotTable:
         tally.ranks += out.rank
         tally.seat_games[out.seat] += 1
         if out.won:
-            tally.wins += 1
-            tally.seat_wins[out.seat] += 1
+            share: Wins = 1 if out.won is True else out.won
+            tally.wins += share
+            tally.seat_wins[out.seat] += share
 
     def rows(self) -> list[BotStats]:
         """One ``BotStats`` per distinct spec, in the order of first appearance in the lineup."""
@@ -175,10 +209,10 @@ class BotTable:
                 spec=spec,
                 copies=self.copies[spec],
                 games=t.games,
-                wins=t.wins,
+                wins=whole(t.wins),
                 points=t.points,
                 ranks=t.ranks,
-                by_seat=tuple(SeatShare(s, t.seat_games[s], t.seat_wins[s]) for s in range(self.players)),
+                by_seat=tuple(SeatShare(s, t.seat_games[s], whole(t.seat_wins[s])) for s in range(self.players)),
             )
             for spec, t in self._tallies.items()
         ]
@@ -189,8 +223,7 @@ def bot_table(lineup: Sequence[str], players: int, outcomes: Iterable[SeatOutcom
 
     ``outcomes`` may hold any number of games (an interrupted run gives
     fewer than planned); every spec in them must be in ``lineup``.  Sums are
-    exact integers, so the result does not depend on the order of
-    ``outcomes``.
+    exact, so the result does not depend on the order of ``outcomes``.
     """
     table = BotTable(lineup, players)
     for out in outcomes:
@@ -203,15 +236,16 @@ def format_share(share: float | None) -> str:
     return "-" if share is None else f"{100 * share:.1f}%"
 
 
-def format_table(rows: Sequence[BotStats], colors: Sequence[str]) -> str:
-    """The per-bot summary for people: one line per spec, win shares by seat last."""
-    head = ["bot", "games", "wins", "win share", "95% interval", "mean points", "mean rank", *colors]
+def format_table(rows: Sequence[BotStats], colors: Sequence[str], score: str = "points") -> str:
+    """The per-bot summary for people: one line per spec, win shares by seat last; ``score`` names what the
+    mean score counts (the rule set's ``score_name``)."""
+    head = ["bot", "games", "wins", "win share", "95% interval", f"mean {score}", "mean rank", *colors]
     body = []
     for row in rows:
         low, high = row.ci95
         name = row.spec if row.copies == 1 else f"{row.spec} (x{row.copies})"
         body.append([
-            name, str(row.games), str(row.wins), format_share(row.win_share),
+            name, str(row.games), format_wins(row.wins), format_share(row.win_share),
             f"{format_share(low)}-{format_share(high)}", f"{row.mean_points:.2f}", f"{row.mean_rank:.2f}",
             *(format_share(s.win_share) for s in row.by_seat),
         ])
