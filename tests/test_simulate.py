@@ -335,8 +335,8 @@ def test_replay_refuses_a_file_with_the_same_game_twice(small_run, tmp_path):
          "field 'board' kahuna: Might of the Gods lays one of its 16 god tokens on each island (R14.1); the board "
          "has 12 islands"),
         (lambda d: d.update(ruleset="kahuna"), "field 'players' 4: Kahuna is for 2 players, white and black (R16.1)"),
-        (lambda d: d.update(ruleset="cannonball"), "field 'ruleset' \"cannonball\": unknown; choose one of kanaloa, "
-                                                   "kahuna"),
+        (lambda d: d.update(ruleset="chess"), "field 'ruleset' \"chess\": unknown; choose one of kanaloa, kahuna, "
+                                              "cannonball"),
         (lambda d: d.update(ruleset=7), "field 'ruleset' must be text, not 7"),
         (lambda d: d.update(gods="yes"), "field 'gods' must be true or false, not \"yes\""),
         (lambda d: d.update(winner=None), "field 'winner' must be a whole number, not null; a game of Kanaloa always "

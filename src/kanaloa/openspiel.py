@@ -165,6 +165,10 @@ class SpielGame(pyspiel.Game):
     parameters.  ``ruleset`` is the rule set every question goes to.
     """
 
+    # Its states hold the compiled core (``SpielState.core``), which can play a random rollout in C
+    # (``kanaloa.play.openspiel_search.CoreRolloutEvaluator``).
+    core_rollouts = True
+
     def __init__(self, ruleset: Ruleset, seed: int = 0) -> None:
         g = ruleset.game_type
         try:

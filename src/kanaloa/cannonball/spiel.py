@@ -114,6 +114,9 @@ class CannonballSpielGame(pyspiel.Game):
     (``CannonballData``), ``countries`` the seats' names.
     """
 
+    # Its states have no ``core`` for the Kanaloa family's compiled rollouts (``openspiel-mcts:rollout=core``).
+    core_rollouts = False
+
     def __init__(self, rules: CannonballRules, seed: int = 0) -> None:
         try:
             start = rules.new_game(seed)
@@ -142,9 +145,11 @@ class CannonballSpielGame(pyspiel.Game):
         """The game's first state: the landing round, seat 0 to move (R20.4)."""
         return CannonballSpielState(self)
 
-    def state_of(self, d: CannonballData) -> CannonballSpielState:
-        """A state at ``d`` (a state of this game's island, as the position format reads it), with an empty
-        history: it starts where ``d`` stands."""
+    def state_of(self, d: Any) -> CannonballSpielState:
+        """A state at ``d`` (a state of this game's island, as the position format reads it, or an engine
+        state holding one, which is copied), with an empty history: it starts where ``d`` stands."""
+        if not isinstance(d, CannonballData):
+            d = d.to_data()
         state = CannonballSpielState(self)
         state._rules = default_engine().from_data(d)
         return state
@@ -263,6 +268,12 @@ class CannonballSpielState(pyspiel.State):
         if not self._rules.is_over:
             return [0.0] * players
         return victory_shares(list(self._rules.winners), players)
+
+    def resample(self, player: int, seed: int) -> CannonballSpielState:
+        """A world drawn from what ``player`` knows, as a new state (an empty history): this very position, for
+        nothing is hidden (R20); ``seed`` decides nothing.  The resampler of OpenSpiel's ISMCTS."""
+        self._check_player(player)
+        return self._setup.game.state_of(self._rules.to_data())
 
     def information_state_string(self, player: int | None = None) -> str:
         self._check_player(player)

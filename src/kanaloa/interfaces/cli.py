@@ -822,8 +822,9 @@ def replay(records: str, game: int | None, at: int | None) -> None:
     'kanaloa simulate --out' writes them; docs/commands.md "Game records";
     '-' reads standard input). The game is dealt again from its seed and rule
     set, and every move is played and checked, so the result is exactly the
-    position the bots reached; the record's scores, ranks, winner and reason
-    must be that game's. With --at K the position after the first K moves
+    position the bots reached; the record's scores, ranks, winner (and
+    winners, where players may share the victory) and reason must be that
+    game's. With --at K the position after the first K moves
     is printed instead. Look at it with:
 
     \b
@@ -1209,7 +1210,10 @@ def simulate(bots: str, games: int | None, seed: int | None, game: str, workers:
     cancels out. --games must therefore be a multiple of the number of
     players. Game g is deal g // players, rotation g % players. With --game
     kahuna the lineup has 2 bots, white against black on the kahuna board
-    (R16), and a game may end with no winner (R16.7).
+    (R16), and a game may end with no winner (R16.7). Every game 'kanaloa
+    games' lists is played the same way, its parameters given as the options
+    of the same names; a bot that the game cannot seat is refused before any
+    game is played.
 
     Deal d's seed is output d of the SplitMix64 stream seeded with --seed;
     the bot in seat s of game g starts with output 4g + s of the stream
@@ -1219,9 +1223,12 @@ def simulate(bots: str, games: int | None, seed: int | None, game: str, workers:
     them).
 
     The summary has one row per distinct spec: games, wins, win share with a
-    95% Wilson interval, mean points, mean rank (1 = best) and the win share
-    from each seat. A spec named several times is one row whose games count
-    player-games (3 random bots in 100 games: 300). Progress goes to stderr:
+    95% Wilson interval, mean points (or the score the game counts instead),
+    mean rank (1 = best) and the win share from each seat. Where players may
+    share the victory, each of k players sharing it counts 1/k of a win
+    (docs/commands.md "simulate --json"). A spec named several times is one
+    row whose games count player-games (3 random bots in 100 games: 300).
+    Progress goes to stderr:
     a live bar on a terminal, elsewhere a line every 30 s. Ctrl-C stops the
     run, prints the summary of the finished games and exits with status 130.
 

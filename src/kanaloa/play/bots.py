@@ -1,9 +1,17 @@
 """Bots: players that choose a move for the seat to move, behind one interface.
 
 ``parse_bot_spec`` turns a spec such as ``"ismcts:iterations=1000:c=0.7"`` into
-a ``Bot``.  Every bot sees the full engine state it is handed (a
-``kanaloa_core.CoreState``) but uses only what its seat knows: the search bots
-determinise the state from the mover's knowledge before looking at it.
+a ``Bot``.  Every bot sees the full engine state it is handed (the engine
+state of the game's position, ``kanaloa_core.CoreState`` for the Kanaloa
+family) but uses only what its seat knows: the search bots determinise the
+state from the mover's knowledge before looking at it (the search protocol's
+``resample``; in a game that hides nothing, a copy of the state).
+
+A bot reaches its game only through the rule set and the registry's faces
+(``kanaloa.rules.registry``): the greedy bot plays the game's ``greedy``
+face, the search bots search its ``search`` face's adapter, the OpenSpiel
+bots its ``openspiel`` game.  ``Bot.check(ruleset)`` refuses, before any game
+is played, a bot whose game lacks what it needs.
 
 ==========  ===============================================================
 spec        what it does
@@ -65,6 +73,12 @@ its two colors, and the greedy heuristic values a player's pair the way R15.5
 ranks it, the weaker color first.  Every bot plays Kahuna (R16) as well: the
 searches through the core's Kahuna rules and heuristic, and the greedy bot
 with a heuristic that counts islands controlled, as Kahuna's scorings do.
+Every bot plays every other registered game that has the faces it needs; in
+a game that hides nothing, ``ismcts`` is a plain UCT search of the true
+state (every determinisation is the state itself), ``pimc`` sums the votes
+of ``dets`` such searches, and the options about hidden cards
+(``reshuffle``) or about a face's own tables (``cut``, ``one_order``) do
+what the game's adapter makes of them.
 """
 
 from __future__ import annotations
@@ -76,8 +90,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import OptionError, brief, quote
-from ..rules.board import Board
-from ..rules.core import CoreState
 from ..search import ISMCTS, MCTS, Node, SearchResult
 from .game import POLICIES
 from .limits import MAX_ITERATIONS, MAX_SECONDS, number
@@ -86,7 +98,10 @@ from .settings import HINT_SETTINGS
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
-    from ..rules.state import StateData
+
+# An engine state of any game (``kanaloa_core.CoreState`` for the Kanaloa family): ``legal_actions``,
+# ``to_move``, ``is_over``, ``apply``, ``copy``, ``to_data``.
+EngineState = Any
 
 POLICY_NAMES = {code: name for name, code in POLICIES.items()}
 
@@ -95,6 +110,7 @@ class Bot:
     """A player.  ``start`` before each game, then ``choose`` for every move of its seat."""
 
     name = "bot"
+    faces: tuple[str, ...] = ()  # the registry faces of its game the bot plays with
 
     def __init__(self, spec: str, seed: int = 0) -> None:
         self.spec = spec
@@ -102,16 +118,21 @@ class Bot:
         self.rng = random.Random(seed)
         self.ruleset: Ruleset | None = None
 
+    def check(self, ruleset: Ruleset) -> None:
+        """Refuse (``OptionError`` naming the spec and why) a rule set this bot cannot play: one whose game
+        lacks a face it plays with."""
+        g = ruleset.game_type
+        for role in self.faces:
+            if role not in g.faces:
+                raise OptionError(f"bot spec {brief(self.spec)}: {self.name} plays a game through its {role} face, "
+                                  f"and {g.title} has none")
+
     def start(self, ruleset: Ruleset, seed: int) -> None:
         """Prepare for a new game of ``ruleset``; every random choice of the game flows from ``seed``."""
         self.ruleset = ruleset
         self.rng = random.Random((self.seed << 32) ^ seed)
 
-    @property
-    def board(self) -> Board | None:
-        return None if self.ruleset is None else self.ruleset.board
-
-    def choose(self, state: CoreState) -> int:
+    def choose(self, state: EngineState) -> int:
         """The action this bot plays for the seat to move in ``state`` (not modified)."""
         raise NotImplementedError
 
@@ -124,7 +145,7 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, state: CoreState) -> int:
+    def choose(self, state: EngineState) -> int:
         moves = state.legal_actions()
         return moves[self.rng.randrange(len(moves))]
 
@@ -137,6 +158,7 @@ class GreedyBot(Bot):
     the Kanaloa family ``kanaloa.play.greedy``), made for each game's rule set."""
 
     name = "greedy"
+    faces = ("greedy",)
 
     def __init__(self, spec: str, seed: int = 0, width: int = 400) -> None:
         super().__init__(spec, seed)
@@ -147,7 +169,7 @@ class GreedyBot(Bot):
         super().start(ruleset, seed)
         self._player = ruleset.game_type.face("greedy")(ruleset, self.width)
 
-    def choose(self, state: CoreState) -> int:
+    def choose(self, state: EngineState) -> int:
         if self._player is None:
             raise RuntimeError("GreedyBot.start(ruleset, seed) must be called before choose")
         action: int = self._player.choose(state, self.rng)
@@ -159,6 +181,8 @@ class GreedyBot(Bot):
 
 class SearchBot(Bot):
     """Common options of the search bots: budget, exploration, reward margin, playout policy."""
+
+    faces = ("search",)
 
     def __init__(self, spec: str, seed: int = 0, iterations: int | None = None, time: float | None = None,
                  c: float = 0.7, margin: float = 0.0, policy: str = "heuristic", reshuffle: int = 0,
@@ -216,14 +240,14 @@ class ISMCTSBot(SearchBot):
         self.halving = bool(halving)
         self.trees = trees
         self.turn_only = bool(turn_only)
-        # (the state expected next, the subtree of each tree, None where a tree never tried the move)
-        self._kept: tuple[StateData, list[Node | None]] | None = None
+        # (the state expected next, as data, the subtree of each tree, None where a tree never tried the move)
+        self._kept: tuple[Any, list[Node | None]] | None = None
 
     def start(self, ruleset: Ruleset, seed: int) -> None:
         super().start(ruleset, seed)
         self._kept = None
 
-    def choose(self, state: CoreState) -> int:
+    def choose(self, state: EngineState) -> int:
         moves = state.legal_actions()
         if len(moves) == 1:
             self._kept = None
@@ -287,7 +311,7 @@ class PIMCBot(SearchBot):
         super().__init__(spec, **options)
         self.dets = dets
 
-    def choose(self, state: CoreState) -> int:
+    def choose(self, state: EngineState) -> int:
         moves = state.legal_actions()
         if len(moves) == 1:
             return moves[0]
@@ -296,7 +320,7 @@ class PIMCBot(SearchBot):
         seconds = self.seconds / self.dets if self.seconds is not None else None
         votes: dict[int, int] = {}
         for _ in range(self.dets):
-            world = self.game.wrap(state.determinise(me, self.rng.getrandbits(63), self.game.reshuffle))
+            world = self.game.wrap(state).resample(me, self.rng.getrandbits(63))
             search = MCTS(c=self.c, margin=self.margin, seed=self.rng.getrandbits(63))
             for cand in search.search(world, iterations, seconds).candidates():
                 votes[cand.action] = votes.get(cand.action, 0) + cand.visits
@@ -325,6 +349,8 @@ class OpenSpielBot(Bot):
     the bot.
     """
 
+    faces = ("openspiel",)
+
     def __init__(self, spec: str, seed: int = 0, iterations: int | None = None, time: float | None = None,
                  c: float = 2.0, rollout: str = "python") -> None:
         super().__init__(spec, seed)
@@ -335,6 +361,19 @@ class OpenSpielBot(Bot):
         self.np_random: Any = None
         self.searched = 0  # iterations run so far, over every move
         self._game: Any = None
+
+    def check(self, ruleset: Ruleset) -> None:
+        """Also refuse ``rollout=core`` where the game's OpenSpiel states have no compiled rollout
+        (``core_rollouts``)."""
+        super().check(ruleset)
+        if self.rollout == "core" and not self.game_of(ruleset).core_rollouts:
+            raise OptionError(f"bot spec {brief(self.spec)}: rollout=core plays rollouts in the Kanaloa core, "
+                              f"which {ruleset.game_type.title}'s OpenSpiel game has not; use rollout=python")
+
+    @staticmethod
+    def game_of(ruleset: Ruleset) -> Any:
+        """The OpenSpiel game of ``ruleset`` (its game's ``openspiel`` face)."""
+        return ruleset.game_type.face("openspiel")(ruleset)
 
     def start(self, ruleset: Ruleset, seed: int) -> None:
         super().start(ruleset, seed)
@@ -348,15 +387,15 @@ class OpenSpielBot(Bot):
                               f"{OPENSPIEL_INSTALL}") from None
         self.np_random = numpy.random.RandomState(self.rng.getrandbits(32))
 
-    def game_for(self, state: CoreState) -> Any:
+    def game_for(self, state: EngineState) -> Any:
         """The game's OpenSpiel game (its ``openspiel`` face) for this game's rule set, made once a game."""
         if self._game is None:
             if self.ruleset is None:
                 raise RuntimeError(f"{type(self).__name__}.start(ruleset, seed) must be called before choose")
-            self._game = self.ruleset.game_type.face("openspiel")(self.ruleset)
+            self._game = self.game_of(self.ruleset)
         return self._game
 
-    def choose(self, state: CoreState) -> int:
+    def choose(self, state: EngineState) -> int:
         moves = state.legal_actions()
         if len(moves) == 1:
             return moves[0]
@@ -370,7 +409,7 @@ class OpenSpielBot(Bot):
         self.searched += ran
         return int(game.code_of(action))
 
-    def search(self, game: Any, state: CoreState, limit: int, deadline: float | None) -> tuple[int, int]:
+    def search(self, game: Any, state: EngineState, limit: int, deadline: float | None) -> tuple[int, int]:
         """(OpenSpiel action, iterations run) of the bot's search at ``state``: at most ``limit`` iterations,
         and none begun after ``deadline`` (a ``time.perf_counter`` value) when there is one."""
         raise NotImplementedError
@@ -382,7 +421,16 @@ class OpenSpielISMCTSBot(OpenSpielBot):
 
     name = "openspiel-ismcts"
 
-    def search(self, game: Any, state: CoreState, limit: int, deadline: float | None) -> tuple[int, int]:
+    def check(self, ruleset: Ruleset) -> None:
+        """Also refuse a game of perfect information: OpenSpiel's ISMCTS plays only games that hide
+        something."""
+        super().check(ruleset)
+        if self.game_of(ruleset).get_type().information.name != "IMPERFECT_INFORMATION":  # as ISMCTSBot asserts
+            raise OptionError(f"bot spec {brief(self.spec)}: OpenSpiel's ISMCTS plays only games that hide "
+                              f"something, and {ruleset.game_type.title} hides nothing; openspiel-mcts searches "
+                              f"it")
+
+    def search(self, game: Any, state: EngineState, limit: int, deadline: float | None) -> tuple[int, int]:
         from .openspiel_search import ismcts_move
 
         return ismcts_move(game, game.state_of(state), self.c, limit, deadline, self.np_random,
@@ -394,10 +442,10 @@ class OpenSpielMCTSBot(OpenSpielBot):
 
     name = "openspiel-mcts"
 
-    def search(self, game: Any, state: CoreState, limit: int, deadline: float | None) -> tuple[int, int]:
+    def search(self, game: Any, state: EngineState, limit: int, deadline: float | None) -> tuple[int, int]:
         from .openspiel_search import mcts_move
 
-        world = game.state_of(state.determinise(state.to_move, self.rng.getrandbits(63)))
+        world = game.state_of(state).resample(state.to_move, self.rng.getrandbits(63))
         return mcts_move(game, world, self.c, limit, deadline, self.np_random, self.rollout)
 
 

@@ -27,15 +27,19 @@ the command's users.
   rule set (``kanaloa.rules.ruleset.Ruleset``) the game was played by; a
   record holds one, made by ``load_game`` from these fields, which checks
   every combination (the gods need a 16-island board, Kahuna is for two
-  players...);
+  players...).  The fields are the rule set's ``record_params()``: those
+  named ``board``, ``players`` and ``preset`` stand here, before ``seed``,
+  in that order, where the game has them; any other comes last (see below);
 - ``seed``: the deal seed; ``GameRecord.new_command`` is the ``kanaloa new``
   command that deals the game again;
 - ``colors``: each seat's color (with two colors a player, its first: the
   player's name), the rule set's default colors;
 - ``lineup``, ``bot_seeds``, ``scores`` and ``ranks``: by seat: the bot spec,
-  the seed it started with, the final points (with two colors a player, of
-  its weaker color, the first of its pair, R15.5) and the final rank (1 is
-  the best, R12; by the pair, R15.5);
+  the seed it started with, the final score (the final position's
+  ``seat_scores``, what the rule set's ``score_name`` says: points, with two
+  colors a player those of its weaker color, the first of its pair, R15.5)
+  and the final rank (1 is the best, R12; by the pair, R15.5; the order of
+  the game's ``outcome["ranking"]``);
 - ``winner``: the winning seat;
 - ``moves``: every move from the deal on, in notation (README.md "Move
   notation"; a 2-player build names its color, R15.3); ``length`` counts
@@ -46,6 +50,10 @@ the command's users.
 
 A record adds, after ``reason``:
 
+- ``winners`` where the rule set lets several players share the victory
+  (``shares_victory``): every seat sharing it, in seat order, one seat for a
+  sole winner; ``winner`` is that seat, or ``null`` when the victory is
+  shared;
 - ``color_scores`` where each player plays two colors (two players of
   Kanaloa, R15): the final points of every color, player by player,
   ``{"red": 31, "blue": 3, "green": 0, "yellow": 5}``;
@@ -53,16 +61,21 @@ A record adds, after ``reason``:
   Kanaloa, the default): ``kahuna`` (R16); its ``colors`` are white and
   black, its ``preset`` ``yucata``, and ``winner`` is ``null`` when the final
   scoring's tie-breaks leave the game without a winner (R16.7);
-- ``gods``: ``true`` for a game of Might of the Gods (R14; absent otherwise).
+- ``gods``: ``true`` for a game of Might of the Gods (R14; absent otherwise);
+- then every other parameter of ``record_params()``, by its name, as a JSON
+  value (a list of names, for instance); a parameter that is ``false`` is
+  left out, as ``gods`` is.
 
 **Reading.**  ``GameRecord.from_json`` (and ``read_records``, line by line)
 refuses anything else, naming the line and the field: a missing key, a value
 of the wrong JSON type, fields that disagree (``deal`` and ``rotation`` with
 ``game``, ``colors`` with the rule set, one entry a seat in ``lineup``,
 ``bot_seeds``, ``scores`` and ``ranks``, a ``winner`` that is no seat, a
-``reason`` the rule set has not, ``color_scores`` where it belongs and only
-there) and a rule set that cannot be (``load_game``'s reasons, worded with
-the record's field names).  The board is loaded when the record is read
+``reason`` the rule set has not, ``winners`` and ``color_scores`` where they
+belong and only there) and a rule set that cannot be (``load_game``'s
+reasons, worded with the record's field names).  Which fields name the rule
+set, and of which JSON type each is, the game's default rule set's
+``record_params()`` says.  The board is loaded when the record is read
 (``boards``, ``load_board`` by default).  A file holds each game once:
 ``read_records`` refuses a second record of a game, naming both lines.
 
@@ -71,7 +84,9 @@ set and plays ``moves`` on it, checking every move; the final position is
 exactly the one the bots reached.  It then checks the record against it: the
 game must be over, and ``scores``, ``ranks``, ``winner``, ``reason`` (and
 ``color_scores``) must be those of the game its moves play; a record that
-says otherwise is refused, naming its line and the field.
+says otherwise is refused, naming its line and the field.  A game is dealt
+and played through its ``position`` face (``kanaloa.position.deal_position``),
+so a record of any registered game replays.
 """
 
 from __future__ import annotations
@@ -79,18 +94,17 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import MAX_INPUT_BYTES, BoardError, MoveError, OptionError, shorten, too_large
 from ..rules.board import Board, load_board
-from ..rules.registry import document_game, load_game
+from ..rules.registry import GameType, document_game, load_game
 from ..rules.rng import MASK64
 from ..rules.ruleset import BoardName, ParameterError, Ruleset
-from ..rules.state import REASON_NAMES, StateData
 from .stats import SeatOutcome
 
 if TYPE_CHECKING:
-    from ..position.api import Position
     from ..rules.engine import Engine
 
 RECORD_FORMAT = "kanaloa-game/1"
@@ -98,18 +112,21 @@ ONE_PER_LINE = "expected one game record per line, as 'kanaloa simulate --out' w
 
 BoardLoader = Callable[[str], Board]
 
-# The fields a record must have, and of which JSON type (lists: see _ITEMS).
-_FIELDS: dict[str, type] = {
-    "game": int, "deal": int, "rotation": int, "board": str, "players": int, "preset": str, "seed": int,
-    "colors": list, "lineup": list, "bot_seeds": list, "moves": list, "scores": list, "ranks": list, "winner": int,
-    "reason": str,
+# The fields every record has, and of which JSON type (lists: see _ITEMS), around the rule set's own
+# (``record_params``): those of _LEAD stand between ``rotation`` and ``seed``, where the game has them.
+_HEAD: dict[str, type] = {"game": int, "deal": int, "rotation": int}
+_LEAD = ("board", "players", "preset")
+_BODY: dict[str, type] = {
+    "seed": int, "colors": list, "lineup": list, "bot_seeds": list, "moves": list, "scores": list, "ranks": list,
+    "winner": int, "reason": str,
 }
 _ITEMS = {"colors": "colors (text)", "lineup": "bot specs", "bot_seeds": "whole numbers",
           "moves": "moves (text)", "scores": "whole numbers", "ranks": "whole numbers"}
-# The record's field of each parameter of a rule set (``ParameterError.parameter``).
-_FIELD_OF = {"game": "ruleset", "players": "players", "preset": "preset", "gods": "gods", "board": "board",
-             "colors": "colors"}
-_RESULT_FIELDS = ("scores", "ranks", "winner", "reason", "color_scores")
+_NUMBER_LISTS = ("bot_seeds", "scores", "ranks")
+# The record's field of each parameter of a rule set (``ParameterError.parameter``) where it is not the
+# parameter's own name.
+_FIELD_OF = {"game": "ruleset"}
+_RESULT_FIELDS = ("scores", "ranks", "winner", "reason", "color_scores", "winners")
 
 
 @dataclass(frozen=True)
@@ -117,10 +134,12 @@ class GameRecord:
     """One finished game: its rule set, its deal, its bots, every move and the result (see the module docstring).
 
     ``index`` is the game's index in its tournament (the record's ``game``
-    key); ``winner`` is -1 for a game without a winner (R16.7);
-    ``color_scores`` is by color index, empty where each player plays one
-    color.  ``source`` says where the record was read (``RECORDS 'f' line 3``),
-    for messages.
+    key); ``winner`` is -1 for a game without a winner (R16.7) and for a
+    shared victory; ``color_scores`` is by color index, empty where each
+    player plays one color; ``winners`` the seats sharing the victory where
+    the rule set lets them share it (``shares_victory``), empty elsewhere.
+    ``source`` says where the record was read (``RECORDS 'f' line 3``), for
+    messages.
     """
 
     index: int
@@ -134,12 +153,14 @@ class GameRecord:
     winner: int
     reason: str
     color_scores: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
     source: str = field(default="", compare=False, repr=False)
 
     @classmethod
     def of_game(cls, ruleset: Ruleset, seed: int, lineup: Sequence[str], bot_seeds: Sequence[int],
-                moves: Sequence[str], final: StateData, index: int = 0) -> GameRecord:
-        """The record of a game of ``ruleset`` dealt from ``seed`` that ended in ``final``."""
+                moves: Sequence[str], final: Any, index: int = 0) -> GameRecord:
+        """The record of a game of ``ruleset`` dealt from ``seed`` that ended in ``final``, a finished full
+        position of the game's ``position`` face."""
         return cls(index, ruleset, seed, tuple(lineup), tuple(bot_seeds), tuple(moves), *_result(ruleset, final))
 
     @property
@@ -154,23 +175,30 @@ class GameRecord:
     def length(self) -> int:
         return len(self.moves)
 
+    def won(self, seat: int) -> bool | Fraction:
+        """What ``seat`` won: True for a sole winner, ``Fraction(1, k)`` for each of ``k`` seats sharing the
+        victory (R20.10; docs/commands.md "simulate --json"), False otherwise."""
+        winners = self.winners or ((self.winner,) if self.winner >= 0 else ())
+        if seat not in winners:
+            return False
+        return True if len(winners) == 1 else Fraction(1, len(winners))
+
     def outcomes(self) -> list[SeatOutcome]:
         """One ``SeatOutcome`` per seat, for the statistics."""
         return [
-            SeatOutcome(spec, seat, self.scores[seat], self.ranks[seat], seat == self.winner)
+            SeatOutcome(spec, seat, self.scores[seat], self.ranks[seat], self.won(seat))
             for seat, spec in enumerate(self.lineup)
         ]
 
     def to_json(self) -> dict:
         rs = self.ruleset
+        params = rs.record_params()
         doc: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "game": self.index,
             "deal": self.deal,
             "rotation": self.rotation,
-            "board": rs.board.source,
-            "players": rs.players,
-            "preset": rs.preset,
+            **{key: params[key] for key in _LEAD if key in params},
             "seed": self.seed,
             "colors": list(rs.seat_names),
             "lineup": list(self.lineup),
@@ -182,12 +210,13 @@ class GameRecord:
             "winner": self.winner if self.winner >= 0 else None,
             "reason": self.reason,
         }
+        if rs.shares_victory:
+            doc["winners"] = list(self.winners)
         if rs.pairs:
             doc["color_scores"] = _color_scores_json(rs, self.color_scores)
         if rs.document_game is not None:
             doc["ruleset"] = rs.game
-        if rs.gods:
-            doc["gods"] = True
+        doc.update((key, value) for key, value in params.items() if key not in _LEAD and value is not False)
         return doc
 
     def dumps(self) -> str:
@@ -224,16 +253,21 @@ class GameRecord:
         return " ".join(words)
 
 
-def _result(rs: Ruleset, final: StateData) -> tuple[tuple[int, ...], tuple[int, ...], int, str, tuple[int, ...]]:
-    """``scores``, ``ranks``, ``winner``, ``reason`` and ``color_scores`` of a game of ``rs`` that ended in
-    ``final``."""
+def _result(rs: Ruleset, final: Any) -> tuple[tuple[int, ...], tuple[int, ...], int, str, tuple[int, ...],
+                                              tuple[int, ...]]:
+    """``scores``, ``ranks``, ``winner``, ``reason``, ``color_scores`` and ``winners`` of a game of ``rs`` that
+    ended in ``final``, a finished position of its ``position`` face (read from its ``outcome``)."""
+    outcome = final.outcome
+    seats = list(final.players)
     ranks = [0] * rs.players
-    for place, seat in enumerate(final.ranking):  # R12 (or R8, R15.5, R16.7): best first
-        ranks[seat] = place + 1
-    # a seat's points: its color's, or with two colors each its weaker color's (the first of its pair, R15.5)
-    scores = tuple(rs.standing(final.scores, seat)[0] for seat in range(rs.players))
-    return (scores, tuple(ranks), final.winner, REASON_NAMES[final.reason],
-            tuple(final.scores) if rs.pairs else ())
+    for place, name in enumerate(outcome["ranking"]):  # R12 (or R8, R15.5, R16.7, R20.10): best first
+        ranks[seats.index(name)] = place + 1
+    winner = -1 if outcome["winner"] is None else seats.index(outcome["winner"])
+    winners = tuple(seats.index(name) for name in outcome["winners"]) if rs.shares_victory else ()
+    # every color's points, by color index, where each player plays two colors (R15.5)
+    color_scores = tuple(final.scores[color] for color in rs.colors) if rs.pairs else ()
+    # a seat's score: its points (with two colors each its weaker color's, R15.5), or what the game counts
+    return tuple(final.seat_scores), tuple(ranks), winner, outcome["reason"], color_scores, winners
 
 
 def _color_scores_json(rs: Ruleset, color_scores: Sequence[int]) -> dict[str, int]:
@@ -276,25 +310,71 @@ def _field_error(where: str, exc: ParameterError) -> OptionError:
     return OptionError(f"{where}: field {name!r}{shown}: {exc.why}")
 
 
-def _ruleset(obj: dict, where: str, boards: BoardLoader, cache: dict) -> Ruleset:
-    """The rule set a record names (its ``ruleset``, ``players``, ``preset``, ``gods`` and ``board``), checked
-    by ``load_game``; ``cache`` keeps those made for earlier lines of a file."""
-    name = obj.get("ruleset")
+def _game_of(doc: dict, where: str) -> GameType:
+    """The game a record's ``ruleset`` names (absent: the default game)."""
+    name = doc.get("ruleset")
     if name is not None and not isinstance(name, str):
         raise OptionError(f"{where}: field 'ruleset' must be text, not {_brief(name)}")
-    gods = obj.get("gods", False)
-    if gods is not True and gods is not False:
-        raise OptionError(f"{where}: field 'gods' must be true or false, not {_brief(gods)}")
-    key = (name, obj["players"], obj["preset"], gods, obj["board"])
+    try:
+        return document_game(name)
+    except ParameterError as exc:
+        raise _field_error(where, exc) from None
+
+
+# The JSON type of each of a game's ``record_params``, by game: those of its default rule set.
+_PARAM_TYPES: dict[str, dict[str, type]] = {}
+
+
+def _param_types(game: GameType) -> dict[str, type]:
+    """The fields that name a rule set of ``game`` in a record, each with its JSON type (``bool`` for a flag,
+    which may be left out: false), in the order of ``record_params``."""
+    if game.name not in _PARAM_TYPES:
+        _PARAM_TYPES[game.name] = {key: type(value) for key, value in game.load().record_params().items()}
+    return _PARAM_TYPES[game.name]
+
+
+def _fields(game: GameType) -> dict[str, type]:
+    """Every field a record of ``game`` must have, in the order it is written, with its JSON type."""
+    params = {key: kind for key, kind in _param_types(game).items() if kind is not bool}
+    lead = {key: params[key] for key in _LEAD if key in params}
+    return {**_HEAD, **lead, **_BODY, **{key: kind for key, kind in params.items() if key not in lead}}
+
+
+def _check_type(where: str, key: str, value: object, kind: type) -> None:
+    """Refuse a field's ``value`` that is not of JSON type ``kind`` (a list's items: whole numbers for the
+    seeds, scores and ranks, text for any other)."""
+    if kind is list:
+        item = int if key in _NUMBER_LISTS else str
+        good = isinstance(value, list) and all(_is(x, item) for x in value)
+        what = f"a list of {_ITEMS.get(key, 'names (text)')}"
+    elif kind is bool:
+        good = value is True or value is False
+        what = "true or false"
+    else:
+        good = _is(value, kind)
+        what = {int: "a whole number", str: "text"}[kind]
+    if not good:
+        raise OptionError(f"{where}: field {key!r} must be {what}, not {_brief(value)}")
+
+
+def _ruleset(doc: dict, game: GameType, where: str, boards: BoardLoader, cache: dict) -> Ruleset:
+    """The rule set a record names (its ``ruleset`` and the fields of the game's ``record_params``), checked by
+    ``load_game``; ``cache`` keeps those made for earlier lines of a file."""
+    types = _param_types(game)
+    params = {key: doc[key] for key in types if key in doc}
+    for name, kind in types.items():
+        if kind is bool and name in params:  # a flag may be left out; the others are checked with every field
+            _check_type(where, name, params[name], kind)
+    key = (game.name, *((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
     if key in cache:
         return cache[key]
     try:
-        game = document_game(name).name  # absent: the default game
-        try:
-            board = boards(obj["board"])
-        except BoardError as exc:
-            raise BoardError(f"{where}: {exc}") from None
-        ruleset = load_game(game, players=obj["players"], preset=obj["preset"], gods=gods, board=board)
+        if "board" in params:  # a board's name or file, loaded with ``boards``
+            try:
+                params["board"] = boards(params["board"])
+            except BoardError as exc:
+                raise BoardError(f"{where}: {exc}") from None
+        ruleset = load_game(game.name, **params)
     except ParameterError as exc:
         raise _field_error(where, exc) from None
     cache[key] = ruleset
@@ -303,36 +383,40 @@ def _ruleset(obj: dict, where: str, boards: BoardLoader, cache: dict) -> Ruleset
 
 def _read(obj: dict | str, where: str, boards: BoardLoader, cache: dict) -> GameRecord:
     doc = _parse(obj, where)
-    missing = [key for key in _FIELDS if key not in doc]
+    game = _game_of(doc, where)
+    fields = _fields(game)
+    missing = [key for key in fields if key not in doc]
     if missing:
         raise OptionError(f"{where}: missing field {missing[0]!r}")
-    for key, kind in _FIELDS.items():
-        value = doc[key]
-        if key == "winner" and value is None:
-            continue  # a game without a winner: checked against the rule set below
-        if kind is list:
-            item = str if key in ("colors", "lineup", "moves") else int
-            good = isinstance(value, list) and all(_is(x, item) for x in value)
-        else:
-            good = _is(value, kind)
-        if not good:
-            what = f"a list of {_ITEMS[key]}" if kind is list else {int: "a whole number", str: "text"}[kind]
-            raise OptionError(f"{where}: field {key!r} must be {what}, not {_brief(value)}")
-    rs = _ruleset(doc, where, boards, cache)
+    for key, kind in fields.items():
+        if key == "winner" and doc[key] is None:
+            continue  # a game without a winner, or a shared victory: checked against the rule set below
+        _check_type(where, key, doc[key], kind)
+    rs = _ruleset(doc, game, where, boards, cache)
     players = rs.players
     for key in ("lineup", "bot_seeds", "scores", "ranks"):
         if len(doc[key]) != players:
             raise OptionError(f"{where}: field {key!r} must have one entry per seat ({players}), not {len(doc[key])}")
     _check_seats(doc, rs, where)
+    winners = _winners(doc, rs, where)
+    rule = rs.rule_of("winner")
     if doc["winner"] is None:
-        if not rs.may_end_without_winner:
+        if rs.shares_victory:
+            if len(winners) < 2:
+                raise OptionError(f"{where}: field 'winner' is null, which only a shared victory leaves ({rule}), "
+                                  f"but 'winners' is {_brief(list(winners))}")
+        elif not rs.may_end_without_winner:
             raise OptionError(f"{where}: field 'winner' must be a whole number, not null; {rs.lacks('no_winner')}")
-        if doc["reason"] != rs.no_winner_reason:
+        elif doc["reason"] != rs.no_winner_reason:
             raise OptionError(f"{where}: field 'winner' is null, which only a final scoring can leave "
-                              f"({rs.rule_of('winner')}), but 'reason' is {_brief(doc['reason'])}")
+                              f"({rule}), but 'reason' is {_brief(doc['reason'])}")
     elif not 0 <= doc["winner"] < players:
         raise OptionError(f"{where}: field 'winner' must be a seat from 0 to {players - 1}"
-                          + (f" or null (no winner, {rs.rule_of('winner')})" if rs.may_end_without_winner else ""))
+                          + (f" or null (no winner, {rule})" if rs.may_end_without_winner else "")
+                          + (f" or null (a shared victory, {rule})" if rs.shares_victory else ""))
+    elif rs.shares_victory and winners != (doc["winner"],):
+        raise OptionError(f"{where}: field 'winner' is {doc['winner']}, but 'winners' is {_brief(list(winners))}; "
+                          f"'winner' is the one seat of 'winners', or null when they share the victory ({rule})")
     if not 0 <= doc["seed"] <= MASK64:
         raise OptionError(f"{where}: field 'seed' must be from 0 to 2**64-1, not {_brief(doc['seed'])}")
     if doc["reason"] not in rs.reasons:
@@ -342,8 +426,27 @@ def _read(obj: dict | str, where: str, boards: BoardLoader, cache: dict) -> Game
         index=doc["game"], ruleset=rs, seed=doc["seed"], lineup=tuple(doc["lineup"]),
         bot_seeds=tuple(doc["bot_seeds"]), moves=tuple(doc["moves"]), scores=tuple(doc["scores"]),
         ranks=tuple(doc["ranks"]), winner=-1 if doc["winner"] is None else doc["winner"], reason=doc["reason"],
-        color_scores=_color_scores(doc, rs, where), source=where,
+        color_scores=_color_scores(doc, rs, where), winners=winners, source=where,
     )
+
+
+def _winners(doc: dict, rs: Ruleset, where: str) -> tuple[int, ...]:
+    """``winners`` where the rule set lets players share the victory (``shares_victory``): seats in seat order,
+    at least one, each once; ``()`` elsewhere, which has none."""
+    if not rs.shares_victory:
+        if "winners" in doc:
+            raise OptionError(f"{where}: field 'winners' belongs to games whose players may share the victory; in "
+                              f"{rs.title} they never do ({rs.rule_of('winner')})")
+        return ()
+    if "winners" not in doc:
+        raise OptionError(f"{where}: missing field 'winners' (the seats sharing the victory, "
+                          f"{rs.rule_of('winner')})")
+    value = doc["winners"]
+    if (not isinstance(value, list) or not value or not all(_is(w, int) and 0 <= w < rs.players for w in value)
+            or value != sorted(set(value))):
+        raise OptionError(f"{where}: field 'winners' must list the seats sharing the victory, from 0 to "
+                          f"{rs.players - 1}, in seat order and each once, not {_brief(value)}")
+    return tuple(value)
 
 
 def _check_seats(doc: dict, rs: Ruleset, where: str) -> None:
@@ -449,8 +552,9 @@ class RecordWriter:
 
 
 def replay(record: GameRecord | dict | str, engine: Engine | None = None, at: int | None = None,
-           check: bool = True) -> Position:
-    """The ``Position`` of a recorded game: dealt again from its seed, its moves played (checked).
+           check: bool = True) -> Any:
+    """The position of a recorded game (of its game's ``position`` face): dealt again from its seed, its moves
+    played (checked).
 
     Every move is played, or the first ``at`` of them (``at=0``: the deal).
     With ``check`` (the default) the whole game is played, and the record's
@@ -481,7 +585,7 @@ def replay(record: GameRecord | dict | str, engine: Engine | None = None, at: in
     return pos if kept is None else kept
 
 
-def check_result(rec: GameRecord, final: Position) -> None:
+def check_result(rec: GameRecord, final: Any) -> None:
     """Refuse ``rec`` (``OptionError``, naming its line and the field) unless ``final``, the position its moves
     play to, is over with the result the record gives."""
     where = rec.source or f"game {rec.index}"
@@ -489,8 +593,8 @@ def check_result(rec: GameRecord, final: Position) -> None:
         raise OptionError(f"{where}: field 'moves': the game is not over after its {rec.length} moves, but the "
                           f"record gives its result")
     rs = rec.ruleset
-    played = _result(rs, final.state.to_data())
-    said = (rec.scores, rec.ranks, rec.winner, rec.reason, rec.color_scores)
+    played = _result(rs, final)
+    said = (rec.scores, rec.ranks, rec.winner, rec.reason, rec.color_scores, rec.winners)
     for name, given, was in zip(_RESULT_FIELDS, said, played, strict=True):
         if given != was:
             raise OptionError(f"{where}: field {name!r} says {_brief(_json_value(rs, name, given))}, but the game "
@@ -503,4 +607,6 @@ def _json_value(rs: Ruleset, name: str, value: Any) -> Any:
         return None if value < 0 else value
     if name == "color_scores":
         return _color_scores_json(rs, value)
+    if name == "winners":
+        return list(value)
     return list(value) if isinstance(value, tuple) else value

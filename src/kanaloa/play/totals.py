@@ -2,8 +2,11 @@
 
 ``Totals`` is the per-bot table (``kanaloa.play.stats``), the games, the
 moves and how the games ended.  Its size does not grow with the number of
-games, and every sum is an exact integer, so the totals do not depend on the
-order in which games finish.  ``TournamentRun`` is what
+games, and every sum is exact (whole numbers; fractions of wins where
+players share a victory, R20.10), so the totals do not depend on the order
+in which games finish.  Nothing here names a game: the rule set says what
+its games may end with (``reasons``, ``may_end_without_winner``,
+``shares_victory``) and what a seat's score counts (``score_name``).  ``TournamentRun`` is what
 ``kanaloa.play.simulate.run_tournament`` returns: the totals, the records
 it kept, the time and the workers, as text for people (``summary``) and as
 JSON (``to_json``, docs/commands.md "simulate --json").
@@ -33,6 +36,7 @@ class Totals:
         self.moves = 0
         self.reasons = dict.fromkeys(t.ruleset.reasons, 0)
         self.no_winner = 0  # games without a winner (only a rule set that may end so has them, R16.7)
+        self.shared = 0  # games whose victory several players shared (a rule set that lets them, R20.10)
 
     def add(self, record: GameRecord) -> None:
         """Count one finished game."""
@@ -41,7 +45,9 @@ class Totals:
         self.games += 1
         self.moves += record.length
         self.reasons[record.reason] += 1
-        self.no_winner += record.winner < 0
+        shared = len(record.winners) > 1
+        self.shared += shared
+        self.no_winner += record.winner < 0 and not shared
 
 
 @dataclass
@@ -86,9 +92,12 @@ class TournamentRun:
         return dict(self._totals.reasons)
 
     def to_json(self) -> dict:
-        """The ``simulate --json`` document (docs/commands.md, "simulate --json")."""
+        """The ``simulate --json`` document (docs/commands.md, "simulate --json").  ``preset`` and ``board``
+        are null, and ``gods`` false, for a game without such parameters; ``parameters`` holds every
+        parameter of the rule set (``record_params``)."""
         t = self.tournament
         rs = t.ruleset
+        params = rs.record_params()
         return {
             "games": self.games,
             "bots": [row.to_json(rs.seat_names) for row in self.table()],
@@ -96,15 +105,18 @@ class TournamentRun:
             "interrupted": self.interrupted,
             "seed": t.seed,
             "players": rs.players,
-            "preset": rs.preset,
-            "board": rs.board.source,
+            "preset": params.get("preset"),
+            "board": params.get("board"),
             "lineup": list(t.lineup),
             "colors": list(rs.seat_names),
             "deals": t.deals,
             "reasons": self.reasons(),
             "game": rs.game,
-            "gods": rs.gods,
+            "gods": params.get("gods", False),
+            "parameters": params,
+            "score": rs.score_name,
             "no_winner": self._totals.no_winner,
+            "shared": self._totals.shared,
             "mean_moves": (self._totals.moves / self.games) if self.games else 0.0,
             "seconds": self.seconds,
             "workers": self.workers,
@@ -126,6 +138,9 @@ class TournamentRun:
         how = ", ".join(f"{ended(rs, reason)} {n}" for reason, n in self.reasons().items())
         if rs.may_end_without_winner:
             how += f"; without a winner ({rs.rule_of('winner')}) {self._totals.no_winner}"
+        if rs.shares_victory:
+            how += (f"; the victory shared ({rs.rule_of('winner')}) {self._totals.shared} (k players sharing it "
+                    f"win 1/k each)")
         lines.append(f"{where}, {self.seconds:.1f} s, {rate:.2f} games/s; ended {how}")
         if rs.pairs:
             plays = ", ".join(f"{name} plays {' and '.join(rs.color_names_of(seat))}"
@@ -133,7 +148,7 @@ class TournamentRun:
             lines.append(f"{t.players} players, two colors each (R15): {plays}; a player's points are its weaker "
                          f"color's (R15.5)")
         lines.append("")
-        lines.append(format_table(self.table(), rs.seat_names))
+        lines.append(format_table(self.table(), rs.seat_names, rs.score_name))
         return "\n".join(lines)
 
 

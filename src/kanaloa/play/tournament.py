@@ -2,11 +2,17 @@
 
 A *tournament* seats a *lineup* of bot specs (``greedy,random,random,random``:
 one spec per seat, so the lineup's length is the number of players) at many
-games of one rule set (``kanaloa.rules.ruleset.Ruleset``: Kanaloa for 2, 3 or
-4, where with 2 each plays two colors, R15; Kahuna for 2, R16; with or
-without Might of the Gods, R14) on the compiled core.  ``make_tournament``
-checks it all once; ``kanaloa.play.simulate`` runs one and sums up how each
-bot did.
+games of one rule set of any registered game (``kanaloa.load_game``: Kanaloa
+for 2, 3 or 4, where with 2 each plays two colors, R15; Kahuna for 2, R16;
+with or without Might of the Gods, R14; every other game the registry
+lists) on the compiled core.  ``make_tournament`` checks it all once;
+``kanaloa.play.simulate`` runs one and sums up how each bot did.
+
+**The game** is reached only through its rule set and the registry's
+``position`` face: a game is dealt with ``position.deal(ruleset, seed,
+engine)`` on the compiled core, the bots choose from the position's engine
+state, every move is written as ``position.move_of(action)`` says, and the
+result is read from the final position (``kanaloa.play.records``).
 
 **Rotations.**  Games come in *deals*.  A deal is one shuffle of the cards,
 fixed by its deal seed, and it is played once for every rotation of the
@@ -40,8 +46,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import PATH_LIMIT, OptionError, brief, quote
-from ..position.notation import Move
-from ..rules.core import CoreState
 from ..rules.engine import load_engine
 from ..rules.registry import document_game, game_type, load_game
 from ..rules.rng import MASK64
@@ -95,14 +99,14 @@ class Tournament:
         return bot_seeds(self.seed, game, self.players)
 
 
-# The options of ``kanaloa simulate`` that give the rule set's parameters.
-_OPTION_OF = {"game": "--game", "players": "--players", "preset": "--preset", "gods": "--gods", "board": "--board",
-              "colors": "--colors"}
+# The options of ``kanaloa simulate`` that give the rule set's parameters: ``--NAME`` for parameter NAME
+# (``kanaloa.interfaces.cli.game_parameter_options``), and ``--game`` for the game itself.
+_OPTION_OF = {"game": "--game"}
 
 
 def option_error(exc: ParameterError, labels: dict[str, str] | None = None) -> OptionError:
     """A rule set's refusal worded with the command's option: ``--preset 'tabletop': Kahuna has no presets``."""
-    label = (labels or _OPTION_OF).get(exc.parameter, exc.parameter)
+    label = (labels or _OPTION_OF).get(exc.parameter, f"--{exc.parameter}")
     shown = f" {quote(exc.value, PATH_LIMIT) if isinstance(exc.value, str) else brief(exc.value)}" if exc.shown \
         else ""
     return OptionError(f"{label}{shown}: {exc.why}")
@@ -118,8 +122,9 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, *, game: str | N
     to the game's defaults); ``players``, when given, must be the lineup's
     length.  Raises
     ``OptionError`` naming the option (``--bots``, ``--games``,
-    ``--players``, ``--preset``, ``--gods``, ``--board``, ``--game``) for
-    a bad spec, a lineup that disagrees with ``players``,
+    ``--players``, ``--preset``, ``--gods``, ``--board``, ``--game``, or
+    ``--NAME`` for another parameter of the game) for a bad spec, a bot the
+    game cannot seat (``Bot.check``), a lineup that disagrees with ``players``,
     a rule set that cannot be (``load_game``'s reasons: the gods need 16
     islands, Kahuna is for two players...), a number of games that is not a
     positive multiple of the number of players, or a bad seed; ``BoardError``
@@ -148,6 +153,8 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, *, game: str | N
     elif ruleset.players != len(specs):
         raise OptionError(f"--bots {quote(given)}: {len(specs)} bot(s) for a game of {ruleset.players} players; "
                           f"the lineup has one bot per seat")
+    for spec in dict.fromkeys(specs):
+        parse_bot_spec(spec).check(ruleset)  # a bot the game cannot seat (a face it lacks), named
     p = len(specs)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise OptionError(f"--games {brief(games)}: must be a positive whole number")
@@ -159,10 +166,11 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, *, game: str | N
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
         raise OptionError(f"--seed {brief(seed)}: must be an integer from 0 to 2**64-1")
     try:
-        _deal(ruleset, 0)  # the compiled core must be able to play the board
+        deal(ruleset, 0)  # the compiled core must be able to play the rule set (a board beyond its capacities)
     except ValueError as exc:
-        raise OptionError(f"--board {quote(ruleset.board.source, PATH_LIMIT)}: the compiled core cannot play it "
-                          f"({exc})") from None
+        board = ruleset.record_params().get("board")
+        what = f"--board {quote(board, PATH_LIMIT)}" if isinstance(board, str) else f"--game {ruleset.game}"
+        raise OptionError(f"{what}: the compiled core cannot play it ({exc})") from None
     return Tournament(tuple(specs), games, seed, ruleset)
 
 
@@ -193,34 +201,43 @@ def time_budgeted(spec: str) -> bool:
 
 # Equal rule sets share one object per process, and so their board, so the core's tables (cached per
 # board object) are built once even when every task brings its own pickled copy.
-_RULESETS: dict[Ruleset, Ruleset] = {}
+_RULESETS: dict[Any, Any] = {}
 
 
 def _shared(ruleset: Ruleset) -> Ruleset:
     return _RULESETS.setdefault(ruleset, ruleset)
 
 
-def _deal(ruleset: Ruleset, seed: int) -> CoreState:
-    """A game of ``ruleset`` dealt from ``seed`` on the compiled core."""
-    state = _shared(ruleset).deal(load_engine("core"), seed)
-    assert isinstance(state, CoreState)
-    return state
+def deal(ruleset: Ruleset, seed: int) -> Any:
+    """A game of ``ruleset`` dealt from ``seed`` on the compiled core: a position of the game's ``position``
+    face (``Position`` for the Kanaloa family), full, its ``state`` the engine state the bots play on."""
+    rules = _shared(ruleset)
+    return rules.game_type.face("position").deal(rules, seed, load_engine("core"))
 
 
 def play_seated_game(ruleset: Ruleset, deal_seed: int, seating: Sequence[str], bot_seeds: Sequence[int],
-                     movers: list[int] | None = None) -> tuple[list[int], CoreState]:
+                     movers: list[int] | None = None, moves: list[str] | None = None) -> tuple[list[int], Any]:
     """Play one game of ``ruleset`` on the compiled core; returns ``(actions, final_state)``.
 
     ``seating[s]`` is the spec of seat ``s``'s bot, started with
     ``bot_seeds[s]``.  Every move a bot chooses is checked against the legal
     moves (``apply`` itself trusts its input); an illegal choice raises
     ``RuntimeError`` naming the bot.  ``movers``, when given, receives the
-    seat that made each move.
+    seat that made each move, and ``moves`` each move in notation, as the
+    game's position writes it (``move_of``).
     """
+    _, actions, final = _play(ruleset, deal_seed, seating, bot_seeds, movers, moves)
+    return actions, final
+
+
+def _play(ruleset: Ruleset, deal_seed: int, seating: Sequence[str], bot_seeds: Sequence[int],
+          movers: list[int] | None, moves: list[str] | None) -> tuple[Any, list[int], Any]:
+    """``play_seated_game``, with the final position first: ``(position, actions, final_state)``."""
     if len(seating) != ruleset.players:
         raise ValueError(f"{len(seating)} bots for a game of {ruleset.players} players")
     rules = _shared(ruleset)
-    state = _deal(rules, deal_seed)
+    position = deal(rules, deal_seed)
+    state = position.state  # the position's own engine state, played on in place
     bots = [parse_bot_spec(spec) for spec in seating]
     for bot, seed in zip(bots, bot_seeds, strict=True):
         bot.start(rules, seed)
@@ -232,16 +249,13 @@ def play_seated_game(ruleset: Ruleset, deal_seed: int, seating: Sequence[str], b
             raise RuntimeError(f"bot {quote(bot.spec)} in seat {state.to_move} chose illegal action {action}")
         if movers is not None:
             movers.append(state.to_move)
+        if moves is not None:
+            moves.append(str(position.move_of(action)))
         state.apply(action)
         actions.append(action)
         if len(actions) > MAX_MOVES:
             raise RuntimeError(f"game did not end within {MAX_MOVES} moves (deal seed {deal_seed})")
-    return actions, state
-
-
-def notation(ruleset: Ruleset, actions: Sequence[int], movers: Sequence[int]) -> tuple[str, ...]:
-    """Each action in notation, as the seat that made it writes it."""
-    return tuple(str(Move.from_action(a, ruleset, seat)) for a, seat in zip(actions, movers, strict=True))
+    return position, actions, state
 
 
 def play_game(tournament: Tournament, game: int) -> GameRecord:
@@ -254,8 +268,6 @@ def play_game(tournament: Tournament, game: int) -> GameRecord:
     seating = t.seating(game)
     seeds = t.bot_seeds(game)
     dealt = t.deal_seed(game)
-    movers: list[int] = []
-    actions, state = play_seated_game(t.ruleset, dealt, seating, seeds, movers)
-    return GameRecord.of_game(t.ruleset, dealt, seating, seeds, notation(t.ruleset, actions, movers),
-                              state.to_data(), index=game)
-
+    moves: list[str] = []
+    final, _, _ = _play(t.ruleset, dealt, seating, seeds, None, moves)
+    return GameRecord.of_game(t.ruleset, dealt, seating, seeds, moves, final, index=game)

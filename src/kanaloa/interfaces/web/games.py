@@ -426,7 +426,7 @@ class PlayGame:
         rs = self.rules
         seed = self.deal.seed
         return GameRecord.of_game(rs, seed, self.seats, [seed + seat for seat in range(rs.players)], self.moves,
-                                  self.pos.state.to_data()).to_json()
+                                  self.pos).to_json()
 
 
 def new_game(body: dict[str, Any]) -> PlayGame:
