@@ -21,6 +21,9 @@ path loaded only when a layer asks for it (``GameType.face``):
 face          what it is
 ============  ======================================================================
 ``position``  the position class: ``new``/``deal``, ``from_json``, moves in notation
+              (``move_of(action)``), ``outcome`` and ``seat_scores`` (each seat's
+              score, what the rule set's ``score_name`` counts), which ``simulate``
+              and the game records read
 ``search``    the adapter that puts the game behind the search protocol
               (``search(policy, one_order, reshuffle, cut)``, with ``wrap(state)``)
 ``hint``      what a hint says of the search's result, beyond the protocol:
@@ -33,10 +36,19 @@ face          what it is
               ``display(position, use_color=False) -> str``
 ``svg``       the SVG picture of a position: ``svg(position, **options) -> str``
 ``openspiel`` the game as an OpenSpiel game: ``openspiel(ruleset) -> pyspiel.Game``
-              (importing its module registers the games with ``pyspiel``)
+              (importing its module registers the games with ``pyspiel``), with
+              ``state_of(engine_state)``, ``code_of(action)``, states that
+              ``resample(player, seed)``, and ``core_rollouts`` (whether its states
+              hold the family's core for ``openspiel-mcts:rollout=core``)
 ``bench``     the benchmark's workloads and the game's signatures:
               ``bench(game_type) -> kanaloa.tools.benchmark.GameBench``
 ============  ======================================================================
+
+A rule set answers, besides its parameters (``params()``): ``players``,
+``seat_names``, ``describe()``, ``reasons``, ``reason_text``, ``rule_of``,
+``pairs``, ``may_end_without_winner``, ``no_winner_reason``,
+``shares_victory`` (several players may share the victory), ``score_name``
+and ``record_params()`` (the parameters a game record names it by).
 
 Nothing above the rules imports a game's modules by name; it asks the
 registry for the face, so a second game with its own core, reference,
