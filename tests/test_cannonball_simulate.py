@@ -222,6 +222,17 @@ def test_a_record_keeps_its_countries_and_tiles(tmp_path):
         assert record["tiles"] == [str(tile), "ridge"]
         pos = replay(json.dumps(record))
         assert pos.players == ("england", "portugal") and pos.is_over
+    # By hand: the record's ``kanaloa new`` command deals the game again, and its moves play it to the end.
+    record = GameRecord.from_json(out.read_text(encoding="utf-8").splitlines()[1])
+    command = record.new_command().split()
+    assert command[:3] == ["kanaloa", "new", "--game"] and f"{tile},ridge" in command
+    dealt = run(*command[1:])
+    assert dealt.exit_code == 0, dealt.output
+    moves = tmp_path / "record.json"
+    moves.write_text(record.dumps(), encoding="utf-8")
+    played = run("play", "-", "--moves-file", str(moves), input=dealt.stdout)
+    assert played.exit_code == 0, played.output
+    assert CannonballPosition.from_json(played.stdout) == replay(record)
 
 
 def test_the_record_keys_are_the_documented_ones(three_way):

@@ -83,7 +83,7 @@ set, and of which JSON type each is, the game's default rule set's
 set and plays ``moves`` on it, checking every move; the final position is
 exactly the one the bots reached.  It then checks the record against it: the
 game must be over, and ``scores``, ``ranks``, ``winner``, ``reason`` (and
-``color_scores``) must be those of the game its moves play; a record that
+``color_scores``, ``winners``) must be those of the game its moves play; a record that
 says otherwise is refused, naming its line and the field.  A game is dealt
 and played through its ``position`` face (``kanaloa.position.deal_position``),
 so a record of any registered game replays.
