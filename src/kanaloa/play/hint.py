@@ -63,7 +63,7 @@ from ..rules.core import CoreState
 from ..rules.ruleset import Ruleset, ruleset_for_state
 from ..search import Candidate
 from . import parallel
-from .family_hint import FAMILY_HINT, Gain, Standing, scoring_rule
+from .family_hint import FAMILY_HINT
 from .interrupt import CtrlC
 from .limits import SettingError, check_one_budget, worker_count
 from .settings import HINT_SETTINGS, SearchSettings
@@ -148,7 +148,7 @@ class Hint:
     ``candidates`` are the ``top`` most visited moves and every move about
     equal to the best beyond them; ``about_equal`` names the moves about
     equal to the best (the best first); ``gains`` maps each color of the
-    mover to its ``Gain``; ``expected_points`` the mean final points of
+    mover to its gain (the game's ``hint`` face says what it holds: ``to_json()``, ``describe()``); ``expected_points`` the mean final points of
     every color over the whole search.
     """
 
