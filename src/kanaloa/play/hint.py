@@ -148,8 +148,9 @@ class Hint:
     ``candidates`` are the ``top`` most visited moves and every move about
     equal to the best beyond them; ``about_equal`` names the moves about
     equal to the best (the best first); ``gains`` maps each color of the
-    mover to its gain (the game's ``hint`` face says what it holds: ``to_json()``, ``describe()``); ``expected_points`` the mean final points of
-    every color over the whole search.
+    mover to its gain (what it holds is the game's ``hint`` face's to say;
+    each has ``to_json()`` and ``describe()``); ``expected_points`` the mean
+    final points of every color over the whole search.
     """
 
     move: str
