@@ -65,7 +65,7 @@ from typing import Any, cast
 from ..errors import BoardError, MoveError, OptionError, PositionError, brief, quote
 from ..rules import actions
 from ..rules.board import Board, load_board
-from ..rules.engine import Engine, EngineState, load_engine
+from ..rules.engine import Engine, EngineState, engine_of
 from ..rules.reference import ReferenceState, why_illegal, why_not_mover_color
 from ..rules.registry import load_game
 from ..rules.ruleset import SEED_LIMIT, ParameterError, Ruleset
@@ -143,15 +143,18 @@ class Position:
         return cls.deal(ruleset, seed, engine)
 
     @classmethod
-    def deal(cls, ruleset: Ruleset, seed: int = 0, engine: Engine | None = None) -> Position:
-        """A freshly dealt full position of ``ruleset``, dealt from ``seed`` (R3, R14.1, R15.2, R16.2)."""
+    def deal(cls, ruleset: Ruleset, seed: int = 0, engine: Engine | str | None = None) -> Position:
+        """A freshly dealt full position of ``ruleset``, dealt from ``seed`` (R3, R14.1, R15.2, R16.2).
+
+        ``engine``: an ``Engine``, its name (``"core"``, ``"reference"``) or None (the core).
+        """
         if not is_int(seed) or not 0 <= seed < SEED_LIMIT:
             raise OptionError(f"seed {brief(seed)}: must be an integer from 0 to 2**64-1")
-        engine = engine or load_engine()
+        engine = engine_of(engine)
         return cls(ruleset, engine, None, engine.deal(ruleset, seed))
 
     @classmethod
-    def from_json(cls, obj: str | bytes | bytearray | dict[str, Any], engine: Engine | None = None,
+    def from_json(cls, obj: str | bytes | bytearray | dict[str, Any], engine: Engine | str | None = None,
                   boards: Callable[[str], Board] = load_board) -> Position:
         """Read a ``kanaloa-position/1`` document (text or parsed JSON).
 
@@ -162,7 +165,7 @@ class Position:
         """
         doc = parse_json(obj) if isinstance(obj, (str, bytes, bytearray)) else obj
         ruleset, viewer, data, wait = read(doc, boards)
-        engine = engine or load_engine()
+        engine = engine_of(engine)
         if wait is not None:
             return cls(ruleset, engine, viewer, None, data, wait)
         return cls(ruleset, engine, viewer, engine.from_data(ruleset.board, data))
