@@ -98,7 +98,8 @@ GAME_PACKAGES: dict[str, dict[str, str]] = {
     "cannonball": {"": "rules", "state": "rules", "island": "rules", "reference": "rules", "core": "rules",
                    "ruleset": "rules", "position": "position", "spiel": "openspiel",
                    "format": "position",
-                   "search": "play", "hint": "play", "greedy": "play", "display": "interfaces", "svg": "interfaces"},
+                   "search": "play", "hint": "play", "greedy": "play", "bench": "tools", "display": "interfaces",
+                   "svg": "interfaces"},
 }
 
 
