@@ -19,7 +19,7 @@ the notation are ``kanaloa.cannonball.format``'s.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kanaloa.cannonball.core import CoreState
 from kanaloa.cannonball.format import move_text, parse_move, read_position, why_not, write_position
@@ -29,6 +29,9 @@ from kanaloa.cannonball.state import REASON_NAMES, ROUND_NAMES, CannonballData
 from kanaloa.errors import MoveError, OptionError, PositionError, brief
 from kanaloa.position.format import dumps, is_int
 from kanaloa.rules.engine import Engine
+
+if TYPE_CHECKING:
+    from kanaloa.rules.rng import SplitMix64
 
 __all__ = ["ENGINE_NAMES", "CannonballPosition"]
 
@@ -114,6 +117,20 @@ class CannonballPosition:
     def copy(self) -> CannonballPosition:
         """An independent copy on the same engine."""
         return CannonballPosition(self.ruleset, self.engine, self._state.copy())
+
+    def on(self, engine: object) -> CannonballPosition:
+        """A copy of this position on ``engine`` (``"core"``, ``"reference"``, or None for the core when it is
+        built; nothing is checked again).  Raises ``OptionError`` for another engine."""
+        name = engine_name(engine)
+        if name == self.engine:
+            return self.copy()
+        return CannonballPosition(self.ruleset, name, state_of(name, self.data))
+
+    def crowded(self, stream: SplitMix64) -> CannonballPosition:
+        """A new position on the same engine: this new game's island crowded with roads from ``stream``
+        (``CannonballRules.crowded``), for the soak's crowded starts."""
+        return CannonballPosition(self.ruleset, self.engine, state_of(self.engine, self.ruleset.crowded(
+            self.data, stream)))
 
     def as_viewer(self, name: str) -> CannonballPosition:
         """Always a ``PositionError``: there is nothing a player does not see (R20)."""

@@ -6,34 +6,46 @@ parameter; each caller words it its own way, as Kanaloa's rule sets are
 worded).  The ``CannonballRules`` it returns answers what the other parts
 need: the countries in seat order, the tiles the layout draws from, the road
 supply, the reasons a game ends and their rules, the parameters that make it
-again, and a JSON description.  ``new_game(seed)`` deals a game of it.
+again, and a JSON description.  ``new_game(seed)`` deals a game of it.  For
+the soak, as every game's rule set: ``crowded(data, stream)`` (a crowded
+island, where the endings random play never reaches come up) and
+``state_checks(state)`` (an engine state's answers against its own data).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import BoardError, brief
 from ..rules.ruleset import Parameter, ParameterError
 from .island import BUILTIN_TILES, Tile, load_tile, new_game
+from .reference import legal_actions, play
 from .state import (
     BLOCKADES,
     CANNONS,
     COUNTRIES,
+    FOREST,
     FORTS,
+    GRASS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     REASON_NAMES,
     REASON_TEXT,
     ROAD_TILES,
+    ROUND_LANDING,
+    ROUND_OVER,
     CannonballData,
 )
+
+if TYPE_CHECKING:
+    from ..rules.rng import SplitMix64
 
 GAME = "cannonball"
 TITLE = "Cannonball Colony"
 DEFAULT_PLAYERS = 4
+CROWD_ROADS = 0.45  # a crowded island's share of the free grass and forest spaces that hold a road
 
 
 PARAMETERS = (
@@ -125,6 +137,33 @@ class CannonballRules:
     def new_game(self, seed: int) -> CannonballData:
         """A new game of this rule set, its island laid out from ``seed`` (R20.1, R20.2)."""
         return new_game(self.players, seed, list(self.tiles))
+
+    def crowded(self, data: CannonballData, stream: SplitMix64) -> CannonballData:
+        """A crowded island for the soak (``kanaloa soak``), from ``data`` (a new game of this rule set) and
+        ``stream``: random play ends every game by the last road tile, so here the ships land at random legal
+        spaces (R20.4), a road lies on each free grass or forest space with chance ``CROWD_ROADS``, and the
+        supply is cut to ``1 + stream.below(supply)`` tiles.  Networks are then wide and forts fit
+        everywhere, and ten forts, every country passing and shared victories (R20.10) come up as often as
+        the last road tile.  ``data`` itself is not changed."""
+        out = data.copy()
+        while out.round == ROUND_LANDING:
+            moves = legal_actions(out)
+            play(out, moves[stream.below(len(moves))])
+        ships = set(out.ships)
+        for space, terrain in enumerate(out.terrain):
+            if terrain in (GRASS, FOREST) and space not in ships and stream.next() / 2.0**64 < CROWD_ROADS:
+                out.road[space] = True
+        out.supply = 1 + stream.below(out.supply)
+        return out
+
+    def state_checks(self, state: Any) -> list[tuple[str, Any, Any]]:
+        """What an engine state answers against what its exported data says: ``(name, answer, from the data)``
+        for its players, player to move, round, end, winners, ranking, reason and supply."""
+        d = state.to_data()
+        return [("players", state.players, d.players), ("to_move", state.to_move, d.to_move),
+                ("round", state.round, d.round), ("is_over", state.is_over, d.round == ROUND_OVER),
+                ("winners", list(state.winners), d.winners), ("ranking", list(state.ranking), d.ranking),
+                ("reason", state.reason, d.reason), ("supply", state.supply, d.supply)]
 
     def params(self) -> dict[str, Any]:
         """The parameters that make this rule set again with ``make_cannonball(**params)``."""

@@ -1401,17 +1401,19 @@ def soak(games: int, seed: int | None, workers: str, keep_going: bool, game: int
     Every move is drawn at random from the legal moves. After every move
     both engines' legal-move lists and the player to move must agree; at
     the start, whenever the turn passes and at the end their complete
-    states must be equal. Games cycle through 3, 4 and 2 players (two
-    colors each) and the yucata and tabletop presets; one in eight starts from a board crowded
-    with bridges and one in eight jumps in after moves the core played
-    alone. Everything follows from --seed and the game's number, so any
-    --workers count plays the same games.
+    states must be equal. Games cycle through the example rule sets of
+    every registered game (kanaloa games): first Kanaloa with 3, 4 and 2
+    players (two colors each) and the yucata and tabletop presets, then the
+    others. One in eight starts from a crowded start (a board crowded with
+    bridges; each game says what its own holds) and one in eight jumps in
+    after moves the core played alone. Everything follows from --seed and
+    the game's number, so any --workers count plays the same games.
 
     Reports games, moves, divergences and time. By default the soak stops
-    at the first divergence and prints a reproducer: the deal seed,
-    players, preset, start, how many moves were played, the moves so far
-    and the command that plays the game again (--game). Exit status 1 when
-    the engines diverged, 130 when interrupted (Ctrl-C).
+    at the first divergence and prints a reproducer: the deal seed, the
+    rule set, the start, how many moves were played, the moves so far and
+    the command that plays the game again (--game). Exit status 1 when the
+    engines diverged, 130 when interrupted (Ctrl-C).
     """
     from ..play.limits import worker_count
     from ..play.progress import Progress

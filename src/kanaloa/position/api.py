@@ -60,7 +60,7 @@ colors in seat order.  Every place and swap names the color it builds with
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import BoardError, MoveError, OptionError, PositionError, brief, quote
 from ..rules import actions
@@ -74,6 +74,9 @@ from . import notation
 from . import viewer as viewing
 from .format import FORMAT, dumps, is_int, parse_json, read, render
 from .notation import Move, parse_move
+
+if TYPE_CHECKING:
+    from ..rules.rng import SplitMix64
 
 __all__ = ["FORMAT", "Position", "WaitingError"]
 
@@ -178,13 +181,23 @@ class Position:
             None if self._wait is None else self._wait.copy(), self._wait_kind,
         )
 
-    def on(self, engine: Engine) -> Position:
-        """A copy of this position whose state lives in ``engine`` (nothing is checked again)."""
+    def on(self, engine: Engine | str) -> Position:
+        """A copy of this position whose state lives in ``engine`` (an ``Engine`` or its name; nothing is
+        checked again)."""
+        engine = engine_of(engine)
         if engine is self.engine:
             return self.copy()
         state = None if self._state is None else engine.from_data(self.board, self._state.to_data())
         wait = None if self._wait is None else self._wait.copy()
         return Position(self.ruleset, engine, self._viewer, state, wait, self._wait_kind)
+
+    def crowded(self, stream: SplitMix64) -> Position:
+        """A new full position on the same engine: this one's state with bridges scattered over every link
+        from ``stream`` (``Ruleset.crowded``), for the soak's crowded starts."""
+        if self._viewer is not None:
+            raise PositionError("viewer: only a full position can be crowded")
+        data = self.ruleset.crowded(self._data(), stream)
+        return Position(self.ruleset, self.engine, None, self.engine.from_data(self.board, data))
 
     def as_viewer(self, color: str) -> Position:
         """This position as ``color`` sees it (a viewer position); with two players ``color`` names the

@@ -38,6 +38,29 @@ face          what it is
               ``bench(game_type) -> kanaloa.tools.benchmark.GameBench``
 ============  ======================================================================
 
+**What the generic layers ask of a game's objects.**  Besides the faces,
+a layer above the rules speaks to two objects of every game through the same
+protocol, whatever their class:
+
+* the *position* (the ``position`` face's class): ``deal(ruleset, seed,
+  engine=None)`` and ``from_json(doc, engine=None, boards=None)`` make one,
+  on the engine ``"core"`` or ``"reference"`` (None: the core); ``copy()``,
+  ``on(engine)`` (a copy on the other engine), ``crowded(stream)`` (a new
+  position made from a freshly dealt one with far more pieces than random
+  play leaves, for the soak); ``ruleset``, ``engine``, ``state`` (the engine
+  state: ``copy``, ``apply``, ``legal_actions``, ``is_over``, ``to_move``,
+  ``to_data``), ``players``, ``to_move``, ``is_over``, ``outcome``
+  (``winner``, ``ranking``, ``reason``), ``viewer``, ``waiting``;
+  ``legal_moves()``, ``move_strings()``, ``move_of(action)``,
+  ``play(text)``, ``push(action)``, ``to_json()``, ``dumps()``;
+* the *rule set* (``load_game``'s result): ``game``, ``game_type``,
+  ``title``, ``players``, ``params()``, ``describe()``, ``document_game``,
+  ``palette``, ``colors``, ``seat_names``, ``reasons`` and
+  ``rule_of(event)``, ``lacks(feature)`` (why it has no feature another
+  game has, None when it has it), ``crowded(data, stream)`` (the data of a
+  position's ``crowded``) and ``state_checks(state)`` (an engine state's
+  answers against its own data, for the soak).
+
 Nothing above the rules imports a game's modules by name; it asks the
 registry for the face, so a second game with its own core, reference,
 position format and pictures needs nothing beyond its own package and its

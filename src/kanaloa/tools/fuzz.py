@@ -836,13 +836,11 @@ class _Run:
         return out
 
     def _check_board(self, board: Board) -> None:
-        from ..rules.engine import load_engine
         from .soak import FROM_DEAL, SoakGame, play_game
 
         for rules in self._board_rulesets(board):
             game = SoakGame(self.seed, self.run, stream_output(self.seed, self.run), rules, FROM_DEAL)
-            outcome = _expect("soak.play_game on the board",
-                              functools.partial(play_game, game, load_engine("core"), load_engine("reference")))
+            outcome = _expect("soak.play_game on the board", functools.partial(play_game, game))
             if outcome.divergence is not None:
                 raise _Found("soak.play_game on the board", f"the engines diverge on an accepted board: "
                                                             f"{_short(outcome.divergence.what, 300)}")
