@@ -211,6 +211,13 @@ class CannonballPosition:
         """The notation of action code ``action``; ``MoveError`` for a code naming no move."""
         return move_text(action, self.players, self.data)
 
+    def parse(self, move: str) -> str:
+        """The move ``move`` names here (``road C2``, ``france: road c2``), in the notation ``move_strings``
+        writes (``road c2``); only its form is checked, not whether it is legal.  Raises ``MoveError``
+        naming the move and why (``format.parse_move``)."""
+        d = self.data
+        return move_text(parse_move(move, self.players, d), self.players, d)
+
     def play(self, move: str) -> None:
         """Apply one move given in notation (``road c2``, ``france: fort c2``), checked, in place.
 

@@ -52,7 +52,9 @@ protocol, whatever their class:
   ``to_data``), ``players``, ``to_move``, ``is_over``, ``outcome``
   (``winner``, ``ranking``, ``reason``), ``viewer``, ``waiting``;
   ``legal_moves()``, ``move_strings()``, ``move_of(action)``,
-  ``play(text)``, ``push(action)``, ``to_json()``, ``dumps()``;
+  ``parse(text)`` (the move a text names, its form checked: ``str()`` of it
+  is the canonical notation), ``play(text)``, ``push(action)``,
+  ``to_json()``, ``dumps()``;
 * the *rule set* (``load_game``'s result): ``game``, ``game_type``,
   ``title``, ``players``, ``params()``, ``describe()``, ``document_game``,
   ``palette``, ``colors``, ``seat_names``, ``reasons`` and
