@@ -1,6 +1,7 @@
 """The compiled core against the readable reference, move by move, in every registered rule set.
 
-The rule sets are the registry's (``kanaloa.rules.registry``: each ``GameType``'s examples), each
+The rule sets are the registry's (``kanaloa.rules.registry``: each ``GameType``'s examples) of the
+Kanaloa family, each
 example of a game with presets taken in both presets (R13): Kanaloa with 2, 3 and 4 players (R15 for
 two, each seat playing two colors and a build naming its color), the same with Might of the Gods
 (R14: the tokens, what each player knows, what a token use leaves pending, the chance stream after
@@ -45,10 +46,14 @@ MOVE_CAP = 2000
 
 
 def registered_rule_sets() -> list[Ruleset]:
-    """Every example rule set of every registered game; an example of a game that takes a preset in each
-    of its presets.  In registration order, each rule set once."""
+    """Every example rule set of every registered game of the Kanaloa family (a ``Ruleset``: these engines
+    share ``StateData``; Cannonball Colony has its own differential test, test_cannonball_differential.py);
+    an example of a game that takes a preset in each of its presets.  In registration order, each rule set
+    once."""
     found: dict[tuple, Ruleset] = {}
     for game in game_types():
+        if not isinstance(game.load(), Ruleset):
+            continue
         presets = next((p.choices for p in game.parameters if p.name == "preset"), ())
         for params in game.examples:
             for preset in presets or (None,):
