@@ -33,7 +33,7 @@ from test_layers import GAME_PACKAGES, MODULES, imports_of, module_name, part_of
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "kanaloa"
-ABOVE_RULES = ("position", "search", "openspiel.py", "play", "tools", "interfaces")
+ABOVE_RULES = ("position", "search", "openspiel", "play", "tools", "interfaces")
 SCRIPTS = PACKAGE / "interfaces" / "web" / "static"
 
 # The constants of kanaloa.rules.state (and kanaloa.rules.ruleset's tables) that belong to one game or variant.

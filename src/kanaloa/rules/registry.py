@@ -32,8 +32,10 @@ face          what it is
 ``display``   the terminal picture of a position (``kanaloa show``):
               ``display(position, use_color=False) -> str``
 ``svg``       the SVG picture of a position: ``svg(position, **options) -> str``
-``openspiel`` the game as an OpenSpiel game: ``openspiel(ruleset) -> pyspiel.Game``
-              (importing its module registers the games with ``pyspiel``)
+``openspiel`` the game as an OpenSpiel game: ``openspiel(ruleset, seed=0) -> pyspiel.Game``;
+              importing its module registers the game with ``pyspiel`` through
+              ``kanaloa.openspiel.register_game``, and ``import kanaloa.openspiel``
+              imports every game's
 ``bench``     the benchmark's workloads and the game's signatures:
               ``bench(game_type) -> kanaloa.tools.benchmark.GameBench``
 ============  ======================================================================
@@ -95,7 +97,7 @@ _FAMILY_FACES = {
     "greedy": "kanaloa.play.greedy:GreedyPlayer",
     "display": "kanaloa.interfaces.display:render_position",
     "svg": "kanaloa.interfaces.svg:position_svg",
-    "openspiel": "kanaloa.openspiel:game_for",
+    "openspiel": "kanaloa.openspiel.family:game_for",
 }
 
 
