@@ -187,6 +187,9 @@ _LACKS = {
     "rules.gods": f"Might of the Gods is a variant of Kanaloa, not of {TITLE} (R14, R20)",
     "colors": f"in {TITLE} each player is one country (R20.3)",
     "viewer": f"nothing is hidden in {TITLE}: every player sees the whole position (R20)",
+    "tactics": (f"the tactical suite serves Kanaloa: its puzzles are exact wins within a turn of many moves, and "
+                f"a turn of {TITLE} is one build after at most one shot (R20.6), which leaves no such puzzle "
+                f"(docs/cannonball.md, \"Tactics\")"),
 }
 
 

@@ -1028,9 +1028,12 @@ def hint_lines(found) -> list[str]:
               help="With --generate: how many seeded games to search. [default: 3000]")
 @click.option("--per-kind", "per_kind", type=click.IntRange(1), default=None,
               help="With --generate: the most puzzles of each kind to keep. [default: 15]")
+@click.option("--game", "game", default=None, metavar="GAME",
+              help="The game whose puzzles to run or build: the suite holds Kanaloa's; another game is refused "
+                   "with the reason it has none. [default: kanaloa]")
 def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tuple[str, ...], suite_file: str | None,
             as_json: bool, progress: bool, generate: bool, out: str | None, games: int | None,
-            per_kind: int | None) -> None:
+            per_kind: int | None, game: str | None) -> None:
     """Check the hint on the tactical suite: positions whose best first move is known exactly.
 
     Each puzzle is a position, seen by the player to move, where that player
@@ -1054,6 +1057,9 @@ def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tup
     with the fewest correct moves first. The same --seed, --games and
     --per-kind give the same suite. The shipped suite was made with
     'kanaloa tactics --generate --seed 0'.
+
+    The puzzles are Kanaloa's: a game without any (--game) is refused in
+    one line with its rule set's reason.
     """
     from ..play.hint import check_budget
     from ..play.progress import Progress
@@ -1061,8 +1067,10 @@ def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tup
         DEFAULT_GAMES,
         DEFAULT_PER_KIND,
         KINDS,
+        SUITE_GAME,
         GenerateProgress,
         SuiteProgress,
+        check_game,
         check_kinds,
         load_suite,
         parse_suite,
@@ -1070,6 +1078,7 @@ def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tup
     )
     from ..tools.tactics import generate as make_suite
 
+    check_game(SUITE_GAME if game is None else game)
     live = progress and sys.stderr.isatty()
     if generate:
         for given, name in ((iterations, "--iterations"), (seconds, "--time"), (kinds or None, "--kind"),

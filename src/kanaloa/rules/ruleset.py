@@ -144,6 +144,8 @@ _LACKS_IN_KAHUNA = {
     "reason:eleven islands": "Kahuna has no immediate win (R8 does not apply, R16.9)",
     "rules.preset": "Kahuna has no presets (R13 does not apply, R16.9); each player has 25 bridges (R16.1)",
     "rules.gods": "Might of the Gods is a variant of Kanaloa, not of Kahuna (R14, R16.9)",
+    "tactics": ("the tactical suite holds Kanaloa's puzzles: eleven islands (R8), removals (R7) and the last "
+                "final turn (R10); Kahuna has none of these rules (R16.9)"),
 }
 _LACKS_IN_KANALOA = {
     "round:3": "round 3 is Kahuna's (R16.6): a Kahuna position says \"game\": \"kahuna\"",
@@ -502,7 +504,7 @@ class Ruleset:
         Features: ``setup``, ``round:N`` (a round by its name), ``move:WORD``,
         ``turn.KEY``, ``final_round.passed``, ``colors`` (two colors each),
         ``tokens``, ``reason:NAME``, ``rules.preset``, ``rules.gods``,
-        ``no_winner``, ``removal_pays``.
+        ``no_winner``, ``removal_pays``, ``tactics`` (puzzles of the tactical suite, ``kanaloa tactics``).
         """
         if self.game == KAHUNA_GAME:
             return _LACKS_IN_KAHUNA.get(feature)
