@@ -274,3 +274,40 @@ def test_a_cannonball_move_error_on_several_lines_is_a_finding(monkeypatch, corp
     monkeypatch.setattr(cannonball_position, "parse_move", two_lines)
     found = _findings("moves", corpus, 300, tmp_path)
     assert found and {f.category for f in found} == {"MoveError message spans several lines"}
+
+
+def test_the_data_files_of_every_game_are_fuzzed_tile_files_too(corpus):
+    """The boards target damages every registered game's data files (its ``files`` face): the family's
+    board files and Cannonball Colony's tile files (R20.2), each read by its game's own reader."""
+    from kanaloa.cannonball.island import BUILTIN_TILES, TILE_FILES
+    from kanaloa.rules.board import BOARD_FILES, BUILTIN_BOARDS
+
+    assert fuzz.data_files() == [BOARD_FILES, TILE_FILES]
+    assert [g.name for g in fuzz.games_of(BOARD_FILES)] == ["kanaloa", "kahuna"]
+    assert sorted(corpus.files) == sorted([f"board:{b}" for b in BUILTIN_BOARDS] + [f"tile:{t}" for t in BUILTIN_TILES])
+    assert corpus.files["tile:meadow"][1]["format"] == "cannonball-tile/1"
+    # a tile played in a game of any player count is always on the island, beside built-in tiles of other names
+    tile = TILE_FILES.from_dict({**corpus.files["tile:meadow"][1], "name": "bluffs"}, "mine")
+    assert [t if isinstance(t, str) else t.name for t in TILE_FILES.value(tile, 3)] == ["bluffs", "clearing",
+                                                                                         "crossing"]
+    assert TILE_FILES.option("my-tile.json", 2) == "my-tile.json,bluffs"
+
+
+def test_a_planted_crash_in_the_tile_reader_is_a_finding(corpus, tmp_path):
+    from kanaloa.cannonball import island
+    from kanaloa.rules.datafile import DataFiles
+
+    honest = island.tile_from_dict
+
+    def planted(data, source):
+        if isinstance(data, dict) and data.get("description") == "":
+            raise IndexError("planted")
+        return honest(data, source)
+
+    faulty = DataFiles(**{**island.TILE_FILES.__dict__, "from_dict": planted})  # the face with a faulty reader
+    planted_corpus = fuzz.Corpus(corpus.samples, {"tile:meadow": (faulty, corpus.files["tile:meadow"][1])},
+                                 corpus.strings, corpus.docs, corpus.palette, corpus.names, corpus.rounds, corpus.keys)
+    found = [run_one("boards", SEED, r, planted_corpus, str(tmp_path)).finding for r in range(400)]
+    found = [f for f in found if f is not None]
+    assert found and {f.problem for f in found} == {"IndexError: planted"}
+    assert {f.entry for f in found} == {"test_fuzz.planted"}

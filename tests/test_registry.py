@@ -211,3 +211,17 @@ def test_every_game_s_position_and_rule_set_speak_the_protocol(game):
     dealt = position.deal(rules, 1, "reference")
     assert str(dealt.engine) == "reference"  # an engine is named as the protocol names it
     assert dealt.ruleset == rules and dealt.on("core").state.to_data() == dealt.state.to_data()
+
+
+@pytest.mark.parametrize("game", game_types(), ids=lambda g: g.name)
+def test_every_game_names_its_data_files_and_reads_each_built_in_one(game):
+    """The ``files`` face: what a user may write for the game (boards, tiles), read as the game reads it."""
+    import json
+
+    files = game.face("files")
+    assert files.parameter in {p.name for p in game.parameters}
+    for name, text in files.builtin().items():
+        assert files.from_dict(json.loads(text), name) == files.load(name)
+    first = next(iter(files.builtin()))
+    made = game.load(players=game.load().players, **{files.parameter: files.value(first, game.load().players)})
+    assert made.game == game.name

@@ -238,11 +238,21 @@ def _countries(value: object, players: int) -> tuple[str, ...]:
 
 
 def _tiles(value: object, players: int) -> tuple[Tile, ...]:
-    names = list(BUILTIN_TILES) if value is None else _names(value, "tiles")
+    """The tiles ``value`` names: built-in names and tile files' paths (``a,b,c`` or a sequence), or ``Tile``
+    objects already read, in a sequence."""
+    given: list[Tile | str]
+    if value is None:
+        given = list(BUILTIN_TILES)
+    elif isinstance(value, (list, tuple)) and any(isinstance(v, Tile) for v in value):
+        given = list(value)
+        if not all(isinstance(v, Tile) or (isinstance(v, str) and v.strip()) for v in given):
+            raise ParameterError("tiles", f"must be tiles or their names, not {brief(value)}")
+    else:
+        given = list(_names(value, "tiles"))
     tiles = []
-    for name in names:
+    for name in given:
         try:
-            tiles.append(load_tile(name))
+            tiles.append(name if isinstance(name, Tile) else load_tile(name))
         except BoardError as exc:
             raise ParameterError("tiles", str(exc)) from None
     repeated = next((t.name for t in tiles if [u.name for u in tiles].count(t.name) > 1), None)

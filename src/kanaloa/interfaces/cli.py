@@ -1475,15 +1475,17 @@ def soak(games: int, seed: int | None, workers: str, keep_going: bool, game: int
 @click.option("--json", "as_json", is_flag=True, help="Print the figures and findings as JSON.")
 def fuzz(target: str, runs: int | None, seconds: float | None, seed: int | None, run: int | None, save_dir: str,
          as_json: bool) -> int:
-    """Feed damaged positions, moves and boards to the program and report what it mishandles.
+    """Feed damaged positions, moves and data files to the program and report what it mishandles.
 
-    Valid inputs (positions of seeded games and their viewer views, their
-    moves, the built-in boards) are damaged at random, as data and as text,
-    and read by Position.from_json, parse_move and Position.play,
-    board_from_dict and load_board; one run in ten also goes through the
-    command. Anything but a one-line kanaloa error is a finding, and so
-    is an accepted position that cannot be played or does not read back
-    as itself, and an accepted board on which the two engines disagree.
+    Valid inputs of every registered game (positions of seeded games and,
+    where the game hides cards, their viewer views; their moves; the
+    built-in data files, such as boards) are damaged at random, as data and
+    as text, and read by the game's own readers (read_position, the
+    position's parse and play, the files' readers); one run in ten also
+    goes through the command. Anything but a one-line kanaloa error is a
+    finding, and so is an accepted position that cannot be played or does
+    not read back as itself, and an accepted file with which the two
+    engines disagree.
 
     Each finding is printed with its seed and run and the command that
     does that run again (--run), and its input is saved under --save.

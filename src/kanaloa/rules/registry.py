@@ -38,6 +38,8 @@ face          what it is
               imports every game's
 ``bench``     the benchmark's workloads and the game's signatures:
               ``bench(game_type) -> kanaloa.tools.benchmark.GameBench``
+``files``     the data files a user may write for the game, which the fuzzer damages
+              (board files, tile files): a ``kanaloa.rules.datafile.DataFiles``
 ============  ======================================================================
 
 **What the generic layers ask of a game's objects.**  Besides the faces,
@@ -87,7 +89,7 @@ from ..cannonball.ruleset import load as load_cannonball
 from ..errors import brief
 from .ruleset import KAHUNA_GAME, KANALOA_GAME, Parameter, ParameterError, Ruleset, make_ruleset, parameters
 
-FACES = ("position", "search", "hint", "greedy", "display", "svg", "openspiel", "bench")
+FACES = ("position", "search", "hint", "greedy", "display", "svg", "openspiel", "bench", "files")
 
 # The Kanaloa family's faces: both of its games are served by the same modules, which ask the rule set.
 _FAMILY_FACES = {
@@ -98,6 +100,7 @@ _FAMILY_FACES = {
     "display": "kanaloa.interfaces.display:render_position",
     "svg": "kanaloa.interfaces.svg:position_svg",
     "openspiel": "kanaloa.openspiel.family:game_for",
+    "files": "kanaloa.rules.board:BOARD_FILES",
 }
 
 
@@ -177,7 +180,8 @@ REGISTERED: tuple[GameType, ...] = (
               "display": "kanaloa.cannonball.display:render_position",
               "svg": "kanaloa.cannonball.svg:svg_of_position",
               "openspiel": "kanaloa.cannonball.spiel:game_for",
-              "bench": "kanaloa.cannonball.bench:workloads"},
+              "bench": "kanaloa.cannonball.bench:workloads",
+              "files": "kanaloa.cannonball.island:TILE_FILES"},
              examples=({"players": 2}, {"players": 3}, {"players": 4})),
 )
 _BY_NAME = {g.name: g for g in REGISTERED}

@@ -1,4 +1,4 @@
-"""The fuzzer: damaged positions, moves and boards against the public entry points.
+"""The fuzzer: damaged positions, moves and data files against the public entry points.
 
 Every input a user can hand the program must either be accepted or be refused
 with one of the package's own errors (``kanaloa.errors``: ``PositionError``,
@@ -23,12 +23,16 @@ in and reports everything else as a *finding*.
   position takes), damaged character by character or word by word, or
   replaced by a value that is no text at all, read by the position's
   ``parse`` and played by its ``play``;
-- ``boards``: the built-in board files (``src/kanaloa/boards/*.json``),
-  damaged as JSON trees (read by ``board.board_from_dict``) or as text
-  written to a file (read by ``board.load_board``).
+- ``boards``: the built-in data files of every registered game (its
+  ``files`` face, a ``kanaloa.rules.datafile.DataFiles``: the family's
+  board files, ``src/kanaloa/boards/*.json``, and every other game's own,
+  such as tile files), damaged as JSON trees (read by the face's
+  ``from_dict``, ``board.board_from_dict`` for a board) or as text written
+  to a file (read by its ``load``, ``board.load_board``).
 
 One run in ``CLI_EVERY`` of each target also goes through the command
-(``kanaloa show``, ``moves``, ``play`` or ``new --board``, in process with
+(``kanaloa show``, ``moves``, ``play`` or ``new --game G --board FILE`` and
+the like, in process with
 click's ``CliRunner``), which must end with status 0, or status 2 and one
 line ``error: ...`` on standard error.  The command is handed in by the
 caller (``command=``; ``kanaloa fuzz`` hands in the ``kanaloa`` command
@@ -58,12 +62,13 @@ deep brackets, or a key named twice.
   ``dumps()`` fails or writes a different document;
 - a full position refusing one of its own legal moves, or a move that
   parses to something that does not parse back to itself;
-- an accepted board that deals a game the core and the reference do not play
-  alike (``kanaloa.tools.soak.play_game`` on that board, a game of each player
-  count of every registered game the board can hold);
+- an accepted file that deals a game the core and the reference do not play
+  alike (``kanaloa.tools.soak.play_game`` with that file, a game of each
+  player count of every registered game whose files it is, where the game
+  can be played with it);
 - the command refusing what the library accepted: ``kanaloa show`` of an
-  accepted position, ``kanaloa play`` of an accepted move, ``kanaloa new
-  --board`` of an accepted board file.
+  accepted position, ``kanaloa play`` of an accepted move, ``kanaloa new``
+  with an accepted file (``--board FILE``, ``--tiles FILE,...``).
 
 **Reproducing.**  Run ``i`` of target ``t`` depends only on the fuzz seed,
 ``t`` and ``i``: its generator is seeded with output ``i`` of the SplitMix64
@@ -94,11 +99,9 @@ from typing import TYPE_CHECKING, Any
 from ..errors import KanaloaError, MoveError, OptionError
 from ..play.streams import stream_output
 from ..position.documents import read_position
-from ..rules import board as board_module
-from ..rules.board import BUILTIN_BOARDS, Board, board_from_dict, load_board
-from ..rules.registry import GameType, document_game, game_types
+from ..rules.datafile import DataFiles
+from ..rules.registry import GameType, game_types
 from ..rules.rng import MASK64
-from ..rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
     import click
@@ -519,7 +522,7 @@ class Corpus:
     """
 
     samples: list[Sample]
-    boards: dict[str, dict]
+    files: dict[str, tuple[DataFiles, Any]]  # ``kind:name`` -> the game's files face and the parsed built-in file
     strings: list[str]
     docs: list[Any] = field(default_factory=list)
     palette: list[str] = field(default_factory=list)  # every color or country the registered games name
@@ -603,9 +606,10 @@ def build_corpus(seed: int) -> Corpus:
                 played(deal(rules), target, views)
             if views and rules.lacks("setup") is None:
                 samples.append(_waiting_view(deal(rules), rng))
-    boards = {name: json.loads(load_board_text(name)) for name in BUILTIN_BOARDS}
+    files = {f"{face.kind}:{name}": (face, json.loads(text)) for face in data_files()
+             for name, text in face.builtin().items()}
     strings: set[str] = set(_WORDS)
-    docs: list[Any] = [s.doc for s in samples] + list(boards.values())
+    docs: list[Any] = [s.doc for s in samples] + [doc for _, doc in files.values()]
     for doc in docs:
         for path in _paths(doc):
             node = _get(doc, path)
@@ -629,7 +633,7 @@ def build_corpus(seed: int) -> Corpus:
         if sample.doc.get("round") not in seen:
             seen.append(sample.doc.get("round"))
     strings.update(k for k in keys if len(k) < 40)  # every game's field names, to rename and add fields with
-    return Corpus(samples, boards, sorted(strings), docs, palette, {g: sorted(n) for g, n in names.items()},
+    return Corpus(samples, files, sorted(strings), docs, palette, {g: sorted(n) for g, n in names.items()},
                   rounds, sorted(keys))
 
 
@@ -647,11 +651,19 @@ def _waiting_view(full: Any, rng: random.Random) -> Sample:
     return Sample(view.to_json(), view, _move_texts(full, view))
 
 
-def load_board_text(name: str) -> str:
-    """The text of a built-in board file."""
-    from importlib import resources
+def data_files() -> list[DataFiles]:
+    """Every registered game's ``files`` face, each once (the family's games share their board files)."""
+    return list(dict.fromkeys(g.face("files") for g in game_types()))
 
-    return resources.files("kanaloa.boards").joinpath(f"{name}.json").read_text("utf-8")
+
+def games_of(files: DataFiles) -> list[GameType]:
+    """The registered games whose data files ``files`` are."""
+    return [g for g in game_types() if g.face("files") is files]
+
+
+def _reader_name(reader: Any) -> str:
+    """``board.load_board``: a reader as the findings name it, by its module and name."""
+    return f"{reader.__module__.rsplit('.', 1)[-1]}.{reader.__name__}"
 
 
 # -- one run ----------------------------------------------------------------------------
@@ -780,32 +792,36 @@ class _Run:
         self._check_position(pos, "Position.play")
         return True
 
-    # boards
+    # data files (boards, and every game's own)
 
     def boards(self) -> bool:
-        name = self.rng.choice(sorted(self.corpus.boards))
-        original = self.corpus.boards[name]
+        key = self.rng.choice(sorted(self.corpus.files))
+        files, original = self.corpus.files[key]
         damaged = _damaged_document(original, self.rng, self.corpus)
-        self.payload = {"board": damaged}
+        self.payload = {"file": damaged}
         if not isinstance(damaged, (str, bytes)):
-            board, err = self._try("board.board_from_dict", lambda: board_from_dict(damaged, "fuzz"))
+            read, err = self._try(_reader_name(files.from_dict), lambda: files.from_dict(damaged, "fuzz"))
         else:
-            path = os.path.join(self.workdir, f"board-{self.run}.json")
+            path = os.path.join(self.workdir, f"{files.kind}-{self.run}.json")
             with open(path, "wb") as fh:
                 fh.write(damaged if isinstance(damaged, bytes) else damaged.encode("utf-8", "surrogatepass"))
             try:
-                board, err = self._try("board.load_board", lambda: load_board(path))
+                read, err = self._try(_reader_name(files.load), lambda: files.load(path))
                 if self.cli:
-                    self._command(["new", "--board", path, "--players", "3", "--seed", str(self.run)], None,
-                                  must_succeed=err is None and _takes(document_game(None), board, players=3))
+                    game = games_of(files)[0]
+                    counts = [int(c) for p in game.parameters if p.name == "players" for c in p.choices]
+                    players = 3 if 3 in counts else counts[0]
+                    self._command(["new", "--game", game.name, "--players", str(players),
+                                   f"--{files.parameter}", files.option(path, players), "--seed", str(self.run)],
+                                  None, must_succeed=err is None and _takes(game, files, read, players))
                 if err is None:
-                    self._check_board_positions(board)
+                    self._check_file_positions(files, read)
             finally:
-                getattr(board_module, "_CACHE", {}).pop(path, None)
+                files.forget(path)
                 os.unlink(path)
         if err is not None:
             return False
-        self._check_board(board)
+        self._check_file(files, read)
         return True
 
     # checks of what was accepted
@@ -852,54 +868,55 @@ class _Run:
         if second != text:
             raise _Found(f"{entry}, dumps, read_position", "its dumps() reads back as a different document")
 
-    def _board_rulesets(self, board: Board) -> list[Ruleset]:
-        """A rule set of each player count of every registered game played on a board (a game with a ``board``
-        parameter) on ``board`` where the board can hold it: one of the game's example rule sets with that
-        count (chosen by the run), else the count's defaults."""
-        out: list[Ruleset] = []
-        for game in game_types():
-            if not any(p.name == "board" for p in game.parameters):
-                continue
+    def _file_rulesets(self, files: DataFiles, read: Any) -> list[Any]:
+        """A rule set of each player count of every registered game whose data files ``files`` are, played with
+        the accepted file ``read`` where the game can be: one of the game's example rule sets with that count
+        (chosen by the run), else the count's defaults, with the file as its ``files.parameter``."""
+        out: list[Any] = []
+        where = f"load_game with the {files.kind}"
+        for game in games_of(files):
             for players in dict.fromkeys(rules.players for rules in corpus_rulesets(game)):
                 same = [params for params in game.examples if params.get("players") == players]
                 chosen = [same[self.run % len(same)]] if same else []
                 for params in [*chosen, {}]:
-                    load = functools.partial(game.load, **{**params, "players": players, "board": board})
-                    made, err = self._try("load_game on the board", load)
+                    load = functools.partial(game.load, **{**params, "players": players,
+                                                           files.parameter: files.value(read, players)})
+                    made, err = self._try(where, load)
                     if err is None:
                         out.append(made)
                         break
                     if not isinstance(err, OptionError):
-                        raise _Found("load_game on the board", f"{type(err).__name__} for an accepted board: "
-                                                               f"{_short(str(err))}")
+                        raise _Found(where, f"{type(err).__name__} for an accepted {files.kind}: "
+                                            f"{_short(str(err))}")
         return out
 
-    def _check_board(self, board: Board) -> None:
+    def _check_file(self, files: DataFiles, read: Any) -> None:
         from .soak import FROM_DEAL, SoakGame, play_game
 
-        for rules in self._board_rulesets(board):
+        where = f"soak.play_game with the {files.kind}"
+        for rules in self._file_rulesets(files, read):
             game = SoakGame(self.seed, self.run, stream_output(self.seed, self.run), rules, FROM_DEAL)
-            outcome = _expect("soak.play_game on the board", functools.partial(play_game, game))
+            outcome = _expect(where, functools.partial(play_game, game))
             if outcome.divergence is not None:
-                raise _Found("soak.play_game on the board", f"the engines diverge on an accepted board: "
-                                                            f"{_short(outcome.divergence.what, 300)}")
+                raise _Found(where, f"the engines diverge with an accepted {files.kind}: "
+                                    f"{_short(outcome.divergence.what, 300)}")
 
-    def _check_board_positions(self, board: Board) -> None:
-        """A board read from a file deals positions that name it and read back: a game of each player count of
-        every registered game (``_board_rulesets``), dealt by its position face."""
-        for rules in self._board_rulesets(board):
+    def _check_file_positions(self, files: DataFiles, read: Any) -> None:
+        """A file read from a path deals positions that read back: a game of each player count of every game
+        whose file it is (``_file_rulesets``), dealt by its position face and played for a while."""
+        where = f"Position.deal with the {files.kind}"
+        for rules in self._file_rulesets(files, read):
             deal = rules.game_type.face("position").deal
-            pos, err = self._try("Position.deal on the board", functools.partial(deal, rules, self.run))
+            pos, err = self._try(where, functools.partial(deal, rules, self.run))
             if err is not None:
                 if not isinstance(err, OptionError):
-                    raise _Found("Position.deal on the board", f"{type(err).__name__} for an accepted board: "
-                                                               f"{_short(str(err))}")
+                    raise _Found(where, f"{type(err).__name__} for an accepted {files.kind}: {_short(str(err))}")
                 continue
             for _ in range(self.rng.randrange(40)):
                 if pos.is_over:
                     break
                 pos.play(self.rng.choice(pos.move_strings()))
-            self._check_position(pos, "Position.deal on the board")
+            self._check_position(pos, where)
 
     # the command
 
@@ -926,10 +943,11 @@ class _Run:
                          category="the command refuses what the library accepts")
 
 
-def _takes(game: GameType, board: Board, **params: Any) -> bool:
-    """Whether ``game`` with ``params`` can be played on ``board`` (its rule set is made without a complaint)."""
+def _takes(game: GameType, files: DataFiles, read: Any, players: int) -> bool:
+    """Whether ``game`` with ``players`` can be played with the file ``read`` (its rule set is made without a
+    complaint)."""
     try:
-        game.load(board=board, **params)
+        game.load(players=players, **{files.parameter: files.value(read, players)})
     except OptionError:
         return False
     return True
@@ -996,7 +1014,7 @@ def save_input(finding: Finding, payload: dict[str, Any], directory: str) -> str
         data = json.dumps(doc, indent=1).encode("utf-8", "surrogatepass")
         path = stem + ".json"
     else:
-        value = payload.get("position", payload.get("board"))
+        value = payload.get("position", payload.get("file"))
         if isinstance(value, bytes):
             data, path = value, stem + ".json"
         elif isinstance(value, str):
