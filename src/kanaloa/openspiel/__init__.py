@@ -38,9 +38,9 @@ here, so that each face holds only its game:
   a registered game as ``pyspiel.load_game`` does; ``game_for(ruleset,
   seed)`` is the OpenSpiel game of any game's rule set, by its face.
 
-docs/openspiel.md gives the contract of each game (its chance nodes,
-actions, observations and returns), and docs/cannonball.md for a game with
-a package of its own.
+docs/openspiel.md gives the contract of the family's games (their chance
+nodes, actions, observations and returns); a game with a package of its own
+documents its own beside its package.
 """
 
 from __future__ import annotations
