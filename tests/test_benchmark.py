@@ -74,7 +74,8 @@ def test_every_registered_game_lists_its_workloads_in_its_bench_face():
             keys.append(s.key)
     assert len(keys) == len(set(keys))
     assert {g.name for g, _ in B.all_benches()} == {g.name for g in game_types()}
-    assert set(B.signature_sets()) == {"signature", "signature_2p", "signature_gods", "signature_kahuna"}
+    assert set(B.signature_sets()) == {"signature", "signature_2p", "signature_gods", "signature_kahuna",
+                                       "signature_cannonball"}
 
 
 @pytest.mark.parametrize("params", [{"players": 3, "preset": "tabletop"}, {"players": 4}])
@@ -225,9 +226,10 @@ def test_signature_is_pinned():
     assert B.signature() == EXPECTED_SIGNATURE
 
 
-# Every registered game's signatures, each pinned: the base game (R1-R13), two players (R15), the gods (R14)
-# and Kahuna (R16).  Each moves only with the rules it covers.
-EXPECTED_SIGNATURES = {"signature": 5216, "signature_2p": 2816, "signature_gods": 2740, "signature_kahuna": 1006}
+# Every registered game's signatures, each pinned: the base game (R1-R13), two players (R15), the gods (R14),
+# Kahuna (R16) and Cannonball Colony (R20).  Each moves only with the rules it covers.
+EXPECTED_SIGNATURES = {"signature": 5216, "signature_2p": 2816, "signature_gods": 2740, "signature_kahuna": 1006,
+                       "signature_cannonball": 2309}
 
 
 def test_every_signature_is_pinned_and_reported(quick_json):
@@ -236,7 +238,7 @@ def test_every_signature_is_pinned_and_reported(quick_json):
         assert quick_json[key] == moves
         assert quick_json[f"{key}_by_engine"] == {"core": moves, "api": moves, "reference": moves}
         assert quick_json[f"{key}_games"] == B.signature_sets()[key].total_games
-    for suffix in ("", "_2p", "_gods", "_kahuna"):
+    for suffix in ("", "_2p", "_gods", "_kahuna", "_cannonball"):
         moves = quick_json[f"ratio_moves{suffix}"]
         assert moves["core"] == moves["api"] == moves["reference"] > 0, suffix
         assert quick_json[f"ratio_games{suffix}"] > 0
@@ -278,3 +280,15 @@ def test_a_2_player_disagreement_is_reported():
         "signature_2p": B.Tally("2-player signature", 16, {"core": 5, "reference": 6}, "R15")})
     assert not report.agrees
     assert "2-player signature core 5, reference 6" in report.table()
+
+
+# -- Cannonball Colony (R20), through its own bench face ------------------------------------------
+
+
+def test_bench_reports_cannonball_colony_in_every_engine(quick_json):
+    for key in ("cannonball_playouts_per_s", "cannonball_moves_3p_per_s", "cannonball_heuristic_playouts_2p_per_s",
+                "ratio_cannonball_playouts_per_s", "api_cannonball_playouts_per_s",
+                "reference_cannonball_playouts_per_s", "reference_ratio_cannonball",
+                "cannonball_mcts_iterations_per_s"):
+        assert quick_json[key] > 0, key
+    assert "cannonball-4p" in quick_json["positions"]

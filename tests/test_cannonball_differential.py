@@ -75,22 +75,5 @@ def test_the_chunks_play_two_thousand_distinct_games():
     assert sum(GAMES.values()) >= 2000
 
 
-SIGNATURE = 2369  # moves in the 24 signature games, pinned: a change to the rules or the layout changes it
-
-
-def signature(engine) -> int:
-    """Moves in 24 seeded uniform random games (2, 3 and 4 players, layout seeds 0-7, the move drawn as
-    ``legal[Random(seed).randrange(len(legal))]``) through ``engine``: Cannonball Colony's signature."""
-    total = 0
-    for players in (2, 3, 4):
-        for seed in range(8):
-            state, rng = engine.from_data(new_game(players, seed)), random.Random(seed)
-            while not state.is_over:
-                legal = state.legal_actions()
-                state.apply(legal[rng.randrange(len(legal))])
-                total += 1
-    return total
-
-
-def test_the_signature_is_the_same_in_both_engines():
-    assert signature(cannonball_core.CoreState) == signature(ReferenceState) == SIGNATURE
+# The signature (24 seeded games of these islands, pinned) is the bench face's, ``signature_cannonball`` of
+# ``kanaloa bench``: tests/test_cannonball_bench.py plays it through both engines move by move and pins it.

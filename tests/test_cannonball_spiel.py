@@ -1,7 +1,8 @@
 """Cannonball Colony as an OpenSpiel game (``kanaloa.cannonball.spiel``, R20).
 
-* ``register()`` registers ``python_cannonball`` once, and importing the
-  module registers nothing;
+* importing the module registers ``python_cannonball`` once, through the
+  registration every game shares (``kanaloa.openspiel``), and so does
+  ``import kanaloa.openspiel`` alone;
 * games through pyspiel's API: loaded by name with every parameter, played
   to the end with returns shared among the winners (R20.10), OpenSpiel's own
   random-simulation checks with serialization for 2, 3 and 4 players;
@@ -21,6 +22,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from kanaloa import openspiel as OS  # noqa: E402
 from kanaloa.cannonball import core as core_module  # noqa: E402
 from kanaloa.cannonball import spiel  # noqa: E402
 from kanaloa.cannonball.core import CoreState  # noqa: E402
@@ -30,11 +32,6 @@ from kanaloa.cannonball.ruleset import make_cannonball  # noqa: E402
 from kanaloa.cannonball.state import END, LAND, PASS, ROAD, encode  # noqa: E402
 
 NAME = spiel.NAME
-
-
-@pytest.fixture(scope="module", autouse=True)
-def registered():
-    spiel.register()
 
 
 def play_randomly(state, rng, limit=None):
@@ -50,21 +47,26 @@ def play_randomly(state, rng, limit=None):
 # -- registration and parameters --------------------------------------------------------------------
 
 
-def test_import_registers_nothing_and_register_is_idempotent():
+@pytest.mark.parametrize("first", ["import kanaloa.openspiel", "from kanaloa.cannonball import spiel",
+                                   "import kanaloa.openspiel.family"])
+def test_the_game_is_registered_once_whichever_module_is_imported_first(first):
+    """The generic registration imports every game's face module, and this module registers itself through
+    it: either way round, python_cannonball is registered once, beside the family's games."""
     code = ("import pyspiel\n"
+            f"{first}\n"
+            "import kanaloa.openspiel as OS\n"
             "from kanaloa.cannonball import spiel\n"
-            "assert spiel.NAME not in pyspiel.registered_names()\n"
-            "spiel.register(); spiel.register()\n"
-            "assert list(pyspiel.registered_names()).count(spiel.NAME) == 1\n"
+            "OS.register(); OS.register()\n"
+            "names = list(pyspiel.registered_names())\n"
+            "assert names.count(spiel.NAME) == 1 and 'python_kanaloa' in names, names\n"
             "print(pyspiel.load_game('python_cannonball').num_players())\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "4"
 
 
-def test_register_twice_in_process():
-    spiel.register()
-    spiel.register()
-    assert list(pyspiel.registered_names()).count(NAME) == 1
+def test_registered_once_in_process():
+    assert NAME in OS.register() and list(pyspiel.registered_names()).count(NAME) == 1
 
 
 def test_game_type():
@@ -127,8 +129,9 @@ def test_bad_parameters_name_the_parameter(params, word):
 
 def test_load_refuses_unknown_parameters():
     with pytest.raises(ValueError, match="python_cannonball: unknown parameter 'colour'"):
-        spiel.load({"colour": "red"})
-    assert spiel.load({"players": 2}).num_players() == 2
+        OS.load(NAME, colour="red")
+    assert OS.load(NAME, players=2).num_players() == 2
+    assert isinstance(OS.game_for(make_cannonball(players=3), 5), spiel.CannonballSpielGame)
 
 
 # -- playing through pyspiel --------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import pytest
 from cli_helpers import run
 from kanaloa.errors import MoveError
 from kanaloa.interfaces.cli import cli
-from kanaloa.position import Position
+from kanaloa.position import Position, documents, read_position
 from kanaloa.position.notation import Move
 from kanaloa.rules.registry import game_types
 from kanaloa.tools import fuzz
@@ -44,27 +44,28 @@ def test_runs_repeat_from_the_seed(tmp_path):
 
 
 def test_a_planted_crash_is_a_finding_with_a_reproducer(monkeypatch, tmp_path):
-    honest = Position.from_json.__func__
+    honest = documents.parse_json
 
-    def planted(cls, obj, engine=None, **options):
+    def planted(obj):
         if isinstance(obj, bytes):  # only the fuzzer hands bytes in
             raise TypeError("planted")
-        return honest(cls, obj, engine, **options)
+        return honest(obj)
 
-    monkeypatch.setattr(Position, "from_json", classmethod(planted))
+    monkeypatch.setattr(documents, "parse_json", planted)
     saved = tmp_path / "found"
     report = run_fuzz(("positions",), SEED, runs=40, save_dir=str(saved), command=cli)
     crashes = [f for f in report.findings if f.category == "TypeError"]
     assert crashes, report.summary()
     found = crashes[0]
-    assert found.entry == "Position.from_json" and found.problem == "TypeError: planted"
-    assert found.where.startswith("test_fuzz.py:") and found.where.endswith(" in planted")
+    assert found.entry == "read_position" and found.problem == "TypeError: planted"
+    # the innermost place in the package: where the planted function was called from
+    assert found.where.startswith("position/documents.py:") and found.where.endswith(" in read_position")
     assert "raise TypeError(\"planted\")" in found.detail
     # the input is saved as it was fed in, and the reproducer names it and the run
     with open(found.saved, "rb") as fh:
         data = fh.read()
     with pytest.raises(TypeError, match="planted"):
-        Position.from_json(data)
+        read_position(data)
     text = found.reproducer()
     assert f"positions run {found.run} (seed {SEED})" in text and found.saved in text
     assert f"replay: kanaloa fuzz --target positions --seed {SEED} --run {found.run}" in text
@@ -91,16 +92,18 @@ def corpus():
 
 
 def test_the_corpus_holds_positions_of_every_registered_game(corpus):
-    """Every example rule set and every player count of every registered game, in full and as a player sees
-    it, from the deal to a game over; and viewer positions waiting for the cards turned up after a setup."""
+    """Every example rule set and every player count of every registered game, in full and (where the game
+    hides something) as a player sees it, from the deal to a game over; and viewer positions waiting for the
+    cards turned up after a setup."""
     def table(rules):
-        return rules.game, rules.players, rules.preset, rules.gods
+        return rules.game, tuple(sorted(rules.params().items()))
 
     full = {table(s.position.ruleset) for s in corpus.samples if s.position.viewer is None}
     seen = {table(s.position.ruleset) for s in corpus.samples if s.position.viewer is not None}
     for game in game_types():
         for rules in game.example_rulesets():
-            assert table(rules) in full and table(rules) in seen, rules.describe()
+            assert table(rules) in full, rules.describe()
+            assert (table(rules) in seen) == (rules.lacks("viewer") is None), rules.describe()
         counts = next(p.choices for p in game.parameters if p.name == "players")
         assert {str(r.players) for r in (s.position.ruleset for s in corpus.samples) if r.game == game.name} == set(
             counts)
@@ -108,7 +111,8 @@ def test_the_corpus_holds_positions_of_every_registered_game(corpus):
         assert over, game.name
     waiting = [s.position for s in corpus.samples if s.position.waiting is not None]
     assert waiting and all(p.ruleset.has_setup for p in waiting)
-    assert corpus.palette == ["red", "green", "blue", "yellow", "white", "black"]
+    assert corpus.palette == ["red", "green", "blue", "yellow", "white", "black", "france", "spain", "portugal",
+                              "england"]
 
 
 def _findings(target: str, corpus, runs: int, workdir) -> list:
@@ -198,3 +202,112 @@ def test_the_command_refuses_bad_options():
     user_error(run("fuzz", "--seconds", "nan"), "--seconds")
     user_error(run("fuzz", "--run", "3", "--seed", "1"), "--run 3", "--target")
     user_error(run("fuzz", "--target", "nothing"), "--target")
+
+
+# -- Cannonball Colony (R20): its documents and moves, through its position class --------------------------
+
+
+def test_the_corpus_holds_cannonball_positions_and_moves_with_the_mover_s_name(corpus):
+    games = [s for s in corpus.samples if s.game == "cannonball"]
+    assert {s.position.ruleset.players for s in games} == {2, 3, 4}
+    assert {s.doc["round"] for s in games} == {"landing", "play", "over"} == set(corpus.rounds["cannonball"])
+    assert all(s.doc["game"] == "cannonball" and s.position.viewer is None for s in games)
+    playing = next(s for s in games if s.doc["round"] == "play")
+    mover = playing.position.to_move
+    assert set(playing.position.move_strings()) <= set(playing.moves)
+    assert any(m.startswith(f"{mover}: ") for m in playing.moves)
+    # the table entries a mutation gives a Cannonball document are the game's own names: spaces, countries
+    assert {"france", "spain", "c7"} <= set(corpus.names["cannonball"])
+    assert "ALOA-BAFI" not in corpus.names["cannonball"]
+
+
+def test_cannonball_documents_and_moves_are_fuzzed_and_refused_in_one_line(corpus, tmp_path):
+    """Damaged Cannonball positions and moves go to its own reader and notation: some are accepted and
+    checked, the others refused with a one-line PositionError or MoveError, none with a traceback."""
+    refusals = {"positions": set(), "moves": set()}
+    accepted = dict.fromkeys(refusals, 0)
+    for target in refusals:
+        for r in range(1500):
+            result = run_one(target, SEED, r, corpus, str(tmp_path))
+            assert result.finding is None, result.finding.reproducer() + result.finding.detail
+            doc = result.payload["position"]
+            text = doc if isinstance(doc, (str, bytes)) else json.dumps(doc) if fuzz._dumps(doc) else ""
+            if '"cannonball"' not in str(text):
+                continue
+            if result.accepted:
+                accepted[target] += 1
+            elif result.refusal:
+                refusals[target].add(result.refusal.split(":", 1)[0])
+    assert accepted["positions"] > 5 and accepted["moves"] > 5, accepted
+    assert refusals["positions"] == {"PositionError"} and refusals["moves"] <= {"MoveError", "PositionError"}
+    assert "MoveError" in refusals["moves"]
+
+
+def test_a_planted_crash_in_cannonball_s_reader_is_a_finding(monkeypatch, corpus, tmp_path):
+    from kanaloa.cannonball import position as cannonball_position
+
+    honest = cannonball_position.read_position
+
+    def planted(doc):
+        if doc.get("supply") == 0:
+            raise KeyError("planted")
+        return honest(doc)
+
+    monkeypatch.setattr(cannonball_position, "read_position", planted)
+    found = _findings("positions", corpus, 400, tmp_path)
+    assert found and {f.problem for f in found} == {"KeyError: 'planted'"}
+    assert all(f.entry.startswith("read_position") and f.where.startswith("cannonball/position.py:")
+               and "planted" in f.detail for f in found)
+
+
+def test_a_cannonball_move_error_on_several_lines_is_a_finding(monkeypatch, corpus, tmp_path):
+    from kanaloa.cannonball import position as cannonball_position
+
+    honest = cannonball_position.parse_move
+
+    def two_lines(text, countries, d):
+        try:
+            return honest(text, countries, d)
+        except MoveError as exc:
+            raise MoveError(f"{exc}\nsecond line") from None
+
+    monkeypatch.setattr(cannonball_position, "parse_move", two_lines)
+    found = _findings("moves", corpus, 300, tmp_path)
+    assert found and {f.category for f in found} == {"MoveError message spans several lines"}
+
+
+def test_the_data_files_of_every_game_are_fuzzed_tile_files_too(corpus):
+    """The boards target damages every registered game's data files (its ``files`` face): the family's
+    board files and Cannonball Colony's tile files (R20.2), each read by its game's own reader."""
+    from kanaloa.cannonball.island import BUILTIN_TILES, TILE_FILES
+    from kanaloa.rules.board import BOARD_FILES, BUILTIN_BOARDS
+
+    assert fuzz.data_files() == [BOARD_FILES, TILE_FILES]
+    assert [g.name for g in fuzz.games_of(BOARD_FILES)] == ["kanaloa", "kahuna"]
+    assert sorted(corpus.files) == sorted([f"board:{b}" for b in BUILTIN_BOARDS] + [f"tile:{t}" for t in BUILTIN_TILES])
+    assert corpus.files["tile:meadow"][1]["format"] == "cannonball-tile/1"
+    # a tile played in a game of any player count is always on the island, beside built-in tiles of other names
+    tile = TILE_FILES.from_dict({**corpus.files["tile:meadow"][1], "name": "bluffs"}, "mine")
+    assert [t if isinstance(t, str) else t.name for t in TILE_FILES.value(tile, 3)] == ["bluffs", "clearing",
+                                                                                         "crossing"]
+    assert TILE_FILES.option("my-tile.json", 2) == "my-tile.json,bluffs"
+
+
+def test_a_planted_crash_in_the_tile_reader_is_a_finding(corpus, tmp_path):
+    from kanaloa.cannonball import island
+    from kanaloa.rules.datafile import DataFiles
+
+    honest = island.tile_from_dict
+
+    def planted(data, source):
+        if isinstance(data, dict) and data.get("description") == "":
+            raise IndexError("planted")
+        return honest(data, source)
+
+    faulty = DataFiles(**{**island.TILE_FILES.__dict__, "from_dict": planted})  # the face with a faulty reader
+    planted_corpus = fuzz.Corpus(corpus.samples, {"tile:meadow": (faulty, corpus.files["tile:meadow"][1])},
+                                 corpus.strings, corpus.docs, corpus.palette, corpus.names, corpus.rounds, corpus.keys)
+    found = [run_one("boards", SEED, r, planted_corpus, str(tmp_path)).finding for r in range(400)]
+    found = [f for f in found if f is not None]
+    assert found and {f.problem for f in found} == {"IndexError: planted"}
+    assert {f.entry for f in found} == {"test_fuzz.planted"}

@@ -10,8 +10,9 @@ part            may import, of kanaloa
 ``rules``       ``rules``, ``errors``
 ``position``    ``rules``, ``position``, ``errors``
 ``search``      ``search``
-``openspiel``   ``rules``, ``position``, ``errors`` (the games registered with
-                OpenSpiel, ``kanaloa.openspiel``)
+``openspiel``   ``rules``, ``position``, ``openspiel``, ``errors`` (the games
+                registered with OpenSpiel, ``kanaloa.openspiel``, and what
+                every game's OpenSpiel face shares)
 ``play``        ``rules``, ``position``, ``search``, ``openspiel``, ``play``,
                 ``errors``
 ``tools``       all of ``play``'s, and ``tools``
@@ -71,7 +72,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "rules": {"rules", "errors"},
     "position": {"rules", "position", "errors"},
     "search": {"search"},
-    "openspiel": {"rules", "position", "errors"},
+    "openspiel": {"rules", "position", "openspiel", "errors"},
     "play": {"rules", "position", "search", "openspiel", "play", "errors"},
     "tools": {"rules", "position", "search", "openspiel", "play", "tools", "errors"},
     "interfaces": {"rules", "position", "search", "openspiel", "play", "tools", "interfaces", "errors"},
@@ -98,7 +99,8 @@ GAME_PACKAGES: dict[str, dict[str, str]] = {
     "cannonball": {"": "rules", "state": "rules", "island": "rules", "reference": "rules", "core": "rules",
                    "ruleset": "rules", "position": "position", "spiel": "openspiel",
                    "format": "position",
-                   "search": "play", "hint": "play", "greedy": "play", "display": "interfaces", "svg": "interfaces"},
+                   "search": "play", "hint": "play", "greedy": "play", "bench": "tools", "display": "interfaces",
+                   "svg": "interfaces"},
 }
 
 

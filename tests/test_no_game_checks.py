@@ -33,7 +33,7 @@ from test_layers import GAME_PACKAGES, MODULES, imports_of, module_name, part_of
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "kanaloa"
-ABOVE_RULES = ("position", "search", "openspiel.py", "play", "tools", "interfaces")
+ABOVE_RULES = ("position", "search", "openspiel", "play", "tools", "interfaces")
 SCRIPTS = PACKAGE / "interfaces" / "web" / "static"
 
 # The constants of kanaloa.rules.state (and kanaloa.rules.ruleset's tables) that belong to one game or variant.
@@ -174,7 +174,7 @@ def test_the_script_checker_finds_a_planted_check():
 # The layer that owns each face (a module of a game's own package belongs to the layer
 # ``test_layers.GAME_PACKAGES`` names for it).
 FACE_LAYERS = {"position": "position", "search": "play", "hint": "play", "greedy": "play", "display": "interfaces",
-               "svg": "interfaces", "openspiel": "openspiel", "bench": "tools"}
+               "svg": "interfaces", "openspiel": "openspiel", "bench": "tools", "files": "rules"}
 
 
 def test_every_face_has_a_layer():

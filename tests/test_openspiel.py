@@ -32,6 +32,7 @@ from kanaloa.position.notation import Move  # noqa: E402
 from kanaloa.rules import actions as A  # noqa: E402
 from kanaloa.rules.engine import load_engine  # noqa: E402
 from kanaloa.rules.registry import game_types, load_game  # noqa: E402
+from kanaloa.rules.ruleset import Ruleset  # noqa: E402
 
 REFERENCE = load_engine("reference")
 KANALOA, KAHUNA = "python_kanaloa", "python_kahuna"
@@ -67,24 +68,48 @@ def test_games_are_registered_with_their_parameters():
     assert pyspiel.load_game("python_kahuna").num_players() == 2
 
 
-@pytest.mark.parametrize("game", [g for g in game_types() if g.faces.get("openspiel") == "kanaloa.openspiel:game_for"],
-                         ids=lambda g: g.name)
+@pytest.mark.parametrize("game", game_types(), ids=lambda g: g.name)
 def test_every_registered_game_is_an_openspiel_game_with_the_registrys_parameters(game):
-    """``python_<name>`` for every game whose openspiel face is this module: the registry's parameters and
-    ``seed``, with the default rule set's values (``colors`` empty: the player count's own colors)."""
+    """``python_<name>`` for every registered game, once ``kanaloa.openspiel`` is imported: the registry's
+    parameters and ``seed``, with the default rule set's values (a listing parameter empty: the player count's
+    own colors, countries or tiles); its face makes the game of a rule set, as the game's name does."""
     default = load_game(game.name)
+    assert f"python_{game.name}" in OS.registered() and f"python_{game.name}" in pyspiel.registered_names()
     kind = pyspiel.load_game(f"python_{game.name}").get_type()
     spec = kind.parameter_specification
+    lists = OS.list_parameters(game)
     assert set(spec) == {p.name for p in game.parameters} | {"seed"}
-    assert spec["seed"] == 0 and spec["colors"] == ""
-    assert all(spec[k] == v for k, v in default.params().items() if k != "colors")
+    assert spec["seed"] == 0 and lists and all(spec[k] == "" for k in lists)
+    assert all(spec[k] == v for k, v in default.params().items() if k not in lists)
+    made = OS.game_for(default, 3)
+    assert made.get_type().short_name == f"python_{game.name}" and made.get_parameters()["seed"] == 3
+    assert str(pyspiel.load_game(str(made))) == str(made)  # its string makes the same game again
     assert kind.long_name == f"{game.title} (kanaloa engine)"
     players = next(p for p in game.parameters if p.name == "players")
     assert (kind.min_num_players, kind.max_num_players) == (min(map(int, players.choices)),
                                                             max(map(int, players.choices)))
-    sums = pyspiel.GameType.Utility.GENERAL_SUM if default.may_end_without_winner else \
-        pyspiel.GameType.Utility.CONSTANT_SUM
-    assert kind.utility == sums
+    if isinstance(default, Ruleset):  # the family's returns need not add up to 1 where nobody may win (R16.7)
+        sums = pyspiel.GameType.Utility.GENERAL_SUM if default.may_end_without_winner else \
+            pyspiel.GameType.Utility.CONSTANT_SUM
+        assert kind.utility == sums
+
+
+def test_importing_kanaloa_openspiel_registers_every_registered_game():
+    """In a fresh interpreter: ``import kanaloa.openspiel`` registers one OpenSpiel game per registered game,
+    and ``register()`` again registers nothing twice."""
+    import subprocess
+    import sys
+
+    program = ("import pyspiel\n"
+               "import kanaloa.openspiel as OS\n"
+               "from kanaloa.rules.registry import game_types\n"
+               "names = ['python_' + g.name for g in game_types()]\n"
+               "assert OS.register() == names == OS.registered(), OS.registered()\n"
+               "assert all(list(pyspiel.registered_names()).count(n) == 1 for n in names)\n"
+               "print(pyspiel.load_game('python_cannonball').num_players())\n")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "4"
 
 
 @pytest.mark.parametrize(("game", "params"), [

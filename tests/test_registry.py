@@ -18,15 +18,19 @@ from kanaloa.rules.ruleset import Parameter, ParameterError, Ruleset
 
 def test_every_game_is_listed_with_its_parameters_and_their_defaults():
     names = [g.name for g in game_types()]
-    assert names == ["kanaloa", "kahuna"]
+    assert names == ["kanaloa", "kahuna", "cannonball"]
     for g in game_types():
         assert g.parameters and all(p.default for p in g.parameters), g.name
-        assert isinstance(load_game(g.name), Ruleset)  # the defaults make a game
+        made = load_game(g.name)  # the defaults make a game, whose rule set knows its game
+        assert made.game == g.name and made.game_type is g
         listed = g.to_json()
         assert listed["name"] == g.name and [p["name"] for p in listed["parameters"]] == [
             p.name for p in g.parameters]
     assert [p.name for p in game_type("kanaloa").parameters] == ["players", "preset", "gods", "board", "colors"]
     assert [p.name for p in game_type("kahuna").parameters] == ["players", "board", "colors"]
+    assert [p.name for p in game_type("cannonball").parameters] == ["players", "countries", "tiles"]
+    # the family's games have the family's rule set; a game of its own brings its own
+    assert [isinstance(load_game(name), Ruleset) for name in names] == [True, True, False]
 
 
 def test_the_listing_names_each_game_s_rule_sets_as_the_options_that_make_them():
@@ -40,10 +44,11 @@ def test_the_listing_names_each_game_s_rule_sets_as_the_options_that_make_them()
     assert ("  rule sets, as options of new: --players 4; --players 3 --preset tabletop; --players 2; --players 4 "
             "--gods; --players 3 --gods --preset tabletop; --players 2 --gods") in lines
     assert "  rule sets, as options of new: the defaults" in lines
+    assert "  rule sets, as options of new: --players 2; --players 3; --players 4" in lines  # Cannonball Colony
     # Every rule set listed is one load_game makes.
     for g in game_types():
         for params in g.to_json()["rule_sets"]:
-            assert isinstance(load_game(g.name, **params), Ruleset)
+            assert load_game(g.name, **params).game == g.name
 
 
 def test_load_game_is_the_package_s_entry_point_too():
@@ -52,7 +57,8 @@ def test_load_game_is_the_package_s_entry_point_too():
 
 
 def test_load_game_refuses_an_unknown_game_or_parameter_naming_it():
-    with pytest.raises(ParameterError, match=r"^game 'chess': unknown; choose one of kanaloa, kahuna$") as err:
+    with pytest.raises(ParameterError, match=r"^game 'chess': unknown; choose one of kanaloa, kahuna, "
+                                             r"cannonball$") as err:
         load_game("chess")
     assert isinstance(err.value, OptionError) and err.value.parameter == "game"
     with pytest.raises(ParameterError, match=r"^tiles: Kanaloa has no such parameter; its parameters are players, "
@@ -158,7 +164,8 @@ def test_a_game_registered_alone_is_read_dealt_and_listed_through_the_registry(t
 def test_a_document_of_the_default_game_is_read_by_its_own_position_class(toy_registered):
     doc = Position.new(players=3, seed=2).to_json()
     assert "game" not in doc and isinstance(read_position(doc), Position)
-    with pytest.raises(PositionError, match=r"^game: 'chess' is not one of 'kanaloa', 'kahuna', 'toy'$"):
+    with pytest.raises(PositionError, match=r"^game: 'chess' is not one of 'kanaloa', 'kahuna', 'cannonball', "
+                                            r"'toy'$"):
         read_position({**doc, "game": "chess"})
 
 
@@ -185,3 +192,36 @@ def test_the_commands_take_every_registered_parameter_as_an_option():
         pass
 
     assert {p.name for p in probe.params} == names
+
+
+# What the generic layers ask of every game's position class and rule set (the registry's docstring lists it).
+POSITION_PROTOCOL = ("deal", "from_json", "copy", "on", "crowded", "ruleset", "engine", "state", "players",
+                     "to_move", "is_over", "outcome", "viewer", "waiting", "legal_moves", "move_strings", "move_of",
+                     "parse", "play", "push", "to_json", "dumps", "as_viewer")
+RULESET_PROTOCOL = ("game", "game_type", "title", "players", "params", "describe", "document_game", "palette",
+                    "colors", "seat_names", "reasons", "rule_of", "lacks", "crowded", "state_checks")
+
+
+@pytest.mark.parametrize("game", game_types(), ids=lambda g: g.name)
+def test_every_game_s_position_and_rule_set_speak_the_protocol(game):
+    position = game.face("position")
+    assert [name for name in POSITION_PROTOCOL if not hasattr(position, name)] == []
+    rules = load_game(game.name)
+    assert [name for name in RULESET_PROTOCOL if not hasattr(rules, name)] == []
+    dealt = position.deal(rules, 1, "reference")
+    assert str(dealt.engine) == "reference"  # an engine is named as the protocol names it
+    assert dealt.ruleset == rules and dealt.on("core").state.to_data() == dealt.state.to_data()
+
+
+@pytest.mark.parametrize("game", game_types(), ids=lambda g: g.name)
+def test_every_game_names_its_data_files_and_reads_each_built_in_one(game):
+    """The ``files`` face: what a user may write for the game (boards, tiles), read as the game reads it."""
+    import json
+
+    files = game.face("files")
+    assert files.parameter in {p.name for p in game.parameters}
+    for name, text in files.builtin().items():
+        assert files.from_dict(json.loads(text), name) == files.load(name)
+    first = next(iter(files.builtin()))
+    made = game.load(players=game.load().players, **{files.parameter: files.value(first, game.load().players)})
+    assert made.game == game.name

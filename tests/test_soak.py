@@ -11,12 +11,31 @@ import shlex
 import pytest
 
 from cli_helpers import run, user_error
+from kanaloa.cannonball.position import CannonballPosition
+from kanaloa.cannonball.reference import ReferenceState as CannonballReference
+from kanaloa.cannonball.ruleset import make_cannonball
+from kanaloa.cannonball.state import END as CANNONBALL_END
+from kanaloa.cannonball.state import FOREST, GRASS, NO_SPACE, ROAD_TILES, ROUND_PLAY
+from kanaloa.cannonball.state import FORT_BUILD as CANNONBALL_FORT
+from kanaloa.cannonball.state import decode as cannonball_decode
+from kanaloa.cannonball.state import encode as cannonball_encode
 from kanaloa.position import Position
 from kanaloa.rules import actions as A
 from kanaloa.rules import reference
 from kanaloa.rules.reference import ReferenceState
 from kanaloa.rules.registry import game_types
-from kanaloa.tools.soak import CROWDED, FROM_DEAL, JUMP, KEPT, replay_game, run_soak, soak_game, soak_tables
+from kanaloa.rules.rng import SplitMix64
+from kanaloa.tools.soak import (
+    CROWDED,
+    FROM_DEAL,
+    JUMP,
+    KEPT,
+    play_game,
+    replay_game,
+    run_soak,
+    soak_game,
+    soak_tables,
+)
 
 GAMES = 256  # eight blocks of four games per start cycle, so every start and table comes up
 
@@ -218,7 +237,8 @@ def test_the_soak_plays_every_registered_game(no_pass_in_reference):
     assert [t for game in game_types() for t in game.example_rulesets() if t not in tables] == []
     kinds = [soak_game(5, i).kind for i in range(len(tables))]
     assert kinds == ["3p-yucata", "4p-yucata", "3p-tabletop", "4p-tabletop", "2p-yucata", "2p-tabletop",
-                     "4p-yucata-gods", "3p-tabletop-gods", "2p-yucata-gods", "kahuna-2p"]
+                     "4p-yucata-gods", "3p-tabletop-gods", "2p-yucata-gods", "kahuna-2p",
+                     "cannonball-2p", "cannonball-3p", "cannonball-4p"]
     gods, kahuna = soak_game(5, 6), soak_game(5, 9)
     assert gods.new_command() == f"kanaloa new --seed {gods.seed} --players 4 --preset yucata --gods"
     assert kahuna.new_command() == f"kanaloa new --seed {kahuna.seed} --game kahuna --players 2"
@@ -231,3 +251,93 @@ def test_the_soak_plays_every_registered_game(no_pass_in_reference):
     soak = run_soak(40, seed=3, keep_going=True)
     found = [d.game.kind for d in soak.divergences]
     assert any(kind.endswith("-gods") for kind in found) and "kahuna-2p" not in found
+
+
+# -- Cannonball Colony (R20), through its position face ------------------------------------------------------
+
+CANNONBALL = [i for i, t in enumerate(soak_tables()) if t.game == "cannonball"]
+
+
+def cannonball_games(soak_seed: int, start: str, count: int) -> list:
+    """The first ``count`` games of the soak with ``soak_seed`` that deal Cannonball Colony and begin with
+    ``start``."""
+    found = []
+    index = 0
+    while len(found) < count:
+        g = soak_game(soak_seed, index)
+        if g.ruleset.game == "cannonball" and g.start == start:
+            found.append(g)
+        index += 1
+    return found
+
+
+def test_cannonball_games_are_dealt_as_their_reproducer_s_command_deals_them():
+    assert [soak_tables()[i].players for i in CANNONBALL] == [2, 3, 4]
+    g = soak_game(5, CANNONBALL[1])
+    assert g.kind == "cannonball-3p"
+    assert g.new_command() == f"kanaloa new --seed {g.seed} --game cannonball --players 3"
+    dealt = run("new", *_new(g))
+    assert dealt.exit_code == 0, dealt.output
+    assert json.loads(dealt.stdout) == CannonballPosition.deal(g.ruleset, g.seed).to_json()
+    assert replay_game(5, g.index).divergence is None
+
+
+def test_cannonball_s_crowded_island_lands_the_ships_and_scatters_roads():
+    """The crowded start: the landing round played (R20.4), roads on free grass and forest only, a supply cut
+    to between 1 and the full one (R20.3); the dealt game is left as it was."""
+    rules = make_cannonball(players=3)
+    data = rules.new_game(11)
+    before = data.copy()
+    crowded = rules.crowded(data, SplitMix64(4))
+    assert data == before
+    assert crowded.round == ROUND_PLAY and crowded.to_move == 0 and NO_SPACE not in crowded.ships
+    roads = [space for space, road in enumerate(crowded.road) if road]
+    assert roads and all(crowded.terrain[space] in (GRASS, FOREST) for space in roads)
+    assert not set(roads) & set(crowded.ships)
+    assert 1 <= crowded.supply <= ROAD_TILES[3]
+    assert crowded == rules.crowded(before, SplitMix64(4))  # from its stream alone
+
+
+def test_cannonball_crowded_starts_reach_every_ending_and_the_engines_agree():
+    """Random play ends every game when the last road tile is laid; from a crowded island ten forts, every
+    country passing and shared victories come up too (R20.10)."""
+    outcomes = [play_game(g) for g in cannonball_games(2, CROWDED, 45)]
+    assert [o.divergence for o in outcomes] == [None] * 45
+    reasons = {o.reason for o in outcomes}
+    assert reasons == {"ten-forts", "supply", "all-passed"}
+
+
+def test_a_cannonball_move_only_the_core_offers_is_found_with_a_reproducer_that_replays(monkeypatch):
+    """The reference never lets a turn end after its first grass road (R20.6); the core still does."""
+    honest = CannonballReference.legal_actions
+    monkeypatch.setattr(CannonballReference, "legal_actions",
+                        lambda self: [a for a in honest(self) if a != cannonball_encode(CANNONBALL_END)])
+    found = next(o.divergence for o in map(play_game, cannonball_games(3, FROM_DEAL, 40))
+                 if o.divergence is not None)
+    assert "only the core has [end], only the reference []" in found.what, found.what
+    g = found.game
+    text = found.reproducer()
+    assert f"the position (core): {g.new_command()} | kanaloa play - " in text
+    reached = run("play", "-", *found.moves, input=run("new", *_new(g)).stdout)
+    assert reached.exit_code == 0, reached.output
+    assert "end" in run("moves", "-", input=reached.stdout).stdout.split("\n")
+    assert any(m.startswith("road ") for m in found.moves) and found.moves[-1].startswith("road ")
+
+
+def test_a_wrong_cannonball_state_is_found_when_the_turn_ends(monkeypatch):
+    """A fort that also takes a road tile (R20.3 says it does not) leaves the legal moves alone; the
+    comparison of the states when the turn passes finds it."""
+    from kanaloa.cannonball import reference as cannonball_reference
+
+    honest = cannonball_reference.play
+
+    def greedy_fort(d, action):
+        honest(d, action)
+        if cannonball_decode(action)[0] == CANNONBALL_FORT:
+            d.supply -= 1
+
+    monkeypatch.setattr(cannonball_reference, "play", greedy_fort)
+    found = next(o.divergence for o in map(play_game, cannonball_games(3, FROM_DEAL, 40))
+                 if o.divergence is not None)
+    assert found.what.startswith("the states differ in 'supply'"), found.what
+    assert found.moves[-1].startswith("fort "), found.moves

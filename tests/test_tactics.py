@@ -453,3 +453,32 @@ def test_tactics_reads_a_suite_from_standard_input():
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["suite"] == "-"
     assert [r["id"] for r in json.loads(result.stdout)["results"]] == [p["id"] for p in doc["puzzles"]]
+
+
+# -- which games: the puzzles are Kanaloa's ------------------------------------------------------------------
+
+
+def test_the_suite_serves_kanaloa_and_refuses_another_game_with_its_reason():
+    assert T.check_game("kanaloa").name == T.SUITE_GAME == "kanaloa"
+    assert {load_game("kanaloa", **p).game for p in ({}, {"players": 2})} == {T.SUITE_GAME}
+    assert user_error(run("tactics", "--game", "kahuna")).startswith(
+        "error: --game kahuna: the tactical suite holds Kanaloa's puzzles: eleven islands (R8), removals (R7)")
+    assert user_error(run("tactics", "--game", "chess", "--generate")) == (
+        "error: --game 'chess': unknown; choose one of kanaloa, kahuna, cannonball")
+
+
+def test_cannonball_colony_has_no_puzzles_and_says_why_in_one_line(tmp_path):
+    """A Cannonball turn is one build after at most one shot (R20.6): a win within it is a single move, so
+    the suite's exact puzzles do not fit; asked for the game, or handed its position, tactics says so."""
+    why = load_game("cannonball").lacks("tactics")
+    assert why and "one build after at most one shot (R20.6)" in why and 'docs/cannonball.md, "Tactics"' in why
+    for args in (["--game", "cannonball"], ["--game", "cannonball", "--generate"]):
+        assert user_error(run("tactics", *args)) == f"error: --game cannonball: {why}"
+    doc = SUITE.to_json()
+    doc["puzzles"] = doc["puzzles"][:1]
+    doc["puzzles"][0]["position"] = json.loads(run("new", "--game", "cannonball", "--players", "3").stdout)
+    doc["puzzles"][0]["players"] = 3
+    suite = tmp_path / "cannonball.json"
+    suite.write_text(json.dumps(doc))
+    assert user_error(run("tactics", "--suite", str(suite))).endswith(f"puzzle 0 ('{doc['puzzles'][0]['id']}'): "
+                                                                      f"position: {why}")

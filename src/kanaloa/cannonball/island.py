@@ -43,9 +43,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib import resources
 
 from ..errors import PATH_LIMIT, BoardError, OptionError, brief, quote
-from ..rules.datafile import load_json
+from ..rules.datafile import DataFiles, load_json
 from ..rules.rng import SplitMix64
 from .state import (
     MAX_PLAYERS,
@@ -164,6 +165,33 @@ def load_tile(name_or_path: str) -> Tile:
     if builtin:  # a file may change between loads; a built-in tile does not
         _CACHE[name_or_path] = tile
     return tile
+
+
+def builtin_tile_text(name: str) -> str:
+    """The text of the built-in tile file ``name`` (one of ``BUILTIN_TILES``)."""
+    return resources.files("kanaloa.cannonball").joinpath(f"tiles/{name}.json").read_text("utf-8")
+
+
+def forget_tile(path: str) -> None:
+    """Drop ``path`` from ``load_tile``'s cache (it keeps built-in tiles only, so a file is never in it)."""
+    _CACHE.pop(path, None)
+
+
+def tiles_with(tile: Tile | str, players: int) -> list[Tile | str]:
+    """The tiles of a game of ``players`` that plays ``tile`` (a Tile, or a tile's name or file, read to learn
+    its name): it and the first built-in tiles of other names, one a player (R20.1), so that every layout
+    draws it.  A file that is no tile is listed as it is: the game's rule set refuses it, saying why."""
+    try:
+        name = (tile if isinstance(tile, Tile) else load_tile(tile)).name
+    except BoardError:
+        name = None
+    return [tile, *[t for t in BUILTIN_TILES if t != name][:players - 1]]
+
+
+# The game's ``files`` face (``kanaloa.rules.registry``): tile files, each played as one of the ``tiles``.
+TILE_FILES = DataFiles(kind="tile", parameter="tiles",
+                       builtin=lambda: {name: builtin_tile_text(name) for name in BUILTIN_TILES},
+                       from_dict=tile_from_dict, load=load_tile, forget=forget_tile, value=tiles_with)
 
 
 # -- the layout ------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ the notation are ``kanaloa.cannonball.format``'s.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kanaloa.cannonball.core import CoreState
 from kanaloa.cannonball.format import move_text, parse_move, read_position, why_not, write_position
@@ -29,6 +29,9 @@ from kanaloa.cannonball.state import REASON_NAMES, ROUND_NAMES, CannonballData
 from kanaloa.errors import MoveError, OptionError, PositionError, brief
 from kanaloa.position.format import dumps, is_int
 from kanaloa.rules.engine import Engine
+
+if TYPE_CHECKING:
+    from kanaloa.rules.rng import SplitMix64
 
 __all__ = ["ENGINE_NAMES", "CannonballPosition"]
 
@@ -115,6 +118,20 @@ class CannonballPosition:
         """An independent copy on the same engine."""
         return CannonballPosition(self.ruleset, self.engine, self._state.copy())
 
+    def on(self, engine: object) -> CannonballPosition:
+        """A copy of this position on ``engine`` (``"core"``, ``"reference"``, or None for the core when it is
+        built; nothing is checked again).  Raises ``OptionError`` for another engine."""
+        name = engine_name(engine)
+        if name == self.engine:
+            return self.copy()
+        return CannonballPosition(self.ruleset, name, state_of(name, self.data))
+
+    def crowded(self, stream: SplitMix64) -> CannonballPosition:
+        """A new position on the same engine: this new game's island crowded with roads from ``stream``
+        (``CannonballRules.crowded``), for the soak's crowded starts."""
+        return CannonballPosition(self.ruleset, self.engine, state_of(self.engine, self.ruleset.crowded(
+            self.data, stream)))
+
     def as_viewer(self, name: str) -> CannonballPosition:
         """Always a ``PositionError``: there is nothing a player does not see (R20)."""
         raise PositionError(HIDES_NOTHING)
@@ -200,6 +217,13 @@ class CannonballPosition:
     def move_of(self, action: int) -> str:
         """The notation of action code ``action``; ``MoveError`` for a code naming no move."""
         return move_text(action, self.players, self.data)
+
+    def parse(self, move: str) -> str:
+        """The move ``move`` names here (``road C2``, ``france: road c2``), in the notation ``move_strings``
+        writes (``road c2``); only its form is checked, not whether it is legal.  Raises ``MoveError``
+        naming the move and why (``format.parse_move``)."""
+        d = self.data
+        return move_text(parse_move(move, self.players, d), self.players, d)
 
     def play(self, move: str) -> None:
         """Apply one move given in notation (``road c2``, ``france: fort c2``), checked, in place.

@@ -6,34 +6,46 @@ parameter; each caller words it its own way, as Kanaloa's rule sets are
 worded).  The ``CannonballRules`` it returns answers what the other parts
 need: the countries in seat order, the tiles the layout draws from, the road
 supply, the reasons a game ends and their rules, the parameters that make it
-again, and a JSON description.  ``new_game(seed)`` deals a game of it.
+again, and a JSON description.  ``new_game(seed)`` deals a game of it.  For
+the soak, as every game's rule set: ``crowded(data, stream)`` (a crowded
+island, where the endings random play never reaches come up) and
+``state_checks(state)`` (an engine state's answers against its own data).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import BoardError, brief
 from ..rules.ruleset import Parameter, ParameterError
 from .island import BUILTIN_TILES, Tile, load_tile, new_game
+from .reference import legal_actions, play
 from .state import (
     BLOCKADES,
     CANNONS,
     COUNTRIES,
+    FOREST,
     FORTS,
+    GRASS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     REASON_NAMES,
     REASON_TEXT,
     ROAD_TILES,
+    ROUND_LANDING,
+    ROUND_OVER,
     CannonballData,
 )
+
+if TYPE_CHECKING:
+    from ..rules.rng import SplitMix64
 
 GAME = "cannonball"
 TITLE = "Cannonball Colony"
 DEFAULT_PLAYERS = 4
+CROWD_ROADS = 0.45  # a crowded island's share of the free grass and forest spaces that hold a road
 
 
 PARAMETERS = (
@@ -59,7 +71,6 @@ class CannonballRules:
     game = GAME
     title = TITLE
     document_game = GAME  # a position of this game says "game": "cannonball"
-    points_name = "forts"  # what the search's points count: each player's forts on the island (R20.7)
 
     @property
     def game_type(self) -> Any:
@@ -152,6 +163,33 @@ class CannonballRules:
         """A new game of this rule set, its island laid out from ``seed`` (R20.1, R20.2)."""
         return new_game(self.players, seed, list(self.tiles))
 
+    def crowded(self, data: CannonballData, stream: SplitMix64) -> CannonballData:
+        """A crowded island for the soak (``kanaloa soak``), from ``data`` (a new game of this rule set) and
+        ``stream``: random play ends every game by the last road tile, so here the ships land at random legal
+        spaces (R20.4), a road lies on each free grass or forest space with chance ``CROWD_ROADS``, and the
+        supply is cut to ``1 + stream.below(supply)`` tiles.  Networks are then wide and forts fit
+        everywhere, and ten forts, every country passing and shared victories (R20.10) come up as often as
+        the last road tile.  ``data`` itself is not changed."""
+        out = data.copy()
+        while out.round == ROUND_LANDING:
+            moves = legal_actions(out)
+            play(out, moves[stream.below(len(moves))])
+        ships = set(out.ships)
+        for space, terrain in enumerate(out.terrain):
+            if terrain in (GRASS, FOREST) and space not in ships and stream.next() / 2.0**64 < CROWD_ROADS:
+                out.road[space] = True
+        out.supply = 1 + stream.below(out.supply)
+        return out
+
+    def state_checks(self, state: Any) -> list[tuple[str, Any, Any]]:
+        """What an engine state answers against what its exported data says: ``(name, answer, from the data)``
+        for its players, player to move, round, end, winners, ranking, reason and supply."""
+        d = state.to_data()
+        return [("players", state.players, d.players), ("to_move", state.to_move, d.to_move),
+                ("round", state.round, d.round), ("is_over", state.is_over, d.round == ROUND_OVER),
+                ("winners", list(state.winners), d.winners), ("ranking", list(state.ranking), d.ranking),
+                ("reason", state.reason, d.reason), ("supply", state.supply, d.supply)]
+
     def params(self) -> dict[str, Any]:
         """The parameters that make this rule set again with ``make_cannonball(**params)``."""
         return {"players": self.players, "countries": ",".join(self.countries),
@@ -181,6 +219,9 @@ _LACKS = {
     "rules.gods": f"Might of the Gods is a variant of Kanaloa, not of {TITLE} (R14, R20)",
     "colors": f"in {TITLE} each player is one country (R20.3)",
     "viewer": f"nothing is hidden in {TITLE}: every player sees the whole position (R20)",
+    "tactics": (f"the tactical suite serves Kanaloa: its puzzles are exact wins within a turn of many moves, and "
+                f"a turn of {TITLE} is one build after at most one shot (R20.6), which leaves no such puzzle "
+                f"(docs/cannonball.md, \"Tactics\")"),
 }
 
 
@@ -229,11 +270,21 @@ def _countries(value: object, players: int) -> tuple[str, ...]:
 
 
 def _tiles(value: object, players: int) -> tuple[Tile, ...]:
-    names = list(BUILTIN_TILES) if value is None else _names(value, "tiles")
+    """The tiles ``value`` names: built-in names and tile files' paths (``a,b,c`` or a sequence), or ``Tile``
+    objects already read, in a sequence."""
+    given: list[Tile | str]
+    if value is None:
+        given = list(BUILTIN_TILES)
+    elif isinstance(value, (list, tuple)) and any(isinstance(v, Tile) for v in value):
+        given = list(value)
+        if not all(isinstance(v, Tile) or (isinstance(v, str) and v.strip()) for v in given):
+            raise ParameterError("tiles", f"must be tiles or their names, not {brief(value)}")
+    else:
+        given = list(_names(value, "tiles"))
     tiles = []
-    for name in names:
+    for name in given:
         try:
-            tiles.append(load_tile(name))
+            tiles.append(name if isinstance(name, Tile) else load_tile(name))
         except BoardError as exc:
             raise ParameterError("tiles", str(exc)) from None
     repeated = next((t.name for t in tiles if [u.name for u in tiles].count(t.name) > 1), None)

@@ -1,11 +1,14 @@
-"""Cannonball Colony as an OpenSpiel game (R20), ready to be registered as ``python_cannonball``.
+"""Cannonball Colony as an OpenSpiel game (R20), registered as ``python_cannonball``.
 
 ``game_for(rules, seed)`` makes the OpenSpiel game (``CannonballSpielGame``)
-of a rule set already made by ``make_cannonball``: the future ``openspiel``
-face of the registry.  ``register()`` registers it with ``pyspiel`` under
-``python_cannonball`` (once; importing this module registers nothing), so
+of a rule set already made by ``make_cannonball``: the registry's
+``openspiel`` face.  Importing this module registers the game with
+``pyspiel`` as ``python_cannonball`` (``kanaloa.openspiel.register_game``,
+once), as ``import kanaloa.openspiel`` does for every registered game, so
 that ``pyspiel.load_game("python_cannonball(players=3,seed=7)")`` makes it
-from its parameters.
+from its parameters: ``players``, ``countries`` and ``tiles`` (the lists
+joined by ``;``, empty for the rule set's own) and ``seed``, as
+``kanaloa.openspiel`` makes every game's.
 
 The game as OpenSpiel sees it (docs/cannonball.md, "OpenSpiel"):
 
@@ -29,61 +32,39 @@ The game as OpenSpiel sees it (docs/cannonball.md, "OpenSpiel"):
 
 from __future__ import annotations
 
-import ctypes
 import json
-from collections.abc import Callable, Mapping
 from typing import Any
 
-import numpy as np
 import pyspiel
 
 from ..errors import KanaloaError
+from ..openspiel import GameRef, RegisteredGame, register_game, spiel_game_type, spiel_name, spiel_params
+from ..rules.registry import game_type
 from .core import default_engine
 from .format import move_text, write_position
 from .reference import victory_shares
-from .ruleset import DEFAULT_PLAYERS, GAME, TITLE, CannonballRules, make_cannonball
+from .ruleset import GAME, CannonballRules
 from .state import (
     BLOCKADES,
     CANNONS,
     END,
     FORTS,
     LAND,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     PASS,
     ROAD_TILES,
     CannonballData,
     encode,
 )
 
-__all__ = ["GAME_TYPE", "NAME", "CannonballSpielGame", "CannonballSpielState", "game_for", "load",
-           "max_game_length", "register"]
+__all__ = ["GAME_TYPE", "NAME", "CannonballSpielGame", "CannonballSpielState", "game_for", "max_game_length"]
 
-NAME = f"python_{GAME}"
-SEED = "seed"
-LISTS = ("countries", "tiles")  # parameters that are lists: OpenSpiel's game strings split at commas,
-JOIN = ";"  # so their entries are joined by ";" there
+NAME = spiel_name(GAME)
 
-# The parameters with their defaults.  Empty ``countries`` and ``tiles`` stand for the rule set's own: the first
-# countries for the player count (R20.3) and the built-in tiles (R20.2).
-DEFAULTS: dict[str, Any] = {"players": DEFAULT_PLAYERS, "countries": "", "tiles": "", SEED: 0}
-
-GAME_TYPE = pyspiel.GameType(
-    short_name=NAME,
-    long_name=f"{TITLE} (kanaloa engine)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=MAX_PLAYERS,
-    min_num_players=MIN_PLAYERS,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=False,
-    parameter_specification=DEFAULTS,
-)
+# The game type: the name, players and parameters from the registry (kanaloa.openspiel); perfect information,
+# nothing left to chance once the island is laid out, and returns that always add up to 1.
+GAME_TYPE = spiel_game_type(game_type(GAME), chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+                            information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+                            utility=pyspiel.GameType.Utility.CONSTANT_SUM)
 
 # The kinds of action that name a space (LAND ... BLOCKADE_BUILD), numbered 0 to END - 1.
 SPACE_KINDS = range(LAND, END)
@@ -107,7 +88,7 @@ def max_game_length(players: int, columns: int, rows: int) -> int:
     return players + 3 * players * (builds + shots + 1)
 
 
-class CannonballSpielGame(pyspiel.Game):
+class CannonballSpielGame(RegisteredGame):
     """The OpenSpiel game of one rule set on the island laid out from ``seed`` (module docstring).
 
     ``rules`` is the rule set, ``start`` the game's first state
@@ -167,14 +148,6 @@ class CannonballSpielGame(pyspiel.Game):
             raise ValueError(f"action {action}: not an action of {NAME} (0 to {len(self.codes) - 1})")
         return self.codes[action]
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-        """The observer of observations and information states: both are the position (no tensors)."""
-        if params:
-            raise ValueError(f"{NAME}: observer parameters are not supported; got {params}")
-        return _Observer()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> CannonballSpielGame:
-        return self  # immutable: its states share it
 
 
 def game_for(rules: CannonballRules, seed: int = 0) -> CannonballSpielGame:
@@ -183,39 +156,12 @@ def game_for(rules: CannonballRules, seed: int = 0) -> CannonballSpielGame:
     return CannonballSpielGame(rules, seed)
 
 
-def spiel_params(rules: CannonballRules, seed: int) -> dict[str, Any]:
-    """The OpenSpiel parameters that make the game of ``rules`` and ``seed`` again: the lists joined by
-    ``JOIN``."""
-    params = rules.params()
-    return {"players": params["players"], **{k: params[k].replace(",", JOIN) for k in LISTS}, SEED: seed}
-
-
-class _Setup:
-    """What a state shares with its game (copying it copies the reference; pickling it keeps the game's string)."""
-
-    def __init__(self, game: CannonballSpielGame) -> None:
-        self.game = game
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Setup:
-        return self
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_setup_of, (str(self.game),))
-
-
-def _setup_of(game_string: str) -> _Setup:
-    game = pyspiel.load_game(game_string)
-    if not isinstance(game, CannonballSpielGame):
-        raise ValueError(f"{game_string}: not a game of {NAME}")
-    return _Setup(game)
-
-
 class CannonballSpielState(pyspiel.State):
     """A state of a ``CannonballSpielGame``: the rules' state (``_rules``, a core or reference state)."""
 
     def __init__(self, game: CannonballSpielGame) -> None:
         super().__init__(game)
-        self._setup = _Setup(game)
+        self._setup = GameRef(game)
         self._rules: Any = default_engine().from_data(game.start)
         self._text: str | None = None  # the position's JSON, once asked for
 
@@ -305,54 +251,4 @@ class CannonballSpielState(pyspiel.State):
             raise ValueError(f"player {player}: not a player of this game")
 
 
-class _Observer:
-    """OpenSpiel's observer protocol: strings only, the position (no tensor)."""
-
-    def __init__(self) -> None:
-        self.tensor = np.zeros(0, np.float32)
-        self.dict: dict[str, Any] = {}
-
-    def set_from(self, state: CannonballSpielState, player: int) -> None:
-        pass  # no tensor
-
-    def string_from(self, state: CannonballSpielState, player: int) -> str:
-        return state.position_text()
-
-
-# -- loading by name -----------------------------------------------------------------------------
-
-
-def rules_of(params: Mapping[str, Any]) -> tuple[CannonballRules, int]:
-    """The rule set and the seed OpenSpiel's ``params`` name; ``ValueError`` naming the parameter at fault."""
-    unknown = sorted(set(params) - set(DEFAULTS))
-    if unknown:
-        raise ValueError(f"{NAME}: unknown parameter {unknown[0]!r}; expected one of {', '.join(DEFAULTS)}")
-    given = {**DEFAULTS, **params}
-    lists = {k: None if given[k] == "" else str(given[k]).replace(JOIN, ",") for k in LISTS}
-    seed = given[SEED]
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"{NAME}: seed {seed!r}: must be a whole number 0 or more")
-    try:
-        return make_cannonball(players=given["players"], **lists), seed
-    except KanaloaError as exc:
-        raise ValueError(f"{NAME}: {exc}") from None
-
-
-def load(params: Mapping[str, Any] | None = None) -> CannonballSpielGame:
-    """The game ``pyspiel.load_game`` makes from ``params`` (``DEFAULTS`` for those left out)."""
-    rules, seed = rules_of(params or {})
-    return CannonballSpielGame(rules, seed)
-
-
-# OpenSpiel's registry (C++) keeps the factory until after the interpreter has gone; were it the last to let
-# go of it, freeing it then would need the interpreter.  So the registered factory keeps one reference that
-# nothing gives back: it is never freed.
-_FACTORY: Callable[..., CannonballSpielGame] = load
-
-
-def register() -> None:
-    """Register the game with ``pyspiel`` as ``python_cannonball`` (once: later calls do nothing)."""
-    if NAME in pyspiel.registered_names():
-        return
-    ctypes.pythonapi.Py_IncRef(ctypes.py_object(_FACTORY))
-    pyspiel.register_game(GAME_TYPE, _FACTORY)
+register_game(game_type(GAME), CannonballSpielGame, GAME_TYPE)

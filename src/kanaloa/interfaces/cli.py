@@ -1029,9 +1029,12 @@ def hint_lines(found) -> list[str]:
               help="With --generate: how many seeded games to search. [default: 3000]")
 @click.option("--per-kind", "per_kind", type=click.IntRange(1), default=None,
               help="With --generate: the most puzzles of each kind to keep. [default: 15]")
+@click.option("--game", "game", default=None, metavar="GAME",
+              help="The game whose puzzles to run or build: the suite holds Kanaloa's; another game is refused "
+                   "with the reason it has none. [default: kanaloa]")
 def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tuple[str, ...], suite_file: str | None,
             as_json: bool, progress: bool, generate: bool, out: str | None, games: int | None,
-            per_kind: int | None) -> None:
+            per_kind: int | None, game: str | None) -> None:
     """Check the hint on the tactical suite: positions whose best first move is known exactly.
 
     Each puzzle is a position, seen by the player to move, where that player
@@ -1055,6 +1058,9 @@ def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tup
     with the fewest correct moves first. The same --seed, --games and
     --per-kind give the same suite. The shipped suite was made with
     'kanaloa tactics --generate --seed 0'.
+
+    The puzzles are Kanaloa's: a game without any (--game) is refused in
+    one line with its rule set's reason.
     """
     from ..play.hint import check_budget
     from ..play.progress import Progress
@@ -1062,8 +1068,10 @@ def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tup
         DEFAULT_GAMES,
         DEFAULT_PER_KIND,
         KINDS,
+        SUITE_GAME,
         GenerateProgress,
         SuiteProgress,
+        check_game,
         check_kinds,
         load_suite,
         parse_suite,
@@ -1071,6 +1079,7 @@ def tactics(iterations: int | None, seconds: float | None, seed: int, kinds: tup
     )
     from ..tools.tactics import generate as make_suite
 
+    check_game(SUITE_GAME if game is None else game)
     live = progress and sys.stderr.isatty()
     if generate:
         for given, name in ((iterations, "--iterations"), (seconds, "--time"), (kinds or None, "--kind"),
@@ -1408,17 +1417,19 @@ def soak(games: int, seed: int | None, workers: str, keep_going: bool, game: int
     Every move is drawn at random from the legal moves. After every move
     both engines' legal-move lists and the player to move must agree; at
     the start, whenever the turn passes and at the end their complete
-    states must be equal. Games cycle through 3, 4 and 2 players (two
-    colors each) and the yucata and tabletop presets; one in eight starts from a board crowded
-    with bridges and one in eight jumps in after moves the core played
-    alone. Everything follows from --seed and the game's number, so any
-    --workers count plays the same games.
+    states must be equal. Games cycle through the example rule sets of
+    every registered game (kanaloa games): first Kanaloa with 3, 4 and 2
+    players (two colors each) and the yucata and tabletop presets, then the
+    others. One in eight starts from a crowded start (a board crowded with
+    bridges; each game says what its own holds) and one in eight jumps in
+    after moves the core played alone. Everything follows from --seed and
+    the game's number, so any --workers count plays the same games.
 
     Reports games, moves, divergences and time. By default the soak stops
-    at the first divergence and prints a reproducer: the deal seed,
-    players, preset, start, how many moves were played, the moves so far
-    and the command that plays the game again (--game). Exit status 1 when
-    the engines diverged, 130 when interrupted (Ctrl-C).
+    at the first divergence and prints a reproducer: the deal seed, the
+    rule set, the start, how many moves were played, the moves so far and
+    the command that plays the game again (--game). Exit status 1 when the
+    engines diverged, 130 when interrupted (Ctrl-C).
     """
     from ..play.limits import worker_count
     from ..play.progress import Progress
@@ -1471,15 +1482,17 @@ def soak(games: int, seed: int | None, workers: str, keep_going: bool, game: int
 @click.option("--json", "as_json", is_flag=True, help="Print the figures and findings as JSON.")
 def fuzz(target: str, runs: int | None, seconds: float | None, seed: int | None, run: int | None, save_dir: str,
          as_json: bool) -> int:
-    """Feed damaged positions, moves and boards to the program and report what it mishandles.
+    """Feed damaged positions, moves and data files to the program and report what it mishandles.
 
-    Valid inputs (positions of seeded games and their viewer views, their
-    moves, the built-in boards) are damaged at random, as data and as text,
-    and read by Position.from_json, parse_move and Position.play,
-    board_from_dict and load_board; one run in ten also goes through the
-    command. Anything but a one-line kanaloa error is a finding, and so
-    is an accepted position that cannot be played or does not read back
-    as itself, and an accepted board on which the two engines disagree.
+    Valid inputs of every registered game (positions of seeded games and,
+    where the game hides cards, their viewer views; their moves; the
+    built-in data files, such as boards) are damaged at random, as data and
+    as text, and read by the game's own readers (read_position, the
+    position's parse and play, the files' readers); one run in ten also
+    goes through the command. Anything but a one-line kanaloa error is a
+    finding, and so is an accepted position that cannot be played or does
+    not read back as itself, and an accepted file with which the two
+    engines disagree.
 
     Each finding is printed with its seed and run and the command that
     does that run again (--run), and its input is saved under --save.

@@ -165,7 +165,7 @@ class Hint:
     workers: int = 1
     interrupted: bool = False
     nodes: int = field(default=0, compare=False)  # tree nodes the main search made, all workers together
-    points_name: str = field(default="points", compare=False)  # what the points count (the rule set's name)
+    points_name: str = field(default="points", compare=False)  # what the points count (the rule set's score_name)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -429,5 +429,5 @@ def search_hint(core: Any, rs: Any, face: Any, iterations: int | None = None, se
         workers=len(seeds),
         interrupted=interrupted,
         nodes=result.nodes,
-        points_name=rs.points_name,
+        points_name=rs.score_name,
     )

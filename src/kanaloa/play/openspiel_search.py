@@ -18,7 +18,7 @@ from typing import Any
 import numpy
 from open_spiel.python.algorithms import ismcts, mcts
 
-from ..openspiel import SpielGame, SpielState, core_returns
+from ..openspiel.family import SpielGame, SpielState, core_returns
 from ..rules.core import POLICY_RANDOM, CoreState
 
 MIN_ITERATIONS = 2  # a search stopped by its clock has expanded the root at least once

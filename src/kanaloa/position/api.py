@@ -60,12 +60,12 @@ colors in seat order.  Every place and swap names the color it builds with
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import BoardError, MoveError, OptionError, PositionError, brief, quote
 from ..rules import actions
 from ..rules.board import Board, load_board
-from ..rules.engine import Engine, EngineState, load_engine
+from ..rules.engine import Engine, EngineState, engine_of
 from ..rules.reference import ReferenceState, why_illegal, why_not_mover_color
 from ..rules.registry import load_game
 from ..rules.ruleset import SEED_LIMIT, ParameterError, Ruleset
@@ -74,6 +74,9 @@ from . import notation
 from . import viewer as viewing
 from .format import FORMAT, dumps, is_int, parse_json, read, render
 from .notation import Move, parse_move
+
+if TYPE_CHECKING:
+    from ..rules.rng import SplitMix64
 
 __all__ = ["FORMAT", "Position", "WaitingError"]
 
@@ -143,15 +146,18 @@ class Position:
         return cls.deal(ruleset, seed, engine)
 
     @classmethod
-    def deal(cls, ruleset: Ruleset, seed: int = 0, engine: Engine | None = None) -> Position:
-        """A freshly dealt full position of ``ruleset``, dealt from ``seed`` (R3, R14.1, R15.2, R16.2)."""
+    def deal(cls, ruleset: Ruleset, seed: int = 0, engine: Engine | str | None = None) -> Position:
+        """A freshly dealt full position of ``ruleset``, dealt from ``seed`` (R3, R14.1, R15.2, R16.2).
+
+        ``engine``: an ``Engine``, its name (``"core"``, ``"reference"``) or None (the core).
+        """
         if not is_int(seed) or not 0 <= seed < SEED_LIMIT:
             raise OptionError(f"seed {brief(seed)}: must be an integer from 0 to 2**64-1")
-        engine = engine or load_engine()
+        engine = engine_of(engine)
         return cls(ruleset, engine, None, engine.deal(ruleset, seed))
 
     @classmethod
-    def from_json(cls, obj: str | bytes | bytearray | dict[str, Any], engine: Engine | None = None,
+    def from_json(cls, obj: str | bytes | bytearray | dict[str, Any], engine: Engine | str | None = None,
                   boards: Callable[[str], Board] = load_board) -> Position:
         """Read a ``kanaloa-position/1`` document (text or parsed JSON).
 
@@ -162,7 +168,7 @@ class Position:
         """
         doc = parse_json(obj) if isinstance(obj, (str, bytes, bytearray)) else obj
         ruleset, viewer, data, wait = read(doc, boards)
-        engine = engine or load_engine()
+        engine = engine_of(engine)
         if wait is not None:
             return cls(ruleset, engine, viewer, None, data, wait)
         return cls(ruleset, engine, viewer, engine.from_data(ruleset.board, data))
@@ -175,13 +181,23 @@ class Position:
             None if self._wait is None else self._wait.copy(), self._wait_kind,
         )
 
-    def on(self, engine: Engine) -> Position:
-        """A copy of this position whose state lives in ``engine`` (nothing is checked again)."""
+    def on(self, engine: Engine | str) -> Position:
+        """A copy of this position whose state lives in ``engine`` (an ``Engine`` or its name; nothing is
+        checked again)."""
+        engine = engine_of(engine)
         if engine is self.engine:
             return self.copy()
         state = None if self._state is None else engine.from_data(self.board, self._state.to_data())
         wait = None if self._wait is None else self._wait.copy()
         return Position(self.ruleset, engine, self._viewer, state, wait, self._wait_kind)
+
+    def crowded(self, stream: SplitMix64) -> Position:
+        """A new full position on the same engine: this one's state with bridges scattered over every link
+        from ``stream`` (``Ruleset.crowded``), for the soak's crowded starts."""
+        if self._viewer is not None:
+            raise PositionError("viewer: only a full position can be crowded")
+        data = self.ruleset.crowded(self._data(), stream)
+        return Position(self.ruleset, self.engine, None, self.engine.from_data(self.board, data))
 
     def as_viewer(self, color: str) -> Position:
         """This position as ``color`` sees it (a viewer position); with two players ``color`` names the

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from importlib import resources
 
 from ..errors import PATH_LIMIT, BoardError, brief
-from .datafile import load_json
+from .datafile import DataFiles, load_json
 
 MAX_ISLANDS = 32
 MAX_LINKS = 64
@@ -212,3 +213,23 @@ def load_board(name_or_path: str = "oro") -> Board:
     board = board_from_dict(data, name_or_path)
     _CACHE[name_or_path] = board
     return board
+
+
+def builtin_board_text(name: str) -> str:
+    """The text of the built-in board file ``name`` (one of ``BUILTIN_BOARDS``)."""
+    return resources.files("kanaloa.boards").joinpath(f"{name}.json").read_text("utf-8")
+
+
+def forget_board(path: str) -> None:
+    """Drop the board file at ``path`` from ``load_board``'s cache (a file may change between loads)."""
+    _CACHE.pop(path, None)
+
+
+def _board_value(board: Board | str, players: int) -> Board | str:
+    return board  # a board is played on by any player count it can hold
+
+
+# The family's ``files`` face (``kanaloa.rules.registry``): board files, each played as the ``board`` parameter.
+BOARD_FILES = DataFiles(kind="board", parameter="board",
+                        builtin=lambda: {name: builtin_board_text(name) for name in BUILTIN_BOARDS},
+                        from_dict=board_from_dict, load=load_board, forget=forget_board, value=_board_value)

@@ -4,6 +4,9 @@ Both kinds of file are read the same way: a built-in one by its name from the
 package, any other by its path, no further than ``MAX_INPUT_BYTES``; what is
 wrong with a path is said plainly (nothing there, a directory, a device, a
 file the system will not let us read, too large, not UTF-8, not JSON).
+
+``DataFiles`` is what a game tells the tools above about its files (the
+registry's ``files`` face): the family's board files, a game's tile files.
 """
 
 from __future__ import annotations
@@ -11,7 +14,8 @@ from __future__ import annotations
 import json
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
@@ -67,3 +71,29 @@ def load_json(name_or_path: str, kind: str, package: str, folder: str, builtins:
         raise _fail(kind, name_or_path, f"not a {kind}: the JSON is nested far too deeply") from None
     except ValueError as exc:  # e.g. a number with thousands of digits
         raise _fail(kind, name_or_path, f"not valid JSON ({exc})") from None
+
+
+@dataclass(frozen=True)
+class DataFiles:
+    """The data files of a game that a user may write (the registry's ``files`` face): what the fuzzer damages.
+
+    ``kind`` names one for people (``board``, ``tile``) and ``parameter`` is the game parameter that takes
+    one.  ``builtin()`` gives each built-in file's name and text; ``from_dict(doc, source)`` reads a parsed
+    file and ``load(path)`` a file by its path (both a ``BoardError`` of one line naming the file and the
+    field); ``forget(path)`` drops a path from the reader's cache, if it keeps one.  ``value(file, players)``
+    is what ``parameter`` takes to play ``file`` (its path, or what the readers returned) with ``players``
+    players: the file itself, or the file with the built-in ones the game needs beside it.
+    """
+
+    kind: str
+    parameter: str
+    builtin: Callable[[], dict[str, str]]
+    from_dict: Callable[[Any, str], Any]
+    load: Callable[[str], Any]
+    forget: Callable[[str], None]
+    value: Callable[[Any, int], Any]
+
+    def option(self, path: str, players: int) -> str:
+        """``value(path, players)`` as the command line writes it: the entries of a list joined by commas."""
+        value = self.value(path, players)
+        return ",".join(str(v) for v in value) if isinstance(value, (list, tuple)) else str(value)

@@ -123,6 +123,14 @@ class Engine:
 _LOADED: dict[str, Engine] = {}
 
 
+def engine_of(engine: Engine | str | None) -> Engine:
+    """``engine`` itself, the engine it names (``"core"``, ``"reference"``: what every game's position class
+    takes), or for None the core; ``load_engine``'s errors otherwise."""
+    if isinstance(engine, Engine):
+        return engine
+    return load_engine("core" if engine is None else engine)
+
+
 def load_engine(name: str = "core") -> Engine:
     """The engine called ``name`` (``"core"`` or ``"reference"``).
 

@@ -35,20 +35,47 @@ face          what it is
 ``display``   the terminal picture of a position (``kanaloa show``):
               ``display(position, use_color=False) -> str``
 ``svg``       the SVG picture of a position: ``svg(position, **options) -> str``
-``openspiel`` the game as an OpenSpiel game: ``openspiel(ruleset) -> pyspiel.Game``
-              (importing its module registers the games with ``pyspiel``), with
-              ``state_of(engine_state)``, ``code_of(action)``, states that
+``openspiel`` the game as an OpenSpiel game: ``openspiel(ruleset, seed=0) -> pyspiel.Game``,
+              with ``state_of(engine_state)``, ``code_of(action)``, states that
               ``resample(player, seed)``, and ``core_rollouts`` (whether its states
-              hold the family's core for ``openspiel-mcts:rollout=core``)
+              hold the family's core for ``openspiel-mcts:rollout=core``); importing
+              its module registers the game with ``pyspiel`` through
+              ``kanaloa.openspiel.register_game``, and ``import kanaloa.openspiel``
+              imports every game's
 ``bench``     the benchmark's workloads and the game's signatures:
               ``bench(game_type) -> kanaloa.tools.benchmark.GameBench``
+``files``     the data files a user may write for the game, which the fuzzer damages
+              (board files, tile files): a ``kanaloa.rules.datafile.DataFiles``
 ============  ======================================================================
 
-A rule set answers, besides its parameters (``params()``): ``players``,
-``seat_names``, ``describe()``, ``reasons``, ``reason_text``, ``rule_of``,
-``pairs``, ``may_end_without_winner``, ``no_winner_reason``,
-``shares_victory`` (several players may share the victory), ``score_name``
-and ``record_params()`` (the parameters a game record names it by).
+**What the generic layers ask of a game's objects.**  Besides the faces,
+a layer above the rules speaks to two objects of every game through the same
+protocol, whatever their class:
+
+* the *position* (the ``position`` face's class): ``deal(ruleset, seed,
+  engine=None)`` and ``from_json(doc, engine=None, boards=None)`` make one,
+  on the engine ``"core"`` or ``"reference"`` (None: the core); ``copy()``,
+  ``on(engine)`` (a copy on the other engine), ``crowded(stream)`` (a new
+  position made from a freshly dealt one with far more pieces than random
+  play leaves, for the soak); ``ruleset``, ``engine``, ``state`` (the engine
+  state: ``copy``, ``apply``, ``legal_actions``, ``is_over``, ``to_move``,
+  ``to_data``), ``players``, ``to_move``, ``is_over``, ``outcome``
+  (``winner``, ``ranking``, ``reason``), ``viewer``, ``waiting``;
+  ``legal_moves()``, ``move_strings()``, ``move_of(action)``,
+  ``parse(text)`` (the move a text names, its form checked: ``str()`` of it
+  is the canonical notation), ``play(text)``, ``push(action)``,
+  ``to_json()``, ``dumps()``;
+* the *rule set* (``load_game``'s result): ``game``, ``game_type``,
+  ``title``, ``players``, ``params()``, ``describe()``, ``document_game``,
+  ``palette``, ``colors``, ``color_order``, ``colors_of(seat)``,
+  ``seat_names``, ``reasons``, ``reason_text``, ``rule_of(event)``,
+  ``lacks(feature)`` (why it has no feature another game has, None when it
+  has it), ``pairs``, ``may_end_without_winner``, ``no_winner_reason``,
+  ``shares_victory`` (several players may share the victory),
+  ``score_name`` (what a seat's score and the search's points count), ``record_params()`` (the parameters a game record names it
+  by), ``crowded(data, stream)`` (the data of a position's ``crowded``) and
+  ``state_checks(state)`` (an engine state's answers against its own data,
+  for the soak).
 
 Nothing above the rules imports a game's modules by name; it asks the
 registry for the face, so a second game with its own core, reference,
@@ -72,7 +99,7 @@ from ..cannonball.ruleset import load as load_cannonball
 from ..errors import brief
 from .ruleset import KAHUNA_GAME, KANALOA_GAME, Parameter, ParameterError, Ruleset, make_ruleset, parameters
 
-FACES = ("position", "search", "hint", "greedy", "display", "svg", "openspiel", "bench")
+FACES = ("position", "search", "hint", "greedy", "display", "svg", "openspiel", "bench", "files")
 
 # The Kanaloa family's faces: both of its games are served by the same modules, which ask the rule set.
 _FAMILY_FACES = {
@@ -82,7 +109,8 @@ _FAMILY_FACES = {
     "greedy": "kanaloa.play.greedy:GreedyPlayer",
     "display": "kanaloa.interfaces.display:render_position",
     "svg": "kanaloa.interfaces.svg:position_svg",
-    "openspiel": "kanaloa.openspiel:game_for",
+    "openspiel": "kanaloa.openspiel.family:game_for",
+    "files": "kanaloa.rules.board:BOARD_FILES",
 }
 
 
@@ -162,7 +190,8 @@ REGISTERED: tuple[GameType, ...] = (
               "display": "kanaloa.cannonball.display:render_position",
               "svg": "kanaloa.cannonball.svg:svg_of_position",
               "openspiel": "kanaloa.cannonball.spiel:game_for",
-              "bench": "kanaloa.cannonball.bench:workloads"},
+              "bench": "kanaloa.cannonball.bench:workloads",
+              "files": "kanaloa.cannonball.island:TILE_FILES"},
              examples=({"players": 2}, {"players": 3}, {"players": 4})),
 )
 _BY_NAME = {g.name: g for g in REGISTERED}

@@ -34,6 +34,9 @@ asks the rule set what it needs to know.
   None where it is left out), ``rules_document`` (its ``rules`` field),
   ``turn_keys``, ``final_round_keys``.
 - **Standings.**  ``standing(scores, seat)``: what ranks a seat (R12, R15.5).
+- **For the soak.**  ``crowded(data, stream)`` (a crowded board, where the
+  rare endings come up) and ``state_checks(state)`` (an engine state's
+  answers against its own data), as every game's rule set offers them.
 - **For people and programs.**  ``title``, ``describe()``, ``params()`` (the
   parameters that make this rule set again) and ``to_json()`` (for the web
   page, which so hard-codes no rule number).
@@ -90,6 +93,7 @@ from .state import (
 if TYPE_CHECKING:
     from .engine import Engine, EngineState
     from .registry import GameType
+    from .rng import SplitMix64
 
 KANALOA_COLORS = ("red", "green", "blue", "yellow")  # the colors of Kanaloa, in default seat order
 KAHUNA_COLORS = ("white", "black")  # R16.1: Kahuna's two colors, in default seat order
@@ -97,6 +101,7 @@ DEFAULT_PAIRS = (("red", "blue"), ("green", "yellow"))  # R15.1: the two players
 JOKER_NAME = GOD_NAMES[1]  # R14.5: KANALOA, the token a build may name as a card
 HAND_MOST = HAND_LIMIT + 1  # R4, R5: a hand of 5 must play or discard before it draws
 SEED_LIMIT = 1 << 64  # seeds are 64-bit (SplitMix64)
+CROWD_OWN, CROWD_FREE = 0.45, 0.25  # a crowded board's links: the share given to color 0, and left free
 
 KANALOA_GAME, KAHUNA_GAME = "kanaloa", "kahuna"  # the games of the family, as the registry names them
 _CODE = {KANALOA_GAME: GAME_KANALOA, KAHUNA_GAME: GAME_KAHUNA}
@@ -139,6 +144,8 @@ _LACKS_IN_KAHUNA = {
     "reason:eleven islands": "Kahuna has no immediate win (R8 does not apply, R16.9)",
     "rules.preset": "Kahuna has no presets (R13 does not apply, R16.9); each player has 25 bridges (R16.1)",
     "rules.gods": "Might of the Gods is a variant of Kanaloa, not of Kahuna (R14, R16.9)",
+    "tactics": ("the tactical suite holds Kanaloa's puzzles: eleven islands (R8), removals (R7) and the last "
+                "final turn (R10); Kahuna has none of these rules (R16.9)"),
 }
 _LACKS_IN_KANALOA = {
     "round:3": "round 3 is Kahuna's (R16.6): a Kahuna position says \"game\": \"kahuna\"",
@@ -282,7 +289,6 @@ class Ruleset:
         """True when every player plays two colors (R15.1)."""
         return self._n_colors != self.players
 
-    points_name = "points"  # what a game's final points are called (a hint's expected points, R11, R16.6)
 
     @property
     def seat_names(self) -> tuple[str, ...]:
@@ -515,7 +521,7 @@ class Ruleset:
         Features: ``setup``, ``round:N`` (a round by its name), ``move:WORD``,
         ``turn.KEY``, ``final_round.passed``, ``colors`` (two colors each),
         ``tokens``, ``reason:NAME``, ``rules.preset``, ``rules.gods``,
-        ``no_winner``, ``removal_pays``.
+        ``no_winner``, ``removal_pays``, ``tactics`` (puzzles of the tactical suite, ``kanaloa tactics``).
         """
         if self.game == KAHUNA_GAME:
             return _LACKS_IN_KAHUNA.get(feature)
@@ -579,6 +585,41 @@ class Ruleset:
     def deal(self, engine: Engine, seed: int) -> EngineState:
         """A new game dealt from ``seed`` on ``engine`` (``Engine.deal``)."""
         return engine.deal(self, seed)
+
+    def crowded(self, data: StateData, stream: SplitMix64) -> StateData:
+        """A crowded board for the soak (``kanaloa soak``): a copy of ``data`` (a dealt state of this rule set)
+        with every link given a bridge at random from ``stream``, where eleven islands (R8), removals (R7) and
+        an empty stock (R13) come up far more often than in random play.
+
+        Each link goes to color 0 (a share ``CROWD_OWN``), stays free (``CROWD_FREE``), or goes to another
+        color (any of the four with two players of Kanaloa), none past the bridges a color has (R13, R16.1);
+        the cards are not touched.
+        """
+        out = data.copy()
+        cap = self.bridges_per_color or len(out.bridges)
+        held = [0] * self.n_colors
+        for k in range(len(out.bridges)):
+            x = stream.next() / 2.0**64
+            if x < CROWD_OWN:
+                owner = 0
+            elif x < CROWD_OWN + CROWD_FREE:
+                owner = -1
+            else:
+                owner = 1 + stream.below(self.n_colors - 1)
+            if owner >= 0 and held[owner] >= cap:
+                owner = -1
+            if owner >= 0:
+                held[owner] += 1
+            out.bridges[k] = owner
+        return out
+
+    def state_checks(self, state: EngineState) -> list[tuple[str, Any, Any]]:
+        """What an engine state answers against what its exported data says: ``(name, answer, from the data)``
+        for its player to move, round, end, scores, winner and ranking (the soak demands they agree)."""
+        data = state.to_data()
+        return [("to_move", state.to_move, data.to_move), ("round", state.round, data.round),
+                ("is_over", state.is_over, data.round == ROUND_OVER), ("scores", list(state.scores), data.scores),
+                ("winner", state.winner, data.winner), ("ranking", list(state.ranking), data.ranking)]
 
     # -- for the web page ---------------------------------------------------------------------------
 

@@ -6,7 +6,9 @@ the game's ``GameType``, which returns a ``GameBench``: what to time and count
 for that game.  The driver runs what the face lists:
 
 * **batches** (``Batch``): whole random games of one rule set played in the
-  game's compiled core, a fixed batch of seeded deals timed as a whole;
+  game's compiled core, a fixed batch of seeded games timed as a whole (the
+  face's ``core_games``, or the batch's own ``games`` where the game times
+  something else in C, such as another playout policy);
 * **the same games in every engine** (``SameGames``): one batch of seeded
   games of a rule set, played whole in C, move by move through the Python API
   (the game's ``position`` face) and by the reference with the same move
@@ -25,10 +27,14 @@ for that game.  The driver runs what the face lists:
   rows in the report.
 
 A random game is the same in every implementation: game ``g`` of a batch from
-``seed`` is dealt from ``seed + g`` (``Engine.deal(ruleset, seed)``) and
-played with the move stream ``SplitMix64((seed + g) ^ salt)`` (the face's
-``salt``), ``legal[next() % len(legal)]`` of the sorted legal list at every
-step, chance keeping the state's own stream.
+``seed`` is dealt from ``seed + g`` by the game's ``position`` face
+(``deal(ruleset, seed, engine)``, on the engine named ``"core"`` or
+``"reference"``) and played with the move stream ``SplitMix64((seed + g) ^
+salt)`` (the face's ``salt``), ``legal[next() % len(legal)]`` of the sorted
+legal list at every step, chance keeping the state's own stream.  Nothing
+here knows which game it times: what a game's states and positions offer is
+the position protocol (``kanaloa.rules.registry``), and every figure's key,
+label and rule ids come from the face.
 
 **The Kanaloa family** (``kanaloa_workloads`` and ``kahuna_workloads``, the
 faces of its two games) times Kanaloa with 4, 3 and 2 players (R15) and with the gods (R14), and
@@ -78,6 +84,7 @@ if TYPE_CHECKING:
     from ..search import SearchResult
 
 Say = Callable[[str], None]  # hears what is being measured
+GameRules = Any  # a registered game's rule set (``GameType.load``), whatever its class
 
 IMPLS = ("core", "api", "reference")  # the engines every signature and same-games batch is played in
 PLAYOUT_SEED = 1_000_000  # first deal of the batches of random games in C
@@ -95,9 +102,12 @@ class Batch:
     ``playouts_key`` (games per second) and ``moves_key``."""
 
     label: str  # for people: "4 players", "Kahuna (R16), on its board"
-    ruleset: Ruleset
+    ruleset: GameRules
     playouts_key: str
     moves_key: str
+    # ``games(n, seed) -> moves``: what the batch plays in C, where it is not the face's ``core_games`` on
+    # ``ruleset`` (another playout policy, games from one start).
+    games: Callable[[int, int], int] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -114,7 +124,7 @@ class SameGames:
 
     suffix: str  # "", "_2p", ...
     label: str  # for people: "random games (4 players)"
-    ruleset: Ruleset
+    ruleset: GameRules
     small: bool = True
 
 
@@ -129,7 +139,7 @@ class Signature:
     key: str
     name: str  # "signature", "2-player signature"
     rules: str  # the rule ids it covers, "" for the whole base game
-    rulesets: tuple[Ruleset, ...]
+    rulesets: tuple[GameRules, ...]
     games: int = SIGNATURE_GAMES
     seed: int = SIGNATURE_SEED
 
@@ -166,11 +176,14 @@ class GameBench:
     ``core_games(ruleset, games, seed)`` plays ``games`` random games whole in
     the game's compiled core and returns their move total; ``salt`` separates
     each game's move stream from its deal (see the module docstring).
-    ``targets`` gives the smallest acceptable figure of some keys.
+    ``targets`` gives the smallest acceptable figure of some keys; ``board``
+    names the board the game's batches are played on, for the report (empty
+    for a game without one).
     """
 
-    core_games: Callable[[Ruleset, int, int], int]
+    core_games: Callable[[GameRules, int, int], int]
     salt: int
+    board: str = ""
     batches: tuple[Batch, ...] = ()
     same_games: tuple[SameGames, ...] = ()
     signatures: tuple[Signature, ...] = ()
@@ -185,9 +198,9 @@ def _bench_by_name(name: str) -> GameBench:
     return bench
 
 
-def game_bench(game: GameType | Ruleset) -> GameBench:
-    """The ``bench`` face's answer for ``game`` (a registered game, or the game of a rule set), made once."""
-    return _bench_by_name(game.game if isinstance(game, Ruleset) else game.name)
+def game_bench(game: GameType | GameRules) -> GameBench:
+    """The ``bench`` face's answer for ``game`` (a registered ``GameType``, or any game's rule set), made once."""
+    return _bench_by_name(game.name if isinstance(game, GameType) else game.game)
 
 
 def all_benches() -> list[tuple[GameType, GameBench]]:
@@ -231,24 +244,25 @@ def play_random(state: Any, seed: int) -> int:
     return moves
 
 
-def play_games(ruleset: Ruleset, games: int, seed: int, engine: Engine | None = None) -> int:
+def play_games(ruleset: GameRules, games: int, seed: int, engine: Engine | str = "core") -> int:
     """Deal and play ``games`` random games of ``ruleset`` move by move from Python; return the total moves.
 
     Game ``g`` is dealt from ``seed + g`` and played with the move stream
     ``(seed + g) ^ salt``: the games of ``core_games(ruleset, games, seed)``.
     ``engine`` is the compiled core (driven through its Python methods; the
-    default) or the reference.
+    default) or the reference, by name (or a family ``Engine``), as the
+    game's ``position`` face deals on it.
     """
-    engine = engine or load_engine()
+    deal = ruleset.game_type.face("position").deal
     salt = game_bench(ruleset).salt
     total = 0
     for g in range(games):
         game_seed = (seed + g) & MASK64
-        total += play_random(engine.deal(ruleset, game_seed), game_seed ^ salt)
+        total += play_random(deal(ruleset, game_seed, engine).state, game_seed ^ salt)
     return total
 
 
-def play_games_api(ruleset: Ruleset, games: int, seed: int) -> int:
+def play_games_api(ruleset: GameRules, games: int, seed: int) -> int:
     """The same games as ``play_games``, through the game's positions (its ``position`` face: legal actions,
     ``push``)."""
     position = ruleset.game_type.face("position")
@@ -266,24 +280,24 @@ def play_games_api(ruleset: Ruleset, games: int, seed: int) -> int:
     return total
 
 
-def core_games(ruleset: Ruleset, games: int, seed: int) -> int:
+def core_games(ruleset: GameRules, games: int, seed: int) -> int:
     """The total moves of ``games`` random games of ``ruleset`` played whole in the game's compiled core."""
     return game_bench(ruleset).core_games(ruleset, games, seed)
 
 
-def _player(impl: str) -> Callable[[Ruleset, int, int], int]:
+def _player(impl: str) -> Callable[[GameRules, int, int], int]:
     """How ``impl`` plays a batch of random games: ``(ruleset, games, seed) -> moves``."""
     if impl == "core":
         return core_games
     if impl == "api":
         return play_games_api
     if impl == "reference":
-        return functools.partial(_play_in, load_engine("reference"))
+        return _play_in_reference
     raise ValueError(f"impl {impl!r}: choose {', '.join(IMPLS[:-1])} or {IMPLS[-1]}")
 
 
-def _play_in(engine: Engine, ruleset: Ruleset, games: int, seed: int) -> int:
-    return play_games(ruleset, games, seed, engine)
+def _play_in_reference(ruleset: GameRules, games: int, seed: int) -> int:
+    return play_games(ruleset, games, seed, "reference")
 
 
 def replay_line(state: Any, line: tuple[int, ...]) -> None:
@@ -414,7 +428,9 @@ class BenchReport:
     recorded line); ``signatures`` each signature's move totals by engine,
     by its key; ``same_games`` each same-games batch's, by its suffix;
     ``batches`` and ``same_labels`` what the rows for people call them;
-    ``probes`` the games' own rows; ``goals`` the targets.
+    ``probes`` the games' own rows; ``goals`` the targets; ``games`` the
+    games measured, for people (``Kanaloa on oro``); ``board`` the first
+    board their batches are played on.
     """
 
     board: str
@@ -427,6 +443,7 @@ class BenchReport:
     batches: list[Batch] = field(default_factory=list)
     probes: list[Probe] = field(default_factory=list)
     goals: dict[str, float] = field(default_factory=bench_targets)
+    games: list[str] = field(default_factory=list)
 
     @property
     def signature(self) -> int:
@@ -469,7 +486,8 @@ class BenchReport:
         """The report as aligned lines of text."""
         f = self.figures
         t = Table(self.goals)
-        t.heading(f"kanaloa bench: board {self.board}, {'quick' if self.quick else 'full'} run; "
+        measured = ", ".join(self.games) if self.games else f"board {self.board}"
+        t.heading(f"kanaloa bench: {measured}; {'quick' if self.quick else 'full'} run; "
                   f"per second of CPU time on one core, best of several runs")
         t.heading("")
         if self.batches:
@@ -481,7 +499,7 @@ class BenchReport:
             t.heading(f"The same {tally.games} {tally.title} in each engine")
             t.row("in C", f.get(f"ratio{suffix}_playouts_per_s"), "games/s",
                   f"{_human(f.get(f'ratio{suffix}_moves_per_s'))} moves/s")
-            t.row("the core driven from Python (Position)", f.get(f"api{suffix}_playouts_per_s"), "games/s",
+            t.row("the core driven from Python (positions)", f.get(f"api{suffix}_playouts_per_s"), "games/s",
                   f"{_human(f.get(f'api{suffix}_moves_per_s'))} moves/s; C is "
                   f"{_human(f.get(f'api_ratio{suffix}'))}x faster")
             t.row("the reference (plain Python)", f.get(f"reference{suffix}_playouts_per_s"), "games/s",
@@ -542,10 +560,9 @@ def _same_games(same: SameGames, n: int, moves: dict[str, int], budget: Budget) 
     returns the rates (``SameGames``'s keys).
     """
     rs, suffix = same.ruleset, same.suffix
-    reference = load_engine("reference")
     t_core = best_time(lambda: moves.__setitem__("core", core_games(rs, n, RATIO_SEED)), budget.runs, budget.seconds)
     t_api = best_time(lambda: moves.__setitem__("api", play_games_api(rs, n, RATIO_SEED)), budget.runs, 0.0)
-    t_ref = best_time(lambda: moves.__setitem__("reference", play_games(rs, n, RATIO_SEED, reference)),
+    t_ref = best_time(lambda: moves.__setitem__("reference", play_games(rs, n, RATIO_SEED, "reference")),
                       budget.reference_runs, 0.0)
     fig: dict[str, float] = {}
     for engine, t in (("ratio", t_core), ("api", t_api), ("reference", t_ref)):
@@ -564,17 +581,17 @@ def run_bench(quick: bool = False, progress: Say | None = None,
     say = progress or (lambda _message: None)
     started = time.perf_counter()  # the run's wall time, for people
     benches = [(g, game_bench(g)) for g in games] if games is not None else all_benches()
-    boards = [rs.board.name for _, bench in benches
-              for rs in [*(b.ruleset for b in bench.batches), *(s.ruleset for s in bench.same_games)]]
-    report = BenchReport(board=boards[0] if boards else "", quick=quick,
-                         goals={k: v for _, bench in benches for k, v in bench.targets.items()})
+    report = BenchReport(board=next((bench.board for _, bench in benches if bench.board), ""), quick=quick,
+                         goals={k: v for _, bench in benches for k, v in bench.targets.items()},
+                         games=[f"{g.title} on {bench.board}" if bench.board else g.title for g, bench in benches])
     fig = report.figures
 
     # Whole games in C: a fixed batch of seeded deals, timed as a whole.
     for _, bench in benches:
         for b in bench.batches:
             say(f"random games in C, {b.label}")
-            batch = functools.partial(bench.core_games, b.ruleset, budget.batch_games, PLAYOUT_SEED)
+            play = b.games or functools.partial(bench.core_games, b.ruleset)
+            batch = functools.partial(play, budget.batch_games, PLAYOUT_SEED)
             batch_moves = batch()
             t = best_time(batch, budget.runs, budget.seconds)
             fig[b.playouts_key] = budget.batch_games / t
@@ -633,6 +650,7 @@ def kanaloa_workloads(game: GameType) -> GameBench:
     return GameBench(
         core_games=_family_core_games,
         salt=_family_salt(),
+        board=rules(players=4).board.name,
         batches=(
             Batch("4 players", rules(players=4), "playouts_per_s", "moves_per_s"),
             Batch("3 players", rules(players=3), "playouts_3p_per_s", "moves_3p_per_s"),
@@ -670,6 +688,7 @@ def kahuna_workloads(game: GameType) -> GameBench:
     return GameBench(
         core_games=_family_core_games,
         salt=_family_salt(),
+        board=rules.board.name,
         batches=(Batch("Kahuna (R16), on its board", rules, "kahuna_playouts_per_s", "kahuna_moves_per_s"),),
         same_games=(SameGames("_kahuna", "random Kahuna games (R16)", rules),),
         signatures=(Signature("signature_kahuna", "Kahuna signature", "R16", (rules,)),),

@@ -1,4 +1,4 @@
-"""The fuzzer: damaged positions, moves and boards against the public entry points.
+"""The fuzzer: damaged positions, moves and data files against the public entry points.
 
 Every input a user can hand the program must either be accepted or be refused
 with one of the package's own errors (``kanaloa.errors``: ``PositionError``,
@@ -9,25 +9,30 @@ in and reports everything else as a *finding*.
 **Targets.**
 
 - ``positions``: documents of positions reached in seeded random games
-  (full positions, the same positions as a player sees them, a viewer
-  position that waits for its ``faceup`` record, a finished game) of every
-  registered game (``kanaloa.rules.registry``): each of its example rule
-  sets and each of its player counts (Kanaloa with 4, 3 and 2 players, both
-  presets and the gods, R14, R15; Kahuna, R16), so a new game's positions
-  are fuzzed without an edit here; damaged
-  as JSON trees or as text, read by ``Position.from_json`` (the parsed
-  object, the text or its bytes);
+  (full positions, the same positions as a player sees them where the game
+  hides something, a viewer position that waits for its ``faceup`` record
+  where the game has a setup, a finished game) of every registered game
+  (``kanaloa.rules.registry``): each of its example rule sets and each of
+  its player counts (Kanaloa with 4, 3 and 2 players, both presets and the
+  gods, R14, R15; Kahuna, R16; every other game registered), so a new
+  game's positions are fuzzed without an edit here; damaged as JSON trees
+  or as text, read by ``read_position`` (the parsed object, the text or its
+  bytes), which hands each document to its game's position class;
 - ``moves``: move texts that fit those positions (their legal moves, with
-  and without a color, and the records a viewer position takes), damaged
-  character by character or word by word, or replaced by a value that is
-  no text at all, read by ``notation.parse_move`` and played by
-  ``Position.play``;
-- ``boards``: the built-in board files (``src/kanaloa/boards/*.json``),
-  damaged as JSON trees (read by ``board.board_from_dict``) or as text
-  written to a file (read by ``board.load_board``).
+  and without a color or the mover's name, and the records a viewer
+  position takes), damaged character by character or word by word, or
+  replaced by a value that is no text at all, read by the position's
+  ``parse`` and played by its ``play``;
+- ``boards``: the built-in data files of every registered game (its
+  ``files`` face, a ``kanaloa.rules.datafile.DataFiles``: the family's
+  board files, ``src/kanaloa/boards/*.json``, and every other game's own,
+  such as tile files), damaged as JSON trees (read by the face's
+  ``from_dict``, ``board.board_from_dict`` for a board) or as text written
+  to a file (read by its ``load``, ``board.load_board``).
 
 One run in ``CLI_EVERY`` of each target also goes through the command
-(``kanaloa show``, ``moves``, ``play`` or ``new --board``, in process with
+(``kanaloa show``, ``moves``, ``play`` or ``new --game G --board FILE`` and
+the like, in process with
 click's ``CliRunner``), which must end with status 0, or status 2 and one
 line ``error: ...`` on standard error.  The command is handed in by the
 caller (``command=``; ``kanaloa fuzz`` hands in the ``kanaloa`` command
@@ -53,16 +58,17 @@ deep brackets, or a key named twice.
 - an accepted position that cannot be played: it is not over, does not wait
   for a record, and its player to move has no legal move; or a finished
   position that lists moves;
-- an accepted position that does not read back: ``Position.from_json`` of its
+- an accepted position that does not read back: ``read_position`` of its
   ``dumps()`` fails or writes a different document;
 - a full position refusing one of its own legal moves, or a move that
   parses to something that does not parse back to itself;
-- an accepted board that deals a game the core and the reference do not play
-  alike (``kanaloa.tools.soak.play_game`` on that board, a game of each player
-  count of every registered game the board can hold);
+- an accepted file that deals a game the core and the reference do not play
+  alike (``kanaloa.tools.soak.play_game`` with that file, a game of each
+  player count of every registered game whose files it is, where the game
+  can be played with it);
 - the command refusing what the library accepted: ``kanaloa show`` of an
-  accepted position, ``kanaloa play`` of an accepted move, ``kanaloa new
-  --board`` of an accepted board file.
+  accepted position, ``kanaloa play`` of an accepted move, ``kanaloa new``
+  with an accepted file (``--board FILE``, ``--tiles FILE,...``).
 
 **Reproducing.**  Run ``i`` of target ``t`` depends only on the fuzz seed,
 ``t`` and ``i``: its generator is seeded with output ``i`` of the SplitMix64
@@ -92,12 +98,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import KanaloaError, MoveError, OptionError
 from ..play.streams import stream_output
-from ..position.notation import parse_move
-from ..rules import board as board_module
-from ..rules.board import BUILTIN_BOARDS, Board, board_from_dict, load_board
-from ..rules.registry import GameType, document_game, game_types
+from ..position.documents import read_position
+from ..rules.datafile import DataFiles
+from ..rules.registry import GameType, game_types
 from ..rules.rng import MASK64
-from ..rules.ruleset import Ruleset
 
 if TYPE_CHECKING:
     import click
@@ -146,7 +150,7 @@ class Finding:
     target: str
     seed: int
     run: int
-    entry: str  # what was called: "Position.from_json", "kanaloa play", ...
+    entry: str  # what was called: "read_position", "kanaloa play", ...
     problem: str  # one line: the exception and message, or what went wrong
     where: str  # the innermost place in the package, for grouping ("position/format.py:420 in read")
     category: str = ""  # the problem without the particulars of this input, for grouping
@@ -350,43 +354,53 @@ def _colors_of(doc: dict, palette: list[str]) -> list:
     return players
 
 
-def mutate_position(doc: dict, rng: random.Random, corpus: Corpus, links: list[str]) -> dict:
-    """One small change of a position document that keeps its shape, so that it is often still a
-    position: move a card elsewhere, give a bridge (of ``links``, its board's) to another color or take it away,
-    pass the turn to another color, change a score or the round, or drop an optional field."""
+_KEPT_FIELDS = ("format", "game", "players")  # what a shape-keeping change never drops
+
+
+def mutate_position(doc: dict, rng: random.Random, corpus: Corpus, game: str) -> dict:
+    """One small change of a position document of ``game`` that keeps its shape, so that it is often still a
+    position: move a name from one list to another (a card to another hand, a fort to another country),
+    change, add or drop an entry of a table keyed by names (a bridge, a ship; keys from the game's own
+    documents), pass the turn to another player, nudge a number (a score, the supply), put the game in
+    another of its rounds, or drop two of its fields."""
     op = rng.randrange(7)
-    places = [p for p in _paths(doc) if p and p[0] in ("hands", "deck", "face_up", "discard")
-              and isinstance(_get(doc, p), list)]
-    if op == 0 and places:  # move a card from one list to another
-        src, dst = rng.choice(places), rng.choice(places)
-        cards = _get(doc, src)
-        if cards:
-            card = cards.pop(rng.randrange(len(cards)))
+    lists = [p for p in _paths(doc) if p and p != ("players",) and isinstance(_get(doc, p), list)
+             and all(isinstance(x, str) for x in _get(doc, p))]
+    if op == 0 and lists:  # move a name from one list to another
+        src, dst = rng.choice(lists), rng.choice(lists)
+        names = _get(doc, src)
+        if names:
+            name = names.pop(rng.randrange(len(names)))
             target = _get(doc, dst)
-            target.insert(rng.randrange(len(target) + 1), card)
+            target.insert(rng.randrange(len(target) + 1), name)
             return doc
-    if op == 1:  # a bridge changes hands, appears or goes
-        bridges = doc.setdefault("bridges", {})
-        link = rng.choice(links)
-        if link in bridges and rng.random() < 0.5:
-            del bridges[link]
+    tables = [p for p in _paths(doc) if p and isinstance(_get(doc, p), dict) and _get(doc, p)
+              and not any(isinstance(v, dict) for v in _get(doc, p).values())]
+    if op == 1 and tables:  # an entry of a table changes, appears or goes
+        table = _get(doc, rng.choice(tables))
+        key = rng.choice(sorted(table))
+        way = rng.randrange(3)
+        if way == 0:
+            del table[key]
+        elif way == 1:
+            table[key] = copy.deepcopy(rng.choice([*table.values(), *_colors_of(doc, corpus.palette)]))
         else:
-            bridges[link] = rng.choice(_colors_of(doc, corpus.palette))
+            table[rng.choice(corpus.names.get(game) or [key])] = copy.deepcopy(table[key])
         return doc
     if op == 2:
         doc["to_move"] = rng.choice(doc.get("players") or corpus.palette)
         return doc
-    if op == 3 and isinstance(doc.get("scores"), dict) and doc["scores"]:
-        color = rng.choice(sorted(doc["scores"]))
-        doc["scores"][color] = max(0, doc["scores"][color] + rng.choice((-3, -1, 1, 2, 7)))
-        return doc
-    if op == 4:
-        doc["round"] = rng.choice((0, 1, 2, "final", "over"))
+    numbers = [p for p in _paths(doc) if isinstance(_get(doc, p), int) and not isinstance(_get(doc, p), bool)]
+    if op == 3 and numbers:
+        path = rng.choice(numbers)
+        return _set(doc, path, max(0, _get(doc, path) + rng.choice((-3, -1, 1, 2, 7))))
+    if op == 4 and corpus.rounds.get(game):
+        doc["round"] = rng.choice(corpus.rounds[game])
         return doc
     if op == 5:
-        for key in rng.sample(("bridges", "discard", "scores", "turn", "final_round", "setup", "result", "seed",
-                               "rules", "viewer"), 2):
-            doc.pop(key, None)
+        droppable = [k for k in doc if k not in _KEPT_FIELDS]
+        for key in rng.sample(droppable, min(2, len(droppable))):
+            del doc[key]
         return doc
     lists = [p for p in _paths(doc) if isinstance(_get(doc, p), list) and len(_get(doc, p)) >= 2]
     if lists:  # reorder a list
@@ -492,27 +506,35 @@ class Sample:
     moves: list[str]
 
     @property
-    def links(self) -> list[str]:
-        """The link names of the position's board."""
-        board = self.position.board
-        return [board.link_name(k) for k in range(board.n_links)]
+    def game(self) -> str:
+        """The registered name of the position's game."""
+        name: str = self.position.ruleset.game
+        return name
 
 
 @dataclass
 class Corpus:
-    """The valid inputs of every run of one fuzz seed."""
+    """The valid inputs of every run of one fuzz seed.
+
+    ``names`` holds, by game, every name its documents use (string values and the keys of tables: links,
+    colors, spaces, countries), ``rounds`` every round its documents are in; ``keys`` every field name of
+    every document.
+    """
 
     samples: list[Sample]
-    boards: dict[str, dict]
+    files: dict[str, tuple[DataFiles, Any]]  # ``kind:name`` -> the game's files face and the parsed built-in file
     strings: list[str]
     docs: list[Any] = field(default_factory=list)
-    palette: list[str] = field(default_factory=list)  # every color the registered games name
+    palette: list[str] = field(default_factory=list)  # every color or country the registered games name
+    names: dict[str, list[str]] = field(default_factory=dict)
+    rounds: dict[str, list[Any]] = field(default_factory=dict)
+    keys: list[str] = field(default_factory=list)
 
 
-def corpus_rulesets(game: GameType) -> list[Ruleset]:
+def corpus_rulesets(game: GameType) -> list[Any]:
     """The rule sets of ``game`` the corpus plays: its example rule sets, then one of each of its player counts
     (its other parameters at their defaults) that the examples leave out."""
-    out: list[Ruleset] = list(game.example_rulesets())
+    out: list[Any] = list(game.example_rulesets())
     counts = next((p.choices for p in game.parameters if p.name == "players"), ())
     for count in counts:
         rules = game.load(players=int(count))
@@ -559,38 +581,60 @@ def build_corpus(seed: int) -> Corpus:
     samples: list[Sample] = []
     dealt = 0  # the games dealt so far: game k is dealt from output k + 1 of the fuzz seed's stream
 
-    def deal(rules: Ruleset) -> Any:
+    def deal(rules: Any) -> Any:
         nonlocal dealt
         dealt += 1
         return rules.game_type.face("position").deal(rules, stream_output(seed, dealt))
 
-    def played(full: Any, target: int) -> None:
-        """``full`` after up to ``target`` random moves, in full and as one of its players sees it."""
+    def played(full: Any, target: int, views: bool) -> None:
+        """``full`` after up to ``target`` random moves, in full and (``views``) as one of its players sees it."""
         for _ in range(target):
             if full.is_over:
                 break
             full.play(rng.choice(full.move_strings()))
         samples.append(Sample(full.to_json(), full, _move_texts(full, full)))
-        view = full.as_viewer(rng.choice(full.players))
-        samples.append(Sample(view.to_json(), view, _move_texts(full, view)))
+        if views:
+            view = full.as_viewer(rng.choice(full.players))
+            samples.append(Sample(view.to_json(), view, _move_texts(full, view)))
 
     palette: list[str] = []
     for game in game_types():
         for rules in corpus_rulesets(game):
             palette += [c for c in rules.palette if c not in palette]
+            views = rules.lacks("viewer") is None  # a game that hides nothing has no viewer positions
             for target in CORPUS_STOPS:
-                played(deal(rules), target)
-            if rules.has_setup:
+                played(deal(rules), target, views)
+            if views and rules.lacks("setup") is None:
                 samples.append(_waiting_view(deal(rules), rng))
-    boards = {name: json.loads(load_board_text(name)) for name in BUILTIN_BOARDS}
+    files = {f"{face.kind}:{name}": (face, json.loads(text)) for face in data_files()
+             for name, text in face.builtin().items()}
     strings: set[str] = set(_WORDS)
-    docs: list[Any] = [s.doc for s in samples] + list(boards.values())
+    docs: list[Any] = [s.doc for s in samples] + [doc for _, doc in files.values()]
     for doc in docs:
         for path in _paths(doc):
             node = _get(doc, path)
             if isinstance(node, str) and len(node) < 40:
                 strings.add(node)
-    return Corpus(samples, boards, sorted(strings), docs, palette)
+    for sample in samples:  # the words of the moves too (a game's move words appear in no document)
+        strings.update(word for move in sample.moves for word in move.replace(":", " ").split() if len(word) < 40)
+    names: dict[str, set[str]] = {}
+    rounds: dict[str, list[Any]] = {}
+    keys: set[str] = set()
+    for sample in samples:
+        own = names.setdefault(sample.game, set())
+        for path in _paths(sample.doc):
+            node = _get(sample.doc, path)
+            if isinstance(node, dict):
+                own.update(k for k in node if len(k) < 40)
+                keys.update(node)
+            elif isinstance(node, str) and len(node) < 40:
+                own.add(node)
+        seen = rounds.setdefault(sample.game, [])
+        if sample.doc.get("round") not in seen:
+            seen.append(sample.doc.get("round"))
+    strings.update(k for k in keys if len(k) < 40)  # every game's field names, to rename and add fields with
+    return Corpus(samples, files, sorted(strings), docs, palette, {g: sorted(n) for g, n in names.items()},
+                  rounds, sorted(keys))
 
 
 def _waiting_view(full: Any, rng: random.Random) -> Sample:
@@ -607,11 +651,19 @@ def _waiting_view(full: Any, rng: random.Random) -> Sample:
     return Sample(view.to_json(), view, _move_texts(full, view))
 
 
-def load_board_text(name: str) -> str:
-    """The text of a built-in board file."""
-    from importlib import resources
+def data_files() -> list[DataFiles]:
+    """Every registered game's ``files`` face, each once (the family's games share their board files)."""
+    return list(dict.fromkeys(g.face("files") for g in game_types()))
 
-    return resources.files("kanaloa.boards").joinpath(f"{name}.json").read_text("utf-8")
+
+def games_of(files: DataFiles) -> list[GameType]:
+    """The registered games whose data files ``files`` are."""
+    return [g for g in game_types() if g.face("files") is files]
+
+
+def _reader_name(reader: Any) -> str:
+    """``board.load_board``: a reader as the findings name it, by its module and name."""
+    return f"{reader.__module__.rsplit('.', 1)[-1]}.{reader.__name__}"
 
 
 # -- one run ----------------------------------------------------------------------------
@@ -690,19 +742,17 @@ class _Run:
     # positions
 
     def positions(self) -> bool:
-        from ..position.api import Position
-
         sample = self.rng.choice(self.corpus.samples)
         if self.rng.random() < 0.3:
             damaged: Any = copy.deepcopy(sample.doc)
             for _ in range(self.rng.randint(1, 3)):
-                damaged = mutate_position(damaged, self.rng, self.corpus, sample.links)
+                damaged = mutate_position(damaged, self.rng, self.corpus, sample.game)
             if self.rng.random() < 0.5:
                 damaged = json.dumps(damaged)
         else:
             damaged = _damaged_document(sample.doc, self.rng, self.corpus)
         self.payload = {"position": damaged}
-        pos, err = self._try("Position.from_json", lambda: Position.from_json(damaged))
+        pos, err = self._try("read_position", lambda: read_position(damaged))
         if isinstance(damaged, (str, bytes)) and self.cli:
             text = damaged if isinstance(damaged, bytes) else damaged.encode("utf-8", "surrogatepass")
             args = self.rng.choice((["show", "-"], ["moves", "-"], ["moves", "-", "--json"]))
@@ -710,7 +760,7 @@ class _Run:
             self._command(args, text, must_succeed=err is None and args[0] == "show")
         if err is not None:
             return False
-        self._check_position(pos, "Position.from_json")
+        self._check_position(pos, "read_position")
         return True
 
     # moves
@@ -726,13 +776,13 @@ class _Run:
             for _ in range(self.rng.randint(0, 3)):
                 move = mutate_move(move, self.rng, words)[:MAX_INPUT]
         self.payload = {"position": sample.doc, "move": move}
-        rules = sample.position.ruleset
-        parsed, err = self._try("notation.parse_move", lambda: parse_move(move, rules))
+        parse = sample.position.parse
+        parsed, err = self._try("Position.parse", lambda: parse(move))
         if parsed is not None:
-            again, err2 = self._try("notation.parse_move", lambda: parse_move(str(parsed), rules))
+            again, err2 = self._try("Position.parse", lambda: parse(str(parsed)))
             if err2 is not None or again != parsed:
-                raise _Found("notation.parse_move", f"{str(parsed)!r} (read from {_short(repr(move), 60)}) does "
-                                                    f"not read back as itself: {again if err2 is None else err2}")
+                raise _Found("Position.parse", f"{str(parsed)!r} (read from {_short(repr(move), 60)}) does "
+                                               f"not read back as itself: {again if err2 is None else err2}")
         pos = sample.position.copy()
         _, err = self._try("Position.play", lambda: pos.play(move))
         if self.cli and isinstance(move, str):
@@ -742,32 +792,36 @@ class _Run:
         self._check_position(pos, "Position.play")
         return True
 
-    # boards
+    # data files (boards, and every game's own)
 
     def boards(self) -> bool:
-        name = self.rng.choice(sorted(self.corpus.boards))
-        original = self.corpus.boards[name]
+        key = self.rng.choice(sorted(self.corpus.files))
+        files, original = self.corpus.files[key]
         damaged = _damaged_document(original, self.rng, self.corpus)
-        self.payload = {"board": damaged}
+        self.payload = {"file": damaged}
         if not isinstance(damaged, (str, bytes)):
-            board, err = self._try("board.board_from_dict", lambda: board_from_dict(damaged, "fuzz"))
+            read, err = self._try(_reader_name(files.from_dict), lambda: files.from_dict(damaged, "fuzz"))
         else:
-            path = os.path.join(self.workdir, f"board-{self.run}.json")
+            path = os.path.join(self.workdir, f"{files.kind}-{self.run}.json")
             with open(path, "wb") as fh:
                 fh.write(damaged if isinstance(damaged, bytes) else damaged.encode("utf-8", "surrogatepass"))
             try:
-                board, err = self._try("board.load_board", lambda: load_board(path))
+                read, err = self._try(_reader_name(files.load), lambda: files.load(path))
                 if self.cli:
-                    self._command(["new", "--board", path, "--players", "3", "--seed", str(self.run)], None,
-                                  must_succeed=err is None and _takes(document_game(None), board, players=3))
+                    game = games_of(files)[0]
+                    counts = [int(c) for p in game.parameters if p.name == "players" for c in p.choices]
+                    players = 3 if 3 in counts else counts[0]
+                    self._command(["new", "--game", game.name, "--players", str(players),
+                                   f"--{files.parameter}", files.option(path, players), "--seed", str(self.run)],
+                                  None, must_succeed=err is None and _takes(game, files, read, players))
                 if err is None:
-                    self._check_board_positions(board)
+                    self._check_file_positions(files, read)
             finally:
-                getattr(board_module, "_CACHE", {}).pop(path, None)
+                files.forget(path)
                 os.unlink(path)
         if err is not None:
             return False
-        self._check_board(board)
+        self._check_file(files, read)
         return True
 
     # checks of what was accepted
@@ -792,7 +846,7 @@ class _Run:
             if not listed:
                 raise _Found(entry, f"{where} is not over, does not wait, and {pos.to_move} has no legal move")
             if pos.viewer is None:
-                move = str(self.rng.choice(listed))
+                move = self.rng.choice(pos.move_strings())
                 after = pos.copy()
                 try:
                     after.play(move)
@@ -804,65 +858,65 @@ class _Run:
         self._round_trip(pos, entry)
 
     def _round_trip(self, pos: Any, entry: str) -> None:
-        from ..position.api import Position
-
         text = _expect(f"{entry} (dumps)", pos.dumps)
         try:
-            again = Position.from_json(text)
+            again = read_position(text)
         except Exception as exc:
-            raise _Found(f"{entry}, dumps, Position.from_json",
+            raise _Found(f"{entry}, dumps, read_position",
                          f"its own dumps() does not read back: {type(exc).__name__}: {_short(str(exc))}", exc) from exc
         second = _expect(f"{entry} (dumps)", again.dumps)
         if second != text:
-            raise _Found(f"{entry}, dumps, Position.from_json", "its dumps() reads back as a different document")
+            raise _Found(f"{entry}, dumps, read_position", "its dumps() reads back as a different document")
 
-    def _board_rulesets(self, board: Board) -> list[Ruleset]:
-        """A rule set of each player count of every registered game on ``board`` where the board can hold it:
-        one of the game's example rule sets with that count (chosen by the run), else the count's defaults."""
-        out: list[Ruleset] = []
-        for game in game_types():
+    def _file_rulesets(self, files: DataFiles, read: Any) -> list[Any]:
+        """A rule set of each player count of every registered game whose data files ``files`` are, played with
+        the accepted file ``read`` where the game can be: one of the game's example rule sets with that count
+        (chosen by the run), else the count's defaults, with the file as its ``files.parameter``."""
+        out: list[Any] = []
+        where = f"load_game with the {files.kind}"
+        for game in games_of(files):
             for players in dict.fromkeys(rules.players for rules in corpus_rulesets(game)):
                 same = [params for params in game.examples if params.get("players") == players]
                 chosen = [same[self.run % len(same)]] if same else []
                 for params in [*chosen, {}]:
-                    load = functools.partial(game.load, **{**params, "players": players, "board": board})
-                    made, err = self._try("load_game on the board", load)
+                    load = functools.partial(game.load, **{**params, "players": players,
+                                                           files.parameter: files.value(read, players)})
+                    made, err = self._try(where, load)
                     if err is None:
                         out.append(made)
                         break
                     if not isinstance(err, OptionError):
-                        raise _Found("load_game on the board", f"{type(err).__name__} for an accepted board: "
-                                                               f"{_short(str(err))}")
+                        raise _Found(where, f"{type(err).__name__} for an accepted {files.kind}: "
+                                            f"{_short(str(err))}")
         return out
 
-    def _check_board(self, board: Board) -> None:
-        from ..rules.engine import load_engine
+    def _check_file(self, files: DataFiles, read: Any) -> None:
         from .soak import FROM_DEAL, SoakGame, play_game
 
-        for rules in self._board_rulesets(board):
+        where = f"soak.play_game with the {files.kind}"
+        for rules in self._file_rulesets(files, read):
             game = SoakGame(self.seed, self.run, stream_output(self.seed, self.run), rules, FROM_DEAL)
-            outcome = _expect("soak.play_game on the board",
-                              functools.partial(play_game, game, load_engine("core"), load_engine("reference")))
+            outcome = _expect(where, functools.partial(play_game, game))
             if outcome.divergence is not None:
-                raise _Found("soak.play_game on the board", f"the engines diverge on an accepted board: "
-                                                            f"{_short(outcome.divergence.what, 300)}")
+                raise _Found(where, f"the engines diverge with an accepted {files.kind}: "
+                                    f"{_short(outcome.divergence.what, 300)}")
 
-    def _check_board_positions(self, board: Board) -> None:
-        """A board read from a file deals positions that name it and read back: a game of each player count of
-        every registered game (``_board_rulesets``), dealt by its position face."""
-        for rules in self._board_rulesets(board):
+    def _check_file_positions(self, files: DataFiles, read: Any) -> None:
+        """A file read from a path deals positions that read back: a game of each player count of every game
+        whose file it is (``_file_rulesets``), dealt by its position face and played for a while."""
+        where = f"Position.deal with the {files.kind}"
+        for rules in self._file_rulesets(files, read):
             deal = rules.game_type.face("position").deal
-            pos, err = self._try("Position.deal on the board", functools.partial(deal, rules, self.run))
+            pos, err = self._try(where, functools.partial(deal, rules, self.run))
             if err is not None:
                 if not isinstance(err, OptionError):
-                    raise _Found("Position.deal on the board", f"{type(err).__name__} for an accepted board: "
-                                                               f"{_short(str(err))}")
+                    raise _Found(where, f"{type(err).__name__} for an accepted {files.kind}: {_short(str(err))}")
                 continue
             for _ in range(self.rng.randrange(40)):
                 if pos.is_over:
                     break
                 pos.play(self.rng.choice(pos.move_strings()))
-            self._check_position(pos, "Position.deal on the board")
+            self._check_position(pos, where)
 
     # the command
 
@@ -889,10 +943,11 @@ class _Run:
                          category="the command refuses what the library accepts")
 
 
-def _takes(game: GameType, board: Board, **params: Any) -> bool:
-    """Whether ``game`` with ``params`` can be played on ``board`` (its rule set is made without a complaint)."""
+def _takes(game: GameType, files: DataFiles, read: Any, players: int) -> bool:
+    """Whether ``game`` with ``players`` can be played with the file ``read`` (its rule set is made without a
+    complaint)."""
     try:
-        game.load(board=board, **params)
+        game.load(players=players, **{files.parameter: files.value(read, players)})
     except OptionError:
         return False
     return True
@@ -959,7 +1014,7 @@ def save_input(finding: Finding, payload: dict[str, Any], directory: str) -> str
         data = json.dumps(doc, indent=1).encode("utf-8", "surrogatepass")
         path = stem + ".json"
     else:
-        value = payload.get("position", payload.get("board"))
+        value = payload.get("position", payload.get("file"))
         if isinstance(value, bytes):
             data, path = value, stem + ".json"
         elif isinstance(value, str):

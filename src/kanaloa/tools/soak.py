@@ -1,10 +1,21 @@
 """The differential soak: many seeded random games through both rules engines at once.
 
-The compiled core (``load_engine("core")``) and the plain-Python reference
-(``load_engine("reference")``) must agree move for move.  The tests play a few
-thousand games side by side; the soak plays as many as asked (a million in
-well under an hour on two cores), spread over worker processes, and prints a
-reproducer for every game where the two part ways.
+The compiled core (engine ``"core"``) and the plain-Python reference (engine
+``"reference"``) of every registered game must agree move for move.  The
+tests play a few thousand games side by side; the soak plays as many as asked
+(a million in well under an hour on two cores), spread over worker
+processes, and prints a reproducer for every game where the two part ways.
+
+**It knows no game.**  A game is reached through its ``position`` face
+(``kanaloa.rules.registry``): ``deal(ruleset, seed, engine)`` deals it on
+either engine, ``on(engine)`` copies a position to the other engine,
+``crowded(stream)`` makes a crowded start, ``move_of(action)`` and
+``push(action)`` write the moves of a reproducer, ``outcome`` says how a
+game ended; the engine states themselves (``state``) are played and
+compared (``to_data()``, a dataclass, field by field).  The rule set says
+which of an engine state's answers must match its data
+(``ruleset.state_checks(state)``) and names the ways a game ends
+(``reasons``, ``rule_of``).
 
 **The games.**  Everything follows from the soak seed and a game's index
 ``i``, never from the worker that plays it, so any number of workers plays
@@ -18,17 +29,19 @@ the very same games and gives the same figures:
   yucata, 3 players tabletop, 4 players tabletop, 2 players yucata and 2
   players tabletop (R15: two colors each), which so keep their games; then
   every other example rule set of every registered game
-  (``kanaloa.rules.registry``: Might of the Gods, R14; Kahuna, R16), so a
-  new game is soaked without an edit here;
+  (``kanaloa.rules.registry``: Might of the Gods, R14; Kahuna, R16; and
+  every other game registered), so a new game is soaked without an edit
+  here;
 - the start cycles in blocks of four games, eight blocks to a turn: six
-  blocks start from the deal; one from a *crowded* board (the deal with
+  blocks start from the deal; one from a *crowded* start, the deal made
+  crowded by the position's ``crowded(stream)`` (in the Kanaloa family
   every link given a bridge at random, color 0 favoured, no color past the
-  bridges the rule set gives it), where eleven islands (R8), removals (R7)
-  and an empty stock (R13) come up far more often than in random play; one
-  *jumps in*: the core alone plays the first 1 to ``JUMP_MOVES`` moves,
-  then both engines are loaded from that state with ``from_data`` and play
-  on together, so that the soak also starts from states in the middle of a
-  turn;
+  bridges the rule set gives it, where eleven islands, R8, removals, R7,
+  and an empty stock, R13, come up far more often than in random play;
+  each game says what its own crowded start holds); one *jumps in*: the
+  core alone plays the first 1 to ``JUMP_MOVES`` moves, then both engines
+  are loaded from that state (``on``) and play on together, so that the
+  soak also starts from states in the middle of a turn;
 - every move is drawn uniformly from the legal moves with the SplitMix64
   stream seeded with the deal seed XOR ``MOVE_SALT``
   (``kanaloa.play.streams.move_stream``; the crowded start draws its bridges
@@ -46,10 +59,11 @@ would cost a third of that again, so the soak compares
 - at the start, after every move that passes the turn to another player
   (the last move of a turn, a setup choice, a final-round pass), and at the
   end of the game: the complete states (``to_data()`` equal field by
-  field: bridges, hands, known cards, face-down discards, deck order,
-  face-up cards, discards, scores, round, turn state, chance stream,
-  ranking, winner and reason), and each engine's ``to_move``, ``round``,
-  ``is_over``, ``scores``, ``winner`` and ``ranking`` against its own data;
+  field: in the Kanaloa family bridges, hands, known cards, face-down
+  discards, deck order, face-up cards, discards, scores, round, turn state,
+  chance stream, ranking, winner and reason), and each engine's answers
+  against its own data (``state_checks``: in the family ``to_move``,
+  ``round``, ``is_over``, ``scores``, ``winner`` and ``ranking``);
 - at the end: both engines say the game is over and offer no move.
 
 A state that differs in the middle of a turn therefore shows at the latest
@@ -66,6 +80,7 @@ on the number of workers.  ``replay_game`` plays one game again alone
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import math
@@ -81,17 +96,16 @@ from ..play.interrupt import CtrlC
 from ..play.limits import worker_count
 from ..play.pools import process_pool, serial
 from ..play.streams import deal_seed, move_stream
-from ..position.notation import Move
-from ..rules.engine import Engine, EngineState, load_engine
-from ..rules.registry import game_type, game_types, load_game
-from ..rules.rng import MASK64, SplitMix64
-from ..rules.ruleset import Ruleset
-from ..rules.state import REASON_NAMES, ROUND_OVER, StateData
+from ..rules.registry import game_types, load_game
+from ..rules.rng import MASK64
 
 MAX_MOVES = 2000  # a random game takes 150 to 200 moves; one still running here never ends
 JUMP_MOVES = 150  # the core alone plays 1 to JUMP_MOVES moves before a jump-in start
 KEPT = 20  # divergences kept in full (with their moves) when the soak keeps going
 CHUNK_GAMES = 250  # most games handed to a worker at once (about a second of work)
+
+CORE, REFERENCE = "core", "reference"  # the engines, by the names every game's position class takes
+GameRules = Any  # a registered game's rule set (``GameType.load``), whatever its class
 
 FROM_DEAL, CROWDED, JUMP = "deal", "crowded", "jump"
 STARTS = (FROM_DEAL, CROWDED, JUMP)
@@ -102,12 +116,9 @@ _FIRST_TABLES: tuple[tuple[str, dict[str, Any]], ...] = tuple(
     for players, preset in ((3, "yucata"), (4, "yucata"), (3, "tabletop"), (4, "tabletop"), (2, "yucata"),
                             (2, "tabletop")))
 
-# Crowded starts: the share of links given to color 0, left free, and (the rest) given to another color.
-_OWN_SHARE, _FREE_SHARE = 0.45, 0.25
-
 
 @functools.cache
-def soak_tables() -> tuple[Ruleset, ...]:
+def soak_tables() -> tuple[GameRules, ...]:
     """The rule sets the soak cycles through (see *The games* in the module docstring)."""
     tables = [load_game(name, **params) for name, params in _FIRST_TABLES]
     for game in game_types():
@@ -117,32 +128,42 @@ def soak_tables() -> tuple[Ruleset, ...]:
     return tuple(tables)
 
 
-def table_kind(rules: Ruleset) -> str:
+def table_kind(rules: GameRules) -> str:
     """A table's short name: ``3p-yucata``, ``4p-tabletop``, ``2p-yucata-gods``, ``kahuna-2p``: the game where it is
-    not the default one, the players, and the preset and the gods where the game has them."""
+    not the default one, the players, then the value of each parameter with choices (a preset) and the name of
+    each flag that is set (the gods)."""
     params = rules.params()
     parts = [rules.game] if rules.document_game is not None else []
     parts.append(f"{rules.players}p")
-    if "preset" in params:
-        parts.append(str(params["preset"]))
-    if params.get("gods"):
-        parts.append("gods")
+    for p in rules.game_type.parameters:
+        if p.name == "players" or p.name not in params:
+            continue
+        if p.kind == "flag":
+            parts += [p.name] if params[p.name] else []
+        elif p.choices:
+            parts.append(str(params[p.name]))
     return "-".join(parts)
 
 
-def new_command(rules: Ruleset, seed: int) -> str:
-    """The ``kanaloa new`` command that deals the game of ``rules`` from ``seed``."""
+def new_command(rules: GameRules, seed: int) -> str:
+    """The ``kanaloa new`` command that deals the game of ``rules`` from ``seed``: its game where it is not the
+    default one, its players, every parameter with choices (a preset), every flag that is set (the gods) and
+    every other parameter where it differs from the defaults for that player count (a board, colors)."""
+    game = rules.game_type
     params = rules.params()
+    usual = game.load(players=rules.players).params()
     words = ["kanaloa", "new", "--seed", str(seed)]
     if rules.document_game is not None:
         words += ["--game", rules.game]
     words += ["--players", str(rules.players)]
-    if "preset" in params:
-        words += ["--preset", str(params["preset"])]
-    if params.get("gods"):
-        words.append("--gods")
-    if rules.board.source != game_type(rules.game).load(players=rules.players).board.source:
-        words += ["--board", rules.board.source]
+    for p in game.parameters:
+        if p.name == "players" or p.name not in params:
+            continue
+        value = params[p.name]
+        if p.kind == "flag":
+            words += [f"--{p.name}"] if value else []
+        elif p.choices or value != usual.get(p.name):
+            words += [f"--{p.name}", str(value)]
     return shlex.join(words)
 
 
@@ -153,7 +174,7 @@ class SoakGame:
     soak_seed: int
     index: int
     seed: int
-    ruleset: Ruleset
+    ruleset: GameRules
     start: str
 
     @property
@@ -203,13 +224,15 @@ class Divergence:
 
     def to_json(self) -> dict:
         g = self.game
+        params = g.ruleset.params()
         return {
             "game": g.index,
             "seed": g.seed,
             "kind": g.kind,
+            "params": params,
             "players": g.players,
-            "preset": g.ruleset.params().get("preset"),
-            "gods": g.ruleset.gods,
+            "preset": params.get("preset"),
+            "gods": bool(params.get("gods", False)),
             "start": g.start,
             "move": self.move,
             "what": self.what,
@@ -230,7 +253,8 @@ class Divergence:
             lines.append(f"  the core played the first {self.together_from} moves alone; both engines were "
                          f"loaded from the state after them")
         if g.start == CROWDED:
-            lines.append("  the game began on a crowded board (bridges scattered at random over the deal)")
+            lines.append("  the game began from a crowded start (the position's crowded(): pieces scattered at "
+                         "random over the deal)")
         lines.append(f"  moves so far: {json.dumps(list(self.moves))}")
         lines.append(f"  replay: {g.replay_command()}")
         if g.start != CROWDED:
@@ -250,106 +274,75 @@ class GameOutcome:
     game: SoakGame
     moves: int
     states: int
-    reason: int
+    reason: str  # how the game ended (one of its rule set's ``reasons``); "" for a divergence
     divergence: Divergence | None = None
 
 
-def first_difference(core: StateData, reference: StateData) -> str:
-    """The first field (in ``StateData`` order) where the two states differ, with both values."""
-    for name in StateData.__dataclass_fields__:
-        a, b = getattr(core, name), getattr(reference, name)
+def first_difference(core: Any, reference: Any) -> str:
+    """The first field (in the order of the states' dataclass) where the two states differ, with both values."""
+    for f in dataclasses.fields(core):
+        a, b = getattr(core, f.name), getattr(reference, f.name)
         if a != b:
-            return f"the states differ in {name!r}: core {a!r}, reference {b!r}"
+            return f"the states differ in {f.name!r}: core {a!r}, reference {b!r}"
     return "the states are equal"
 
 
-def _check_own_data(state: EngineState, data: StateData, side: str) -> None:
-    """An engine's properties must say what its exported data says."""
-    for name, got, want in (
-        ("to_move", state.to_move, data.to_move),
-        ("round", state.round, data.round),
-        ("is_over", state.is_over, data.round == ROUND_OVER),
-        ("scores", list(state.scores), data.scores),
-        ("winner", state.winner, data.winner),
-        ("ranking", list(state.ranking), data.ranking),
-    ):
+def _check_own_data(rules: GameRules, state: Any, side: str) -> None:
+    """An engine's answers must say what its exported data says (``rules.state_checks``)."""
+    for name, got, want in rules.state_checks(state):
         if got != want:
             raise _Diverged(f"the {side}'s {name} is {got!r} but its state data says {want!r}")
 
 
-def _compare_states(core: EngineState, ref: EngineState) -> StateData:
-    """Compare the complete states; return the reference's data."""
+def _compare_states(rules: GameRules, core: Any, ref: Any) -> None:
+    """Compare the complete states, and each engine's answers against its own."""
     core_data, ref_data = core.to_data(), ref.to_data()
     if core_data != ref_data:
         raise _Diverged(first_difference(core_data, ref_data))
-    _check_own_data(core, core_data, "core")
-    _check_own_data(ref, ref_data, "reference")
-    return ref_data
+    _check_own_data(rules, core, "core")
+    _check_own_data(rules, ref, "reference")
 
 
-def crowd(rules: Ruleset, data: StateData, stream: SplitMix64) -> None:
-    """Scatter bridges over ``data``, a state of ``rules`` (see *crowded* starts): each link goes to color 0,
-    stays free, or goes to another color (any of the four with two players of Kanaloa), drawn from ``stream``,
-    none past the bridges a color has (R13, R16.1); the cards are not touched."""
-    cap = rules.bridges_per_color or len(data.bridges)
-    colors = rules.n_colors
-    held = [0] * colors
-    for k in range(len(data.bridges)):
-        x = stream.next() / 2.0**64
-        if x < _OWN_SHARE:
-            owner = 0
-        elif x < _OWN_SHARE + _FREE_SHARE:
-            owner = -1
-        else:
-            owner = 1 + stream.below(colors - 1)
-        if owner >= 0 and held[owner] >= cap:
-            owner = -1
-        if owner >= 0:
-            held[owner] += 1
-        data.bridges[k] = owner
-
-
-def play_game(game: SoakGame, core_engine: Engine, ref_engine: Engine) -> GameOutcome:
-    """Play ``game`` through both engines side by side (see *What is compared*), on its rule set's board."""
+def play_game(game: SoakGame) -> GameOutcome:
+    """Play ``game`` through both engines side by side (see *What is compared*), dealt by its game's position
+    face."""
     rules = game.ruleset
-    board = rules.board
+    deal = rules.game_type.face("position").deal
     stream = move_stream(game.seed)
     below = stream.below
     actions: list[int] = []
-    movers: list[int] = []  # the seat that made each action, to write it (a 2-player build names its color)
     together = 0
     states = 0
+    start: Any = None  # the position the moves so far are played from, for the reproducer
     try:
         if game.start == CROWDED:
-            data = ref_engine.deal(rules, game.seed).to_data()
-            crowd(rules, data, stream)
-            core = core_engine.from_data(board, data)
-            ref = ref_engine.from_data(board, data)
+            start = deal(rules, game.seed, REFERENCE).crowded(stream)
+            core_pos, ref_pos = start.on(CORE), start.on(REFERENCE)
         elif game.start == JUMP:
-            alone = core_engine.deal(rules, game.seed)
+            start = deal(rules, game.seed, CORE)
+            alone_pos = start.copy()
+            alone = alone_pos.state
             for _ in range(1 + below(JUMP_MOVES)):
                 if alone.is_over:
                     break
                 legal = alone.legal_actions()
                 action = legal[below(len(legal))]
                 actions.append(action)
-                movers.append(alone.to_move)
                 alone.apply(action)
             together = len(actions)
-            data = alone.to_data()
-            core = core_engine.from_data(board, data)
-            ref = ref_engine.from_data(board, data)
+            core_pos, ref_pos = alone_pos.on(CORE), alone_pos.on(REFERENCE)
         else:
-            core = core_engine.deal(rules, game.seed)
-            ref = ref_engine.deal(rules, game.seed)
-        _compare_states(core, ref)
+            core_pos, ref_pos = deal(rules, game.seed, CORE), deal(rules, game.seed, REFERENCE)
+            start = ref_pos.copy()
+        core, ref = core_pos.state, ref_pos.state
+        _compare_states(rules, core, ref)
         states += 1
         mover = ref.to_move
         while True:
             ref_moves = ref.legal_actions()
             core_moves = core.legal_actions()
             if core_moves != ref_moves:
-                raise _Diverged(_moves_differ(rules, list(core_moves), ref_moves, ref.to_move))
+                raise _Diverged(_moves_differ(core_pos, list(core_moves), list(ref_moves)))
             if not ref_moves:
                 if not (ref.is_over and core.is_over):
                     raise _Diverged("no legal move, but the game is not over")
@@ -358,35 +351,57 @@ def play_game(game: SoakGame, core_engine: Engine, ref_engine: Engine) -> GameOu
                 raise _Diverged(f"the game did not end within {MAX_MOVES} moves")
             action = ref_moves[below(len(ref_moves))]
             actions.append(action)  # first, so that a move an engine fails on is among the moves reported
-            movers.append(mover)
             core.apply(action)
             ref.apply(action)
             now = ref.to_move
             if core.to_move != now:
                 raise _Diverged(f"the player to move differs: core seat {core.to_move}, reference seat {now}")
             if now != mover:
-                _compare_states(core, ref)
+                _compare_states(rules, core, ref)
                 states += 1
                 mover = now
-        final = _compare_states(core, ref)
+        _compare_states(rules, core, ref)
         states += 1
+        reason = str(ref_pos.outcome["reason"])
     except _Diverged as exc:
-        return _diverged(game, actions, movers, str(exc), together, states)
+        return _diverged(game, start, actions, str(exc), together, states)
     except Exception as exc:  # an engine crashed: as much a divergence as a wrong move
-        return _diverged(game, actions, movers, _crash(exc), together, states)
-    return GameOutcome(game, len(actions) - together, states, final.reason)
+        return _diverged(game, start, actions, _crash(exc), together, states)
+    return GameOutcome(game, len(actions) - together, states, reason)
 
 
-def _diverged(game: SoakGame, actions: list[int], movers: list[int], what: str, together: int,
+def _diverged(game: SoakGame, start: Any, actions: list[int], what: str, together: int,
               states: int) -> GameOutcome:
-    rules = game.ruleset
-    moves = tuple(_action_text(rules, a, seat) for a, seat in zip(actions, movers, strict=True))
-    return GameOutcome(game, len(actions) - together, states, 0, Divergence(game, moves, what, together))
+    moves = _move_texts(start, actions)
+    return GameOutcome(game, len(actions) - together, states, "", Divergence(game, moves, what, together))
 
 
-def _moves_differ(rules: Ruleset, core_moves: list[int], ref_moves: list[int], seat: int) -> str:
-    def names(actions) -> str:
-        return "[" + ", ".join(_action_text(rules, a, seat) for a in actions) + "]"
+def _move_texts(start: Any, actions: list[int]) -> tuple[str, ...]:
+    """``actions`` played from the position ``start`` (on the core), each in notation as its player writes it
+    (with its color where a player has two); ``action N`` from the first that cannot be written or played
+    (the move an engine failed on may be the last)."""
+    texts: list[str] = []
+    pos = None
+    if start is not None:
+        try:
+            pos = start.on(CORE)
+        except Exception:  # an engine that fails to load the start: every move by its number
+            pos = None
+    for action in actions:
+        text = None
+        if pos is not None:
+            try:
+                text = str(pos.move_of(action))
+                pos.push(action)
+            except Exception:  # the move an engine fails on, or one it cannot write: the rest by number
+                pos = None
+        texts.append(text or f"action {action}")
+    return tuple(texts)
+
+
+def _moves_differ(position: Any, core_moves: list[int], ref_moves: list[int]) -> str:
+    def names(actions: list[int]) -> str:
+        return "[" + ", ".join(_action_text(position, a) for a in actions) + "]"
 
     only_core = sorted(set(core_moves) - set(ref_moves))
     only_ref = sorted(set(ref_moves) - set(core_moves))
@@ -395,10 +410,11 @@ def _moves_differ(rules: Ruleset, core_moves: list[int], ref_moves: list[int], s
     return f"the legal moves differ: only the core has {names(only_core)}, only the reference {names(only_ref)}"
 
 
-def _action_text(rules: Ruleset, action: int, seat: int) -> str:
-    """The move of ``action`` by ``seat`` in notation (a build of a player with two colors names its color)."""
+def _action_text(position: Any, action: int) -> str:
+    """The move of ``action`` by the player to move at ``position``, in notation (``action N`` where it names
+    no move)."""
     try:
-        return str(Move.from_action(action, rules, seat))
+        return str(position.move_of(action))
     except ValueError:
         return f"action {action}"
 
@@ -422,17 +438,16 @@ class ChunkResult:
     moves: int = 0
     states: int = 0
     starts: dict[str, int] = field(default_factory=dict)
-    reasons: dict[int, int] = field(default_factory=dict)
+    reasons: dict[str, int] = field(default_factory=dict)
     divergences: list[Divergence] = field(default_factory=list)
     diverged: int = 0  # all divergences, kept or not
 
 
 def play_chunk(seed: int, first: int, stop: int, keep_going: bool) -> ChunkResult:
     """Play games ``first`` to ``stop - 1``; without ``keep_going``, stop after the first divergence."""
-    core_engine, ref_engine = load_engine("core"), load_engine("reference")
     out = ChunkResult(first)
     for index in range(first, stop):
-        outcome = play_game(soak_game(seed, index), core_engine, ref_engine)
+        outcome = play_game(soak_game(seed, index))
         out.games += 1
         out.moves += outcome.moves
         out.states += outcome.states
@@ -461,7 +476,7 @@ class SoakRun:
     moves: int = 0
     states: int = 0
     starts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STARTS, 0))
-    reasons: dict[str, int] = field(default_factory=lambda: dict.fromkeys(REASON_NAMES.values(), 0))
+    reasons: dict[str, int] = field(default_factory=lambda: dict.fromkeys(reason_names(), 0))
     divergences: list[Divergence] = field(default_factory=list)
     diverged: int = 0
     seconds: float = 0.0
@@ -479,7 +494,7 @@ class SoakRun:
         for start, n in chunk.starts.items():
             self.starts[start] += n
         for reason, n in chunk.reasons.items():
-            self.reasons[REASON_NAMES[reason]] += n
+            self.reasons[reason] = self.reasons.get(reason, 0) + n
         room = KEPT - len(self.divergences)
         self.divergences.extend(chunk.divergences[:room])
         self.diverged += chunk.diverged
@@ -529,6 +544,11 @@ class SoakRun:
         if self.diverged > len(self.divergences):
             lines.append(f"... and {self.diverged - len(self.divergences)} more divergences not shown")
         return "\n".join(lines)
+
+
+def reason_names() -> list[str]:
+    """Every way a game of the soak's tables may end (their rule sets' ``reasons``), each once, in table order."""
+    return list(dict.fromkeys(reason for t in soak_tables() for reason in t.reasons))
 
 
 def _rules_of_reason(reason: str) -> str:
@@ -604,7 +624,7 @@ def replay_game(seed: int, index: int) -> GameOutcome:
     if isinstance(index, bool) or not isinstance(index, int) or index < 0:
         raise OptionError(f"--game {index!r}: must be a whole number, 0 or more")
     _check(index + 1, seed)
-    return play_game(soak_game(seed, index), load_engine("core"), load_engine("reference"))
+    return play_game(soak_game(seed, index))
 
 
 def _check(games: object, seed: object) -> None:

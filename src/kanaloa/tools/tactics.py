@@ -73,6 +73,12 @@ puzzle when its move is one of the correct ones.
 The suite ships as ``src/kanaloa/examples/tactics.json`` (``load_suite``);
 ``kanaloa tactics`` runs it and ``kanaloa tactics --generate`` builds one
 (docs/commands.md "tactics --json", "The tactical suite file").
+
+**Which games.**  The puzzles are Kanaloa's (``SUITE_GAME``): its immediate
+win (R8), its removals (R7) and its final round (R10) make them.  Another
+game's rule set says why it has none (``lacks("tactics")``), and
+``check_game`` (``kanaloa tactics --game``) and a suite holding a position of
+such a game refuse it with that reason, in one line.
 """
 
 from __future__ import annotations
@@ -94,13 +100,15 @@ from ..play.progress import Progress
 from ..play.streams import bot_seeds as game_bot_seeds
 from ..play.streams import deal_seed as game_deal_seed
 from ..position.api import Position
+from ..position.documents import read_position
 from ..position.format import dumps
 from ..rules import actions as A
 from ..rules.board import Board
 from ..rules.core import CoreState
 from ..rules.engine import load_engine
 from ..rules.reference import ReferenceState
-from ..rules.ruleset import ruleset_for_state
+from ..rules.registry import GameType, game_type
+from ..rules.ruleset import ParameterError, ruleset_for_state
 from ..rules.state import (
     ROUND_1,
     ROUND_2,
@@ -109,6 +117,7 @@ from ..rules.state import (
 )
 
 SUITE_FORMAT = "kanaloa-tactics/1"
+SUITE_GAME = "kanaloa"  # the game whose puzzles the suite holds
 KINDS = ("eleven", "last-turn", "removal")
 SUITE_RESOURCE = "examples/tactics.json"  # inside the kanaloa package
 DEFAULT_SEED = 0
@@ -428,9 +437,12 @@ def _read_puzzle(item: Any, where: str) -> Puzzle:
         raise OptionError(f"{where}: 'source' must be an object")
     position = need("position", dict, "a kanaloa-position/1 object")
     try:
-        loaded = Position.from_json(position)
+        loaded = read_position(position)
     except PositionError as exc:
         raise PositionError(f"{where}: position: {exc}") from None
+    no_puzzles = loaded.ruleset.lacks("tactics")
+    if no_puzzles is not None:
+        raise OptionError(f"{where}: position: {no_puzzles}")
     if len(loaded.players) != players:
         raise OptionError(f"{where}: 'players' is {players} but the position has {len(loaded.players)}")
     return Puzzle(pid, kind, players, position, tuple(best), legal, why, tuple(line), source)
@@ -467,6 +479,19 @@ def load_suite(path: str | Path | None = None) -> Suite:
     except OSError as exc:
         raise OptionError(f"{where}: cannot read it ({exc.strerror})") from None
     return parse_suite(text, where)
+
+
+def check_game(name: object) -> GameType:
+    """The registered game ``--game`` names, when the suite has puzzles of it; ``OptionError`` otherwise: an
+    unknown game, or one whose rule set says why it has none (``lacks("tactics")``)."""
+    try:
+        game = game_type(name)
+    except ParameterError as exc:
+        raise exc.worded(f"--game {brief(name)}") from None
+    why = game.load().lacks("tactics")
+    if why is not None:
+        raise OptionError(f"--game {game.name}: {why}")
+    return game
 
 
 def check_kinds(kinds: Sequence[str]) -> tuple[str, ...]:
@@ -852,6 +877,7 @@ def run_suite(suite: Suite, iterations: int | None = None, seconds: float | None
 __all__ = [
     "KINDS",
     "SUITE_FORMAT",
+    "SUITE_GAME",
     "DecisiveRemoval",
     "GenerateProgress",
     "Outcome",
@@ -862,6 +888,7 @@ __all__ = [
     "SuiteReport",
     "TurnSolution",
     "TurnSolver",
+    "check_game",
     "generate",
     "kind_of",
     "load_suite",

@@ -1,19 +1,17 @@
-"""The games of the registry as OpenSpiel games, backed by the compiled rules core.
+"""The Kanaloa family's games as OpenSpiel games, backed by the compiled rules core: their ``openspiel`` face.
 
-Importing this module registers with ``pyspiel`` (the ``open-spiel`` package,
-the optional extra ``kanaloa[openspiel]``) one Python game per game of
-``kanaloa.rules.registry`` whose ``openspiel`` face is this module's
-``game_for``, named ``python_<name>``: ``python_kanaloa`` (Kanaloa, R1-R15,
-with Might of the Gods, R14) and ``python_kahuna`` (Kahuna, R16).
+Importing this module (as ``import kanaloa.openspiel`` does) registers with
+``pyspiel`` each game of ``kanaloa.rules.registry`` whose ``openspiel`` face
+is this module's ``game_for``: ``python_kanaloa`` (Kanaloa, R1-R15, with
+Might of the Gods, R14) and ``python_kahuna`` (Kahuna, R16), through
+``kanaloa.openspiel.register_game``.
 
-A game's parameters are its registry parameters (``kanaloa games``), with the
-defaults of its default rule set, and ``seed``, OpenSpiel's own
-(``pyspiel.load_game("python_kanaloa(players=3,gods=True)")``).  The rule set
-is made by ``load_game(name, **params)``, which checks every parameter; every
-other question goes to the rule set.  OpenSpiel's game strings split
-parameters at commas, so ``colors`` joins its seats with ``;`` there
-(``colors=red+blue;green+yellow``).  ``game_for(ruleset)`` (the ``openspiel``
-face) makes the game of a rule set already made.  The seed never changes which
+A game's parameters are its registry parameters with ``seed``
+(``pyspiel.load_game("python_kanaloa(players=3,gods=True)")``), as
+``kanaloa.openspiel`` makes them for every game: ``colors`` joins its seats
+with ``;`` there (``colors=red+blue;green+yellow``).  Every other question
+goes to the rule set.  ``game_for(ruleset)`` (the ``openspiel`` face) makes
+the game of a rule set already made.  The seed never changes which
 games can happen or how likely they are: it only fixes the order in which the
 core keeps the cards no chance node has decided yet, so that a game replayed
 with the chance outcomes of ``Position.deal(ruleset, seed)`` is, state for
@@ -50,34 +48,28 @@ The game (docs/openspiel.md has the whole contract):
 
 from __future__ import annotations
 
-import ctypes
 import json
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 import pyspiel
 
-from .errors import KanaloaError
-from .position.api import Position
-from .position.format import render
-from .position.notation import Move
-from .rules import actions as A
-from .rules.core import CoreState, core_board
-from .rules.gods import stream_for_pele_takes
-from .rules.reference import reshuffle_knowledge, seen_leave_deck
-from .rules.registry import GameType, game_types, load_game
-from .rules.ruleset import Ruleset
-from .rules.state import StateData
+from ..errors import KanaloaError
+from ..position.api import Position
+from ..position.format import render
+from ..position.notation import Move
+from ..rules import actions as A
+from ..rules.core import CoreState, core_board
+from ..rules.gods import stream_for_pele_takes
+from ..rules.reference import reshuffle_knowledge, seen_leave_deck
+from ..rules.registry import GameType, game_types
+from ..rules.ruleset import Ruleset
+from ..rules.state import StateData
+from . import GameRef, RegisteredGame, register_game, spiel_game_type, spiel_name, spiel_params
 
-__all__ = ["SpielGame", "SpielState", "game_for", "load", "served_games", "spiel_name"]
+__all__ = ["SpielGame", "SpielState", "core_returns", "family_game_type", "game_for", "served_games"]
 
-PREFIX = "python_"  # an OpenSpiel game's name: the prefix and the registry's name of the game
 FACE = f"{__name__}:game_for"  # the registry's openspiel face this module serves
-SEED = "seed"  # OpenSpiel's own parameter, beside the registry's
-COLORS = "colors"  # the registry's parameter of each player's colors (R15.1, R16.1)
-SEATS = ";"  # joins the seats of ``colors`` in OpenSpiel's parameters, whose game strings split at commas
 
 # OpenSpiel's max_game_length, in moves and chance outcomes: the card supply bounds a game far below it (random
 # games on ``oro`` average about 250, the longest of 3,000 had 299; docs/openspiel.md).
@@ -87,49 +79,9 @@ MAX_GAME_LENGTH = 20_000
 _DEAL, _DRAW, _FACE_UP, _PELE = "deal", "draw", "face-up", "pele"
 
 
-def spiel_name(game: str) -> str:
-    """The OpenSpiel name of the registry's game ``game``: ``python_kanaloa``."""
-    return PREFIX + game
-
-
 def served_games() -> list[GameType]:
     """The registered games whose OpenSpiel face is this module, in registration order."""
     return [g for g in game_types() if g.faces.get("openspiel") == FACE]
-
-
-def _spiel_params(params: Mapping[str, Any]) -> dict[str, Any]:
-    """A rule set's ``params()`` as OpenSpiel keeps them: ``colors`` with its seats joined by ``SEATS``."""
-    out = dict(params)
-    if isinstance(out.get(COLORS), str):
-        out[COLORS] = out[COLORS].replace(",", SEATS)
-    return out
-
-
-def _registry_params(params: Mapping[str, Any]) -> dict[str, Any]:
-    """OpenSpiel's parameters as ``load_game`` takes them: ``colors`` with commas again, or left out when empty
-    (the rule set's own colors for its player count)."""
-    out = dict(params)
-    if out.get(COLORS) == "":
-        del out[COLORS]
-    elif isinstance(out.get(COLORS), str):
-        out[COLORS] = out[COLORS].replace(SEATS, ",")
-    return out
-
-
-def parameter_defaults(g: GameType) -> dict[str, Any]:
-    """The OpenSpiel parameters of ``g`` with their defaults: the registry's parameters, valued as the default
-    rule set has them, then ``seed`` (0).  ``colors`` defaults to empty: OpenSpiel fills in every default
-    before the game is made, and the default colors depend on the player count (R15.1)."""
-    made = {**_spiel_params(load_game(g.name).params()), COLORS: ""}
-    return {**{p.name: made[p.name] for p in g.parameters if p.name in made}, SEED: 0}
-
-
-def player_counts(g: GameType) -> list[int]:
-    """The player counts ``g`` takes: its ``players`` parameter's choices (else its default rule set's)."""
-    for p in g.parameters:
-        if p.name == "players" and p.choices:
-            return sorted(int(c) for c in p.choices)
-    return [load_game(g.name).players]
 
 
 def action_universe(rs: Ruleset) -> list[int]:
@@ -158,7 +110,7 @@ def action_universe(rs: Ruleset) -> list[int]:
     return sorted(codes)
 
 
-class SpielGame(pyspiel.Game):
+class SpielGame(RegisteredGame):
     """The OpenSpiel game of one rule set, dealt from ``seed``; states come from ``new_initial_state``.
 
     Made by ``game_for(ruleset, seed)``, or by ``pyspiel.load_game("python_<name>(...)")`` from the registry's
@@ -196,10 +148,7 @@ class SpielGame(pyspiel.Game):
             utility_sum=None if ruleset.may_end_without_winner else 1.0,
             max_game_length=MAX_GAME_LENGTH,
         )
-        spec = _game_type(g)
-        made = _spiel_params(ruleset.params())
-        params = {**{k: made[k] for k in spec.parameter_specification if k in made}, SEED: seed}
-        super().__init__(spec, info, params)
+        super().__init__(family_game_type(g), info, spiel_params(ruleset, seed))
 
     def new_initial_state(self) -> SpielState:
         """The game before the deal: a chance node."""
@@ -224,39 +173,11 @@ class SpielGame(pyspiel.Game):
         """The core action code of an OpenSpiel action."""
         return self.codes[action]
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-        """The observer of information states and observations: both are the viewer position."""
-        if params:
-            raise ValueError(f"observer parameters are not supported; got {params}")
-        return _Observer()
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> SpielGame:
-        return self  # immutable: states share it
 
 
 def game_for(ruleset: Ruleset, seed: int = 0) -> SpielGame:
     """The OpenSpiel game of ``ruleset`` (the registry's ``openspiel`` face), dealt from ``seed``."""
     return SpielGame(ruleset, seed)
-
-
-class _Setup:
-    """What a state shares with its game and never changes (kept on the state; copying it copies a reference)."""
-
-    def __init__(self, game: SpielGame) -> None:
-        self.game = game
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Setup:
-        return self
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # OpenSpiel serializes a state's attributes with pickle: the game travels as its string.
-        return (_setup_of, (str(self.game),))
-
-
-def _setup_of(game_string: str) -> _Setup:
-    game = pyspiel.load_game(game_string)
-    assert isinstance(game, SpielGame)
-    return _Setup(game)
 
 
 @dataclass
@@ -285,7 +206,7 @@ class SpielState(pyspiel.State):
 
     def __init__(self, game: SpielGame) -> None:
         super().__init__(game)
-        self._setup = _Setup(game)
+        self._setup = GameRef(game)
         self._core: CoreState = CoreState.from_data(game.core_board, game.start)
         self._deal: list[int] | None = []
         self._pending: _Pending | None = None
@@ -590,20 +511,6 @@ class SpielState(pyspiel.State):
                              f"{[x for x, n in enumerate(counts) if n]})")
 
 
-class _Observer:
-    """OpenSpiel's observer protocol: strings only, the viewer position (no tensors)."""
-
-    def __init__(self) -> None:
-        self.tensor = np.zeros(0, np.float32)
-        self.dict: dict[str, Any] = {}
-
-    def set_from(self, state: SpielState, player: int) -> None:
-        pass  # no tensor
-
-    def string_from(self, state: SpielState, player: int) -> str:
-        return state._key(player)
-
-
 def core_returns(core: CoreState, players: int) -> list[float]:
     """The returns of a finished core state (R12): 1 for the winner (with 2 players R15.5's; a Kahuna
     game may have none), 0 for the others."""
@@ -628,78 +535,15 @@ def _arrange(seq: list[int], chosen: list[int], start: int = 0) -> list[int]:
     return out
 
 
-def _game_type(g: GameType) -> pyspiel.GameType:
-    """OpenSpiel's description of the registry's game ``g`` (made once a game)."""
-    found = _TYPES.get(g.name)
-    if found is not None:
-        return found
-    counts = player_counts(g)
-    general = load_game(g.name).may_end_without_winner  # returns that need not add up to 1 (R16.7)
-    found = _TYPES[g.name] = pyspiel.GameType(
-        short_name=spiel_name(g.name),
-        long_name=f"{g.title} (kanaloa engine)",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM if general else pyspiel.GameType.Utility.CONSTANT_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=counts[-1],
-        min_num_players=counts[0],
-        provides_information_state_string=True,
-        provides_information_state_tensor=False,
-        provides_observation_string=True,
-        provides_observation_tensor=False,
-        parameter_specification=parameter_defaults(g),
-    )
-    return found
+def family_game_type(g: GameType) -> pyspiel.GameType:
+    """OpenSpiel's description of the family's game ``g`` (``kanaloa.openspiel.spiel_game_type``): explicit
+    chance, imperfect information, returns that add up to 1 unless the game may end without a winner (R16.7)."""
+    general = g.load().may_end_without_winner
+    return spiel_game_type(g, chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+                           information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+                           utility=pyspiel.GameType.Utility.GENERAL_SUM if general
+                           else pyspiel.GameType.Utility.CONSTANT_SUM)
 
 
-_TYPES: dict[str, pyspiel.GameType] = {}
-
-
-def _ruleset_of(g: GameType, params: Mapping[str, Any]) -> tuple[Ruleset, int]:
-    """The rule set and the seed OpenSpiel's ``params`` of game ``g`` name; ``ValueError`` naming the parameter
-    at fault (a board may be a ``Board``)."""
-    name = spiel_name(g.name)
-    known = list(_game_type(g).parameter_specification)
-    unknown = sorted(set(params) - set(known))
-    if unknown:
-        raise ValueError(f"{name}: unknown parameter {unknown[0]!r}; expected one of {', '.join(known)}")
-    rest = _registry_params(params)
-    seed = rest.pop(SEED, 0)
-    try:
-        return load_game(g.name, **rest), seed
-    except KanaloaError as exc:
-        raise ValueError(f"{name}: {exc}") from None
-
-
-def _factory(g: GameType) -> Callable[..., SpielGame]:
-    """What ``pyspiel.load_game`` calls to make game ``g`` from its parameters."""
-
-    def make(params: Mapping[str, Any] | None = None) -> SpielGame:
-        ruleset, seed = _ruleset_of(g, params or {})
-        return SpielGame(ruleset, seed)
-
-    return make
-
-
-def load(name: str, **params: Any) -> SpielGame:
-    """The OpenSpiel game ``name`` (``python_kanaloa``, ``python_kahuna``...) with ``params``, as
-    ``pyspiel.load_game`` makes it; a board may also be a ``Board``."""
-    make = _FACTORIES.get(name)
-    if make is None:
-        raise ValueError(f"game {name!r}: expected one of {', '.join(_FACTORIES)}")
-    return make(params)
-
-
-# One OpenSpiel game per registered game this module serves.  OpenSpiel's registry (C++) holds the factories
-# until after the interpreter has gone: were it the last to let one go, freeing it then would need the
-# interpreter ("Fatal Python error: PyThreadState_Get" at exit, once the module's own references are cleared,
-# as other libraries' teardown makes happen).  Each registered factory so keeps one reference that nothing
-# gives back: it is never freed, as the interpreter's own objects at exit are not.
-_SERVED = {spiel_name(g.name): g for g in served_games()}
-_FACTORIES: dict[str, Callable[..., SpielGame]] = {name: _factory(g) for name, g in _SERVED.items()}
-for _name, _g in _SERVED.items():
-    if _name not in pyspiel.registered_names():
-        ctypes.pythonapi.Py_IncRef(ctypes.py_object(_FACTORIES[_name]))
-        pyspiel.register_game(_game_type(_g), _FACTORIES[_name])
+for _g in served_games():  # python_kanaloa, python_kahuna
+    register_game(_g, SpielGame, family_game_type(_g))
