@@ -100,7 +100,7 @@ GAME_PACKAGES: dict[str, dict[str, str]] = {
                    "ruleset": "rules", "position": "position", "spiel": "openspiel",
                    "format": "position",
                    "search": "play", "hint": "play", "greedy": "play", "bench": "tools", "display": "interfaces",
-                   "svg": "interfaces"},
+                   "svg": "interfaces", "web": "interfaces"},
 }
 
 

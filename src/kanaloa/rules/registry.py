@@ -46,6 +46,10 @@ face          what it is
               ``bench(game_type) -> kanaloa.tools.benchmark.GameBench``
 ``files``     the data files a user may write for the game, which the fuzzer damages
               (board files, tile files): a ``kanaloa.rules.datafile.DataFiles``
+``web``       the game's part of the web app (``kanaloa serve``): a
+              ``kanaloa.interfaces.web.face.WebFace``, with the page's module for the
+              game, the keys of a view that are the game's own, its request values
+              and its data files
 ============  ======================================================================
 
 **What the generic layers ask of a game's objects.**  Besides the faces,
@@ -99,7 +103,7 @@ from ..cannonball.ruleset import load as load_cannonball
 from ..errors import brief
 from .ruleset import KAHUNA_GAME, KANALOA_GAME, Parameter, ParameterError, Ruleset, make_ruleset, parameters
 
-FACES = ("position", "search", "hint", "greedy", "display", "svg", "openspiel", "bench", "files")
+FACES = ("position", "search", "hint", "greedy", "display", "svg", "openspiel", "bench", "files", "web")
 
 # The Kanaloa family's faces: both of its games are served by the same modules, which ask the rule set.
 _FAMILY_FACES = {
@@ -111,6 +115,7 @@ _FAMILY_FACES = {
     "svg": "kanaloa.interfaces.svg:position_svg",
     "openspiel": "kanaloa.openspiel.family:game_for",
     "files": "kanaloa.rules.board:BOARD_FILES",
+    "web": "kanaloa.interfaces.web.family:FAMILY_WEB",
 }
 
 
@@ -191,7 +196,8 @@ REGISTERED: tuple[GameType, ...] = (
               "svg": "kanaloa.cannonball.svg:svg_of_position",
               "openspiel": "kanaloa.cannonball.spiel:game_for",
               "bench": "kanaloa.cannonball.bench:workloads",
-              "files": "kanaloa.cannonball.island:TILE_FILES"},
+              "files": "kanaloa.cannonball.island:TILE_FILES",
+              "web": "kanaloa.cannonball.web:WEB"},
              examples=({"players": 2}, {"players": 3}, {"players": 4})),
 )
 _BY_NAME = {g.name: g for g in REGISTERED}
