@@ -250,8 +250,8 @@ def carries(page_rules: dict, rules) -> bool:
     """What the page is sent of a rule set holds all of its ``to_json()`` (and the rule ids of a few more
     events)."""
     own = rules.to_json()
-    ids = own.pop("rules")
-    return all(page_rules[k] == v for k, v in own.items()) and page_rules["rules"].items() >= ids.items()
+    ids = own.pop("rules", {})
+    return all(page_rules[k] == v for k, v in own.items()) and page_rules.get("rules", {}).items() >= ids.items()
 
 
 def test_the_registry_is_listed_with_each_games_parameters_and_rule_sets(client):
@@ -259,11 +259,14 @@ def test_the_registry_is_listed_with_each_games_parameters_and_rule_sets(client)
 
     listing = client.get("/api/games").json()
     assert listing["default"] == "kanaloa" and [g["name"] for g in listing["games"]] == [g.name for g in game_types()]
-    kanaloa, kahuna = listing["games"]
-    for entry in (kanaloa, kahuna):  # the registry's own description, and the rule set with the defaults
+    for entry in listing["games"]:  # the registry's own description, and the rule set with the defaults
         described = game_types()[listing["games"].index(entry)].to_json()
         assert {k: entry[k] for k in described} == described
         assert carries(entry["default"], load_game(entry["name"]))
+        assert entry["default"]["seats"] == list(load_game(entry["name"]).seat_names)
+    kanaloa, kahuna = (next(g for g in listing["games"] if g["name"] == name) for name in ("kanaloa", "kahuna"))
+    assert kanaloa["table"] is None and kahuna["table"] is None  # the Table mode follows their hidden hands
+    assert kanaloa["web"]["module"] == kahuna["web"]["module"] == "/static/js/cards.js"
     assert [p["name"] for p in kanaloa["parameters"]] == ["players", "preset", "gods", "board", "colors"]
     assert set(kanaloa["choices"]) == {"players", "preset", "gods"} and set(kahuna["choices"]) == {"players"}
     two = kanaloa["choices"]["players"]["2"]

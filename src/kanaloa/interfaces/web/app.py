@@ -9,8 +9,10 @@ for all of them:
   wrong method, 409 for a request that does not fit the game now (a bot to
   move, nothing to undo), 413 for a body over ``MAX_BODY_BYTES``.  An error
   of the program itself is a 500 with a one-line message and no traceback.
-- No request names a file: boards are built-in names or a board file's
-  content sent in the body.
+- No request names a file: boards (and a game's own data files, such as
+  tiles) are built-in names or a file's content sent in the body.
+- A game's own static files (its web face's ``assets``, the page's module
+  for it) are served at ``/games/NAME/``; its data files at ``/api/files/NAME``.
 - Each game has a lock, so its requests happen one after the other; bot moves,
   hints and replays run in a thread pool, so the event loop keeps serving
   every other game meanwhile.
@@ -40,6 +42,8 @@ from starlette.staticfiles import StaticFiles
 from ...errors import INPUT_LIMIT, MAX_INPUT_BYTES, KanaloaError, brief
 from ...play.bots import BOTS
 from ...rules.board import BUILTIN_BOARDS, board_to_dict, load_board
+from ...rules.registry import GameType, game_types
+from .face import WebFace
 from .games import (
     Conflict,
     HintBudget,
@@ -47,11 +51,14 @@ from .games import (
     Replay,
     TableGame,
     board_games,
+    check_position,
+    deal_for_editor,
     game_listing,
     new_game,
     new_replay,
     new_table,
     resolve_board,
+    web_face,
 )
 
 MAX_BODY_BYTES = MAX_INPUT_BYTES  # a request body, at most (an upload of a position, a board, records)
@@ -147,6 +154,17 @@ async def read_json(request: Request) -> dict[str, Any]:
     return body
 
 
+def game_assets(games: tuple[GameType, ...]) -> list[Mount]:
+    """Each game's own static files (its web face's ``assets``: the page's module for it, its style sheet),
+    served at ``/games/NAME/``."""
+    mounts = []
+    for g in games:
+        assets = web_face(g).assets
+        if assets is not None:
+            mounts.append(Mount(f"/games/{g.name}", PageFiles(packages=[assets]), name=f"game-{g.name}"))
+    return mounts
+
+
 def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starlette:
     """The web app: the page, its static files and the JSON API (module docstring)."""
     budget = hints or HintBudget()
@@ -188,6 +206,44 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
 
         return answer({"board": board_to_dict(board), "islands": len(board.islands), "links": len(board.links),
                        "cards": board.n_cards, "svg": board_svg(board), "games": board_games(board)})
+
+    # -- a game's own data files (the Editor mode) and positions of any game ----------------
+
+    faces = {g.name: web_face(g) for g in game_types()}
+
+    def files_of(request: Request) -> WebFace:
+        """The web face of the game the path names, when it has data files of its own (404 otherwise)."""
+        name = request.path_params["game"]
+        face = faces.get(name)
+        if face is None:
+            raise BadRequest(404, f"no game {brief(name)} on this server ({', '.join(faces)})")
+        if face.files is None:
+            raise BadRequest(404, f"game {name} has no data files of its own; its boards are edited in the board "
+                                  f"editor")
+        return face
+
+    async def files(request: Request) -> Response:
+        return answer(files_of(request).describe_files())
+
+    async def builtin_file(request: Request) -> Response:
+        face = files_of(request)
+        name = request.path_params["name"]
+        try:
+            return answer(face.builtin_file(name))
+        except KanaloaError as exc:
+            raise BadRequest(404, str(exc)) from None
+
+    async def check_file(request: Request) -> Response:
+        face = files_of(request)
+        return answer(face.check_file(await read_json(request)))
+
+    async def position_check(request: Request) -> Response:
+        body = await read_json(request)
+        return answer(await in_thread(lambda: check_position(body)))
+
+    async def position_deal(request: Request) -> Response:
+        body = await read_json(request)
+        return answer(await in_thread(lambda: deal_for_editor(body)), 201)
 
     # -- games --------------------------------------------------------------------------
 
@@ -308,6 +364,11 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
         Route("/api/boards", boards),
         Route("/api/boards/check", check_board, methods=["POST"]),
         Route("/api/boards/{name}", builtin_board),
+        Route("/api/files/{game}", files),
+        Route("/api/files/{game}/check", check_file, methods=["POST"]),
+        Route("/api/files/{game}/{name}", builtin_file),
+        Route("/api/positions", position_deal, methods=["POST"]),
+        Route("/api/positions/check", position_check, methods=["POST"]),
         Route("/api/games", games, methods=["GET"]),
         *game_routes("games", PlayGame, new_game),
         Route("/api/games/{id}/bot", game_bot, methods=["POST"]),
@@ -315,6 +376,7 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
         *game_routes("tables", TableGame, new_table),
         Route("/api/replays", replay_create, methods=["POST"]),
         Route("/api/replays/{id}", replay_get),
+        *game_assets(game_types()),
         Mount("/static", PageFiles(packages=[("kanaloa.interfaces.web", "static")]), name="static"),
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {

@@ -1,23 +1,26 @@
 """What the web app keeps between requests: games in play, tables followed, replays.
 
-Everything here speaks the Python API (``kanaloa.position.Position``, the
-bots of ``kanaloa.play.bots``, ``kanaloa.play.hint``, the records of
-``kanaloa.play.records``); no rule is decided here.  The HTTP layer
-(``kanaloa.interfaces.web.app``) turns requests into calls of these classes
-and their ``KanaloaError``s into 4xx answers.
+Everything here speaks the Python API: the positions of any registered game
+(``kanaloa.position.documents``: read by the game of a document, dealt by
+its rule set), the bots of ``kanaloa.play.bots``, ``kanaloa.play.hint``, the
+records of ``kanaloa.play.records``; no rule is decided here.  The HTTP
+layer (``kanaloa.interfaces.web.app``) turns requests into calls of these
+classes and their ``KanaloaError``s into 4xx answers.
 
 Every game of the registry (``kanaloa.rules.registry``) is served: a
-request names its game by ``ruleset`` (the key the game records use;
-``kanaloa``, Kanaloa, by default, or ``kahuna``, R16) and the game's
-parameters by their own names (``players``, ``preset``, ``gods``, ``board``,
-``colors``); ``load_game`` makes the rule set once and checks them, and
-everything this module needs to know of the game it asks that rule set.  A
-position names its game itself.  Kanaloa's variant Might of the Gods (R14)
-is played in a ``PlayGame`` like any other deal (``gods`` in the request)
-and followed in a ``TableGame``, set up with the token on each island
-(``tokens``) or from a viewer position with the gods; the records of the
-token moves (``ku green sees ...``, ``red: steal``, ``pele takes ...``) are
-the position's to read.
+request names its game by ``ruleset`` (the key the game records use; the
+registry's default game when absent) and the game's parameters by their
+own names, as ``kanaloa games`` lists them; ``load_game`` makes the rule set
+once and checks them, and everything this module needs to know of the game
+it asks that rule set, the position, or the game's ``web`` face
+(``kanaloa.interfaces.web.face``: the keys of a view that are the game's
+own, what a request may give for a parameter, why a deal can have no
+record).  A position names its game itself.  Kanaloa's variant Might of the
+Gods (R14) is played in a ``PlayGame`` like any other deal (``gods`` in the
+request) and followed in a ``TableGame``, set up with the token on each
+island (``tokens``) or from a viewer position with the gods; the records of
+the token moves (``ku green sees ...``, ``red: steal``, ``pele takes ...``)
+are the position's to read.
 
 Every view carries the rule set's ``to_json()`` (``rules``), and
 ``game_listing`` gives the page every registered game with its parameters,
@@ -25,15 +28,20 @@ so that the page hard-codes no rule number.
 
 - ``PlayGame``: a game dealt (or uploaded) with every seat a person or a bot.
   It holds the full position; what a browser is shown is the view of the
-  person whose turn it is (``perspective``), so a bot's hand stays hidden.
+  person whose turn it is (``perspective``), so a bot's hand stays hidden
+  (in a game that hides nothing, the whole position).
 - ``TableGame``: a real game followed by one player: a viewer position to
-  which the moves of every player are told as they happen.
+  which the moves of every player are told as they happen.  Only a game
+  that hides something has one (a rule set that lacks ``viewer`` says why
+  it has not).
 - ``Replay``: a recorded game of ``kanaloa simulate --out``, every position
   of it kept for stepping back and forth.
 
 Every change is all or nothing: a move that fails leaves the game as it was
-(``Position.play`` promises that), and a bot's move or an undo replaces the
-position only once it is made.
+(``play`` of every position class promises that), and a bot's move or an
+undo replaces the position only once it is made.  Every position made here
+lives on its game's default engine, the compiled core, which the bots play
+on.
 """
 
 from __future__ import annotations
@@ -49,13 +57,15 @@ from ...errors import BoardError, KanaloaError, MoveError, OptionError, brief
 from ...play.bots import Bot, parse_bot_spec
 from ...play.hint import Hint, hint
 from ...play.records import RECORD_FORMAT, GameRecord, read_records, replay
-from ...position.api import Position
+from ...position.documents import deal_position, read_position
 from ...position.table import seen_deal
 from ...rules.board import BUILTIN_BOARDS, Board, board_from_dict, load_board
-from ...rules.core import CoreState
-from ...rules.engine import load_engine
 from ...rules.registry import GameType, document_game, game_type, game_types, load_game
-from ...rules.ruleset import ParameterError, Ruleset
+from ...rules.ruleset import ParameterError
+from .face import WebFace
+
+Position = Any  # a position of any registered game: its ``position`` face's class (the position protocol)
+Ruleset = Any  # a rule set of any registered game (``load_game``)
 
 HUMAN = "human"
 MAX_RECORD_GAMES = 10_000  # records read from one upload, at most
@@ -127,23 +137,51 @@ def request_game(value: object) -> GameType:
         raise request_error(exc) from None
 
 
-def request_rules(body: dict[str, Any], board: Board | None) -> Ruleset:
-    """The rule set a request asks for: its ``ruleset`` with the game's parameters of the body (and ``board``,
-    already read), each checked by ``load_game``.  Raises ``OptionError`` naming the request's field."""
+def web_face(game: GameType) -> WebFace:
+    """The game's part of the web app (its ``web`` face)."""
+    face: WebFace = game.face("web")
+    return face
+
+
+def request_params(body: dict[str, Any], board: Board | None) -> tuple[GameType, dict[str, Any]]:
+    """The game a request asks for (its ``ruleset``) and the game's parameters of the body, each as its web face
+    makes it from the request (``board``, already read, is the board).  Raises ``OptionError`` naming the
+    request's field."""
     game = request_game(body.get("ruleset"))
+    face = web_face(game)
     known = {p.name for g in game_types() for p in g.parameters} | set(game.also_takes)
-    params = {name: body[name] for name in sorted(known) if name in body and name != "board"}
+    params: dict[str, Any] = {}
+    try:
+        for name in sorted(known):
+            if name in body and name != "board":
+                params[name] = face.request_value(name, body[name])
+    except ParameterError as exc:
+        raise request_error(exc) from None
     if board is not None:
         params["board"] = board
+    return game, params
+
+
+def rules_of(game: GameType, params: dict[str, Any]) -> Ruleset:
+    """The rule set of ``game`` with ``params``, every combination checked by ``load_game``.  Raises
+    ``OptionError`` naming the request's field."""
     try:
         return load_game(game.name, **params)
     except ParameterError as exc:
         raise request_error(exc) from None
 
 
+def request_rules(body: dict[str, Any], board: Board | None) -> Ruleset:
+    """The rule set a request asks for: its ``ruleset`` with the game's parameters of the body (and ``board``,
+    already read), each checked by ``load_game``.  Raises ``OptionError`` naming the request's field."""
+    return rules_of(*request_params(body, board))
+
+
 def rules_json(rs: Ruleset) -> dict[str, Any]:
-    """What the page knows of a game: ``Ruleset.to_json()`` (docs/web.md "The rule set of a view")."""
-    return rs.to_json()
+    """What the page knows of a game: its rule set's ``to_json()`` (docs/web.md "The rule sets"), with the seats'
+    names in seat order (``seats``) and every name a seat may have (``palette``), which every game's rule set
+    answers."""
+    return {**rs.to_json(), "seats": list(rs.seat_names), "palette": list(rs.palette)}
 
 
 def _choice_value(text: str) -> object:
@@ -157,11 +195,16 @@ def _choice_value(text: str) -> object:
 def game_listing() -> dict[str, Any]:
     """Every registered game for the page (``GET /api/games``): its parameters with their defaults, its rule set
     with the defaults, and for each choice of a parameter the rule set with that choice (the others left at
-    their defaults), from which the New-game and table forms read the seats, sizes and labels they show."""
+    their defaults), from which the New-game and table forms read the seats, sizes and labels they show; its
+    web face's part of the page (``web``) and why the Table mode does not serve it (``table``, None when it
+    does)."""
     games = []
     for g in game_types():
         entry = g.to_json()
-        entry["default"] = rules_json(g.load())
+        default = g.load()
+        entry["default"] = rules_json(default)
+        entry["web"] = web_face(g).to_json(g.name)
+        entry["table"] = default.lacks("viewer")  # why the Table mode does not serve the game, or None
         choices: dict[str, dict[str, Any]] = {}
         for p in g.parameters:
             if not p.choices:
@@ -178,9 +221,12 @@ def game_listing() -> dict[str, Any]:
 
 
 def board_games(board: Board) -> dict[str, str | None]:
-    """For each registered game, why it cannot be played on ``board`` with its default parameters, or None."""
+    """For each registered game played on a board (a ``board`` parameter), why it cannot be played on ``board``
+    with its default parameters, or None."""
     out: dict[str, str | None] = {}
     for g in game_types():
+        if all(p.name != "board" for p in g.parameters):
+            continue
         try:
             g.load(board=board)
             out[g.name] = None
@@ -193,40 +239,27 @@ def board_games(board: Board) -> dict[str, str | None]:
 
 
 def describe(pos: Position, rs: Ruleset, mover_moves: bool) -> dict[str, Any]:
-    """A position for the browser: its JSON, the picture, control of the islands, the legal moves, and the
-    rule set ``rs`` it plays.
+    """A position for the browser: its JSON, the picture, the legal moves, the rule set ``rs`` it plays, and the
+    keys its game's web face adds (docs/web.md "A view").
 
     ``mover_moves``: list the legal moves of the player to move (the
-    position knows that player's hand and the browser may play them).
+    position knows what that player holds and the browser may play them).
     """
-
     moves: list[str] = []
     if mover_moves and not pos.is_over and pos.waiting is None:
         moves = pos.move_strings()
-    doc = pos.to_json()
+    game = rs.game_type
     return {
         "ruleset": rs.game,
         "rules": rules_json(rs),
-        "position": doc,
-        "svg": pos.ruleset.game_type.face("svg")(pos, interactive=True),
-        "controllers": {name: pos.controller_of(name) for name in pos.board.islands},
-        "sizes": {name: pos.board.sizes[i] for i, name in enumerate(pos.board.islands)},
-        "cards_per_island": pos.board.cards_per_island,
+        "position": pos.to_json(),
+        "svg": game.face("svg")(pos, interactive=True),
         "to_move": pos.to_move,
         "waiting": pos.waiting,
         "outcome": pos.outcome,
         "moves": moves,
-        "bridges_left": bridges_left(pos, rs, doc),
+        **web_face(game).view(pos, moves),
     }
-
-
-def bridges_left(pos: Position, rs: Ruleset, doc: dict[str, Any]) -> dict[str, int] | None:
-    """Each color's bridges still in stock where the rules limit them (``rs.bridges_per_color``); else None."""
-    stock = rs.bridges_per_color
-    if stock is None:
-        return None
-    on_board = list(doc.get("bridges", {}).values())
-    return {color: stock - on_board.count(color) for color in pos.scores}
 
 
 @dataclass(frozen=True)
@@ -278,9 +311,14 @@ def check_seats(seats: object, players: int) -> list[str]:
 @dataclass
 class Deal:
     """How a dealt game was dealt: its seed (the rule set is the game's), what a game record needs to deal it
-    again."""
+    again; ``unrecorded`` says why no record can (the game's web face's ``record_refusal``), or is None."""
 
     seed: int
+    unrecorded: str | None = None
+
+    @property
+    def recordable(self) -> bool:
+        return self.unrecorded is None
 
 
 @dataclass
@@ -325,16 +363,16 @@ class PlayGame:
             self.perspective = self.humans[0]
 
     def seen(self) -> Position:
-        """The position as the browser may see it: the perspective's view, or the full one when no person plays
-        or the game is over."""
-        if self.perspective is None or self.pos.is_over:
+        """The position as the browser may see it: the perspective's view, or the full one when no person plays,
+        the game is over or the game hides nothing (its rule set lacks ``viewer``)."""
+        if self.perspective is None or self.pos.is_over or self.rules.lacks("viewer"):
             return self.pos
         return self.pos.as_viewer(self.perspective)
 
     def play(self, move: object) -> None:
         """A person's move.  Raises ``Conflict`` when a bot is to move, ``MoveError`` for a bad move."""
         if not isinstance(move, str):
-            raise MoveError(f"move {brief(move)}: must be a move in notation, such as 'ALOA-BAFI/ALOA'")
+            raise MoveError(f"move {brief(move)}: must be a move in notation, as the view's moves are written")
         if self.pos.is_over:
             raise Conflict("the game is over; undo to play on from an earlier move")
         seat = self.seat_to_move()
@@ -349,9 +387,7 @@ class PlayGame:
         if seat is None or seat not in self.bots:
             who = "nobody" if seat is None else f"{self.pos.players[seat]}, a person,"
             raise Conflict(f"no bot is to move: {who} is")
-        state = self.pos.on(load_engine("core")).state  # the bots play on the compiled core
-        assert isinstance(state, CoreState)
-        action = self.bots[seat].choose(state)
+        action = self.bots[seat].choose(self.pos.state)  # the default engine's state: the compiled core's
         move = str(self.pos.move_of(action))
         self._step(move, seat)
         return move
@@ -406,8 +442,7 @@ class PlayGame:
             "bot_to_move": self.bot_to_move(),
             "history": [{"seat": self.pos.players[s.seat], "move": s.move} for s in self.history],
             "can_undo": bool(self.history) and (not self.humans or any(s.seat not in self.bots for s in self.history)),
-            "has_record": self.deal is not None,
-            "scores": self.pos.scores,
+            "has_record": self.deal is not None and self.deal.recordable,
         })
         return out
 
@@ -415,11 +450,14 @@ class PlayGame:
         """The game as a ``kanaloa-game/1`` record (``kanaloa replay`` and the Replay mode read it).
 
         Raises ``Conflict`` for a game that was not dealt here (one that began
-        from an uploaded position) or is not over yet.
+        from an uploaded position), one that no record can deal again (its
+        deal says why), or one that is not over yet.
         """
         if self.deal is None:
             raise Conflict("this game began from an uploaded position, so no record can deal it again; "
                            "download the position instead")
+        if self.deal.unrecorded is not None:
+            raise Conflict(f"no record can deal this game again: {self.deal.unrecorded}")
         if not self.pos.is_over:
             raise Conflict("the record is written when the game is over; download the position to keep a game "
                            "in progress")
@@ -433,7 +471,7 @@ def new_game(body: dict[str, Any]) -> PlayGame:
     """A ``PlayGame`` from a request (docs/web.md "Play"): a deal, an uploaded position or an uploaded record."""
     board = resolve_board(body["board"]) if "board" in body else None
     if "position" in body:
-        pos = Position.from_json(_document(body["position"], "position"), boards=board_loader(board))
+        pos = read_position(_document(body["position"], "position"), boards=board_loader(board))
         if pos.viewer is not None:
             raise OptionError(f"position: it is {pos.viewer}'s view; a game needs a full position (every card "
                               f"known), as the Play mode downloads it")
@@ -451,16 +489,17 @@ def new_game(body: dict[str, Any]) -> PlayGame:
             except MoveError as exc:
                 raise MoveError(f"game {record.index}, move {number} of {record.length}: {exc}") from None
         return game
-    rs = request_rules(body, board)
+    dealt, params = request_params(body, board)
+    rs = rules_of(dealt, params)
     seed = body.get("seed")
     if seed is None:
         import secrets
 
         seed = secrets.randbits(32)
-    pos = Position.deal(rs, seed)
-    # a game record deals again from the game's parameters and seed, with each game's default colors
-    colored = body.get("colors") is not None
-    return PlayGame(pos, check_seats(body.get("seats"), rs.players), rs, None if colored else Deal(seed))
+    pos = deal_position(rs, seed)
+    # a game record deals again from the game's parameters and seed; the game's face says when it cannot
+    deal = Deal(seed, web_face(dealt).record_refusal(params))
+    return PlayGame(pos, check_seats(body.get("seats"), rs.players), rs, deal)
 
 
 def _document(value: object, what: str) -> dict[str, Any]:
@@ -538,9 +577,18 @@ class TableGame:
             "viewer": viewer,
             "history": [{"move": move} for _, move in self.history],
             "can_undo": bool(self.history),
-            "scores": self.pos.scores,
         })
         return out
+
+
+def hides_nothing(rs: Ruleset, field: str, name: object) -> OptionError | None:
+    """The refusal of a table of a game that hides nothing (its rule set lacks ``viewer``), worded with the
+    request's ``field``; None for a game that hides something."""
+    why = rs.lacks("viewer")
+    if why is None:
+        return None
+    return OptionError(f"{field} {brief(name)}: {why}, so there is no hidden hand to follow at a table; play it in "
+                       f"the Play mode")
 
 
 def new_table(body: dict[str, Any]) -> TableGame:
@@ -548,15 +596,21 @@ def new_table(body: dict[str, Any]) -> TableGame:
     turned face-up at the deal where the game turns some, the god tokens with the gods), or a viewer position."""
     board = resolve_board(body["board"]) if "board" in body else None
     if "position" in body:
-        pos = Position.from_json(_document(body["position"], "position"), boards=board_loader(board))
+        pos = read_position(_document(body["position"], "position"), boards=board_loader(board))
+        refusal = hides_nothing(pos.ruleset, "position: game", pos.ruleset.game)
+        if refusal is not None:
+            raise refusal
         if pos.viewer is None:
             raise OptionError("position: a full position knows every card; a table needs a position seen by one "
                               "player (its \"viewer\")")
         return TableGame(pos, pos.ruleset)
     rs = request_rules(body, board)
+    refusal = hides_nothing(rs, "ruleset", rs.game)
+    if refusal is not None:
+        raise refusal
     doc = seen_deal(rs, body.get("viewer", rs.seat_names[0]), body.get("hand"), face_up=body.get("face_up"),
                     tokens=body.get("tokens"))
-    return TableGame(Position.from_json(doc, boards=board_loader(rs.board)), rs)
+    return TableGame(read_position(doc, boards=board_loader(rs.board)), rs)
 
 
 # -- replays -----------------------------------------------------------------------------
@@ -581,16 +635,12 @@ class Replay:
             raise OptionError(f"at {brief(at)}: must be a whole number from 0 to {last}")
         out = describe(self.positions[at], self.rules, False)
         rec = self.record
-        rs = rec.ruleset
         out.update({
             "kind": "replay",
             "at": at,
             "length": last,
-            "record": {"game": rec.index, "players": rs.players, "preset": rs.preset, "board": rs.board.source,
-                       "lineup": list(rec.lineup), "seed": rec.seed, "moves": list(rec.moves),
-                       "scores": list(rec.scores), "winner": rec.winner if rec.winner >= 0 else None,
-                       "reason": rec.reason, "ruleset": rs.game},
-            "scores": self.positions[at].scores,
+            # the record as its file holds it, with the game it plays named whichever game it is
+            "record": {**rec.to_json(), "ruleset": rec.ruleset.game},
         })
         return out
 
@@ -608,3 +658,29 @@ def new_replay(body: dict[str, Any]) -> Replay:
         positions.append(pos.copy())
     return Replay(rec, positions, positions[0].ruleset)
 
+
+
+# -- the position editor ------------------------------------------------------------------
+
+
+def position_view(pos: Position) -> dict[str, Any]:
+    """A position of any game as the Editor mode shows it: a view (``describe``) with the legal moves where the
+    position knows them (a full position, or a viewer's on its own turn), and its document as text."""
+    known = pos.viewer is None or pos.viewer == pos.to_move
+    # ``text``: the document as the engine writes it, kept as text (a page's JSON.parse would round the seed)
+    return {"kind": "position", "viewer": pos.viewer, "text": pos.dumps() + "\n", **describe(pos, pos.ruleset, known)}
+
+
+def check_position(body: dict[str, Any]) -> dict[str, Any]:
+    """A position document of any game read by its game's reader (``read_position``), as the Editor mode checks
+    it: ``position_view`` of it, the document written as the engine writes it.  Raises ``PositionError``
+    naming the first bad field."""
+    board = resolve_board(body["board"]) if "board" in body else None
+    return position_view(read_position(_document(body.get("position"), "position"), boards=board_loader(board)))
+
+
+def deal_for_editor(body: dict[str, Any]) -> dict[str, Any]:
+    """A new full position to edit: a deal of the request's game and parameters (as for a new game) from its
+    ``seed`` (0 by default)."""
+    board = resolve_board(body["board"]) if "board" in body else None
+    return position_view(deal_position(request_rules(body, board), body.get("seed", 0)))
