@@ -761,3 +761,126 @@ def test_following_a_gods_table_set_up_by_tokens_then_token_moves_of_the_viewer_
             history = table_history(page)
             assert history == ["red: ku green", "red: steal"]
     shot(page, "web-table-gods")
+
+
+# -- Cannonball Colony (R20): spaces clicked, a tile made in the editor ---------------------------------
+
+
+def click_space_move(driver) -> str:
+    """Make a move of the person to move as a person does: the middle of a ringed space of the picture (where a
+    piece standing there takes the click), then the move if the space offers several; ``end`` or ``pass`` when no
+    space has a move."""
+    targets, buttons = driver.execute_script("return [kanaloa.play.view.targets, kanaloa.play.view.buttons];")
+    if not targets:
+        click(driver, f"#play-{buttons[0]}")
+        return buttons[0]
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    space = sorted(targets)[0]
+    square = css(driver, f'#play-board g.space[data-space="{space}"]')
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", square)
+    ActionChains(driver, duration=0).move_to_element(square).click().perform()  # the space, or its piece on top
+    if len(targets[space]) > 1:  # the space offers its moves as buttons
+        click(driver, f'#play-actions button.choice[data-move="{targets[space][-1]}"]')
+        return targets[space][-1]
+    return targets[space][0]
+
+
+def test_a_cannonball_game_on_a_tile_from_the_tile_editor_played_by_clicking_spaces(page, downloads):
+    from selenium.webdriver.support.ui import Select
+
+    from kanaloa.cannonball.island import load_tile, rotate_rows
+
+    # The Table mode follows hidden hands: Cannonball Colony hides nothing, and the form says so.
+    click(page, '#modes button[data-mode="table"]')
+    assert "cannonball" not in [o.get_attribute("value") for o in all_css(page, "#table-setup [name=ruleset] option")]
+    assert "nothing is hidden in Cannonball Colony" in css(page, "#table-not-served").text
+
+    # The tile editor: paint spaces, a refusal in one line for a tile without a name, then a good tile saved.
+    click(page, '#modes button[data-mode="editor"]')
+    click(page, '#editor-kinds button[data-editor="tile"]')
+    wait_for(page, lambda d: len(all_css(d, "#tile-grid .tile-cell")) == 36)
+    click(page, '#tile-terrains button[data-terrain="forest"]')
+    click(page, "#tile-fill")
+    click(page, '#tile-terrains button[data-terrain="lake"]')
+    for row, column in ((2, 2), (2, 3)):
+        click(page, f'#tile-grid .tile-cell[data-row="{row}"][data-column="{column}"]')
+    click(page, '#tile-terrains button[data-terrain="mountain"]')
+    click(page, '#tile-grid .tile-cell[data-row="3"][data-column="3"]')
+    click(page, '#tile-terrains button[data-terrain="grass"]')
+    for column in range(6):
+        click(page, f'#tile-grid .tile-cell[data-row="0"][data-column="{column}"]')
+    css(page, "#tile-name").clear()
+    click(page, "#tile-check")
+    wait_for(page, lambda d: css(d, "#tile-error").text)
+    assert css(page, "#tile-error").text == "tile 'tile.json': 'name' must be a non-empty string, not ''"
+    set_value(page, "#tile-name", "pond wood")
+    click(page, "#tile-download")
+    saved = downloads / "pond-wood.json"
+    wait_for(page, lambda d: saved.is_file() and saved.stat().st_size > 0)
+    rows = ("gggggg", "ffffff", "ffllff", "fffmff", "ffffff", "ffffff")
+    tile = load_tile(str(saved))  # the command line's reader takes the file the editor wrote
+    assert tile.name == "pond wood" and tile.rows == rows
+    assert "tile pond wood: 6 x 6 spaces, 6 grass, 27 forest, 2 lake, 1 mountain" in css(page, "#tile-ok").text
+    click(page, "#tile-use")
+    wait_for(page, lambda d: "next game" in css(d, "#tile-ok").text)
+    shot(page, "web-tile-editor")
+
+    # A 2-player game on meadow and the new tile, france a person clicking spaces, spain a bot.
+    click(page, '#modes button[data-mode="play"]')
+    Select(css(page, "#play-setup [name=ruleset]")).select_by_value("cannonball")
+    assert not css(page, "#play-setup [name=board]").is_displayed()  # no board of islands
+    Select(css(page, "#play-setup [name=players]")).select_by_visible_text("2")
+    assert [e.text for e in all_css(page, "#play-seats .color")] == ["france", "spain"]
+    for box in all_css(page, "#play-tiles input[data-tile]"):
+        if box.get_attribute("data-tile") != "meadow":
+            box.click()
+    assert css(page, '#play-tiles input[data-own-tile="pond wood"]').is_selected()
+    set_value(page, "#play-seats [name=seat1]", "random")
+    set_value(page, "#play-setup [name=seed]", "3")
+    set_value(page, "#play-setup [name=pause]", "0")
+    click(page, "#play-start")
+    wait_for(page, lambda d: css(d, "#play-game").is_displayed())
+    island = page.execute_script("return kanaloa.play.view.position.island.rows;")
+    assert any(tuple(half) == rotate_rows(rows, turns) for half in (island[:6], island[6:]) for turns in range(4))
+    made = []
+    while len(made) < 6 and wait_for_person(page) == "your-turn":
+        before = body_data(page, "play-moves")
+        made.append(click_space_move(page))
+        wait_for(page, lambda d, b=before: body_data(d, "play-moves") != b or css(d, "#play-error").text)
+        assert not css(page, "#play-error").text, css(page, "#play-error").text
+    history = page.execute_script(
+        "return kanaloa.play.view.history.filter((h) => h.seat === 'france').map((h) => h.move)")
+    assert history == made and made[0].startswith("land ")
+    assert "france:" in css(page, "#play-scores").text and "forts on the island" in css(page, "#play-scores").text
+    shot(page, "web-play-cannonball")
+    click(page, "#play-undo")  # back to before france's last move
+    wait_for(page, lambda d: page.execute_script(
+        "return kanaloa.play.view.history.filter((h) => h.seat === 'france').length") == len(made) - 1)
+
+
+def test_the_position_editor_deals_checks_and_plays_a_position_of_another_game(page):
+    from selenium.webdriver.support.ui import Select
+
+    click(page, '#modes button[data-mode="editor"]')
+    click(page, '#editor-kinds button[data-editor="position"]')
+    Select(css(page, "#position-deal [name=ruleset]")).select_by_value("cannonball")
+    Select(css(page, "#position-deal [name=players]")).select_by_visible_text("3")
+    set_value(page, "#position-deal [name=seed]", "4")
+    click(page, "#position-new")
+    wait_for(page, lambda d: css(d, "#position-ok").text)
+    assert "france to move" in css(page, "#position-ok").text
+    assert len(all_css(page, "#position-board g.space")) == 144  # the 12 x 12 island (R20.1)
+    text = css(page, "#position-text").get_attribute("value")
+    doc = json.loads(text)
+    css(page, "#position-text").clear()
+    page.execute_script("arguments[0].value = arguments[1];", css(page, "#position-text"),
+                        json.dumps({**doc, "supply": 3}))
+    click(page, "#position-check")
+    wait_for(page, lambda d: css(d, "#position-error").text)
+    assert css(page, "#position-error").text.startswith("supply") and "\n" not in css(page, "#position-error").text
+    page.execute_script("arguments[0].value = arguments[1];", css(page, "#position-text"), text)
+    click(page, "#position-play")
+    wait_for(page, lambda d: css(d, "#play-game").is_displayed())
+    assert page.execute_script("return kanaloa.play.view.ruleset") == "cannonball"
+    assert [s["who"] for s in page.execute_script("return kanaloa.play.view.seats")] == ["human", "random", "random"]

@@ -1,14 +1,26 @@
-// What the setup forms share: the games of the registry (GET /api/games) and the rule set a form stands for,
-// the boards offered, and the form's error line.  Every seat, size and label a form shows is read from the
-// rule sets the server lists, never written here.
+// What the setup forms share: the games of the registry (GET /api/games), each game's module, the rule set a form
+// stands for, the boards offered, and the form's error line.  Every seat, size and label a form shows is read from
+// the rule sets the server lists, never written here.
 
 import { $, $$, el } from "./dom.js";
 
 export const shared = {
   listing: { games: [], default: null }, // GET /api/games
+  modules: {}, // each game's module (its web face's `module`), by the game's name
   boards: [], // the built-in boards
   edited: null, // the board file the editor last checked, offered to Play and Table
 };
+
+// Each game's module, imported once as the page starts (docs/web.md "A game's module"), and its style sheet.
+export async function loadGameModules() {
+  for (const g of shared.listing.games) {
+    shared.modules[g.name] = await import(g.web.module);
+    if (g.web.style && !document.querySelector(`link[href="${g.web.style}"]`)) {
+      document.head.append(el("link", { rel: "stylesheet", href: g.web.style }));
+    }
+  }
+}
+export const gameModule = (name) => shared.modules[name] || shared.modules[gameEntry(name).name];
 
 const WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
 export const numberWord = (n) => WORDS[n] || String(n);
@@ -40,21 +52,23 @@ export function formTokens(form) {
   return gods.true ? gods.true.tokens : [];
 }
 
-// The players of a rule set as seats to fill: each player's name, and its other colors when it plays several.
-export const seatLabels = (rules) => rules.players.map((name) => {
-  const others = rules.colors[name].filter((c) => c !== name);
+// The seats of a rule set to fill: each seat's name, and its other colors when a player plays several.
+export const seatLabels = (rules) => rules.seats.map((name) => {
+  const others = ((rules.colors || {})[name] || []).filter((c) => c !== name);
   return others.length ? `${name} (+${others.join("+")})` : name;
 });
 
-// The game choice of a form: every registered game; a game played by a fixed number of players says so.
-export function fillGameChoices(form) {
-  form.ruleset.replaceChildren(...shared.listing.games.map((g) => {
+// The game choice of a form: every registered game the mode serves (`serves(entry)`, by default every one); a
+// game played by a fixed number of players says so.
+export function fillGameChoices(form, serves = () => true) {
+  const games = shared.listing.games.filter(serves);
+  form.ruleset.replaceChildren(...games.map((g) => {
     const players = parameter(g, "players");
     const fixed = players && players.choices && players.choices.length === 1;
-    const text = fixed ? `${g.title} (${players.choices[0]} players, ${g.default.players.join(" and ")})` : g.title;
+    const text = fixed ? `${g.title} (${players.choices[0]} players, ${g.default.seats.join(" and ")})` : g.title;
     return el("option", { value: g.name, text, title: g.summary });
   }));
-  form.ruleset.value = shared.listing.default;
+  form.ruleset.value = games.some((g) => g.name === shared.listing.default) ? shared.listing.default : games[0].name;
 }
 
 // The rows of a form that depend on its game (`mode` is the form's prefix: "play" or "table"): the players, the
@@ -73,6 +87,7 @@ export function drawGameRows(form, mode, presetLabels) {
   const gods = parameter(entry, "gods");
   $(`#${mode}-gods-row`).hidden = !offered(entry, "gods");
   if (gods) $(`#${mode}-gods-row .help`).textContent = gods.help;
+  $(`#${mode}-board-row`).hidden = !parameter(entry, "board"); // a game played on a board of islands
 }
 
 // "tabletop (20 bridges a color)": a preset and the bridges its rule set gives each color.
@@ -104,7 +119,8 @@ export function playerCounts() {
 // A change of game moves the board choice to the new game's own board, unless another one was chosen.
 export function followGame(form) {
   const own = formGame(form).default.board;
-  const defaults = shared.listing.games.map((g) => g.default.board);
+  if (!own) return; // a game without a board
+  const defaults = shared.listing.games.map((g) => g.default.board).filter(Boolean);
   if (form.board.value !== own && defaults.includes(form.board.value) &&
       [...form.board.options].some((o) => o.value === own)) {
     form.board.value = own;

@@ -1,7 +1,9 @@
-// Table: follow a real game as one of its players.
+// Table: follow a real game as one of its players, a game whose hands are hidden (the card games: the games
+// whose entry in GET /api/games has no `table` reason; main.js offers only those, and says why not the others).
 
 import { api, downloadFrom, readFile } from "./api.js";
-import { askHint, cardButton, deckCount, drawBoard, drawHistory, drawScores, drawStatus } from "./board.js";
+import { askHint, drawBoard, drawHistory, drawScores, drawStatus } from "./board.js";
+import { cardButton, deckCount } from "./cards.js";
 import { $, $$, el } from "./dom.js";
 import { body, paymentsOn } from "./moves.js";
 import {
@@ -28,7 +30,7 @@ async function tableIslands() {
 export function drawTableViewers() {
   drawGameRows(form(), "table", false);
   const rules = formRules(form());
-  $("#table-setup [name=viewer]").replaceChildren(...rules.players.map((c) => el("option", { value: c, text: c })));
+  $("#table-setup [name=viewer]").replaceChildren(...rules.seats.map((c) => el("option", { value: c, text: c })));
   const faceUp = rules.face_up_at_deal;
   $("#table-faceup-setup").hidden = !faceUp;
   $("#table-faceup-help").textContent =
