@@ -7,7 +7,10 @@ player's face-down discard, a board built in the editor and played on, and
 a replay; a whole game of Kahuna (R16) against a bot, with removals paid
 with two cards and skipped draws, and a Kahuna table; and a game of Might of
 the Gods (R14) with its tokens used by clicking, and a table with the gods
-set up from its tokens and told token moves.  A failing test leaves a
+set up from its tokens and told token moves; a game of Cannonball Colony
+(R20) on a tile made in the tile editor, played by clicking the spaces of
+its island, and a position of it dealt, checked and played from the
+position editor.  A failing test leaves a
 screenshot in ``test-artifacts/``; every test also leaves one of its mode
 there (the pictures of docs/web.md come from them).
 
@@ -853,7 +856,7 @@ def test_a_cannonball_game_on_a_tile_from_the_tile_editor_played_by_clicking_spa
         "return kanaloa.play.view.history.filter((h) => h.seat === 'france').map((h) => h.move)")
     assert history == made and made[0].startswith("land ")
     assert "france:" in css(page, "#play-scores").text and "forts on the island" in css(page, "#play-scores").text
-    shot(page, "web-play-cannonball")
+    shot(page, "web-cannonball")
     click(page, "#play-undo")  # back to before france's last move
     wait_for(page, lambda d: page.execute_script(
         "return kanaloa.play.view.history.filter((h) => h.seat === 'france').length") == len(made) - 1)
