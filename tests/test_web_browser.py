@@ -839,6 +839,18 @@ def test_a_cannonball_game_on_a_tile_from_the_tile_editor_played_by_clicking_spa
         if box.get_attribute("data-tile") != "meadow":
             box.click()
     assert css(page, '#play-tiles input[data-own-tile="pond wood"]').is_selected()
+    cliffs = downloads / "cliffs-upload.json"  # a tile file uploaded in the form joins the choices, checked
+    cliffs.write_text(json.dumps({"format": "cannonball-tile/1", "name": "cliffs",
+                                  "rows": ["mmmmmm", *["gggggg"] * 5]}))
+    css(page, "#play-tile-upload").send_keys(str(cliffs))
+    wait_for(page, lambda d: all_css(d, '#play-tiles input[data-own-tile="cliffs"]'))
+    assert css(page, '#play-tiles input[data-own-tile="cliffs"]').is_selected()
+    css(page, '#play-tiles input[data-own-tile="cliffs"]').click()  # left out of this game
+    bad = downloads / "bad-upload.json"
+    bad.write_text(json.dumps({"format": "cannonball-tile/1", "name": "bad", "rows": ["gggggg"] * 5}))
+    css(page, "#play-tile-upload").send_keys(str(bad))
+    wait_for(page, lambda d: css(d, "#play-tiles-error").text)
+    assert css(page, "#play-tiles-error").text == "bad-upload.json: tile 'bad.json': 'rows' must hold 6 rows, not 5"
     set_value(page, "#play-seats [name=seat1]", "random")
     set_value(page, "#play-setup [name=seed]", "3")
     set_value(page, "#play-setup [name=pause]", "0")

@@ -90,6 +90,12 @@ def test_get_api_games_lists_every_game_with_cannonball_its_parameters_its_modul
     for game in listing["games"]:  # every game the page serves: a module, and the Table mode's answer
         assert client.get(game["web"]["module"]).status_code == 200
         assert (game["table"] is None) == (game["name"] != "cannonball")
+    base = web["module"].rsplit("/", 1)[0]
+    for url in [web["module"], f"{base}/tiles.js"]:  # what the game's module imports is served, from this server
+        for imported in re.findall(r'from "([^"]+)"', client.get(url).text):
+            assert imported.startswith(("/static/js/", "./")), (url, imported)
+            path = imported if imported.startswith("/") else f"{base}/{imported[2:]}"
+            assert client.get(path).headers["content-type"].startswith("text/javascript"), (url, imported)
 
 
 # -- Play ----------------------------------------------------------------------------------------------------
