@@ -8,9 +8,9 @@ a replay; a whole game of Kahuna (R16) against a bot, with removals paid
 with two cards and skipped draws, and a Kahuna table; and a game of Might of
 the Gods (R14) with its tokens used by clicking, and a table with the gods
 set up from its tokens and told token moves; a game of Cannonball Colony
-(R20) on a tile made in the tile editor, played by clicking the spaces of
-its island, and a position of it dealt, checked and played from the
-position editor.  A failing test leaves a
+(R20) on a tile made in the tile editor, with a hint, played by clicking
+the spaces of its island, a recorded one replayed, and a position of it
+dealt, checked and played from the position editor.  A failing test leaves a
 screenshot in ``test-artifacts/``; every test also leaves one of its mode
 there (the pictures of docs/web.md come from them).
 
@@ -858,6 +858,11 @@ def test_a_cannonball_game_on_a_tile_from_the_tile_editor_played_by_clicking_spa
     wait_for(page, lambda d: css(d, "#play-game").is_displayed())
     island = page.execute_script("return kanaloa.play.view.position.island.rows;")
     assert any(tuple(half) == rotate_rows(rows, turns) for half in (island[:6], island[6:]) for turns in range(4))
+    wait_for_person(page)
+    click(page, "#play-hint")  # the hint for france's landing, its plan drawn on the island
+    hinted = wait_for(page, lambda d: css(d, "#play-hint-box .hint-move").text
+                      if css(d, "#play-hint-box").is_displayed() else False)
+    assert hinted in legal_moves(page) and hinted.startswith("land ")
     made = []
     while len(made) < 6 and wait_for_person(page) == "your-turn":
         before = body_data(page, "play-moves")
@@ -899,3 +904,24 @@ def test_the_position_editor_deals_checks_and_plays_a_position_of_another_game(p
     wait_for(page, lambda d: css(d, "#play-game").is_displayed())
     assert page.execute_script("return kanaloa.play.view.ruleset") == "cannonball"
     assert [s["who"] for s in page.execute_script("return kanaloa.play.view.seats")] == ["human", "random", "random"]
+
+
+def test_a_recorded_cannonball_game_replays_step_by_step(page, tmp_path):
+    t = make_tournament(["greedy", "random", "random"], 3, 8, game="cannonball")
+    records = tmp_path / "cannonball.jsonl"
+    records.write_text("\n".join(play_game(t, g).dumps() for g in range(2)) + "\n")
+    moves = json.loads(records.read_text().splitlines()[1])["moves"]
+    click(page, '#modes button[data-mode="replay"]')
+    css(page, "#replay-file").send_keys(str(records))
+    set_value(page, "#replay-setup [name=game]", "1")
+    click(page, "#replay-start")
+    wait_for(page, lambda d: css(d, "#replay-game").is_displayed())
+    assert "landing round" in css(page, "#replay-status").text  # R20.4
+    for _ in range(4):
+        click(page, "#replay-next")
+    wait_for(page, lambda d: css(d, "#replay-at").text.startswith("Move 4 of"))
+    assert moves[3] in css(page, "#replay-at").text
+    assert len(all_css(page, "#replay-board g.piece.ship")) == 3  # the three ships have landed
+    click(page, "#replay-last")
+    wait_for(page, lambda d: css(d, "#replay-status").text.startswith("Game over"))
+    assert "(R20.10)" in css(page, "#replay-status").text and "forts on the island" in css(page, "#replay-scores").text

@@ -5,8 +5,9 @@ The web app serves the game through the registry: its listing in ``GET /api/game
 bots in the seats, every legal move offered on the space it is played on (R20.4-R20.9) or as a button (``end``,
 ``pass``), whole games to their end (R20.10), undo, an uploaded position, the tiles a deal draws from (built-in
 names or tile files sent as content, never a path, R20.2), the tile files read by the engine's own reader, the
-position editor, and the Table mode refused with the reason (nothing is hidden).  The web app's own files never
-name the game.
+position editor, a finished game's record replayed and played again (a record naming a tile file refused), the
+hint, and the Table mode refused with the reason (nothing is hidden).  The web app's own files never name the
+game.
 """
 
 from __future__ import annotations
@@ -156,6 +157,14 @@ def test_bots_play_cannonball_through_the_bots_of_the_app(client):
     refused(client.post(f"/api/games/{gid}/move", json={"move": "end"}), 409, "is a bot")
 
 
+def test_a_bot_that_cannot_play_the_game_is_refused_when_the_game_is_dealt(client):
+    refused(client.post("/api/games", json={"ruleset": "cannonball", "players": 2, "seats": ["human",
+                                                                                            "openspiel-ismcts"]}),
+            400, "bot spec 'openspiel-ismcts'", "hides nothing")
+    refused(client.post("/api/games", json={"ruleset": "cannonball", "players": 2, "seats": ["human", "nobot"]}),
+            400, "nobot")
+
+
 def test_undo_takes_back_the_persons_move_and_the_bots_move_after_it(client):
     view = deal(client)
     first = view["position"]
@@ -216,7 +225,7 @@ def test_r20_2_a_deal_draws_from_the_tiles_sent_built_in_names_or_a_tile_files_c
 
 
 @pytest.mark.parametrize(("params", "words"), [
-    ({"tiles": ["meadow", "/etc/passwd"]}, ("tiles: '/etc/passwd' is not a built-in tile", "content")),
+    ({"tiles": ["meadow", "/etc/passwd"]}, ("tiles: '/etc/passwd' is not a built-in tile", "reads no file")),
     ({"tiles": ["meadow", "../tiles/meadow.json"]}, ("not a built-in tile",)),
     ({"tiles": ["meadow"]}, ("tiles", "1 tile for 2 players", "R20.1")),
     ({"tiles": ["meadow", "meadow"]}, ("tiles", "twice", "R20.2")),
@@ -291,10 +300,14 @@ def test_the_position_editor_deals_and_checks_a_position_of_any_game(client):
     pos = CannonballPosition.deal(make_cannonball(players=3), 4)
     assert dealt.json()["text"] == pos.dumps() + "\n" and dealt.json()["moves"] == pos.move_strings()
     doc = pos.to_json()
-    doc["to_move"] = "spain"  # R20.4: in the landing round only the players before the one to move have landed
+    landing = pos.move_strings()[0].split()[1]
+    doc.update(ships={"france": landing}, to_move="spain")  # france's ship put on the island by hand (R20.4)
     edited = client.post("/api/positions/check", json={"position": json.dumps(doc)}).json()
-    assert edited["to_move"] == "spain" and edited["kind"] == "position"
-    doc["supply"] = 3
+    assert edited["kind"] == "position" and edited["to_move"] == "spain"
+    assert edited["position"]["ships"] == {"france": landing} and edited["moves"][0].startswith("land ")
+    doc["to_move"] = "portugal"  # R20.4: spain has not landed, yet it could have
+    refused(client.post("/api/positions/check", json={"position": doc}), 400, "ships.spain", "R20.4")
+    doc.update(to_move="spain", supply=3)
     refused(client.post("/api/positions/check", json={"position": doc}), 400, "supply")
     refused(client.post("/api/positions/check", json={"position": "{"}), 400, "position", "JSON")
     kanaloa = client.post("/api/positions", json={"seed": 2}).json()  # the default game, with every card known
@@ -347,11 +360,9 @@ def test_the_web_apps_own_files_never_name_the_game():
         assert not named, (str(path.relative_to(ROOT)), named)
 
 
-# -- what waits for the generic records and hints ---------------------------------------------------------------
+# -- records and hints -------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="the kanaloa-game/1 records of kanaloa.play.records are written for the "
-                                       "Kanaloa family only so far; remove this mark once they record every game")
 def test_a_finished_game_has_a_record_that_replays_step_by_step_and_deals_the_game_again(client):
     view = deal(client, seats=("human", "greedy"))
     rng = random.Random(2)
@@ -371,10 +382,15 @@ def test_a_finished_game_has_a_record_that_replays_step_by_step_and_deals_the_ga
     assert last["position"] == view["position"] and last["outcome_text"] == view["outcome_text"]
     again = client.post("/api/games", json={"record": json.dumps(record), "seats": ["human", "greedy"]}).json()
     assert again["position"] == view["position"] and again["has_record"]
+    # a record names its tiles; one naming a file on the server's disk is refused before anything is read
+    for path in ("/etc/passwd", "../../tiles/meadow.json"):
+        named = json.dumps({**record, "tiles": ["meadow", path]})
+        for endpoint, body in (("/api/replays", {"records": named}), ("/api/games", {"record": named,
+                                                                                      "seats": ["human"] * 2})):
+            refused(client.post(endpoint, json=body), 400, "record line 1: field 'tiles'", "not a built-in tile",
+                    "reads no file")
 
 
-@pytest.mark.xfail(strict=True, reason="kanaloa.play.hint reaches the Kanaloa family's engine only so far; remove "
-                                       "this mark once a hint is given for every game")
 def test_a_hint_for_the_person_to_move_draws_its_plan(client):
     view = deal(client)
     r = client.post(f"/api/games/{view['id']}/hint", json={"iterations": 60, "seed": 1})

@@ -150,8 +150,9 @@ class CannonballWeb(WebFace):
             elif isinstance(entry, str) and entry in BUILTIN_TILES:
                 tiles.append(entry)
             else:
-                raise ParameterError("tiles", f"{brief(entry)} is not a built-in tile ({', '.join(BUILTIN_TILES)}); "
-                                              f"send a tile file's content (a JSON object) instead")
+                raise ParameterError("tiles", f"{brief(entry)} is not a built-in tile ({', '.join(BUILTIN_TILES)}), "
+                                              f"and this server reads no file: a request sends a tile file's "
+                                              f"content (a JSON object) instead")
         return tiles
 
     def record_refusal(self, params: Mapping[str, object]) -> str | None:

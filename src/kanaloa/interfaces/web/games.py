@@ -338,6 +338,7 @@ class PlayGame:
         for seat, spec in enumerate(self.seats):
             if spec != HUMAN:
                 bot = parse_bot_spec(spec)
+                bot.check(self.pos.ruleset)  # a bot that cannot play the game is refused before it starts
                 bot.start(self.pos.ruleset, seed + seat)
                 self.bots[seat] = bot
         self._look()
@@ -514,6 +515,28 @@ def _document(value: object, what: str) -> dict[str, Any]:
     return value
 
 
+def screen_records(text: str) -> None:
+    """Refuse a record whose rule set would have the server read a file (a tile file's path in a record's
+    ``tiles``): each line's parameters of its game as the game's web face takes them from a request
+    (``request_value``; a board is the board loader's to check).  Raises ``OptionError`` naming the line and
+    the field; every other fault of a line is the records' reader's to report."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        try:
+            doc = json.loads(line)
+            game = document_game(doc.get("ruleset")) if isinstance(doc, dict) else None
+        except (ValueError, RecursionError, ParameterError):
+            continue
+        if game is None:
+            continue
+        face = web_face(game)
+        for p in game.parameters:
+            if p.name in doc and p.name != "board":
+                try:
+                    face.request_value(p.name, doc[p.name])
+                except ParameterError as exc:
+                    raise OptionError(f"record line {number}: field {p.name!r}: {exc.why}") from None
+
+
 def read_record(text: object, game: object = None, uploaded: Board | None = None) -> GameRecord:
     """Game ``game`` of a ``simulate --out`` file's text (any one when it holds one game); a record's board is
     a built-in one or ``uploaded``, the board sent with it."""
@@ -523,6 +546,7 @@ def read_record(text: object, game: object = None, uploaded: Board | None = None
         raise OptionError("record: must be the text of a 'kanaloa simulate --out' file")
     if game is not None and (isinstance(game, bool) or not isinstance(game, int) or game < 0):
         raise OptionError(f"game {brief(game)}: must be a whole number of 0 or more")
+    screen_records(text)
     records: list[GameRecord] = []
     for record in read_records(io.BytesIO(text.encode("utf-8", "surrogatepass")), "record", board_loader(uploaded)):
         if len(records) >= MAX_RECORD_GAMES:
