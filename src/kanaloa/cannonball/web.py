@@ -18,9 +18,10 @@ rules is decided there: a view of a position carries what the page shows,
 
 A request's ``tiles`` (R20.2) are built-in tile names or the content of tile
 files (a JSON object each), read by the same reader as a file on the command
-line (``island.tile_from_dict``, which ``load_tile`` uses); no request names a
-path.  A game dealt on tiles sent with the request has no record: a record
-could name only built-in tiles.
+line (the game's ``files`` face, ``island.TILE_FILES``: ``tile_from_dict``,
+which ``load_tile`` uses); no request names a path.  A game dealt on tiles
+sent with the request has no record: a record could name only built-in
+tiles.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from ..interfaces.svgtags import COLOR_FILL
 from ..interfaces.web.face import Position, WebFace
 from ..rules.ruleset import ParameterError
 from .display import country_colors, status_lines
-from .island import BUILTIN_TILES, TILE_FORMAT, TILE_LETTERS, Tile, load_tile, tile_from_dict
+from .island import BUILTIN_TILES, TILE_FILES, TILE_FORMAT, TILE_LETTERS, Tile, load_tile
 from .reference import blockades_built, cannons_built, cannons_earned
 from .state import (
     BLOCKADE,
@@ -80,7 +81,7 @@ class CannonballWeb(WebFace):
     # Nothing is hidden, so no bot needs to guess another's knowledge; pimc's determinisations would see
     # nothing new.
     bots = ("human", "random", "greedy", "ismcts:iterations=500", "hint:iterations=1000")
-    files = "tile"
+    files = TILE_FILES.kind  # the tiles, which the game's files face reads
 
     # -- views -------------------------------------------------------------------------------------
 
@@ -144,7 +145,7 @@ class CannonballWeb(WebFace):
         for entry in value:
             if isinstance(entry, dict):
                 try:
-                    tiles.append(tile_from_dict(entry, tile_source(entry)))
+                    tiles.append(TILE_FILES.from_dict(entry, tile_source(entry)))
                 except BoardError as exc:
                     raise ParameterError("tiles", str(exc)) from None
             elif isinstance(entry, str) and entry in BUILTIN_TILES:
@@ -178,9 +179,9 @@ class CannonballWeb(WebFace):
         return tile_json(load_tile(name))
 
     def check_file(self, content: object) -> dict[str, Any]:
-        """A tile file's content read as ``load_tile`` reads a file (``tile_from_dict``): the file as the
+        """A tile file's content read as ``load_tile`` reads a file (the files face's ``from_dict``): the file as the
         engine writes it, its name and what its spaces are; ``BoardError`` with the reader's message."""
-        tile = tile_from_dict(content, tile_source(content))
+        tile: Tile = TILE_FILES.from_dict(content, tile_source(content))
         letters = "".join(tile.rows)
         counts = ", ".join(f"{letters.count(letter)} {TERRAIN_NAMES[TERRAIN_LETTERS.index(letter)]}"
                            for letter in TILE_LETTERS if letter in letters)

@@ -43,7 +43,9 @@ class WebFace:
     assets: tuple[str, str] | None = None
     style: str | None = None
     bots: tuple[str, ...] = ("human", "random", "greedy", "ismcts:iterations=500")
-    files: str | None = None  # what the game's own data files are called ("tile"), None without any
+    # The kind of the game's own data files the Editor mode edits (its ``files`` face's ``kind``: "tile"); None
+    # where the app's board editor serves them (boards) or the game has none.
+    files: str | None = None
 
     def module_url(self, game: str) -> str:
         """The URL the page imports the game's module from."""
