@@ -76,8 +76,9 @@ protocol, whatever their class:
   ``lacks(feature)`` (why it has no feature another game has, None when it
   has it), ``pairs``, ``may_end_without_winner``, ``no_winner_reason``,
   ``shares_victory`` (several players may share the victory),
-  ``score_name`` (what a seat's score and the search's points count), ``record_params()`` (the parameters a game record names it
-  by), ``crowded(data, stream)`` (the data of a position's ``crowded``) and
+  ``score_name`` (what a seat's score and the search's points count),
+  ``record_params()`` (the parameters a game record names it by),
+  ``crowded(data, stream)`` (the data of a position's ``crowded``) and
   ``state_checks(state)`` (an engine state's answers against its own data,
   for the soak).
 
