@@ -50,7 +50,8 @@ def write(tmp_path, content: str | bytes, name: str = "pos.json"):
         (["--seed", str(2 ** 64)], f"error: --seed {2 ** 64}: must be a whole number from 0 to 2**64-1"),
         (["--seed", "minus"], "error: --seed 'minus': must be a whole number from 0 to 2**64-1"),
         (["--preset", "fast"], "error: --preset 'fast': unknown; choose one of yucata, tabletop (R13)"),
-        (["--viewer", "pink"], "error: --viewer 'pink': unknown; choose one of red, green, blue, yellow, white, black"),
+        (["--viewer", "pink"], "error: --viewer 'pink': unknown; choose one of red, green, blue, yellow, white, black, "
+                                 "france, spain, portugal, england"),
         (["--players", "3", "--viewer", "yellow"], "error: --viewer: 'yellow' is not playing (the colors are red, "
                                                    "green, blue)"),
         (["--seed", "1", "--board", "atlantis"], "error: board 'atlantis': no such built-in board (oro, kahuna) or "

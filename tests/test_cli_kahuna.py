@@ -95,7 +95,7 @@ def test_new_kahuna_refuses_what_kahuna_has_not(args, message):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--game", "chess"], "error: --game 'chess': unknown; choose one of kanaloa, kahuna"),
+        (["--game", "chess"], "error: --game 'chess': unknown; choose one of kanaloa, kahuna, cannonball"),
         (["--viewer", "white"], "error: --viewer: 'white' is not playing (the colors are red, green, blue, yellow)"),
     ],
 )
@@ -227,7 +227,7 @@ def test_play_refuses_moves_kahuna_has_not(dealt, move, message):
         ({"rules": {"preset": "tabletop"}}, f"error: rules.preset: {NO_PRESETS}"),
         ({"turn": {"played": 0, "discarded": False, "skipped_draw": "no"}},
          "error: turn.skipped_draw: 'no' must be true or false"),
-        ({"game": "Kahuna"}, "error: game: 'Kahuna' is not one of 'kanaloa', 'kahuna'"),
+        ({"game": "Kahuna"}, "error: game: 'Kahuna' is not one of 'kanaloa', 'kahuna', 'cannonball'"),
     ],
 )
 def test_a_bad_kahuna_position_is_one_error_line(tmp_path, change, message):

@@ -152,9 +152,9 @@ def _to_face_up(*cards):
 # (change to the full Kahuna example, message); the first block is the shape (the format's own checks),
 # the second what no game of Kahuna reaches (the reference's why_unreachable).
 KAHUNA_ERRORS = [
-    (put("game", "chess"), "game: 'chess' is not one of 'kanaloa', 'kahuna'"),
-    (put("game", 1), "game: 1 is not one of 'kanaloa', 'kahuna'"),
-    (put("game", None), "game: None is not one of 'kanaloa', 'kahuna'"),
+    (put("game", "chess"), "game: 'chess' is not one of 'kanaloa', 'kahuna', 'cannonball'"),
+    (put("game", 1), "game: 1 is not one of 'kanaloa', 'kahuna', 'cannonball'"),
+    (put("game", None), "game: None is not one of 'kanaloa', 'kahuna', 'cannonball'"),
     (put("players", ["white", "black", "red"]), "players: 3 colors; Kahuna is for 2 players, white and black (R16.1)"),
     (put("players", ["white"]), "players: 1 color; Kahuna is for 2 players, white and black (R16.1)"),
     (put("players", ["white", "red"]),
@@ -559,7 +559,7 @@ NEW_ERRORS = [
      "colors: in Kahuna each player plays one color, white or black (R16.1); only a 2-player game of Kanaloa gives "
      "each player two colors (R15.1)"),
     ({"seed": -1}, "seed -1: must be an integer from 0 to 2**64-1"),
-    ({"game": "chess"}, "game 'chess': unknown; choose one of kanaloa, kahuna"),
+    ({"game": "chess"}, "game 'chess': unknown; choose one of kanaloa, kahuna, cannonball"),
 ]
 
 

@@ -25,6 +25,7 @@ from kanaloa.cannonball.position import CannonballPosition
 from kanaloa.cannonball.ruleset import make_cannonball
 from kanaloa.interfaces.web.app import create_app
 from kanaloa.interfaces.web.games import HintBudget
+from test_web_api import refused
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "src" / "kanaloa" / "interfaces" / "web"
@@ -36,16 +37,6 @@ POND = {"format": "cannonball-tile/1", "name": "pond wood", "description": "a po
 def client():
     with TestClient(create_app(HintBudget(iterations=100)), raise_server_exceptions=False) as c:
         yield c
-
-
-def refused(response, status: int, *words: str) -> str:
-    """The response is a refusal with ``status`` and a one-line error naming ``words``."""
-    assert response.status_code == status, response.text
-    message = response.json()["error"]
-    assert "\n" not in message and "Traceback" not in message
-    for word in words:
-        assert word in message, message
-    return message
 
 
 def deal(client, seats=("human", "random"), **params) -> dict:
