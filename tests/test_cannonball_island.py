@@ -106,6 +106,15 @@ def test_r20_2_a_tile_file_that_is_not_utf8_or_empty_is_refused(tmp_path):
         I.load_tile("")
 
 
+def test_r20_2_a_tile_file_saved_with_a_byte_order_mark_reads_as_without(tmp_path):
+    """Some editors start a UTF-8 file with a byte order mark; a tile file is read as positions are, past it."""
+    plain = I.load_tile(write(tmp_path, tile_doc(name="marked")))
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(tile_doc(name="marked")).encode("utf-8"))
+    marked = I.load_tile(str(path))
+    assert (marked.name, marked.rows, marked.description) == (plain.name, plain.rows, plain.description)
+
+
 # -- R20.2: the built-in set ------------------------------------------------------------------------
 
 

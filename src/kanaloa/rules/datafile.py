@@ -3,7 +3,8 @@
 Both kinds of file are read the same way: a built-in one by its name from the
 package, any other by its path, no further than ``MAX_INPUT_BYTES``; what is
 wrong with a path is said plainly (nothing there, a directory, a device, a
-file the system will not let us read, too large, not UTF-8, not JSON).
+file the system will not let us read, too large, not UTF-8, not JSON); a
+UTF-8 byte order mark at the start is skipped, as in positions and records.
 
 ``DataFiles`` is what a game tells the tools above about its files (the
 registry's ``files`` face): the family's board files, a game's tile files.
@@ -51,7 +52,7 @@ def read_text(path: str, kind: str, builtins: Sequence[str]) -> str:
     if len(raw) > MAX_INPUT_BYTES:
         raise BoardError(too_large(f"{kind} {brief(path, PATH_LIMIT)}", f"a {kind} file (JSON)"))
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8-sig")  # a BOM, as some editors write one, is tolerated, as in positions
     except UnicodeDecodeError as exc:
         raise _fail(kind, path, f"not UTF-8 text (byte {exc.start} cannot be decoded)") from None
 
