@@ -168,6 +168,13 @@ def test_a_board_file_saved_with_a_byte_order_mark_reads_as_without(tmp_path):
     assert run("board", str(path)).exit_code == 0
 
 
+def test_a_board_file_naming_a_key_twice_is_refused_as_a_position_is(tmp_path):
+    """The standard JSON reader keeps the last of two keys silently; a board file is read as positions are."""
+    path = tmp_path / "twice.json"
+    path.write_text(json.dumps(wheel()).replace("{", '{"name": "first", ', 1), encoding="utf-8")
+    user_error(run("board", str(path)), "twice.json': the key 'name' appears twice in one object")
+
+
 def test_a_description_must_be_text(tmp_path):
     doc = wheel()
     doc["description"] = 7

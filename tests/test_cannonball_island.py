@@ -73,6 +73,10 @@ def test_r20_2_the_description_may_be_left_out(tmp_path):
     (tile_doc(rows=[*CORNERS[:4], "ggxggg", CORNERS[5]]), "rows[4] column 3 (row 5 from the top) is 'x'"),
     (tile_doc(rows=["gggg.g", *CORNERS[1:]]), "rows[0] column 5 (row 1 from the top) is '.' (a tile has no outside"),
     (tile_doc(rows=["ggggGg", *CORNERS[1:]]), "is 'G'; a space is g (grass), f (forest), l (lake), m (mountain)"),
+    (json.dumps(tile_doc()).replace('"name": "test"', '"name": "a", "name": "b"'),
+     "the key 'name' appears twice in one object; a tile file says each thing once"),
+    (json.dumps(tile_doc(description=0)).replace('"description": 0', '"description": ' + "9" * 5000),
+     "'description' must be a string, not a 5000-digit number"),
 ])
 def test_r20_2_a_bad_tile_file_is_refused_naming_the_file_and_field(tmp_path, doc, says):
     path = write(tmp_path, doc)
