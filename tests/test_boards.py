@@ -159,6 +159,22 @@ def test_board_to_dict_reads_back_as_the_same_board(name):
     assert again.xy == board.xy and again.description == board.description
 
 
+def test_a_board_file_saved_with_a_byte_order_mark_reads_as_without(tmp_path):
+    """Some editors start a UTF-8 file with a byte order mark; a board file is read as positions are, past it."""
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(board_to_dict(load_board("oro"))).encode("utf-8"))
+    board = load_board(str(path))
+    assert board.islands == load_board("oro").islands and board.links == load_board("oro").links
+    assert run("board", str(path)).exit_code == 0
+
+
+def test_a_board_file_naming_a_key_twice_is_refused_as_a_position_is(tmp_path):
+    """The standard JSON reader keeps the last of two keys silently; a board file is read as positions are."""
+    path = tmp_path / "twice.json"
+    path.write_text(json.dumps(wheel()).replace("{", '{"name": "first", ', 1), encoding="utf-8")
+    user_error(run("board", str(path)), "twice.json': the key 'name' appears twice in one object")
+
+
 def test_a_description_must_be_text(tmp_path):
     doc = wheel()
     doc["description"] = 7

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -196,3 +197,51 @@ def test_svg_with_a_hint_draws_its_plan():
     drawn = [g.get("data-move") for g in steps]
     assert drawn == [m for m in found["plan"] if m not in ("end", "pass")] and drawn
     assert "Hint (win " in result.stdout
+
+
+# -- the examples of the docs --------------------------------------------------------------------------
+
+
+DOCS = Path(__file__).resolve().parent.parent
+
+
+def example_lines(doc: str, heading: str) -> list[str]:
+    """The command lines of the first ``sh`` block under ``heading`` in ``doc``."""
+    text = (DOCS / doc).read_text(encoding="utf-8")
+    section = text[text.index(heading):]
+    block = section[section.index("```sh\n") + len("```sh\n"):]
+    return [line for line in block[:block.index("```")].splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize(("doc", "heading"), [("docs/cannonball.md", "## Commands"),
+                                              ("README.md", "## Cannonball Colony")])
+def test_the_command_examples_of_the_docs_run(doc, heading, tmp_path, monkeypatch):
+    """Every command of the example runs as written, in order, from a fresh directory, and the moves its
+    comment promises are the first ones listed.  Searches get a small budget instead of their seconds, and the
+    tournament and the server are left out (minutes of games; a server that never returns)."""
+    monkeypatch.chdir(tmp_path)
+    ran = 0
+    for line in example_lines(doc, heading):
+        command, _, comment = line.partition("#")
+        words = shlex.split(command)
+        assert words[0] == "kanaloa", line
+        if words[1] in ("simulate", "serve"):
+            continue
+        out = None
+        if ">" in words:
+            at = words.index(">")
+            words, out = words[:at], words[at + 1]
+        if "--time" in words:
+            at = words.index("--time")
+            words[at:at + 2] = ["--iterations", "100", "--workers", "1"]
+        elif "--hint" in words:
+            words += ["--iterations", "100", "--workers", "1"]
+        result = run(*words[1:])
+        assert result.exit_code == 0, (line, result.output)
+        if out is not None:
+            Path(out).write_text(result.stdout)
+        if words[1] == "moves":
+            promised = [m.strip() for m in comment.split(",") if m.strip() != "..."]
+            assert result.stdout.splitlines()[:len(promised)] == promised, (line, result.stdout[:80])
+        ran += 1
+    assert ran >= 5

@@ -73,6 +73,10 @@ def test_r20_2_the_description_may_be_left_out(tmp_path):
     (tile_doc(rows=[*CORNERS[:4], "ggxggg", CORNERS[5]]), "rows[4] column 3 (row 5 from the top) is 'x'"),
     (tile_doc(rows=["gggg.g", *CORNERS[1:]]), "rows[0] column 5 (row 1 from the top) is '.' (a tile has no outside"),
     (tile_doc(rows=["ggggGg", *CORNERS[1:]]), "is 'G'; a space is g (grass), f (forest), l (lake), m (mountain)"),
+    (json.dumps(tile_doc()).replace('"name": "test"', '"name": "a", "name": "b"'),
+     "the key 'name' appears twice in one object; a tile file says each thing once"),
+    (json.dumps(tile_doc(description=0)).replace('"description": 0', '"description": ' + "9" * 5000),
+     "'description' must be a string, not a 5000-digit number"),
 ])
 def test_r20_2_a_bad_tile_file_is_refused_naming_the_file_and_field(tmp_path, doc, says):
     path = write(tmp_path, doc)
@@ -104,6 +108,15 @@ def test_r20_2_a_tile_file_that_is_not_utf8_or_empty_is_refused(tmp_path):
         I.load_tile(str(path))
     with pytest.raises(BoardError, match="must be a built-in tile name or a file path"):
         I.load_tile("")
+
+
+def test_r20_2_a_tile_file_saved_with_a_byte_order_mark_reads_as_without(tmp_path):
+    """Some editors start a UTF-8 file with a byte order mark; a tile file is read as positions are, past it."""
+    plain = I.load_tile(write(tmp_path, tile_doc(name="marked")))
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(tile_doc(name="marked")).encode("utf-8"))
+    marked = I.load_tile(str(path))
+    assert (marked.name, marked.rows, marked.description) == (plain.name, plain.rows, plain.description)
 
 
 # -- R20.2: the built-in set ------------------------------------------------------------------------

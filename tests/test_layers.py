@@ -307,7 +307,8 @@ def test_importing_the_package_loads_nothing():
 
 def test_importing_a_rules_module_loads_neither_the_core_nor_another_layer():
     loaded = loaded_after("import kanaloa.rules.board")
-    assert loaded == {"kanaloa", "kanaloa.errors", "kanaloa.rules", "kanaloa.rules.board", "kanaloa.rules.datafile"}
+    assert loaded == {"kanaloa", "kanaloa.errors", "kanaloa.rules", "kanaloa.rules.board", "kanaloa.rules.datafile",
+                      "kanaloa.rules.jsontext"}
 
 
 def test_importing_the_search_loads_nothing_else_of_kanaloa():

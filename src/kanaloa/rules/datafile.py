@@ -3,7 +3,9 @@
 Both kinds of file are read the same way: a built-in one by its name from the
 package, any other by its path, no further than ``MAX_INPUT_BYTES``; what is
 wrong with a path is said plainly (nothing there, a directory, a device, a
-file the system will not let us read, too large, not UTF-8, not JSON).
+file the system will not let us read, too large, not UTF-8, not JSON); a
+UTF-8 byte order mark at the start is skipped, and a key named twice in one object
+is refused, as in positions and records.
 
 ``DataFiles`` is what a game tells the tools above about its files (the
 registry's ``files`` face): the family's board files, a game's tile files.
@@ -20,6 +22,7 @@ from importlib import resources
 from typing import Any
 
 from ..errors import MAX_INPUT_BYTES, PATH_LIMIT, BoardError, brief, too_large
+from . import jsontext
 
 # What a path that is no regular file is, for messages (``stat`` modes; a pipe is read like a file).
 _SPECIAL = ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
@@ -51,7 +54,7 @@ def read_text(path: str, kind: str, builtins: Sequence[str]) -> str:
     if len(raw) > MAX_INPUT_BYTES:
         raise BoardError(too_large(f"{kind} {brief(path, PATH_LIMIT)}", f"a {kind} file (JSON)"))
     try:
-        return raw.decode("utf-8")
+        return raw.decode("utf-8-sig")  # a BOM, as some editors write one, is tolerated, as in positions
     except UnicodeDecodeError as exc:
         raise _fail(kind, path, f"not UTF-8 text (byte {exc.start} cannot be decoded)") from None
 
@@ -64,7 +67,10 @@ def load_json(name_or_path: str, kind: str, package: str, folder: str, builtins:
     else:
         text = read_text(name_or_path, kind, builtins)
     try:
-        return json.loads(text)
+        return jsontext.loads(text)
+    except jsontext.DuplicateKey as exc:
+        raise _fail(kind, name_or_path, f"the key {brief(exc.args[0])} appears twice in one object; a {kind} file "
+                                        f"says each thing once") from None
     except json.JSONDecodeError as exc:
         raise _fail(kind, name_or_path, f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
     except RecursionError:
