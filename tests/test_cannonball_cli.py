@@ -86,7 +86,7 @@ def test_new_takes_the_countries_and_tile_files(tmp_path):
     (["--gods"], ["--gods:", "no such parameter"]),
     (["--countries", "france,france"], ["--countries", "france twice", "R20.3"]),
     (["--countries", "atlantis,spain,france,england"], ["--countries", "atlantis", "not a country", "R20.3"]),
-    (["--tiles", "nosuch"], ["--tiles 'nosuch':", "no such built-in tile"]),
+    (["--tiles", "nosuch"], ["--tiles: tile 'nosuch':", "no such built-in tile"]),
     (["--tiles", "meadow", "--players", "2"], ["--tiles", "1 tile for 2 players", "R20.1"]),
     (["--viewer", "france"], ["--viewer:", "hides nothing"]),
 ])
@@ -245,3 +245,24 @@ def test_the_command_examples_of_the_docs_run(doc, heading, tmp_path, monkeypatc
             assert result.stdout.splitlines()[:len(promised)] == promised, (line, result.stdout[:80])
         ran += 1
     assert ran >= 5
+
+
+def test_a_refusal_does_not_quote_the_value_twice():
+    """The reason names the tile already; the option is not followed by the same words again."""
+    line = user_error(run("new", "--game", "cannonball", "--tiles", "nosuch"))
+    assert line.startswith("error: --tiles: tile 'nosuch': no such built-in tile (")
+    line = user_error(run("new", "--game", "cannonball", "--tiles", "ridge,nosuch"))
+    assert line.startswith("error: --tiles 'ridge,nosuch': tile 'nosuch': no such built-in tile (")
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("players", [1], "players: must list 2 to 4 countries (france, spain, portugal, england) in seat order, not "
+                     "1 entry (R20.3)"),
+    ("supply", 10**30, "supply: must be a whole number of road tiles from 0 to 50, not "
+                       "1000000000000000000000000000000"),
+    ("supply", 51, "supply: must be a whole number of road tiles from 0 to 50, not 51"),
+])
+def test_a_bad_field_is_worded_for_people(field, value, message):
+    doc = json.loads(dealt("--players", "2"))
+    doc[field] = value
+    user_error(run("show", "-", input=json.dumps(doc)), message)

@@ -161,7 +161,7 @@ CASES = [
     (_set("format", "kanaloa-position/2"), "format: 'kanaloa-position/2' is not 'kanaloa-position/1'"),
     (_set("game", "kanaloa"), "game: 'kanaloa' is not 'cannonball'; this reader reads Cannonball Colony"),
     (_set("players", ["france"]), "players: must list 2 to 4 countries (france, spain, portugal, england) in seat "
-                                  "order, not 1 names (R20.3)"),
+                                  "order, not 1 entry (R20.3)"),
     (_set("players", "france"), "players: must list 2 to 4 countries (france, spain, portugal, england) in seat "
                                 "order, not a string (R20.3)"),
     (_set("players", ["france", "prussia"]), "players[1]: 'prussia' is not a country (france, spain, portugal, "

@@ -267,7 +267,8 @@ class _Reader:
     def _players(self, value: Any) -> tuple[str, ...]:
         allowed = ", ".join(COUNTRIES)
         if not isinstance(value, list) or not MIN_PLAYERS <= len(value) <= MAX_PLAYERS:
-            shown = f"{len(value)} names" if isinstance(value, list) else json_type(value)
+            count = len(value) if isinstance(value, list) else 0
+            shown = f"{count} entr{'y' if count == 1 else 'ies'}" if isinstance(value, list) else json_type(value)
             raise _fail("players", f"must list {MIN_PLAYERS} to {MAX_PLAYERS} countries ({allowed}) in seat order, "
                                    f"not {shown} (R20.3)")
         for i, name in enumerate(value):
@@ -316,7 +317,8 @@ class _Reader:
             if not isinstance(line, str):
                 raise _fail(f"island.rows[{r}]", f"must be a string of {columns} letters, not {json_type(line)}")
             if len(line) != columns:
-                raise _fail(f"island.rows[{r}]", f"{len(line)} letters, but the island has {columns} columns")
+                raise _fail(f"island.rows[{r}]", f"{len(line)} letter{'' if len(line) == 1 else 's'}, but the island "
+                                                 f"has {columns} columns")
             for c, letter in enumerate(line):
                 if letter not in TERRAIN_LETTERS:
                     raise _fail(f"island.rows[{r}]", f"letter {c + 1} is {brief(letter)}; a space is {allowed}")
@@ -463,7 +465,7 @@ class _Reader:
     def _supply(self, value: Any) -> None:
         d = self.d
         total = ROAD_TILES[d.players]
-        if not is_int(value) or value < 0:
+        if not is_int(value) or not 0 <= value <= total:
             raise _fail("supply", f"must be a whole number of road tiles from 0 to {total}, not {brief(value)}")
         laid = sum(d.road)
         if value + laid != total:

@@ -55,7 +55,7 @@ PARAMETERS = (
               f"the countries in seat order, the first landing first, from {', '.join(COUNTRIES)} (R20.3); "
               f"by default the first ones of that list"),
     Parameter("tiles", "TILE,... (built-in names or tile files)", "the built-in set",
-              "the tiles the seed draws the island's from, one a player (R20.2); docs/cannonball.md gives "
+              "the tiles the seed draws the island from, one a player (R20.2); docs/cannonball.md gives "
               "the tile file format"),
 )
 

@@ -391,6 +391,8 @@ def _as_option(error: ParameterError, given: dict[str, object]) -> OptionError:
     if value is None and error.shown:
         value = error.value
     shown = "" if value is None or isinstance(value, bool) else f" {_shown_value(error.parameter, value)}"
+    if shown and f" {shown.strip()}:" in f" {error.why}":
+        shown = ""  # the reason quotes the value already: ``--tiles: tile 'nosuch': no such built-in tile``
     return OptionError(f"--{error.parameter}{shown}: {error.why}")
 
 
