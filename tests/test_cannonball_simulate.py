@@ -268,6 +268,21 @@ def _changed(record: GameRecord, change) -> str:
          "england (R20.3)"),
         (lambda d: d.pop("tiles"), "missing field 'tiles'"),
         (lambda d: d.update(tiles="meadow"), "field 'tiles' must be a list of names (text), not \"meadow\""),
+        (lambda d: d.update(gods=True), "field 'gods' is a parameter of Kanaloa and Kahuna, not of Cannonball "
+                                        "Colony, whose records name the rule set by players, countries, tiles"),
+        (lambda d: d.update(gods=False), "field 'gods' is a parameter of Kanaloa and Kahuna, not of Cannonball "
+                                         "Colony"),
+        (lambda d: d.update(preset="yucata"), "field 'preset' is a parameter of Kanaloa and Kahuna, not of "
+                                              "Cannonball Colony"),
+        (lambda d: d.update(board="oro"), "field 'board' is a parameter of Kanaloa and Kahuna, not of Cannonball "
+                                          "Colony"),
+        (lambda d: d.update(bogus=1), "unknown field 'bogus'; a kanaloa-game/1 record has only the fields of its "
+                                      "format"),
+        (lambda d: d.update(length=-1), "field 'length' must be the number of moves, "),
+        (lambda d: d.update(length="47"), "field 'length' must be a whole number, not \"47\""),
+        (lambda d: d.pop("length"), "missing field 'length'"),
+        (lambda d: d["lineup"].__setitem__(1, "foo"), "field 'lineup' seat 1: bot spec 'foo': unknown bot 'foo'"),
+        (lambda d: d["bot_seeds"].__setitem__(0, -1), "field 'bot_seeds' seat 0: must be from 0 to 2**64-1, not -1"),
         (lambda d: d.update(color_scores={"france": 1}), "field 'color_scores' belongs to games where each player "
                                                          "plays two colors; in Cannonball Colony each player is "
                                                          "one country (R20.3)"),

@@ -261,6 +261,84 @@ def test_replay_of_a_line_that_is_no_record(small_run, change, message):
 @pytest.mark.parametrize(
     "change, message",
     [
+        (lambda d: d.update(length="x"), "field 'length' must be a whole number, not \"x\""),
+        (lambda d: d.update(length={}), "field 'length' must be a whole number, not {{}}"),
+        (lambda d: d.update(length=-1), "field 'length' must be the number of moves, {moves}, not -1"),
+        (lambda d: d.update(length=d["length"] + 1), "field 'length' must be the number of moves, {moves}, not "
+                                                     "{more}"),
+        (lambda d: d.pop("length"), "missing field 'length'"),
+        (lambda d: d.update(bogus=1), "unknown field 'bogus'; a kanaloa-game/1 record has only the fields of its "
+                                      "format (docs/commands.md \"Game records\")"),
+        (lambda d: d.update(countries=["france", "spain", "portugal", "england"]),
+         "field 'countries' is a parameter of Cannonball Colony, not of Kanaloa, whose records name the rule set "
+         "by board, players, preset, gods"),
+        (lambda d: d.update(tiles=["meadow"]), "field 'tiles' is a parameter of Cannonball Colony, not of Kanaloa"),
+        (lambda d: d["lineup"].__setitem__(2, "foo"), "field 'lineup' seat 2: bot spec 'foo': unknown bot 'foo'; "
+                                                      "expected one of random, greedy"),
+        (lambda d: d["lineup"].__setitem__(0, "greedy:width=0"), "field 'lineup' seat 0: bot spec 'greedy:width=0': "
+                                                                 "key 'width' must be at least 1, not '0'"),
+        (lambda d: d["bot_seeds"].__setitem__(1, -1), "field 'bot_seeds' seat 1: must be from 0 to 2**64-1, not -1"),
+        (lambda d: d["bot_seeds"].__setitem__(3, 2**64), "field 'bot_seeds' seat 3: must be from 0 to 2**64-1, not "
+                                                         "18446744073709551616"),
+        (lambda d: d["bot_seeds"].__setitem__(0, 1.5), "field 'bot_seeds' must be a list of whole numbers, not"),
+    ],
+)
+def test_a_record_is_refused_for_a_key_it_cannot_have_or_a_length_bot_or_seed_that_is_not_its_games(
+        small_run, change, message):
+    """No key of a record is ignored, and none is taken on trust: ``length`` counts ``moves``, each seat's
+    bot is a spec that parses, each bot seed a 64-bit seed."""
+    doc = json.loads(small_run.records[0].dumps())
+    change(doc)
+    moves = len(doc["moves"])
+    text = "\n" + json.dumps(doc) + "\n"
+    assert assert_user_error(run("replay", "-", input=text)).startswith(
+        f"error: RECORDS (standard input) line 2: {message.format(moves=moves, more=moves + 1)}")
+
+
+def test_a_record_names_bots_whose_optional_extra_is_not_installed(small_run, monkeypatch):
+    """A replay plays no bot: a record of OpenSpiel's bots is read where OpenSpiel is not installed, while a
+    tournament of them is refused there."""
+    from kanaloa.play import bots
+
+    monkeypatch.setattr(bots, "openspiel_installed", lambda: False)
+    doc = json.loads(small_run.records[0].dumps())
+    doc["lineup"] = ["openspiel-mcts", "openspiel-ismcts:iterations=5", "random", "human"]
+    assert GameRecord.from_json(doc).lineup == tuple(doc["lineup"])
+    with pytest.raises(OptionError, match="needs the optional extra openspiel"):
+        bots.parse_bot_spec("openspiel-mcts")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--bots", "random,random,random,random"],
+        ["--bots", "random,greedy,random"],
+        ["--bots", "random,random"],
+        ["--bots", "random,random,random", "--preset", "tabletop"],
+        ["--bots", "random,random,random,random", "--gods"],
+        ["--bots", "random,random", "--gods"],
+        ["--game", "kahuna", "--bots", "random,greedy"],
+        ["--game", "cannonball", "--bots", "random,random"],
+        ["--game", "cannonball", "--bots", "greedy,random,random,random"],
+    ],
+    ids=["kanaloa 4", "kanaloa 3", "kanaloa 2", "tabletop", "gods 4", "gods 2", "kahuna", "cannonball 2",
+         "cannonball 4"],
+)
+def test_every_record_simulate_writes_replays(tmp_path, options):
+    """The reader is strict, and what the writer writes is what it reads: every game of every kind replays."""
+    out = tmp_path / "games.jsonl"
+    players = len(options[options.index("--bots") + 1].split(","))
+    result = run("simulate", *options, "--games", str(players), "--seed", "5", "--out", str(out), "--no-progress")
+    assert result.exit_code == 0, result.output
+    for game in range(players):
+        replayed = run("replay", str(out), "--game", str(game))
+        assert replayed.exit_code == 0, replayed.output
+        assert json.loads(replayed.stdout)["round"] == "over"
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
         (lambda d: d["scores"].__setitem__(0, d["scores"][0] + 1), "field 'scores' says {said}, but the game its "
                                                                     "moves play ends with {was}"),
         (lambda d: d.update(ranks=d["ranks"][::-1]), "field 'ranks' says {said}, but the game its moves play ends "
@@ -298,6 +376,7 @@ def test_replay_refuses_a_record_whose_reason_is_not_its_games(small_run):
 def test_replay_refuses_a_record_whose_moves_stop_before_the_end(small_run):
     doc = json.loads(small_run.records[0].dumps())
     doc["moves"] = doc["moves"][:-1]
+    doc["length"] = len(doc["moves"])
     assert assert_user_error(run("replay", "-", input=json.dumps(doc) + "\n")) == (
         f"error: RECORDS (standard input) line 1: field 'moves': the game is not over after its "
         f"{len(doc['moves'])} moves, but the record gives its result")

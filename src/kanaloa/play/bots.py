@@ -493,12 +493,15 @@ BOTS: dict[str, tuple[type, dict[str, _Option]]] = {
 _OPENSPIEL_BOTS = ("openspiel-ismcts", "openspiel-mcts")
 
 
-def parse_bot_spec(spec: str) -> Bot:
+def parse_bot_spec(spec: str, playing: bool = True) -> Bot:
     """The bot a spec names, e.g. ``"ismcts:iterations=1000:c=0.7"``.
 
     Raises ``OptionError`` naming the spec and the bad part: an unknown bot
-    or key, a key given twice, a value of the wrong type or out of range.
-    Long specs, keys and values are quoted cut short (``errors.brief``).
+    or key, a key given twice, a value of the wrong type or out of range,
+    and, unless ``playing`` is false (a spec read that no bot will play by,
+    such as a game record's lineup), a bot whose optional extra is not
+    installed.  Long specs, keys and values are quoted cut short
+    (``errors.brief``).
     """
     where = f"bot spec {brief(spec)}"
     if not isinstance(spec, str) or not spec.strip():
@@ -508,7 +511,7 @@ def parse_bot_spec(spec: str) -> Bot:
     if name not in BOTS:
         raise OptionError(f"{where}: unknown bot {quote(name)}; expected one of {', '.join(BOTS)}")
     cls, allowed = BOTS[name]
-    if name in _OPENSPIEL_BOTS and not openspiel_installed():
+    if playing and name in _OPENSPIEL_BOTS and not openspiel_installed():
         raise OptionError(f"{where}: {name} needs the optional extra openspiel (the open-spiel package); install "
                           f"it with {OPENSPIEL_INSTALL}")
     options: dict[str, int | float | str] = {}

@@ -34,10 +34,12 @@ the command's users.
   command that deals the game again;
 - ``colors``: each seat's color (with two colors a player, its first: the
   player's name), the rule set's default colors;
-- ``lineup``, ``bot_seeds``, ``scores`` and ``ranks``: by seat: the bot spec,
-  the seed it started with, the final score (the final position's
-  ``seat_scores``, what the rule set's ``score_name`` says: points, with two
-  colors a player those of its weaker color, the first of its pair, R15.5)
+- ``lineup``, ``bot_seeds``, ``scores`` and ``ranks``: by seat: the bot spec
+  (``kanaloa.play.bots``; ``human`` for a seat a person played in the web
+  app), the seed it started with (from 0 to 2**64-1), the final score (the
+  final position's ``seat_scores``, what the rule set's ``score_name``
+  says: points, with two colors a player those of its weaker color, the
+  first of its pair, R15.5)
   and the final rank (1 is the best, R12; by the pair, R15.5; the order of
   the game's ``outcome["ranking"]``);
 - ``winner``: the winning seat;
@@ -67,17 +69,25 @@ A record adds, after ``reason``:
   left out, as ``gods`` is.
 
 **Reading.**  ``GameRecord.from_json`` (and ``read_records``, line by line)
-refuses anything else, naming the line and the field: a missing key, a value
-of the wrong JSON type, fields that disagree (``deal`` and ``rotation`` with
-``game``, ``colors`` with the rule set, one entry a seat in ``lineup``,
-``bot_seeds``, ``scores`` and ``ranks``, a ``winner`` that is no seat, a
-``reason`` the rule set has not, ``winners`` and ``color_scores`` where they
-belong and only there) and a rule set that cannot be (``load_game``'s
-reasons, worded with the record's field names).  Which fields name the rule
+refuses anything else, naming the line and the field: a missing key, a key
+the record's game has not (no key is ignored: a parameter of another
+registered game's ``record_params()``, ``gods`` in a record of a game
+without the gods, is refused naming the games it belongs to, any other key
+as unknown), a value of the wrong JSON type, fields that disagree (``deal``
+and ``rotation`` with ``game``, ``length`` with ``moves``, ``colors`` with
+the rule set, one entry a seat in ``lineup``, ``bot_seeds``, ``scores`` and
+``ranks``, a ``winner`` that is no seat, a ``reason`` the rule set has not,
+``winners`` and ``color_scores`` where they belong and only there), a
+``lineup`` entry that is no bot spec (``parse_bot_spec``'s reasons; the
+bots do not play, so their optional extras need not be installed), a seed
+beyond 64 bits and a rule set that cannot be (``load_game``'s reasons,
+worded with the record's field names).  Which fields name the rule
 set, and of which JSON type each is, the game's default rule set's
-``record_params()`` says.  The board is loaded when the record is read
-(``boards``, ``load_board`` by default).  A file holds each game once:
-``read_records`` refuses a second record of a game, naming both lines.
+``record_params()`` says; a record has no keys but those, the fields every
+record has, and ``winners``, ``color_scores`` and ``ruleset``.  The board
+is loaded when the record is read (``boards``, ``load_board`` by default).
+A file holds each game once: ``read_records`` refuses a second record of a
+game, naming both lines.
 
 **Replaying.**  ``replay`` deals the game again from ``seed`` by its rule
 set and plays ``moves`` on it, checking every move; the final position is
@@ -97,17 +107,19 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import IO, TYPE_CHECKING, Any
 
-from ..errors import MAX_INPUT_BYTES, BoardError, MoveError, OptionError, shorten, too_large
+from ..errors import MAX_INPUT_BYTES, BoardError, MoveError, OptionError, quote, shorten, too_large
 from ..rules.board import Board, load_board
-from ..rules.registry import GameType, document_game, load_game
+from ..rules.registry import GameType, document_game, game_types, load_game
 from ..rules.rng import MASK64
 from ..rules.ruleset import BoardName, ParameterError, Ruleset
+from .bots import parse_bot_spec
 from .stats import SeatOutcome
 
 if TYPE_CHECKING:
     from ..rules.engine import Engine
 
 RECORD_FORMAT = "kanaloa-game/1"
+HUMAN = "human"  # the lineup's entry for a seat a person played (the web app), where a bot's spec stands otherwise
 ONE_PER_LINE = "expected one game record per line, as 'kanaloa simulate --out' writes them"
 
 BoardLoader = Callable[[str], Board]
@@ -117,9 +129,11 @@ BoardLoader = Callable[[str], Board]
 _HEAD: dict[str, type] = {"game": int, "deal": int, "rotation": int}
 _LEAD = ("board", "players", "preset")
 _BODY: dict[str, type] = {
-    "seed": int, "colors": list, "lineup": list, "bot_seeds": list, "moves": list, "scores": list, "ranks": list,
-    "winner": int, "reason": str,
+    "seed": int, "colors": list, "lineup": list, "bot_seeds": list, "moves": list, "length": int, "scores": list,
+    "ranks": list, "winner": int, "reason": str,
 }
+# The fields a record has where its rule set says (``_winners``, ``_color_scores``; ``ruleset``: ``_game_of``).
+_WHERE_THE_GAME_SAYS = ("winners", "color_scores", "ruleset")
 _ITEMS = {"colors": "colors (text)", "lineup": "bot specs", "bot_seeds": "whole numbers",
           "moves": "moves (text)", "scores": "whole numbers", "ranks": "whole numbers"}
 _NUMBER_LISTS = ("bot_seeds", "scores", "ranks")
@@ -340,6 +354,38 @@ def _fields(game: GameType) -> dict[str, type]:
     return {**_HEAD, **lead, **_BODY, **{key: kind for key, kind in params.items() if key not in lead}}
 
 
+def _check_keys(doc: dict, game: GameType, where: str) -> None:
+    """Refuse a key a record of ``game`` has not: a parameter of another registered game's rule sets (named),
+    or a key no record has.  No key is ignored: a record read is the game it was written from."""
+    own = _param_types(game)
+    known = {"format", *_fields(game), *own, *_WHERE_THE_GAME_SAYS}
+    for key in doc:
+        if key in known:
+            continue
+        others = [g.title for g in game_types() if g is not game and key in _param_types(g)]
+        if others:
+            raise OptionError(f"{where}: field {quote(key)} is a parameter of {' and '.join(others)}, not of "
+                              f"{game.title}, whose records name the rule set by {', '.join(own)}")
+        raise OptionError(f"{where}: unknown field {quote(key)}; a {RECORD_FORMAT} record has only the fields of "
+                          f"its format (docs/commands.md \"Game records\")")
+
+
+def _check_lineup(doc: dict, where: str) -> None:
+    """Each seat's ``lineup`` entry is a bot spec that parses (or ``human``), and its ``bot_seeds`` entry a
+    seed, from 0 to 2**64-1.  Nothing is played by the bots here, so their optional extras need not be
+    installed."""
+    for seat, spec in enumerate(doc["lineup"]):
+        if spec != HUMAN:
+            try:
+                parse_bot_spec(spec, playing=False)
+            except OptionError as exc:
+                raise OptionError(f"{where}: field 'lineup' seat {seat}: {exc}") from None
+    for seat, seed in enumerate(doc["bot_seeds"]):
+        if not 0 <= seed <= MASK64:
+            raise OptionError(f"{where}: field 'bot_seeds' seat {seat}: must be from 0 to 2**64-1, not "
+                              f"{_brief(seed)}")
+
+
 def _check_type(where: str, key: str, value: object, kind: type) -> None:
     """Refuse a field's ``value`` that is not of JSON type ``kind`` (a list's items: whole numbers for the
     seeds, scores and ranks, text for any other)."""
@@ -384,6 +430,7 @@ def _ruleset(doc: dict, game: GameType, where: str, boards: BoardLoader, cache: 
 def _read(obj: dict | str, where: str, boards: BoardLoader, cache: dict) -> GameRecord:
     doc = _parse(obj, where)
     game = _game_of(doc, where)
+    _check_keys(doc, game, where)
     fields = _fields(game)
     missing = [key for key in fields if key not in doc]
     if missing:
@@ -392,11 +439,15 @@ def _read(obj: dict | str, where: str, boards: BoardLoader, cache: dict) -> Game
         if key == "winner" and doc[key] is None:
             continue  # a game without a winner, or a shared victory: checked against the rule set below
         _check_type(where, key, doc[key], kind)
+    if doc["length"] != len(doc["moves"]):
+        raise OptionError(f"{where}: field 'length' must be the number of moves, {len(doc['moves'])}, not "
+                          f"{_brief(doc['length'])}")
     rs = _ruleset(doc, game, where, boards, cache)
     players = rs.players
     for key in ("lineup", "bot_seeds", "scores", "ranks"):
         if len(doc[key]) != players:
             raise OptionError(f"{where}: field {key!r} must have one entry per seat ({players}), not {len(doc[key])}")
+    _check_lineup(doc, where)
     _check_seats(doc, rs, where)
     winners = _winners(doc, rs, where)
     rule = rs.rule_of("winner")

@@ -56,7 +56,7 @@ from typing import Any
 from ...errors import BoardError, KanaloaError, MoveError, OptionError, brief
 from ...play.bots import Bot, parse_bot_spec
 from ...play.hint import Hint, hint
-from ...play.records import RECORD_FORMAT, GameRecord, read_records, replay
+from ...play.records import HUMAN, RECORD_FORMAT, GameRecord, read_records, replay
 from ...position.documents import deal_position, read_position
 from ...position.table import seen_deal
 from ...rules.board import BUILTIN_BOARDS, Board, board_from_dict, load_board
@@ -67,7 +67,6 @@ from .face import WebFace
 Position = Any  # a position of any registered game: its ``position`` face's class (the position protocol)
 Ruleset = Any  # a rule set of any registered game (``load_game``)
 
-HUMAN = "human"
 MAX_RECORD_GAMES = 10_000  # records read from one upload, at most
 
 
