@@ -268,13 +268,13 @@ def _changed(record: GameRecord, change) -> str:
          "england (R20.3)"),
         (lambda d: d.pop("tiles"), "missing field 'tiles'"),
         (lambda d: d.update(tiles="meadow"), "field 'tiles' must be a list of names (text), not \"meadow\""),
-        (lambda d: d.update(gods=True), "field 'gods' names a parameter in the records of Kanaloa and Kahuna, not of Cannonball "
+        (lambda d: d.update(gods=True), "field 'gods' is a parameter of Kanaloa and Kahuna, not of Cannonball "
                                         "Colony, whose records name the rule set by players, countries, tiles"),
-        (lambda d: d.update(gods=False), "field 'gods' names a parameter in the records of Kanaloa and Kahuna, not of Cannonball "
+        (lambda d: d.update(gods=False), "field 'gods' is a parameter of Kanaloa and Kahuna, not of Cannonball "
                                          "Colony"),
-        (lambda d: d.update(preset="yucata"), "field 'preset' names a parameter in the records of Kanaloa and Kahuna, not of "
+        (lambda d: d.update(preset="yucata"), "field 'preset' is a parameter of Kanaloa and Kahuna, not of "
                                               "Cannonball Colony"),
-        (lambda d: d.update(board="oro"), "field 'board' names a parameter in the records of Kanaloa and Kahuna, not of Cannonball "
+        (lambda d: d.update(board="oro"), "field 'board' is a parameter of Kanaloa and Kahuna, not of Cannonball "
                                           "Colony"),
         (lambda d: d.update(bogus=1), "unknown field 'bogus'; a kanaloa-game/1 record has only the fields of its "
                                       "format"),

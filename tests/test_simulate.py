@@ -270,9 +270,9 @@ def test_replay_of_a_line_that_is_no_record(small_run, change, message):
         (lambda d: d.update(bogus=1), "unknown field 'bogus'; a kanaloa-game/1 record has only the fields of its "
                                       "format (docs/commands.md \"Game records\")"),
         (lambda d: d.update(countries=["france", "spain", "portugal", "england"]),
-         "field 'countries' names a parameter in the records of Cannonball Colony, not of Kanaloa, whose records name the rule set "
+         "field 'countries' is a parameter of Cannonball Colony, not of Kanaloa, whose records name the rule set "
          "by board, players, preset, gods"),
-        (lambda d: d.update(tiles=["meadow"]), "field 'tiles' names a parameter in the records of Cannonball Colony, not of Kanaloa"),
+        (lambda d: d.update(tiles=["meadow"]), "field 'tiles' is a parameter of Cannonball Colony, not of Kanaloa"),
         (lambda d: d["lineup"].__setitem__(2, "foo"), "field 'lineup' seat 2: bot spec 'foo': unknown bot 'foo'; "
                                                       "expected one of random, greedy"),
         (lambda d: d["lineup"].__setitem__(0, "greedy:width=0"), "field 'lineup' seat 0: bot spec 'greedy:width=0': "

@@ -364,7 +364,7 @@ def _check_keys(doc: dict, game: GameType, where: str) -> None:
             continue
         others = [g.title for g in game_types() if g is not game and key in _param_types(g)]
         if others:
-            raise OptionError(f"{where}: field {quote(key)} names a parameter in the records of {' and '.join(others)}, not of "
+            raise OptionError(f"{where}: field {quote(key)} is a parameter of {' and '.join(others)}, not of "
                               f"{game.title}, whose records name the rule set by {', '.join(own)}")
         raise OptionError(f"{where}: unknown field {quote(key)}; a {RECORD_FORMAT} record has only the fields of "
                           f"its format (docs/commands.md \"Game records\")")
