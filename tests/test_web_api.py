@@ -815,6 +815,7 @@ def test_the_bodies_that_are_taken_are_still_taken(client, records):
     ("/api/games", {"seats": ["human"] * 2, "players": None, "ruleset": "kahuna"}, "players: must be 2, not null"),
     ("/api/games", {"seats": ["human"] * 4, "seed": None}, "seed: must be a whole number from 0 to 2**64-1, not null"),
     ("/api/games", {"seats": None}, "seats: must be a list of 'human' or bot specs, one per player, not null"),
+    ("/api/games", {"seed": 3}, "seats: missing; give a list of 'human' or bot specs, one per player"),
     ("/api/games", {"seats": ["human"] * 4, "ruleset": None}, "ruleset: must be one of kanaloa, kahuna"),
     ("/api/games", {"seats": ["human"] * 4, "board": None}, "board: must be a built-in board's name or a board "
                                                              "file's content (a JSON object), not null"),
@@ -833,7 +834,8 @@ def test_the_bodies_that_are_taken_are_still_taken(client, records):
     ("/api/replays", {"records": "", "game": None}, "game: must be a whole number of 0 or more"),
 ])
 def test_a_null_is_no_value_and_is_refused_naming_the_field(client, path, body, message):
-    """A key left out has its default (docs/web.md); a null is refused, not taken for the default."""
+    """A key left out has its default (docs/web.md), or is missing when it has none (``seats``); a null is
+    refused, not taken for the default."""
     refused(client.post(path, json=body), 400, message)
 
 

@@ -356,7 +356,10 @@ class Step:
 
 
 def check_seats(seats: object, players: int) -> list[str]:
-    """Each seat ``"human"`` or a bot spec (``parse_bot_spec`` checks it), one per player."""
+    """Each seat ``"human"`` or a bot spec (``parse_bot_spec`` checks it), one per player (``seats`` is None when
+    the request gives none)."""
+    if seats is None:
+        raise OptionError(f"seats: missing; give {SEATS}")
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
         raise OptionError(f"seats {brief(seats)}: must be a list of 'human' or bot specs, one per player")
     if len(seats) != players:
