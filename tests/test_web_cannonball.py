@@ -227,14 +227,61 @@ def test_r20_2_a_deal_draws_from_the_tiles_sent_built_in_names_or_a_tile_files_c
     ({"countries": ["france", "prussia"]}, ("countries", "'prussia' is not a country", "R20.3")),
     ({"countries": ["france", "france"]}, ("countries", "france twice", "R20.3")),
     ({"players": 5}, ("players 5", "2, 3 or 4 players", "R20.1")),
-    ({"board": "oro"}, ("board", "Cannonball Colony has no such parameter")),
-    ({"gods": True}, ("gods", "Cannonball Colony has no such parameter")),
+    # a parameter of another game is a key a deal of Cannonball Colony does not take
+    ({"board": "oro"}, ("unknown key 'board'", "a deal of Cannonball Colony takes ruleset, seats, seed, players, "
+                                               "countries, tiles")),
+    ({"gods": True}, ("unknown key 'gods'",)),
 ])
 def test_a_bad_deal_is_refused_in_one_line_naming_the_field(client, params, words):
     body = {"ruleset": "cannonball", "players": 2, "seats": ["human", "human"], **params}
     if "players" in params and isinstance(params["players"], int):
         body["seats"] = ["human"] * 2
     refused(client.post("/api/games", json=body), 400, *words)
+
+
+def test_a_key_a_deal_does_not_take_is_refused_with_the_keys_it_takes(client):
+    body = {"ruleset": "cannonball", "players": 2, "seats": ["human", "random"], "seed": 7, "bogus": 1}
+    refused(client.post("/api/games", json=body), 400, "request body: unknown key 'bogus'",
+            "a deal of Cannonball Colony takes ruleset, seats, seed, players, countries, tiles")
+    refused(client.post("/api/positions", json={"ruleset": "cannonball", "players": 3, "seats": []}), 400,
+            "unknown key 'seats'", "an editor's deal of Cannonball Colony takes ruleset, seed, players, countries, "
+                                   "tiles")
+    refused(client.post("/api/tables", json={"ruleset": "cannonball", "hand": [], "tile": "meadow"}), 400,
+            "unknown key 'tile'", "a table of Cannonball Colony takes")
+    view = deal(client, seats=("human", "human"))
+    refused(client.post(f"/api/games/{view['id']}/move", json={"move": view["moves"][0], "space": "c2"}), 400,
+            "unknown key 'space'", "a move takes move")
+    assert client.get(f"/api/games/{view['id']}").json()["history"] == []
+
+
+@pytest.mark.parametrize(("field", "message"), [
+    ("players", "players: must be 2, 3 or 4, not null"),
+    ("countries", "countries: must be COUNTRY,..., not null"),
+    ("tiles", "tiles: must be a list of built-in tile names and tile files' content (JSON objects), not null"),
+    ("seed", "seed: must be a whole number from 0 to 2**64-1, not null"),
+    ("ruleset", "ruleset: must be one of kanaloa, kahuna, cannonball, not null"),
+])
+def test_a_null_is_refused_naming_the_field_never_taken_for_the_default(client, field, message):
+    """``players: null`` is no player count: it is refused, not dealt as the default 4 players (and then refused
+    as two seats for four players)."""
+    body = {"ruleset": "cannonball", "players": 2, "seats": ["human", "random"], "seed": 7, field: None}
+    assert refused(client.post("/api/games", json=body), 400, message).startswith(f"{field}:")
+    body.pop("seats")
+    refused(client.post("/api/positions", json=body), 400, message)
+
+
+def test_a_tile_sent_in_a_request_naming_a_key_twice_is_refused(client):
+    """A tile file's content in a deal's ``tiles`` or sent to be checked is read as ``--tiles`` reads a file: the
+    request's body is read strictly, so the key named twice is not lost before the tile's reader sees it."""
+    tile = json.dumps(POND).replace('"name": ', '"name": "other", "name": ', 1)
+    twice = "the key 'name' appears twice in one object"
+    body = '{"ruleset": "cannonball", "players": 2, "seats": ["human", "human"], "tiles": ["meadow", ' + tile + "]}"
+    refused(client.post("/api/games", content=body.encode()), 400, twice)
+    refused(client.post("/api/files/cannonball/check", content=tile.encode()), 400, twice)
+    rows = json.dumps(POND).replace('"rows": ', '"rows": [], "rows": ', 1)
+    refused(client.post("/api/files/cannonball/check", content=rows.encode()), 400, "the key 'rows' appears twice")
+    # the same tile, said once, is taken
+    assert client.post("/api/files/cannonball/check", json=POND).status_code == 200
 
 
 # -- tile files: the tile editor's server side ---------------------------------------------------------------

@@ -33,7 +33,7 @@ from typing import Any
 from ..errors import BoardError, OptionError, brief
 from ..interfaces.svgtags import COLOR_FILL
 from ..interfaces.web.face import Position, WebFace
-from ..rules.ruleset import ParameterError
+from ..rules.ruleset import Parameter, ParameterError
 from .display import country_colors, status_lines
 from .island import BUILTIN_TILES, TILE_FILES, TILE_FORMAT, TILE_LETTERS, Tile, load_tile
 from .reference import blockades_built, cannons_built, cannons_earned
@@ -54,6 +54,8 @@ from .state import (
 from .svg import TERRAIN_FILL
 
 __all__ = ["WEB", "CannonballWeb", "tile_json"]
+
+TILES_TAKE = "a list of built-in tile names and tile files' content (JSON objects)"  # a request's tiles
 
 
 def tile_json(tile: Tile) -> dict[str, Any]:
@@ -139,8 +141,7 @@ class CannonballWeb(WebFace):
         if isinstance(value, str):
             value = [name.strip() for name in value.split(",")]
         if not isinstance(value, list):
-            raise ParameterError("tiles", f"must be a list of built-in tile names and tile files' content (JSON "
-                                          f"objects), not {brief(value)}")
+            raise ParameterError("tiles", f"must be {TILES_TAKE}, not {brief(value)}")
         tiles: list[str | Tile] = []
         for entry in value:
             if isinstance(entry, dict):
@@ -155,6 +156,11 @@ class CannonballWeb(WebFace):
                                               f"and this server reads no file: a request sends a tile file's "
                                               f"content (a JSON object) instead")
         return tiles
+
+    def request_takes(self, parameter: Parameter) -> str:
+        if parameter.name == "tiles":
+            return TILES_TAKE
+        return parameter.takes
 
     def record_refusal(self, params: Mapping[str, object]) -> str | None:
         tiles = params.get("tiles")

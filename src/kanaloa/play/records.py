@@ -108,6 +108,7 @@ from fractions import Fraction
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import MAX_INPUT_BYTES, BoardError, MoveError, OptionError, quote, shorten, too_large
+from ..rules import jsontext
 from ..rules.board import Board, load_board
 from ..rules.registry import GameType, document_game, game_types, load_game
 from ..rules.rng import MASK64
@@ -297,19 +298,22 @@ def _is(value: object, kind: type) -> bool:
 
 
 def _brief(value: object) -> str:
-    """A field's value for a message, as JSON (the file is JSON), cut short when long."""
-    return shorten(json.dumps(value))
+    """A field's value for a message, as JSON (the file is JSON), cut short when long; a number too long to read
+    by its count of digits."""
+    return shorten(json.dumps(value, default=repr))
 
 
 def _parse(obj: dict | str, where: str) -> dict:
     if isinstance(obj, str):
         try:
-            obj = json.loads(obj)
+            obj = jsontext.loads(obj)  # a key named twice is refused; a number too long is the field's to refuse
+        except jsontext.DuplicateKey as exc:
+            raise OptionError(f"{where}: the key {quote(exc.args[0])} appears twice in one object; a record says "
+                              f"each thing once") from None
         except json.JSONDecodeError as exc:
             raise OptionError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno}); {ONE_PER_LINE}") from None
-        except (RecursionError, ValueError) as exc:  # nested too deeply, a number too long
-            raise OptionError(f"{where}: not valid JSON ({' '.join(str(exc).split())[:80]}); "
-                              f"{ONE_PER_LINE}") from None
+        except RecursionError:
+            raise OptionError(f"{where}: not valid JSON (nested far too deeply); {ONE_PER_LINE}") from None
     if not isinstance(obj, dict) or obj.get("format") != RECORD_FORMAT:
         raise OptionError(f"{where}: not a game record (a JSON object with \"format\": \"{RECORD_FORMAT}\"); "
                           f"{ONE_PER_LINE}")

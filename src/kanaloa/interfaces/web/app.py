@@ -9,6 +9,11 @@ for all of them:
   wrong method, 409 for a request that does not fit the game now (a bot to
   move, nothing to undo), 413 for a body over ``MAX_BODY_BYTES``.  An error
   of the program itself is a 500 with a one-line message and no traceback.
+- A body is read as the command line reads a file (``kanaloa.rules.jsontext``):
+  a key named twice in one object is refused, a number of thousands of digits
+  reaches its field's check, which refuses it.  Each request takes its own
+  keys (``games.check_fields``): another key, or a null for one of them, is
+  a 400 naming it.
 - No request names a file: boards (and a game's own data files, such as
   tiles) are built-in names or a file's content sent in the body.
 - A game's own static files (its web face's ``assets``, the page's module
@@ -41,16 +46,22 @@ from starlette.staticfiles import StaticFiles
 
 from ...errors import INPUT_LIMIT, MAX_INPUT_BYTES, KanaloaError, brief
 from ...play.bots import BOTS
+from ...rules import jsontext
 from ...rules.board import BUILTIN_BOARDS, board_to_dict, load_board
 from ...rules.registry import GameType, game_types
 from .face import WebFace
 from .games import (
+    HINT_FIELDS,
+    MOVE_FIELDS,
+    NO_FIELDS,
     Conflict,
+    Fields,
     HintBudget,
     PlayGame,
     Replay,
     TableGame,
     board_games,
+    check_fields,
     check_position,
     deal_for_editor,
     game_listing,
@@ -143,12 +154,24 @@ async def read_json(request: Request) -> dict[str, Any]:
     raw = b"".join(chunks)
     if not raw.strip():
         return {}
+    return parse_body(raw)
+
+
+def parse_body(raw: bytes) -> dict[str, Any]:
+    """A request body read as the command line reads a file (``kanaloa.rules.jsontext``): a key named twice in
+    one object is refused, and a number of thousands of digits is kept for the field's check to refuse."""
     try:
-        body = json.loads(raw.decode("utf-8"))
+        body = jsontext.loads(raw.decode("utf-8-sig"))  # a byte order mark is skipped, as in a file
     except UnicodeDecodeError as exc:
         raise BadRequest(400, f"request body: not UTF-8 text (byte {exc.start})") from None
-    except (ValueError, RecursionError) as exc:
-        raise BadRequest(400, f"request body: not valid JSON ({one_line(str(exc))[:80]})") from None
+    except jsontext.DuplicateKey as exc:
+        raise BadRequest(400, f"request body: the key {brief(exc.args[0])} appears twice in one object; a request "
+                              f"says each thing once") from None
+    except json.JSONDecodeError as exc:
+        raise BadRequest(400, f"request body: not valid JSON ({exc.msg} at line {exc.lineno} column "
+                              f"{exc.colno})") from None
+    except RecursionError:
+        raise BadRequest(400, "request body: not valid JSON (nested far too deeply)") from None
     if not isinstance(body, dict):
         raise BadRequest(400, "request body: must be a JSON object")
     return body
@@ -258,10 +281,11 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
         return session.view(at) if isinstance(session, Replay) else session.view()
 
     async def with_session(request: Request, kind: type, act: Callable[[Any, dict[str, Any]], Any],
-                           slow: bool = False) -> Response:
+                           fields: Fields = NO_FIELDS, what: str = "", slow: bool = False) -> Response:
         ident = request.path_params["id"]
         entry = sessions.get(ident, kind)
         body = await read_json(request) if request.method == "POST" else {}
+        check_fields(body, fields, what)
         async with entry.lock:
             session = entry.session
             assert not isinstance(session, Replay)
@@ -277,6 +301,7 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
     async def hint_for(request: Request, kind: type) -> Response:
         entry = sessions.get(request.path_params["id"], kind)
         body = await read_json(request)
+        check_fields(body, HINT_FIELDS, "a hint")
         async with entry.lock:
             session: PlayGame | TableGame = entry.session  # type: ignore[assignment]
             pos = session.hint_position().copy()
@@ -299,10 +324,11 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
             return await with_session(request, kind, lambda s, b: None)
 
         async def move(request: Request) -> Response:
-            return await with_session(request, kind, lambda s, b: s.play(b.get("move")), slow=True)
+            return await with_session(request, kind, lambda s, b: s.play(b.get("move")), MOVE_FIELDS, "a move",
+                                      slow=True)
 
         async def undo(request: Request) -> Response:
-            return await with_session(request, kind, lambda s, b: s.undo(), slow=True)
+            return await with_session(request, kind, lambda s, b: s.undo(), NO_FIELDS, "an undo", slow=True)
 
         async def hint(request: Request) -> Response:
             return await hint_for(request, kind)
@@ -324,7 +350,8 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
     # -- what only games have: bots and records -------------------------------------------
 
     async def game_bot(request: Request) -> Response:
-        return await with_session(request, PlayGame, lambda g, b: {"played": g.bot_move()}, slow=True)
+        return await with_session(request, PlayGame, lambda g, b: {"played": g.bot_move()}, NO_FIELDS,
+                                  "a bot move", slow=True)
 
     async def game_record(request: Request) -> Response:
         game: PlayGame = sessions.get(request.path_params["id"], PlayGame).session  # type: ignore[assignment]

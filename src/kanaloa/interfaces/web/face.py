@@ -16,7 +16,9 @@ face, a ``WebFace``:
 - ``view(position, moves)``: the keys of a view that are the game's own;
 - ``request_value(parameter, value)``: a game parameter as a request sends
   it, made what ``load_game`` takes: a data file comes as its content or a
-  built-in name, never as a path on the server's disk;
+  built-in name, never as a path on the server's disk; ``request_takes(p)``
+  says what that is, for the refusal of a null (``players: must be 2, 3 or
+  4, not null``);
 - ``record_refusal(params)``: why a game dealt from these parameters can
   have no record that deals it again, or None;
 - ``files``: the game's own data files, when it has some beside the boards
@@ -32,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...errors import OptionError
+from ...rules.ruleset import Parameter
 
 Position = Any  # a position of the game's own class (the ``position`` face)
 
@@ -65,6 +68,11 @@ class WebFace:
         """``value`` of the game's ``parameter`` as a request sends it, made what ``load_game`` takes; raises
         ``ParameterError`` naming the parameter for a value no request may give (a path on the server)."""
         return value
+
+    def request_takes(self, parameter: Parameter) -> str:
+        """What a request may give for the game's ``parameter``, for a message: what ``kanaloa games`` says it
+        takes, unless the request sends it otherwise than the command line (a data file's content)."""
+        return parameter.takes
 
     def record_refusal(self, params: Mapping[str, object]) -> str | None:
         """Why a game dealt from the request's parameters ``params`` can have no record that deals it again,

@@ -53,15 +53,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...errors import BoardError, KanaloaError, MoveError, OptionError, brief
+from ...errors import BoardError, KanaloaError, MoveError, OptionError, brief, quote
 from ...play.bots import Bot, parse_bot_spec
 from ...play.hint import Hint, hint
 from ...play.records import HUMAN, RECORD_FORMAT, GameRecord, read_records, replay
 from ...position.documents import deal_position, read_position
+from ...position.format import parse_json
 from ...position.table import seen_deal
+from ...rules import jsontext
 from ...rules.board import BUILTIN_BOARDS, Board, board_from_dict, load_board
-from ...rules.registry import GameType, document_game, game_type, game_types, load_game
-from ...rules.ruleset import ParameterError
+from ...rules.registry import GameType, document_game, game_names, game_type, game_types, load_game
+from ...rules.ruleset import Parameter, ParameterError
 from .face import WebFace
 
 Position = Any  # a position of any registered game: its ``position`` face's class (the position protocol)
@@ -128,10 +130,47 @@ def default_game() -> GameType:
     return document_game(None)
 
 
-def request_game(value: object) -> GameType:
+# -- the keys of a request ----------------------------------------------------------------
+#
+# Each request takes its own keys: any other key is refused, naming it and the keys the request takes, and so
+# is a null for any of them (docs/web.md "Errors": a key left out has its default; null is no value).  A
+# request's fields map each key it takes to what its value must be, for the refusal of a null.
+
+Fields = dict[str, str]
+
+SEATS = "a list of 'human' or bot specs, one per player"
+SEED = "a whole number from 0 to 2**64-1"
+BOARD = "a built-in board's name or a board file's content (a JSON object)"
+POSITION = "a position document: a JSON object, or its text"
+RECORDS = "the text of a 'kanaloa simulate --out' file"
+GAME_NUMBER = "a whole number of 0 or more, the game of the record to take"
+MOVE_FIELDS: Fields = {"move": "a move in notation"}
+HINT_FIELDS: Fields = {"iterations": "a whole number from 1 to 1000000", "seed": SEED}
+NO_FIELDS: Fields = {}
+POSITION_CHECK_FIELDS: Fields = {"position": POSITION, "board": BOARD}
+REPLAY_FIELDS: Fields = {"records": RECORDS, "game": GAME_NUMBER, "board": BOARD}
+
+
+def check_fields(body: dict[str, Any], fields: Fields, what: str) -> None:
+    """Refuse a key of ``body`` that ``fields`` lacks (``what`` is the request, ``a replay``) and a null for a key
+    it has.  Raises ``OptionError`` naming the key."""
+    for key, value in body.items():
+        if key not in fields:
+            raise OptionError(f"request body: unknown key {quote(key)}; {what} takes "
+                              f"{', '.join(fields) or 'no key'}")
+        if value is None:
+            raise OptionError(f"{key}: must be {fields[key]}, not null")
+
+
+def request_game(body: dict[str, Any]) -> GameType:
     """The game a request's ``ruleset`` names (the default game when absent).  Raises ``OptionError``."""
+    if "ruleset" not in body:
+        return default_game()
+    value = body["ruleset"]
+    if value is None:
+        raise OptionError(f"ruleset: must be one of {', '.join(game_names())}, not null")
     try:
-        return default_game() if value is None else game_type(value)
+        return game_type(value)
     except ParameterError as exc:
         raise request_error(exc) from None
 
@@ -142,16 +181,41 @@ def web_face(game: GameType) -> WebFace:
     return face
 
 
+def parameter_names(game: GameType) -> list[str]:
+    """The parameters a request may give ``game``: its own, and those it refuses with the rule's reason
+    (``also_takes``)."""
+    return [p.name for p in game.parameters] + [n for n in game.also_takes if all(p.name != n for p in game.parameters)]
+
+
+def deal_fields(game: GameType, fields: Fields) -> Fields:
+    """The keys of a request that deals ``game``: ``ruleset``, ``fields``, then the game's parameters, each as its
+    web face takes it from a request (a board as the app does)."""
+    face = web_face(game)
+    # the game's own parameter of each name, else another game's (a Kahuna deal's preset: Kanaloa's)
+    anywhere: dict[str, Parameter] = {p.name: p for g in (*game_types(), game) for p in g.parameters}
+    out: Fields = {"ruleset": f"one of {', '.join(game_names())}", **fields}
+    for name in parameter_names(game):
+        out[name] = BOARD if name == "board" else face.request_takes(anywhere[name])
+    return out
+
+
+def checked_deal(body: dict[str, Any], fields: Fields, what: str) -> GameType:
+    """The game a request that deals one asks for, the request's keys checked (``deal_fields``; ``what`` names
+    the request, ``a deal``).  Raises ``OptionError`` naming the key."""
+    game = request_game(body)
+    check_fields(body, deal_fields(game, fields), f"{what} of {game.title}")
+    return game
+
+
 def request_params(body: dict[str, Any], board: Board | None) -> tuple[GameType, dict[str, Any]]:
     """The game a request asks for (its ``ruleset``) and the game's parameters of the body, each as its web face
     makes it from the request (``board``, already read, is the board).  Raises ``OptionError`` naming the
     request's field."""
-    game = request_game(body.get("ruleset"))
+    game = request_game(body)
     face = web_face(game)
-    known = {p.name for g in game_types() for p in g.parameters} | set(game.also_takes)
     params: dict[str, Any] = {}
     try:
-        for name in sorted(known):
+        for name in parameter_names(game):
             if name in body and name != "board":
                 params[name] = face.request_value(name, body[name])
     except ParameterError as exc:
@@ -291,7 +355,10 @@ class Step:
 
 
 def check_seats(seats: object, players: int) -> list[str]:
-    """Each seat ``"human"`` or a bot spec (``parse_bot_spec`` checks it), one per player."""
+    """Each seat ``"human"`` or a bot spec (``parse_bot_spec`` checks it), one per player (``seats`` is None when
+    the request gives none)."""
+    if seats is None:
+        raise OptionError(f"seats: missing; give {SEATS}")
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
         raise OptionError(f"seats {brief(seats)}: must be a list of 'human' or bot specs, one per player")
     if len(seats) != players:
@@ -469,6 +536,13 @@ class PlayGame:
 
 def new_game(body: dict[str, Any]) -> PlayGame:
     """A ``PlayGame`` from a request (docs/web.md "Play"): a deal, an uploaded position or an uploaded record."""
+    if "position" in body:
+        check_fields(body, {"position": POSITION, "seats": SEATS, "board": BOARD}, "a new game from a position")
+    elif "record" in body:
+        check_fields(body, {"record": RECORDS, "game": GAME_NUMBER, "seats": SEATS, "board": BOARD},
+                     "a new game from a record")
+    else:
+        checked_deal(body, {"seats": SEATS, "seed": SEED}, "a deal")
     board = resolve_board(body["board"]) if "board" in body else None
     if "position" in body:
         pos = read_position(_document(body["position"], "position"), boards=board_loader(board))
@@ -503,12 +577,10 @@ def new_game(body: dict[str, Any]) -> PlayGame:
 
 
 def _document(value: object, what: str) -> dict[str, Any]:
-    """A JSON document sent as an object or as the text of a file."""
+    """A position document sent as an object or as the text of a file (read as the command line reads one: a
+    key named twice is refused)."""
     if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except (ValueError, RecursionError) as exc:
-            raise OptionError(f"{what}: not valid JSON ({' '.join(str(exc).split())[:80]})") from None
+        value = parse_json(value)
     if not isinstance(value, dict):
         raise OptionError(f"{what}: must be a JSON object")
     return value
@@ -540,7 +612,10 @@ def read_record(text: object, game: object = None, uploaded: Board | None = None
     """Game ``game`` of a ``simulate --out`` file's text (any one when it holds one game); a record's board is
     a built-in one or ``uploaded``, the board sent with it."""
     if isinstance(text, dict):
-        text = json.dumps(text)
+        try:
+            text = jsontext.dumps(text)  # a number too long for an integer is the records' reader's to refuse
+        except RecursionError:
+            raise OptionError("record: nested far too deeply") from None
     if not isinstance(text, str):
         raise OptionError("record: must be the text of a 'kanaloa simulate --out' file")
     if game is not None and (isinstance(game, bool) or not isinstance(game, int) or game < 0):
@@ -617,6 +692,12 @@ def hides_nothing(rs: Ruleset, field: str, name: object) -> OptionError | None:
 def new_table(body: dict[str, Any]) -> TableGame:
     """A ``TableGame`` from a request (docs/web.md "Table"): the deal as the viewer saw it (its hand, the cards
     turned face-up at the deal where the game turns some, the god tokens with the gods), or a viewer position."""
+    if "position" in body:
+        check_fields(body, {"position": POSITION, "board": BOARD}, "a table from a viewer position")
+    else:
+        checked_deal(body, {"viewer": "one of the game's players", "hand": "a list of the cards you were dealt",
+                            "face_up": "a list of the cards turned face-up at the deal",
+                            "tokens": "the god token on each island (a JSON object)"}, "a table")
     board = resolve_board(body["board"]) if "board" in body else None
     if "position" in body:
         pos = read_position(_document(body["position"], "position"), boards=board_loader(board))
@@ -670,6 +751,7 @@ class Replay:
 
 def new_replay(body: dict[str, Any]) -> Replay:
     """A ``Replay`` from a request: a record file's text, the game to take from it, and its board if not built in."""
+    check_fields(body, REPLAY_FIELDS, "a replay")
     rec = read_record(body.get("records"), body.get("game"), resolve_board(body["board"]) if "board" in body else None)
     pos = replay(rec, at=0)
     positions = [pos.copy()]
@@ -698,6 +780,7 @@ def check_position(body: dict[str, Any]) -> dict[str, Any]:
     """A position document of any game read by its game's reader (``read_position``), as the Editor mode checks
     it: ``position_view`` of it, the document written as the engine writes it.  Raises ``PositionError``
     naming the first bad field."""
+    check_fields(body, POSITION_CHECK_FIELDS, "a position check")
     board = resolve_board(body["board"]) if "board" in body else None
     return position_view(read_position(_document(body.get("position"), "position"), boards=board_loader(board)))
 
@@ -705,5 +788,6 @@ def check_position(body: dict[str, Any]) -> dict[str, Any]:
 def deal_for_editor(body: dict[str, Any]) -> dict[str, Any]:
     """A new full position to edit: a deal of the request's game and parameters (as for a new game) from its
     ``seed`` (0 by default)."""
+    checked_deal(body, {"seed": SEED}, "an editor's deal")
     board = resolve_board(body["board"]) if "board" in body else None
     return position_view(deal_position(request_rules(body, board), body.get("seed", 0)))
