@@ -24,15 +24,9 @@ SIGNATURE = 2309  # moves in the 24 signature games, pinned: a change to the rul
 
 
 def uniform_game(engine, players: int, seed: int) -> int:
-    """One random game as the bench defines it, played move by move through ``engine``: the moves made."""
-    state = engine.from_data(new_game(players, seed))
-    stream = SplitMix64(seed ^ CB.MOVE_SALT)
-    moves = 0
-    while not state.is_over:
-        legal = state.legal_actions()
-        state.apply(legal[stream.below(len(legal))])
-        moves += 1
-    return moves
+    """One random game as the bench defines it, played move by move through ``engine`` with the bench's own
+    move stream (``benchmark.play_random``): the moves made."""
+    return B.play_random(engine.from_data(new_game(players, seed)), seed ^ CB.MOVE_SALT)
 
 
 def test_the_face_is_the_registry_s_and_lists_the_game_s_workloads():
