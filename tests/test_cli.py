@@ -436,3 +436,26 @@ def test_show_has_no_stock_where_the_bridges_are_unlimited():
 
     lines = _bridge_lines(_first_build(load_game("kanaloa"), 3))
     assert lines[0] == "  red      1  BAFI-ORO" and not any("stock" in line for line in lines)
+
+
+@pytest.mark.parametrize("args", [["moves", "src/kanaloa/examples/midgame.json"],
+                                  ["hint", "src/kanaloa/examples/midgame.json", "--iterations", "300",
+                                   "--workers", "1"],
+                                  ["new", "--game", "cannonball", "--seed", "1"]])
+def test_a_reader_that_goes_away_is_no_error(args):
+    """``kanaloa moves x | head -1``: the reader closes the pipe after its first line; the command ends with
+    status 0 and says nothing, whichever version of click takes the broken pipe."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    for _ in range(3):  # the pipe may break at any write: try it a few times
+        proc = subprocess.Popen([sys.executable, "-m", "kanaloa", *args], cwd=root, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.read(1)
+        proc.stdout.close()
+        err = proc.stderr.read()
+        assert proc.wait(timeout=60) == 0, err
+        assert err == b"", err

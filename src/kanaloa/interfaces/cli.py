@@ -87,11 +87,24 @@ class KanaloaGroup(click.Group):
             click.echo(f"error: {_one_line(str(exc))}", err=True)
             sys.exit(EXIT_USAGE)
         except BrokenPipeError:
-            # The reader went away (``kanaloa moves x | head``): not an error of ours.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            sys.exit(0)
+            _reader_gone()
         sys.exit(result if isinstance(result, int) else 0)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        # Click (8.2 and later) takes a broken pipe in ``main`` itself and exits with status 1; it is taken
+        # here first, so that a reader that went away is no error of ours, whatever click's version.
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            _reader_gone()
+
+
+def _reader_gone() -> None:
+    """The reader of standard output went away (``kanaloa moves x | head``): not an error of ours, status 0.
+    What is still buffered goes nowhere, so that closing standard output at exit cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(0)
 
 
 def _one_line(message: str) -> str:
