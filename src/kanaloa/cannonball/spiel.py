@@ -38,7 +38,15 @@ from typing import Any
 import pyspiel
 
 from ..errors import KanaloaError
-from ..openspiel import GameRef, RegisteredGame, register_game, spiel_game_type, spiel_name, spiel_params
+from ..openspiel import (
+    GameRef,
+    RegisteredGame,
+    player_action_ids,
+    register_game,
+    spiel_game_type,
+    spiel_name,
+    spiel_params,
+)
 from ..rules.registry import game_type
 from .core import default_engine
 from .format import move_text, write_position
@@ -180,15 +188,7 @@ class CannonballSpielState(pyspiel.State):
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal actions of ``player`` (None: the player to move), ascending; none for the others."""
-        rules = self._rules
-        if rules.is_over:
-            return []
-        if player is not None and player != rules.to_move:
-            if player < 0:
-                raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
-            return []
-        ids = self._setup.game.ids
-        return [ids[code] for code in rules.legal_actions()]
+        return player_action_ids(self._rules, player, self._setup.game.ids)
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.legal_actions(player)

@@ -48,7 +48,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -59,8 +59,8 @@ from ..rules.registry import GameType, game_types, load_game
 from ..rules.rng import MASK64
 
 __all__ = ["LIST_JOIN", "PREFIX", "SEED", "GameRef", "RegisteredGame", "StringObserver", "game_for",
-           "list_parameters", "load", "parameter_defaults", "player_counts", "register", "register_game",
-           "registered", "ruleset_of", "spiel_game_type", "spiel_name", "spiel_params"]
+           "list_parameters", "load", "parameter_defaults", "player_action_ids", "player_counts", "register",
+           "register_game", "registered", "ruleset_of", "spiel_game_type", "spiel_name", "spiel_params"]
 
 PREFIX = "python_"  # an OpenSpiel game's name: the prefix and the registry's name of the game
 SEED = "seed"  # OpenSpiel's own parameter, beside the registry's
@@ -182,6 +182,19 @@ def spiel_game_type_of(g: GameType) -> pyspiel.GameType:
     if g.name not in _TYPES:
         _import_face(g)
     return _TYPES[g.name]
+
+
+def player_action_ids(state: Any, player: int | None, ids: Sequence[int]) -> list[int]:
+    """The OpenSpiel ids of ``player``'s legal actions in engine ``state`` (None: the player to move), ascending:
+    ``ids[code]`` of each legal action code; none once the game is over or for another player.  A negative
+    ``player`` (a pseudo-player) raises ``pyspiel.SpielError``, as OpenSpiel's own games do."""
+    if state.is_over:
+        return []
+    if player is not None and player != state.to_move:
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+    return [ids[code] for code in state.legal_actions()]
 
 
 class RegisteredGame(pyspiel.Game):

@@ -65,7 +65,7 @@ from ..rules.reference import reshuffle_knowledge, seen_leave_deck
 from ..rules.registry import GameType, game_types
 from ..rules.ruleset import Ruleset
 from ..rules.state import StateData
-from . import GameRef, RegisteredGame, register_game, spiel_game_type, spiel_name, spiel_params
+from . import GameRef, RegisteredGame, player_action_ids, register_game, spiel_game_type, spiel_name, spiel_params
 
 __all__ = ["SpielGame", "SpielState", "core_returns", "family_game_type", "game_for", "served_games"]
 
@@ -237,15 +237,7 @@ class SpielState(pyspiel.State):
         """The legal actions of ``player`` (None: the player to move); at a chance node, its outcomes."""
         if self.is_chance_node():
             return [x for x, n in enumerate(self._chance_counts()) if n]  # for any player, as OpenSpiel's
-        core = self._core
-        if core.is_over:
-            return []
-        if player is not None and player != core.to_move:
-            if player < 0:
-                raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
-            return []
-        ids = self._setup.game.ids
-        return [ids[code] for code in core.legal_actions()]
+        return player_action_ids(self._core, player, self._setup.game.ids)
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.legal_actions(player)
