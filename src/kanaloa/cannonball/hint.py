@@ -20,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .core import default_engine
 from .format import move_text
 from .reference import cannons_earned
 from .search import engine_data
@@ -66,7 +65,7 @@ class CannonballHint:
 
     @staticmethod
     def state_of(position: Any) -> Any:
-        return default_engine().from_data(position.data)
+        return position.on(None).state
 
     @staticmethod
     def move_name(ruleset: Any, state: Any, action: int) -> str:

@@ -374,19 +374,16 @@ def search_hint(core: Any, rs: Any, face: Any, iterations: int | None = None, se
         result = parallel.run(core, rs, settings, seeds, shares, main_seconds, stop=stopped, progress=report,
                               progress_every=PROGRESS_EVERY)
         line = result.principal_line()
-        names = []
-        walk = core.copy()
+        names = []  # each move of the line named in the state it is played in
+        after = core.copy()
         for action in line:
-            names.append(name(action, walk))
-            walk.apply(action)
+            names.append(name(action, after))
+            after.apply(action)
         spent = result.iterations
         interrupted = result.interrupted
         # The tree may end before the turn does: search on from the end of the line until the turn is over,
         # that is until the game is over or the engine gives the move to another player.  (After Ctrl-C
         # these searches stop at once, after their first few iterations.)
-        after = core.copy()
-        for action in line:
-            after.apply(action)
         while not after.is_over and after.to_move == mover:
             left = None
             if seconds is not None:
