@@ -499,7 +499,7 @@ def test_a_bot_choosing_an_illegal_move_is_caught(monkeypatch):
         def choose(self, state) -> int:
             return 0  # no action has code 0
 
-    monkeypatch.setattr(T, "parse_bot_spec", lambda spec: Cheat(spec))
+    monkeypatch.setattr(T, "parse_bot_spec", lambda spec, **_: Cheat(spec))
     with pytest.raises(RuntimeError, match="chose illegal action 0"):
         play_seated_game(load_game("kanaloa"), 1, FOUR, (1, 2, 3, 4))
 

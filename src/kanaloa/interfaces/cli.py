@@ -1187,7 +1187,7 @@ class _WithBotSpecs(KanaloaCommand):
 
         with formatter.section("Bot specs"):
             room = max(40, (formatter.width or 80) - formatter.current_indent)
-            for line in bot_specs_help(room).splitlines():
+            for line in bot_specs_help(room, measurement=True).splitlines():
                 formatter.write(f"{'':>{formatter.current_indent}}{line}\n" if line else "\n")
         super().format_epilog(ctx, formatter)
 

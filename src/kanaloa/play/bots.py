@@ -31,14 +31,25 @@ spec        what it does
             ``kanaloa.openspiel`` registers (the optional extra ``openspiel``)
 ``openspiel-mcts``
             OpenSpiel's Python MCTS on one determinisation per move
+``seer``    for measurement only: ``ismcts`` with its defaults on a state
+            that hides nothing, every determinisation the true state
+            (``kanaloa.play.seer``)
 ==========  ===============================================================
+
+The ``seer`` sees what its seat cannot, so it is an upper bound, not a
+player: it is in ``MEASUREMENT_BOTS``, not ``BOTS``, and ``parse_bot_spec``
+makes it only for a measurement of bots against bots (``measurement=True``:
+``kanaloa.play.tournament``, behind ``kanaloa simulate``); anything that plays
+for a person or advises one (hints, the web app, the viewer, tactics) is
+refused it with one line.  It takes the keys of ``ismcts``; ``reshuffle``
+changes nothing for it.
 
 Options (``key=value`` after the name, separated by ``:``):
 
 * every bot: ``seed`` (default 0; ``start`` re-seeds per game);
 * ``greedy``: ``width`` (default 400, the states it may look at per decision);
-* ``pimc`` and ``ismcts``: ``iterations`` (default 1000) or ``time``
-  (seconds per move), ``c`` (exploration, default 0.7), ``margin`` (weight of
+* ``pimc``, ``ismcts`` and ``seer``: ``iterations`` (default 1000) or
+  ``time`` (seconds per move), ``c`` (exploration, default 0.7), ``margin`` (weight of
   the point margin in the reward, default 0), ``policy`` (``heuristic`` or
   ``random`` rollouts, default heuristic), ``reshuffle`` (1: after a
   reshuffle the determinisations deal the deck from the cards the bot saw
@@ -46,8 +57,8 @@ Options (``key=value`` after the name, separated by ``:``):
   1), ``cut`` (N > 0: each rollout stops after N moves and a model fitted
   to the playout policy's own games judges the state, docs/engine.md
   "Rollouts cut short"; default 0, plays to the end; ``hint`` 40);
-* ``ismcts`` and ``hint``: ``expand`` (visits a tree node needs before its
-  moves are expanded, default 1), ``prior`` (weight of the core's heuristic
+* ``ismcts``, ``hint`` and ``seer``: ``expand`` (visits a tree node needs
+  before its moves are expanded, default 1), ``prior`` (weight of the core's heuristic
   move scores as priors, default 0), ``reuse`` (1: keep the tree through the
   turn, default 0), ``root_c`` (exploration at the root, default ``c``),
   ``one_order`` (1: search one order of builds that commute, default 0),
@@ -94,7 +105,7 @@ from ..search import ISMCTS, MCTS, Node, SearchResult
 from .game import POLICIES
 from .limits import MAX_ITERATIONS, MAX_SECONDS, number
 from .parallel import merge, pack, split_iterations
-from .settings import HINT_SETTINGS
+from .settings import HINT_SETTINGS, ISMCTS_SETTINGS
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
@@ -302,6 +313,30 @@ class HintBot(ISMCTSBot):
                          root_c=root_c, one_order=one_order, reshuffle=reshuffle, cut=cut, **options)
 
 
+class SeerBot(ISMCTSBot):
+    """The ``ismcts`` search, with ``ISMCTS_SETTINGS`` as its defaults, on a state that hides nothing: every
+    determinisation is the true state (``kanaloa.play.seer``).  For measurement only: ``parse_bot_spec``
+    makes one only for a measurement (``measurement=True``, ``kanaloa simulate``), and nothing that plays for
+    a person or advises one may seat it."""
+
+    name = "seer"
+
+    def __init__(self, spec: str, c: float = ISMCTS_SETTINGS.c, margin: float = ISMCTS_SETTINGS.margin,
+                 expand: int = ISMCTS_SETTINGS.expand_after, prior: float = ISMCTS_SETTINGS.prior,
+                 reuse: int = int(ISMCTS_SETTINGS.reuse), policy: str = POLICY_NAMES[ISMCTS_SETTINGS.policy],
+                 root_c: float | None = ISMCTS_SETTINGS.root_c, one_order: int = int(ISMCTS_SETTINGS.one_order),
+                 reshuffle: int = int(ISMCTS_SETTINGS.reshuffle), cut: int = ISMCTS_SETTINGS.cut,
+                 **options: Any) -> None:
+        super().__init__(spec, c=c, margin=margin, expand=expand, prior=prior, reuse=reuse, policy=policy,
+                         root_c=root_c, one_order=one_order, reshuffle=reshuffle, cut=cut, **options)
+
+    def start(self, ruleset: Ruleset, seed: int) -> None:
+        super().start(ruleset, seed)
+        from .seer import SeeingGame  # the one import of the seer's sight (tests/test_seer.py)
+
+        self._game = SeeingGame(self._game)
+
+
 class PIMCBot(SearchBot):
     """Perfect-information Monte Carlo: plain UCT on several determinisations, visits summed as votes."""
 
@@ -488,29 +523,41 @@ BOTS: dict[str, tuple[type, dict[str, _Option]]] = {
     "openspiel-ismcts": (OpenSpielISMCTSBot, _OPENSPIEL),
     "openspiel-mcts": (OpenSpielMCTSBot, _OPENSPIEL),
 }
+# The bots for measurement only, which see what their seat cannot: ``parse_bot_spec`` makes them only for a
+# measurement (``kanaloa simulate``); ``BOTS`` above are the bots anything may seat (the web app lists them).
+MEASUREMENT_BOTS: dict[str, tuple[type, dict[str, _Option]]] = {
+    "seer": (SeerBot, _ISMCTS),
+}
 
 
 _OPENSPIEL_BOTS = ("openspiel-ismcts", "openspiel-mcts")
 
 
-def parse_bot_spec(spec: str, playing: bool = True) -> Bot:
+def parse_bot_spec(spec: str, playing: bool = True, measurement: bool = False) -> Bot:
     """The bot a spec names, e.g. ``"ismcts:iterations=1000:c=0.7"``.
 
     Raises ``OptionError`` naming the spec and the bad part: an unknown bot
     or key, a key given twice, a value of the wrong type or out of range,
     and, unless ``playing`` is false (a spec read that no bot will play by,
     such as a game record's lineup), a bot whose optional extra is not
-    installed.  Long specs, keys and values are quoted cut short
-    (``errors.brief``).
+    installed, and a bot for measurement only (``MEASUREMENT_BOTS``: the
+    ``seer``, which sees every hand) unless ``measurement`` is true: only a
+    measurement of bots against bots (``kanaloa simulate``) may seat one,
+    never a game with people or anything that advises them.  Long specs,
+    keys and values are quoted cut short (``errors.brief``).
     """
     where = f"bot spec {brief(spec)}"
+    known = {**BOTS, **MEASUREMENT_BOTS} if measurement or not playing else BOTS
     if not isinstance(spec, str) or not spec.strip():
-        raise OptionError(f"{where}: empty; expected one of {', '.join(BOTS)}")
+        raise OptionError(f"{where}: empty; expected one of {', '.join(known)}")
     name, *parts = spec.strip().split(":")
     name = name.strip().lower()
-    if name not in BOTS:
-        raise OptionError(f"{where}: unknown bot {quote(name)}; expected one of {', '.join(BOTS)}")
-    cls, allowed = BOTS[name]
+    if name in MEASUREMENT_BOTS and name not in known:
+        raise OptionError(f"{where}: {name} sees what its seat cannot (every hand, the order of the deck), so it "
+                          f"is for measurement only (kanaloa simulate) and cannot play or advise here")
+    if name not in known:
+        raise OptionError(f"{where}: unknown bot {quote(name)}; expected one of {', '.join(known)}")
+    cls, allowed = known[name]
     if playing and name in _OPENSPIEL_BOTS and not openspiel_installed():
         raise OptionError(f"{where}: {name} needs the optional extra openspiel (the open-spiel package); install "
                           f"it with {OPENSPIEL_INSTALL}")
@@ -525,13 +572,13 @@ def parse_bot_spec(spec: str, playing: bool = True) -> Bot:
         if key in options:
             raise OptionError(f"{where}: key {quote(key)} is given twice")
         options[key] = _option_value(where, key, text, allowed[key])
-    if name in ("pimc", "ismcts", "hint", *_OPENSPIEL_BOTS) and "iterations" in options and "time" in options:
+    if name in ("pimc", "ismcts", "hint", "seer", *_OPENSPIEL_BOTS) and "iterations" in options and "time" in options:
         raise OptionError(f"{where}: key 'time' cannot be combined with 'iterations'; give one budget")
     if options.get("halving") and int(options.get("trees", 1)) > 1:
         raise OptionError(f"{where}: key 'halving' cannot be combined with 'trees' above 1: each tree's race "
                           f"would choose its own move")
     margin = options.get("margin", 0.0)
-    if name in ("pimc", "ismcts", "hint") and isinstance(margin, float) and margin > 1.0:
+    if name in ("pimc", "ismcts", "hint", "seer") and isinstance(margin, float) and margin > 1.0:
         raise OptionError(f"{where}: key 'margin' must be within [0, 1], not {margin}")
     return cls(spec.strip(), **options)
 
@@ -577,6 +624,10 @@ _SPEC_HELP = {
              f"reuse={int(HINT_SETTINGS.reuse)}, one_order={int(HINT_SETTINGS.one_order)}, "
              f"margin={HINT_SETTINGS.margin:g}, expand={HINT_SETTINGS.expand_after}, "
              f"reshuffle={int(HINT_SETTINGS.reshuffle)}, cut={HINT_SETTINGS.cut})"),
+    "seer": ("ismcts with its defaults, searching the true state: every determinisation "
+             "is the game as it stands (every hand, the deck in its order, the face-down discards, the chance to "
+             "come), so its results bound what knowing everything is worth to the same search; reshuffle changes "
+             "nothing"),
     # keys
     "seed": "mixed into the seed each game gives the bot",
     "width": "positions looked at per decision",
@@ -618,12 +669,15 @@ def _default(cls: type, key: str) -> object:
     return None
 
 
-def bot_specs_help(width: int = 76) -> str:
+def bot_specs_help(width: int = 76, measurement: bool = False) -> str:
     """The bots and every key of their specs, for ``simulate --help`` and the README.
 
     Made from ``BOTS`` (names, keys, types, ranges, choices) and the bots'
     constructors (defaults), so it lists exactly what ``parse_bot_spec``
-    takes.  Lines are wrapped to ``width`` characters.
+    takes.  With ``measurement`` (the help of a command that measures bots
+    against bots), a last paragraph lists the bots for measurement only
+    (``MEASUREMENT_BOTS``), whose keys are among those above.  Lines are
+    wrapped to ``width`` characters.
     """
     import textwrap
 
@@ -654,4 +708,11 @@ def bot_specs_help(width: int = 76) -> str:
         if default is not None:
             kind += f"; default {default:g}" if isinstance(default, float) else f"; default {default}"
         lines += entry(shown[key], f"{_SPEC_HELP.get(key, key)} ({kind})", indent)
+    if measurement:
+        lines += ["", *textwrap.wrap("For measurement only (this command seats them; no hint, web game or "
+                                     "viewer ever does):", width), ""]
+        indent = max(len(name) for name in BOTS)
+        for name, (_, allowed) in MEASUREMENT_BOTS.items():
+            assert all(key in keys for key in allowed), f"{name}: a key the list above lacks"
+            lines += entry(name, f"{_SPEC_HELP.get(name, name)}; keys: {', '.join(allowed)}", indent)
     return "\n".join(lines)

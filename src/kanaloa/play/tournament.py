@@ -8,6 +8,11 @@ with or without Might of the Gods, R14; every other game the registry
 lists) on the compiled core.  ``make_tournament`` checks it all once;
 ``kanaloa.play.simulate`` runs one and sums up how each bot did.
 
+**The bots** are any specs of ``kanaloa.play.bots``, those for measurement
+only (``seer``, which sees every hand) included: a tournament measures bots
+against bots, and is the one place that may seat them
+(``parse_bot_spec(..., measurement=True)``).
+
 **The game** is reached only through its rule set and the registry's
 ``position`` face: a game is dealt with ``position.deal(ruleset, seed,
 engine)`` on the compiled core, the bots choose from the position's engine
@@ -135,7 +140,7 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, *, game: str | N
     if not specs or any(not s for s in specs):
         raise OptionError(f"--bots {quote(given)}: expected comma-separated bot specs, one per seat, with none empty")
     for spec in specs:
-        parse_bot_spec(spec)  # raises OptionError naming the spec and the bad part
+        parse_bot_spec(spec, measurement=True)  # raises OptionError naming the spec and the bad part
     if players is not None and players != len(specs):
         raise OptionError(f"--players {players}: --bots names {len(specs)} bots; the lineup has one bot per seat, "
                           f"so give {players} specs (repeat a spec to seat it more than once)")
@@ -154,7 +159,7 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, *, game: str | N
         raise OptionError(f"--bots {quote(given)}: {len(specs)} bot(s) for a game of {ruleset.players} players; "
                           f"the lineup has one bot per seat")
     for spec in dict.fromkeys(specs):
-        parse_bot_spec(spec).check(ruleset)  # a bot the game cannot seat (a face it lacks), named
+        parse_bot_spec(spec, measurement=True).check(ruleset)  # a bot the game cannot seat (a face it lacks), named
     p = len(specs)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise OptionError(f"--games {brief(games)}: must be a positive whole number")
@@ -187,7 +192,7 @@ def schedule(t: Tournament, first: int = 0) -> Iterator[int]:
 def search_budget(spec: str) -> tuple[int | None, float | None]:
     """The iterations or seconds a move of the bot of ``spec`` searches, ``(None, None)`` for a bot that
     does not search."""
-    bot = parse_bot_spec(spec)
+    bot = parse_bot_spec(spec, measurement=True)
     return getattr(bot, "iterations", None), getattr(bot, "seconds", None)
 
 
@@ -238,7 +243,7 @@ def _play(ruleset: Ruleset, deal_seed: int, seating: Sequence[str], bot_seeds: S
     rules = _shared(ruleset)
     position = deal(rules, deal_seed)
     state = position.state  # the position's own engine state, played on in place
-    bots = [parse_bot_spec(spec) for spec in seating]
+    bots = [parse_bot_spec(spec, measurement=True) for spec in seating]
     for bot, seed in zip(bots, bot_seeds, strict=True):
         bot.start(rules, seed)
     actions: list[int] = []
