@@ -4,6 +4,8 @@
   the one place where the searches meet the compiled rules core;
 - ``bots``: players that choose a move, built from specs such as
   ``ismcts:iterations=1000``;
+- ``seer``: a search state whose every determinisation is the true state, for the bot ``seer``, an upper
+  bound for measurement that nothing advising a player may use;
 - ``hint``: the best move for the player to move, from what that player knows;
 - ``parallel``: root-parallel search on worker processes, their trees merged (for hints);
 - ``tournament``: tournaments (the lineup, rotations, seeds) and the game runner;
