@@ -1497,54 +1497,157 @@ cdef long long playout_state(CState* s, uint64_t seed, int policy, long long pli
 # Rollouts cut short (search, not rules; docs/engine.md "Rollouts cut short")
 # ---------------------------------------------------------------------------
 
-DEF CUT_FEATURES = 6     # per color, see cut_features
+DEF CUT_FEATURES = 11    # per color, see color_features
+DEF CUT_WIDTH = 22       # per seat: the features of each of its colors (two with 2 players, R15.1)
 DEF CUT_BUCKETS = 7      # the phases a model is fitted for, see cut_bucket
+
+CUT_FEATURE_NAMES = ("banked", "scored_now", "islands", "bridges", "hand", "seats_to_move", "near_control",
+                     "near_control_in_hand", "threatened_bridges", "buildable_links", "god_tokens")
 
 
 cdef inline int cut_bucket(const CState* s) noexcept nogil:
-    """The phase of a cut state: rounds 1 and 2 each in three parts by the cards left in the deck (more than
-    3/8 of all cards, more than 3/16, fewer), then the final round (6)."""
+    """The phase of a cut state.  Kanaloa: rounds 1 and 2 each in three parts by the cards left in the deck
+    (more than 3/8 of all cards, more than 3/16, fewer), then the final round (6).  Kahuna: each of its three
+    decks (R16.6) in two parts (more than half of all cards left, fewer; after a reshuffle, more than a
+    quarter), then the final round (6)."""
     cdef int left = s.deck_end - s.deck_top, cards = s.board.n_cards
-    if s.round == ROUND_FINAL:
+    if s.round == ROUND_FINAL or s.round == ROUND_OVER:
         return 6
+    if s.game == GAME_KAHUNA:
+        if s.round == ROUND_1:
+            return 0 if 2 * left > cards else 1
+        return (2 if s.round == ROUND_2 else 4) + (0 if 4 * left > cards else 1)
     return (0 if s.round == ROUND_1 else 3) + (0 if 8 * left > 3 * cards else (1 if 16 * left > 3 * cards else 2))
 
 
-cdef void cut_features(const CState* s, double* f) noexcept nogil:
-    """``f[color * CUT_FEATURES + k]``: 0 points banked, 1 the island points if the game were scored now (R11),
-    2 islands controlled, 3 bridges, 4 cards in hand, 5 seats until that color's player moves."""
+cdef inline int cut_colors_per_seat(int game, int players) noexcept nogil:
+    return 2 if game == GAME_KANALOA and players == TWO_PLAYERS else 1
+
+
+cdef void color_features(const CState* s, double* f) noexcept nogil:
+    """``f[color * CUT_FEATURES + k]`` (``CUT_FEATURE_NAMES``): 0 points banked; 1 the points a scoring now
+    would give (Kanaloa: R11 with its bonus; Kahuna: R16.7's difference of islands); 2 islands controlled;
+    3 bridges; 4 cards in the hand of the color's seat; 5 seats until that seat moves; 6 islands one bridge
+    short of the color's majority with a free link; 7 those of them the hand can build on now (a free link
+    with an end it holds a card of, R4); 8 the color's bridges on islands another color is one bridge short
+    of taking (R6 would sweep them); 9 free links the hand can build on; 10 unused god tokens (R14.2)."""
+    cdef const BoardTables* b = s.board
     cdef int32_t now[MAX_COLORS]
-    cdef int c, n = s.n_colors
+    cdef uint64_t occ = occupied_links(s), free, payable
+    cdef uint64_t reach[MAX_SEATS]
+    cdef uint32_t near[MAX_COLORS]
+    cdef uint32_t held, pairs
+    cdef int c, o, x, k, n = s.n_colors, seat, size, cnt, top = 0
+    cdef int ctrl[MAX_COLORS]
     for c in range(n):
         now[c] = 0
-    island_points(s, 1, now)
+        near[c] = 0
+        ctrl[c] = islands_controlled(s, c)
+    for seat in range(s.n_players):
+        held = islands_in_hand(s, seat, &pairs)
+        reach[seat] = hand_reach(b, held, pairs, &payable)
+    if s.game == GAME_KAHUNA:
+        for c in range(n):
+            if ctrl[c] > top:
+                top = ctrl[c]
+        for c in range(n):
+            cnt = 0
+            for o in range(n):
+                if o != c and ctrl[o] > cnt:
+                    cnt = ctrl[o]
+            now[c] = ctrl[c] - cnt if ctrl[c] > cnt else 0
+    else:
+        island_points(s, 1, now)
+    for x in range(b.n_islands):
+        free = b.island_links[x] & ~occ
+        if not free:
+            continue
+        size = b.island_size[x]
+        for o in range(n):
+            cnt = popcount(s.bridges[o] & b.island_links[x])
+            if 2 * cnt <= size and 2 * (cnt + 1) > size:
+                near[o] |= 1u << x
     for c in range(n):
-        f[c * CUT_FEATURES + 0] = s.scores[c]
-        f[c * CUT_FEATURES + 1] = now[c]
-        f[c * CUT_FEATURES + 2] = islands_controlled(s, c)
-        f[c * CUT_FEATURES + 3] = popcount(s.bridges[c])
-        f[c * CUT_FEATURES + 4] = s.hand_size[s.seat_of_color[c]]
-        f[c * CUT_FEATURES + 5] = (s.seat_of_color[c] - s.to_move + s.n_players) % s.n_players
+        seat = s.seat_of_color[c]
+        k = c * CUT_FEATURES
+        f[k + 0] = s.scores[c]
+        f[k + 1] = now[c]
+        f[k + 2] = ctrl[c]
+        f[k + 3] = popcount(s.bridges[c])
+        f[k + 4] = s.hand_size[seat]
+        f[k + 5] = (seat - s.to_move + s.n_players) % s.n_players
+        f[k + 6] = popcount(near[c])
+        f[k + 7] = 0
+        f[k + 8] = 0
+        for x in range(b.n_islands):
+            if (near[c] >> x) & 1 and b.island_links[x] & ~occ & reach[seat]:
+                f[k + 7] += 1
+            for o in range(n):
+                if o != c and (near[o] >> x) & 1:
+                    f[k + 8] += popcount(s.bridges[c] & b.island_links[x])
+                    break
+        f[k + 9] = popcount(reach[seat] & b.all_links & ~occ)
+        f[k + 10] = 0
+        if s.gods:
+            for o in range(GOD_KINDS):
+                f[k + 10] += s.gods_owned[seat][o]
+
+
+cdef int cut_features(const CState* s, double* f) noexcept nogil:
+    """``f[seat * width + k]``, the features a model weighs for each seat; return ``width``.  With one color a
+    seat, its color's ``color_features``; with two (R15.1), those of the color with fewer points (banked plus
+    a scoring now; the first color on a tie) and then the other's, as R15.5 ranks a player by the weaker."""
+    cdef double g[MAX_COLORS * CUT_FEATURES]
+    cdef int seat, c, k, a, bb, per = cut_colors_per_seat(s.game, s.n_players)
+    color_features(s, g)
+    for seat in range(s.n_players):
+        if per == 1:
+            c = s.color_of_seat[seat]
+            for k in range(CUT_FEATURES):
+                f[seat * CUT_FEATURES + k] = g[c * CUT_FEATURES + k]
+            continue
+        a = seat
+        bb = seat + s.n_players
+        if g[bb * CUT_FEATURES] + g[bb * CUT_FEATURES + 1] < g[a * CUT_FEATURES] + g[a * CUT_FEATURES + 1]:
+            a, bb = bb, a
+        for k in range(CUT_FEATURES):
+            f[seat * 2 * CUT_FEATURES + k] = g[a * CUT_FEATURES + k]
+            f[seat * 2 * CUT_FEATURES + CUT_FEATURES + k] = g[bb * CUT_FEATURES + k]
+    return per * CUT_FEATURES
 
 
 cdef class CutModel:
-    """What a rollout cut short is worth: for each phase (``cut_bucket``), weights of the cut features.
+    """What a rollout cut short is worth: for each phase (``cut_bucket``), weights of each seat's features
+    (``cut_features``: ``width`` numbers a seat).
 
-    ``win[b]`` (CUT_FEATURES numbers): a color's win chance is the softmax over
-    the colors of the weighted sum of its features.  ``points[b]``
-    (CUT_FEATURES + 1, the last a constant): a color's expected final points.
-    ``players``: the player count it was fitted for (3 or 4; one color each).
-    Fitted from the heuristic policy's own games (``kanaloa.tools.cutfit``).
+    ``win[b]`` (``width`` numbers): a seat's win chance is the softmax over the
+    seats of the weighted sum of its features.  ``points[b]`` (``CUT_FEATURES``
+    + 1, the last a constant): a color's expected final points, from its own
+    ``color_features``.  ``players``, ``game`` (``GAME_KANALOA``
+    or ``GAME_KAHUNA``) and ``gods``: the games it was fitted for.  Fitted from
+    the heuristic policy's own games (``kanaloa.tools.cutfit``).
     """
 
-    cdef double win[CUT_BUCKETS][CUT_FEATURES]
+    cdef double win[CUT_BUCKETS][CUT_WIDTH]
     cdef double points[CUT_BUCKETS][CUT_FEATURES + 1]
     cdef readonly int players
+    cdef readonly int game
+    cdef readonly bint gods
+    cdef readonly int width
 
-    def __init__(self, players, win, points):
+    def __init__(self, players, win, points, game=GAME_KANALOA, gods=False):
         cdef int b, k
-        self.players = _as_int(players, "players", 3, MAX_SEATS)
-        for name, rows, width in (("win", win, CUT_FEATURES), ("points", points, CUT_FEATURES + 1)):
+        self.game = _as_int(game, "game", GAME_KANALOA, GAME_KAHUNA)
+        if not isinstance(gods, bool):
+            raise ValueError(f"gods: must be true or false, not {gods!r}")
+        self.gods = gods
+        if self.game == GAME_KAHUNA and gods:
+            raise ValueError("gods: Kahuna has no gods (R16)")
+        self.players = _as_int(players, "players", TWO_PLAYERS, MAX_SEATS)
+        if self.game == GAME_KAHUNA and self.players != TWO_PLAYERS:
+            raise ValueError("players: Kahuna is for 2 players (R16.1)")
+        self.width = CutModel.shape(self.game, self.players)[1]
+        for name, rows, width in (("win", win, self.width), ("points", points, CUT_FEATURES + 1)):
             if not isinstance(rows, (list, tuple)) or len(rows) != CUT_BUCKETS:
                 raise ValueError(f"{name}: must be {CUT_BUCKETS} rows")
             for b, row in enumerate(rows):
@@ -1559,9 +1662,44 @@ cdef class CutModel:
                         self.points[b][k] = x
 
     @staticmethod
-    def shape():
-        """(buckets, features): the rows a model has and the features each row weighs."""
-        return CUT_BUCKETS, CUT_FEATURES
+    def shape(game=GAME_KANALOA, players=4):
+        """(buckets, width): the rows a model of ``game`` with ``players`` has and the features each row weighs
+        per seat (``CUT_FEATURES`` per color of the seat)."""
+        return CUT_BUCKETS, cut_colors_per_seat(game, players) * CUT_FEATURES
+
+    @staticmethod
+    def feature_names(game=GAME_KANALOA, players=4):
+        """The names of the ``width`` features a seat has, in order (``weak_``/``strong_`` with two colors)."""
+        if cut_colors_per_seat(game, players) == 1:
+            return list(CUT_FEATURE_NAMES)
+        return [f"weak_{n}" for n in CUT_FEATURE_NAMES] + [f"strong_{n}" for n in CUT_FEATURE_NAMES]
+
+
+cdef void cut_estimate(const CState* s, CutModel model, double* chances, double* expected) noexcept:
+    """The model's win chance for each seat of ``s`` and expected final points for each color."""
+    cdef double f[MAX_SEATS * CUT_WIDTH]
+    cdef double g[MAX_COLORS * CUT_FEATURES]
+    cdef double top = -1e300, total = 0.0, v, x
+    cdef int seat, c, k, w, bucket = cut_bucket(s)
+    w = cut_features(s, f)
+    color_features(s, g)
+    for c in range(s.n_colors):
+        x = model.points[bucket][CUT_FEATURES]
+        for k in range(CUT_FEATURES):
+            x += model.points[bucket][k] * g[c * CUT_FEATURES + k]
+        expected[c] = x
+    for seat in range(s.n_players):
+        v = 0.0
+        for k in range(w):
+            v += model.win[bucket][k] * f[seat * w + k]
+        chances[seat] = v
+        if v > top:
+            top = v
+    for seat in range(s.n_players):
+        chances[seat] = exp(chances[seat] - top)
+        total += chances[seat]
+    for seat in range(s.n_players):
+        chances[seat] /= total
 
 
 # ---------------------------------------------------------------------------
@@ -2650,50 +2788,87 @@ cdef class CoreState:
             playout_state(&self.st, s0, pol)
 
     def cut_features(self):
-        """(phase, features of every color) as ``playout_cut`` judges this state (``CutModel``)."""
-        cdef double f[MAX_COLORS * CUT_FEATURES]
-        cut_features(&self.st, f)
-        return cut_bucket(&self.st), [[f[c * CUT_FEATURES + k] for k in range(CUT_FEATURES)]
-                                      for c in range(self.st.n_colors)]
+        """(phase, features of every seat) as ``playout_cut`` judges this state's win chances (``CutModel``)."""
+        cdef double f[MAX_SEATS * CUT_WIDTH]
+        cdef int w = cut_features(&self.st, f)
+        return cut_bucket(&self.st), [[f[seat * w + k] for k in range(w)] for seat in range(self.st.n_players)]
+
+    def color_features(self):
+        """The features of every color, from which ``playout_cut`` judges its final points (``CutModel``)."""
+        cdef double g[MAX_COLORS * CUT_FEATURES]
+        color_features(&self.st, g)
+        return [[g[c * CUT_FEATURES + k] for k in range(CUT_FEATURES)] for c in range(self.st.n_colors)]
+
+    def _check_model(self, CutModel model):
+        if model.game != self.st.game or model.players != self.st.n_players or model.gods != bool(self.st.gods):
+            raise ValueError(f"model: fitted for {'Kahuna' if model.game == GAME_KAHUNA else 'Kanaloa'} with "
+                             f"{model.players} players{' and the gods' if model.gods else ''}; this game is "
+                             f"{'Kahuna' if self.st.game == GAME_KAHUNA else 'Kanaloa'} with {self.st.n_players} "
+                             f"players{' and the gods' if self.st.gods else ''}")
 
     def playout_cut(self, seed, policy, plies, CutModel model not None):
         """Play at most ``plies`` moves as ``playout(seed, policy)`` would; None if the game ended, else
-        (each seat's estimated win chance, each seat's expected final points) from ``model``.
+        (each seat's estimated win chance, each color's expected final points) from ``model``.
 
-        Raises ValueError unless the state has one color per seat and ``model.players`` seats.
+        Raises ValueError unless ``model`` was fitted for this state's game, player count and gods.
         """
         cdef uint64_t s0 = _seed(seed)
         cdef int pol = _policy(policy)
         cdef long long n = _as_int(plies, "plies", 0, 1 << 62)
-        cdef double f[MAX_COLORS * CUT_FEATURES]
-        cdef double v[MAX_COLORS]
-        cdef double top = -1e300, total = 0.0, x
-        cdef int c, k, bucket, colors = self.st.n_colors
-        if colors != self.st.n_players or model.players != self.st.n_players:
-            raise ValueError(f"model: fitted for {model.players} players, one color each; "
-                             f"this game has {self.st.n_players} players and {colors} colors")
-        if self.st.game != GAME_KANALOA or self.st.gods:
-            raise ValueError("model: fitted for Kanaloa without the gods (R14)")
+        cdef double chances[MAX_SEATS]
+        cdef double expected[MAX_COLORS]
+        cdef int seat
+        self._check_model(model)
         with nogil:
             playout_state(&self.st, s0, pol, n)
         if self.st.round == ROUND_OVER:
             return None
-        cut_features(&self.st, f)
-        bucket = cut_bucket(&self.st)
-        expected = []
-        for c in range(colors):
-            v[c] = 0.0
-            x = model.points[bucket][CUT_FEATURES]
-            for k in range(CUT_FEATURES):
-                v[c] += model.win[bucket][k] * f[c * CUT_FEATURES + k]
-                x += model.points[bucket][k] * f[c * CUT_FEATURES + k]
-            expected.append(x)
-            if v[c] > top:
-                top = v[c]
-        for c in range(colors):
-            v[c] = exp(v[c] - top)
-            total += v[c]
-        return [v[c] / total for c in range(colors)], expected
+        cut_estimate(&self.st, model, chances, expected)
+        return ([chances[seat] for seat in range(self.st.n_players)],
+                [expected[c] for c in range(self.st.n_colors)])
+
+    def estimate(self, CutModel model not None):
+        """(each seat's win chance, each color's expected final points) that ``model`` gives this state, as
+        ``playout_cut`` would after its moves; raises ValueError as it does, and for a finished game."""
+        cdef double chances[MAX_SEATS]
+        cdef double expected[MAX_COLORS]
+        cdef int seat
+        self._check_model(model)
+        if self.st.round == ROUND_OVER:
+            raise ValueError("estimate: the game is over")
+        cut_estimate(&self.st, model, chances, expected)
+        return ([chances[seat] for seat in range(self.st.n_players)],
+                [expected[c] for c in range(self.st.n_colors)])
+
+    def sampled_playout(self, seed, policy, sample_seed, double share):
+        """Play to the end as ``playout(seed, policy)`` does and return the ``cut_features`` of the states on
+        the way (the setup of R3 excepted, and this state included) that SplitMix64(``sample_seed``) picks,
+        each with chance ``share``, as (phase, features of every seat, ``color_features`` of every color): the
+        samples ``kanaloa.tools.cutfit`` fits the models to."""
+        cdef uint64_t rng = _seed(seed), pick = _seed(sample_seed)
+        cdef int pol = _policy(policy)
+        cdef int32_t buf[MAX_ACTIONS]
+        cdef int values[MAX_ACTIONS]
+        cdef double f[MAX_SEATS * CUT_WIDTH]
+        cdef double g[MAX_COLORS * CUT_FEATURES]
+        cdef int i, n, w, seat, k, c
+        cdef uint64_t limit
+        if not 0.0 <= share <= 1.0:
+            raise ValueError(f"share: must be between 0 and 1, not {share!r}")
+        limit = <uint64_t>(share * 4294967296.0)
+        out = []
+        while self.st.round != ROUND_OVER:
+            if self.st.round != ROUND_SETUP and (sm_next(&pick) >> 32) < limit:
+                w = cut_features(&self.st, f)
+                color_features(&self.st, g)
+                out.append((cut_bucket(&self.st),
+                            [[f[seat * w + k] for k in range(w)] for seat in range(self.st.n_players)],
+                            [[g[c * CUT_FEATURES + k] for k in range(CUT_FEATURES)] for c in range(self.st.n_colors)]))
+            i = choose_move(&self.st, pol, &rng, buf, values, &n)
+            if n == 0:
+                break
+            apply_move(&self.st, buf[i])
+        return out
 
     def rollout_scores(self, seed, policy=POLICY_RANDOM):
         """(final scores per color, winner seat) of ``playout(seed, policy)`` played on a copy; this state

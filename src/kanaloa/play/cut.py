@@ -4,12 +4,16 @@ A search game with ``cut`` = N (``KanaloaGame``) stops each rollout after N
 moves and scores the state it reached with a ``CutModel`` of the core: each
 player's win chance (a softmax over the players of weighted features) and
 expected final points (a weighted sum), with one set of weights per phase of
-the game.  The weights are fitted for one game, board, preset and player
-count from games of the core's heuristic playout policy, the policy the rollouts
+the game.  The features (``CutModel.feature_names``) describe each color's
+standing, its board (islands one bridge from control, bridges another color
+could sweep, links its hand can build on), its hand and its turn; with two
+players a seat has the features of both its colors, the weaker first (R15.5).
+The weights are fitted for one game, board, preset, gods and player count
+from games of the core's heuristic playout policy, the policy the rollouts
 play (``kanaloa.tools.cutfit``), and shipped in ``cut_models.json`` beside
-this module: ``oro`` with 3 and 4 players, both presets (R13).  Where no
-model fits (another board, two players, the gods, Kahuna, random rollouts),
-rollouts play to the end.
+this module: every rule set of Kanaloa on ``oro`` (2, 3 and 4 players, both
+presets, with and without the gods, R13-R15) and Kahuna (R16).  Where no
+model fits (another board, random rollouts), rollouts play to the end.
 """
 
 from __future__ import annotations
@@ -20,11 +24,12 @@ from importlib import resources
 from typing import Any
 
 from ..rules.core import CoreState, CutModel
-from ..rules.ruleset import make_ruleset
+from ..rules.ruleset import KAHUNA_GAME, KANALOA_GAME, make_ruleset
 
 MODELS_FILE = "cut_models.json"
-MODELS_FORMAT = "kanaloa-cut-models/1"
+MODELS_FORMAT = "kanaloa-cut-models/2"
 FITTED_POLICY = "heuristic"  # the playout policy every model is fitted to
+GAMES = (KANALOA_GAME, KAHUNA_GAME)  # the games the file serves
 
 # (the rule set's code and gods, the board's links, cards per island, players, preset)
 ModelKey = tuple[int, bool, tuple[tuple[int, int], ...], int, int, int]
@@ -42,6 +47,15 @@ def state_model_key(state: CoreState) -> ModelKey:
     return model_key(state.game, state.gods, board.links, board.cards_per_island, state.players, state.preset)
 
 
+def entry_params(entry: dict[str, Any]) -> dict[str, Any]:
+    """The rule set's parameters an entry of ``cut_models.json`` names (``load_game(entry['game'], ...)``)."""
+    params = {"players": entry["players"], "board": entry["board"]}
+    if entry["game"] == KANALOA_GAME:
+        params["preset"] = entry["preset"]
+        params["gods"] = entry["gods"]
+    return params
+
+
 def read_models(data: dict[str, Any]) -> dict[ModelKey, CutModel]:
     """The models of a ``cut_models.json`` document, keyed by ``model_key``.
 
@@ -57,11 +71,15 @@ def read_models(data: dict[str, Any]) -> dict[ModelKey, CutModel]:
         if not isinstance(entry, dict):
             raise ValueError(f"models[{i}]: must be an object")
         try:
+            if entry["game"] not in GAMES:
+                raise ValueError(f"game: must be one of {', '.join(GAMES)}, not {entry['game']!r}")
             if entry["policy"] != FITTED_POLICY:
                 raise ValueError(f"policy: must be {FITTED_POLICY!r}, the rollouts' policy")
-            rules = make_ruleset(entry.get("game", "kanaloa"), players=entry["players"], preset=entry["preset"],
-                                 gods=entry.get("gods", False), board=entry["board"])
-            model = CutModel(entry["players"], entry["win"], entry["points"])
+            rules = make_ruleset(entry["game"], **entry_params(entry))
+            names = CutModel.feature_names(rules.code, rules.players)
+            if entry["features"] != names:
+                raise ValueError(f"features: must be {', '.join(names)}, the core's features in order")
+            model = CutModel(rules.players, entry["win"], entry["points"], rules.code, rules.gods)
         except KeyError as exc:
             raise ValueError(f"models[{i}]: {exc.args[0]} is missing") from None
         except (TypeError, ValueError) as exc:
@@ -70,8 +88,7 @@ def read_models(data: dict[str, Any]) -> dict[ModelKey, CutModel]:
         key = model_key(rules.code, rules.gods, board.links, board.cards_per_island, model.players,
                         rules.preset_code)
         if key in models:
-            raise ValueError(f"models[{i}]: a second model for {entry['board']}, {entry['preset']}, "
-                             f"{model.players} players")
+            raise ValueError(f"models[{i}]: a second model for {rules.describe()}")
         models[key] = model
     return models
 

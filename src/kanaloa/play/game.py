@@ -136,7 +136,7 @@ class KanaloaGame:
     engine did.
 
     ``cut``: a rollout stops after this many moves and the cut model of the
-    state's board, preset and player count judges it (``cut_model``); 0, or
+    state's game, board, preset, gods and player count judges it (``cut_model``); 0, or
     no model for the game, plays rollouts to the end.  The models are fitted
     to the heuristic policy's games, so random rollouts are never cut.
     """
@@ -166,7 +166,7 @@ class KanaloaGame:
     def cut_model(self, core_state: CoreState) -> CutModel | None:
         """The cut model that judges this game's rollouts from ``core_state``, or None (they play to the end):
         with ``cut``, heuristic rollouts, and a model fitted for the state's game, board, preset and
-        player count (``kanaloa.play.cut``; Kanaloa without the gods, 3 or 4 players on ``oro``)."""
+        player count (``kanaloa.play.cut``: every rule set of Kanaloa on ``oro``, and Kahuna)."""
         if not self.cut or self.policy != POLICY_HEURISTIC:
             return None
         return cut_model_for(state_model_key(core_state))
@@ -286,13 +286,11 @@ class KanaloaSearchState:
         """Each player's points minus the best other player's, over ``MARGIN_SCALE``, clipped to [-1, 1].
 
         With two players a player's points are those of its weaker color (R15.5).  After a rollout cut
-        short they are the cut model's expected final points.
+        short the colors' points are the cut model's expected final points.
         """
-        points = self.core.scores
+        points = list(self.estimate[1]) if self.estimate is not None else self.core.scores
         players = self.core.players
-        if self.estimate is not None:
-            scores = list(self.estimate[1])
-        elif len(points) == players:  # one color per seat (3 or 4 players, Kahuna)
+        if len(points) == players:  # one color per seat (3 or 4 players, Kahuna)
             scores = list(points)
         else:
             scores = [seat_standing(points, seat, players)[0] for seat in range(players)]

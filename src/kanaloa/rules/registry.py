@@ -50,6 +50,9 @@ face          what it is
               ``kanaloa.interfaces.web.face.WebFace``, with the page's module for the
               game, the keys of a view that are the game's own, its request values
               and its data files
+``cutfit``    what fitting the models of rollouts cut short needs of the game: a
+              ``kanaloa.play.evaluation.Fitting`` (its models file's rule sets, sample
+              games, a check of an entry), which ``python -m kanaloa.tools.cutfit`` fits
 ============  ======================================================================
 
 **What the generic layers ask of a game's objects.**  Besides the faces,
@@ -104,7 +107,7 @@ from ..cannonball.ruleset import load as load_cannonball
 from ..errors import brief
 from .ruleset import KAHUNA_GAME, KANALOA_GAME, Parameter, ParameterError, Ruleset, make_ruleset, parameters
 
-FACES = ("position", "search", "hint", "greedy", "display", "svg", "openspiel", "bench", "files", "web")
+FACES = ("position", "search", "hint", "greedy", "display", "svg", "openspiel", "bench", "files", "web", "cutfit")
 
 # The Kanaloa family's faces: both of its games are served by the same modules, which ask the rule set.
 _FAMILY_FACES = {
@@ -117,6 +120,7 @@ _FAMILY_FACES = {
     "openspiel": "kanaloa.openspiel.family:game_for",
     "files": "kanaloa.rules.board:BOARD_FILES",
     "web": "kanaloa.interfaces.web.family:FAMILY_WEB",
+    "cutfit": "kanaloa.play.cut_fit:FAMILY_FIT",
 }
 
 

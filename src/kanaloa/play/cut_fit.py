@@ -1,0 +1,91 @@
+"""The Kanaloa family's side of fitting the models of rollouts cut short (``kanaloa.tools.cutfit``).
+
+``FAMILY_FIT`` is the registry's ``cutfit`` face of Kanaloa and Kahuna: the rule sets
+of ``cut_models.json`` (``kanaloa.play.cut``), and the sample games, played to
+the end by the core's heuristic playout policy for every seat, the policy the
+rollouts play.  Each game is dealt from ``seed + g``; its moves come from
+SplitMix64 output ``2g`` of the stream seeded with ``seed`` and its samples, a
+tenth of its states after the setup (R3), chosen by output ``2g + 1``
+(``CoreState.sampled_playout``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rules.core import POLICY_HEURISTIC, CoreState, CutModel
+from ..rules.engine import load_engine
+from ..rules.registry import load_game
+from ..rules.ruleset import KAHUNA_GAME, KANALOA_GAME, Ruleset
+from .cut import FITTED_POLICY, MODELS_FORMAT, entry_params, read_models
+from .evaluation import Samples
+
+SAMPLE_SHARE = 0.1  # of the states after the setup
+BOARD = "oro"
+
+
+def _splitmix(seed: int, count: int) -> list[int]:
+    """The first ``count`` outputs of SplitMix64 seeded with ``seed``."""
+    out, state = [], seed & 0xFFFFFFFFFFFFFFFF
+    for _ in range(count):
+        state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        out.append(z ^ (z >> 31))
+    return out
+
+
+class FamilyFit:
+    """The ``Fitting`` of ``kanaloa.tools.cutfit`` for ``cut_models.json``."""
+
+    models_format = MODELS_FORMAT
+    policy = FITTED_POLICY
+    default_games = 60_000
+    default_seed = 10_000_000
+
+    def rule_sets(self) -> list[Ruleset]:
+        out = [load_game(KANALOA_GAME, players=players, preset=preset, gods=gods, board=BOARD)
+               for preset in ("yucata", "tabletop") for gods in (False, True) for players in (2, 3, 4)]
+        return [*out, load_game(KAHUNA_GAME)]
+
+    def shape(self, ruleset: Ruleset) -> tuple[int, int, int]:
+        buckets, width = CutModel.shape(ruleset.code, ruleset.players)
+        return int(buckets), int(width), len(CutModel.feature_names(ruleset.code, 4))
+
+    def feature_names(self, ruleset: Ruleset) -> list[str]:
+        return list(CutModel.feature_names(ruleset.code, ruleset.players))
+
+    def head(self, ruleset: Ruleset) -> dict[str, Any]:
+        head: dict[str, Any] = {"game": ruleset.game, "board": ruleset.board.source, "players": ruleset.players}
+        if ruleset.game == KANALOA_GAME:
+            head.update(preset=ruleset.preset, gods=ruleset.gods)
+        return head
+
+    def samples(self, ruleset: Ruleset, games: int, seed: int) -> Samples:
+        engine = load_engine("core")
+        streams = _splitmix(seed, 2 * games)
+        out = Samples([], [], [], [], [])
+        players = ruleset.players
+        for g in range(games):
+            state = engine.deal(ruleset, seed + g)
+            assert isinstance(state, CoreState)
+            taken = state.sampled_playout(streams[2 * g], POLICY_HEURISTIC, streams[2 * g + 1], SAMPLE_SHARE)
+            shares = [0.0] * players
+            if state.winner >= 0:
+                shares[state.winner] = 1.0
+            points = [float(p) for p in state.scores]
+            for phase, features, color_features in taken:
+                out.phases.append(phase)
+                out.features.append(features)
+                out.shares.append(shares)
+                out.color_features.append(color_features)
+                out.points.append(points)
+        return out
+
+    def check(self, entry: dict[str, Any]) -> None:
+        read_models({"format": MODELS_FORMAT, "models": [entry]})
+        entry_params(entry)
+
+
+FAMILY_FIT = FamilyFit()

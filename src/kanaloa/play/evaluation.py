@@ -1,0 +1,53 @@
+"""What a game offers for fitting the models of its rollouts cut short (``kanaloa.tools.cutfit``).
+
+A game's ``cutfit`` face (``kanaloa.rules.registry``) is a ``Fitting``: the rule
+sets of its shipped models file, sample games of one of them, and a check of an
+entry against its core.  The fitting itself is the same for every game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..rules.ruleset import Ruleset
+
+
+@dataclass
+class Samples:
+    """Per sample: its phase, the features of every seat (``features``), each seat's share of the game's
+    victory (all zero when nobody won), the features of every color (``color_features``; a color a seat in
+    most games) and each color's final points."""
+
+    phases: list[int]
+    features: list[list[list[float]]]
+    shares: list[list[float]]
+    color_features: list[list[list[float]]]
+    points: list[list[float]]
+
+
+class Fitting(Protocol):
+    """What a game's ``cutfit`` face offers (see the module docstring)."""
+
+    models_format: str   # the file's ``format``
+    policy: str          # the playout policy the models are fitted to, and the rollouts play
+    default_games: int   # sample games per rule set
+    default_seed: int
+
+    def rule_sets(self) -> list[Ruleset]:
+        """The rule sets of the shipped models file, in the file's order."""
+
+    def shape(self, ruleset: Ruleset) -> tuple[int, int, int]:
+        """(phases, features per seat, features per color) of ``ruleset``'s model."""
+
+    def feature_names(self, ruleset: Ruleset) -> list[str]:
+        """The names of the features per seat, in order (a color's are those of a seat with one color)."""
+
+    def head(self, ruleset: Ruleset) -> dict[str, Any]:
+        """The keys that name ``ruleset`` in an entry of the file (its game and parameters)."""
+
+    def samples(self, ruleset: Ruleset, games: int, seed: int) -> Samples:
+        """Samples from ``games`` games of ``ruleset`` played by ``policy``, dealt from ``seed`` on."""
+
+    def check(self, entry: dict[str, Any]) -> None:
+        """Raise ``ValueError`` for an entry the game's core would refuse."""
