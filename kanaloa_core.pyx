@@ -1577,15 +1577,23 @@ cdef void color_features(const CState* s, double* f) noexcept nogil:
         f[k + 4] = s.hand_size[seat]
         f[k + 5] = (seat - s.to_move + s.n_players) % s.n_players
         f[k + 6] = popcount(near[c])
-        f[k + 7] = 0
-        f[k + 8] = 0
-        for x in range(b.n_islands):
-            if (near[c] >> x) & 1 and b.island_links[x] & ~occ & reach[seat]:
-                f[k + 7] += 1
-            for o in range(n):
-                if o != c and (near[o] >> x) & 1:
-                    f[k + 8] += popcount(s.bridges[c] & b.island_links[x])
-                    break
+        cnt = 0
+        held = near[c]
+        while held:
+            x = lowest_bit(held)
+            held &= held - 1
+            cnt += (b.island_links[x] & ~occ & reach[seat]) != 0
+        f[k + 7] = cnt
+        pairs = 0
+        for o in range(n):
+            if o != c:
+                pairs |= near[o]
+        cnt = 0
+        while pairs:
+            x = lowest_bit(pairs)
+            pairs &= pairs - 1
+            cnt += popcount(s.bridges[c] & b.island_links[x])
+        f[k + 8] = cnt
         f[k + 9] = popcount(reach[seat] & b.all_links & ~occ)
         f[k + 10] = 0
         if s.gods:
