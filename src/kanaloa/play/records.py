@@ -101,8 +101,9 @@ so a record of any registered game replays.
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import IO, TYPE_CHECKING, Any
@@ -197,6 +198,16 @@ class GameRecord:
         if seat not in winners:
             return False
         return True if len(winners) == 1 else Fraction(1, len(winners))
+
+    def placings(self) -> list[tuple[int, ...]]:
+        """The seats by place, best first, each place a tuple of the seats tied there: the seats sharing the
+        victory (R20.10) make the first place, and in a game without a winner (R16.7) every seat shares it;
+        any other seat has a place of its own, in the order of ``ranks``.  What ``kanaloa ladder`` and
+        ``kanaloa sprt`` count as a game's result (docs/commands.md "ladder")."""
+        seats = sorted(range(len(self.ranks)), key=lambda s: self.ranks[s])
+        tied = self.winners if len(self.winners) > 1 else tuple(seats) if self.winner < 0 else ()
+        first = [tuple(s for s in seats if s in tied)] if tied else []
+        return first + [(s,) for s in seats if s not in tied]
 
     def outcomes(self) -> list[SeatOutcome]:
         """One ``SeatOutcome`` per seat, for the statistics."""
@@ -601,6 +612,53 @@ class RecordWriter:
     def _write(self, record: GameRecord) -> None:
         self.stream.write(record.dumps() + "\n")
         self.stream.flush()
+
+
+class MoveLog:
+    """The SHA-256 of the move logs of a run's games, fed as they finish and hashed in game order.
+
+    Each game adds one line, its moves as a compact JSON list and a newline
+    (``line``): ``["reveal ALOA","ALOA-BAFI/ALOA",...]`` as
+    ``json.dumps(moves, separators=(",", ":"))`` writes it (ASCII).  Games
+    wait, as in ``RecordWriter``, until every earlier one is in; ``hexdigest``
+    adds those still waiting (after an interruption: in order, with gaps), so
+    the hash is that of the lines of the games a ``RecordWriter`` writes, in
+    the order it writes them: ``jq -c .moves FILE | sha256sum`` recomputes it
+    from an ``--out`` file.
+    """
+
+    def __init__(self, first: int = 0) -> None:
+        self._hash = hashlib.sha256()
+        self.next_game = first
+        self.games = 0
+        self._waiting: dict[int, bytes] = {}
+
+    @staticmethod
+    def line(moves: Sequence[str]) -> bytes:
+        """A game's line of the hash."""
+        return (json.dumps(list(moves), separators=(",", ":")) + "\n").encode("ascii")
+
+    def add(self, record: GameRecord) -> None:
+        self._waiting[record.index] = self.line(record.moves)
+        self.games += 1
+        while self.next_game in self._waiting:
+            self._hash.update(self._waiting.pop(self.next_game))
+            self.next_game += 1
+
+    def hexdigest(self) -> str:
+        """The hash of every game added so far (those still waiting for an earlier one last, in order)."""
+        h = self._hash.copy()
+        for game in sorted(self._waiting):
+            h.update(self._waiting[game])
+        return h.hexdigest()
+
+
+def moves_sha256(records: Iterable[GameRecord]) -> str:
+    """``MoveLog``'s hash of ``records``, in any order."""
+    log = MoveLog()
+    for record in records:
+        log.add(record)
+    return log.hexdigest()
 
 
 # -- replaying ------------------------------------------------------------------------------------

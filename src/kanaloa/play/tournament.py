@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import PATH_LIMIT, OptionError, brief, quote
 from ..rules.engine import load_engine
@@ -118,7 +118,8 @@ def option_error(exc: ParameterError, labels: dict[str, str] | None = None) -> O
 
 
 def make_tournament(bots: Sequence[str], games: int, seed: int, *, game: str | None = None,
-                    ruleset: Ruleset | None = None, players: int | None = None, **params: Any) -> Tournament:
+                    ruleset: Ruleset | None = None, players: int | None = None, games_option: str = "--games",
+                    **params: Any) -> Tournament:
     """A checked ``Tournament``.
 
     The rule set is ``ruleset``, or the one ``load_game(game, players=len(bots),
@@ -132,8 +133,8 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, *, game: str | N
     game cannot seat (``Bot.check``), a lineup that disagrees with ``players``,
     a rule set that cannot be (``load_game``'s reasons: the gods need 16
     islands, Kahuna is for two players...), a number of games that is not a
-    positive multiple of the number of players, or a bad seed; ``BoardError``
-    for a board that cannot be read.
+    positive multiple of the number of players (named ``games_option``), or a
+    bad seed; ``BoardError`` for a board that cannot be read.
     """
     specs = [s.strip() for s in bots]
     given = ",".join(bots)
@@ -160,23 +161,41 @@ def make_tournament(bots: Sequence[str], games: int, seed: int, *, game: str | N
                           f"the lineup has one bot per seat")
     for spec in dict.fromkeys(specs):
         parse_bot_spec(spec, measurement=True).check(ruleset)  # a bot the game cannot seat (a face it lacks), named
-    p = len(specs)
+    check_games(games, len(specs), games_option)
+    check_seed(seed)
+    check_core(ruleset)
+    return Tournament(tuple(specs), games, seed, ruleset)
+
+
+def check_games(games: object, seats: int, option: str = "--games") -> int:
+    """``games`` as a number of games in whole deals: a positive multiple of ``seats``, since every deal is
+    played in every seat rotation; else ``OptionError`` naming ``option`` (with the nearest good counts)."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise OptionError(f"--games {brief(games)}: must be a positive whole number")
-    if games % p:
-        low, high = games - games % p, games - games % p + p
+        raise OptionError(f"{option} {brief(games)}: must be a positive whole number")
+    if games % seats:
+        low, high = games - games % seats, games - games % seats + seats
         hint = f"{low} or {high}" if low else f"{high}"
-        raise OptionError(f"--games {games}: must be a multiple of {p}, the number of seats, so that every deal "
-                          f"is played in every seat rotation; try {hint}")
+        raise OptionError(f"{option} {games}: must be a multiple of {seats}, the number of seats, so that every "
+                          f"deal is played in every seat rotation; try {hint}")
+    return games
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` as a run's seed, from 0 to 2**64-1; else ``OptionError`` naming ``--seed``."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MASK64:
         raise OptionError(f"--seed {brief(seed)}: must be an integer from 0 to 2**64-1")
+    return seed
+
+
+def check_core(ruleset: Ruleset) -> None:
+    """Refuse (``OptionError`` naming ``--board`` or ``--game``) a rule set the compiled core cannot play (a
+    board beyond its capacities)."""
     try:
-        deal(ruleset, 0)  # the compiled core must be able to play the rule set (a board beyond its capacities)
+        deal(ruleset, 0)
     except ValueError as exc:
         board = ruleset.record_params().get("board")
         what = f"--board {quote(board, PATH_LIMIT)}" if isinstance(board, str) else f"--game {ruleset.game}"
         raise OptionError(f"{what}: the compiled core cannot play it ({exc})") from None
-    return Tournament(tuple(specs), games, seed, ruleset)
 
 
 def schedule(t: Tournament, first: int = 0) -> Iterator[int]:
@@ -263,8 +282,22 @@ def _play(ruleset: Ruleset, deal_seed: int, seating: Sequence[str], bot_seeds: S
     return position, actions, state
 
 
-def play_game(tournament: Tournament, game: int) -> GameRecord:
-    """Play game ``game`` of ``tournament`` and return its record.
+class Seated(Protocol):
+    """What ``play_game`` asks of the run a game belongs to: a ``Tournament``, or a ladder's schedule
+    (``kanaloa.play.ladder.Ladder``), which seats a different group of bots deal by deal."""
+
+    @property
+    def ruleset(self) -> Ruleset: ...
+
+    def seating(self, game: int) -> tuple[str, ...]: ...
+
+    def deal_seed(self, game: int) -> int: ...
+
+    def bot_seeds(self, game: int) -> tuple[int, ...]: ...
+
+
+def play_game(tournament: Seated, game: int) -> GameRecord:
+    """Play game ``game`` of ``tournament`` (or of any ``Seated`` run) and return its record.
 
     The result depends only on the tournament and ``game`` (see *Seeds* in
     the module docstring), wherever it runs.
