@@ -1269,50 +1269,31 @@ def simulate(bots: str, games: int | None, seed: int | None, game: str, workers:
     the summary is summed up as they finish and records are written as they
     come, so memory does not grow with --games.
     """
-    from ..play.limits import budget_text, long_search, worker_count
-    from ..play.pools import check_scheduler
     from ..play.progress import Progress
-    from ..play.records import GameRecord, RecordWriter
+    from ..play.records import GameRecord
     from ..play.simulate import run_tournament
-    from ..play.tournament import make_tournament, search_budget, time_budgeted
+    from ..play.tournament import make_tournament
 
     # Every option is checked before anything is announced or written.
     specs = bots.split(",")
-    if scheduler is not None and workers is not None and workers.strip() != "1":
-        raise OptionError(f"--workers {workers}: cannot be combined with --scheduler; the cluster's workers "
-                          f"play the games")
-    count = worker_count("1" if workers is None else workers)
+    count = _game_workers(workers, scheduler)
     if games is None:  # 25 deals (a lineup the rule set refuses is refused before the games are counted)
         games = 25 * len(specs)
     announce = seed is None
     if seed is None:
-        seed = int.from_bytes(os.urandom(4), "big")
+        seed = _random_seed()
     tournament = make_tournament(specs, games, seed, game=game, **given_parameters(params))
-    if scheduler is not None:
-        check_scheduler(scheduler)
+    _check_scheduler(scheduler)
     with contextlib.ExitStack() as stack:
-        writer = None
-        if out is not None:
-            try:
-                writer = RecordWriter(stack.enter_context(open(out, "w", encoding="utf-8")))
-            except OSError as exc:
-                raise OptionError(f"--out {quote(out, PATH_LIMIT)}: cannot write it ({exc.strerror})") from None
-            stack.callback(writer.finish)  # the games finished before an interruption, too
+        writer = _records_out(out, stack)
         if announce:
             click.echo(f"kanaloa: simulating with --seed {seed}", err=True)
-        for spec in dict.fromkeys(tournament.lineup):
-            if time_budgeted(spec):
-                click.echo(f"kanaloa: note: bot {quote(spec)} thinks for a time, not a number of iterations; "
-                           f"its games depend on the machine's load and will not repeat from the seed", err=True)
+        _note_time_budgets(tournament.lineup)
         meter = Progress(tournament.games, sys.stderr, "auto" if progress else "off")
         stack.callback(meter.close)
         if meter.mode == "lines":  # no live bar: say before a long silence what the bots will search
-            for spec in dict.fromkeys(tournament.lineup):
-                if long_search(*search_budget(spec)):
-                    where = f"Dask scheduler {scheduler}" if scheduler else f"{count} worker{'s' * (count > 1)}"
-                    click.echo(f"kanaloa simulate: {tournament.games} games on {where}; bot {quote(spec)} searches "
-                               f"{budget_text(*search_budget(spec))} a move, so a game may take long; progress "
-                               f"every {meter.interval:g} s", err=True)
+            _note_long_searches("simulate", f"{tournament.games} games", tournament.lineup, scheduler, count,
+                                meter.interval)
 
         def finished(record: GameRecord) -> None:
             if writer is not None:
@@ -1323,6 +1304,176 @@ def simulate(bots: str, games: int | None, seed: int | None, game: str, workers:
         # so a run of any length needs the same memory.
         result = run_tournament(tournament, workers=count, scheduler=scheduler, on_record=finished,
                                 keep_records=False)
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        click.echo(result.summary())
+    return 130 if result.interrupted else 0
+
+
+def _game_workers(workers: str | None, scheduler: str | None) -> int:
+    """The worker processes of a command that plays games (``--workers``, 1 when not given), refusing
+    ``--workers`` beside ``--scheduler``."""
+    from ..play.limits import worker_count
+
+    if scheduler is not None and workers is not None and workers.strip() != "1":
+        raise OptionError(f"--workers {workers}: cannot be combined with --scheduler; the cluster's workers "
+                          f"play the games")
+    return worker_count("1" if workers is None else workers)
+
+
+def _check_scheduler(scheduler: str | None) -> None:
+    """``--scheduler``'s address checked, without connecting (``kanaloa.play.pools.check_scheduler``)."""
+    from ..play.pools import check_scheduler
+
+    if scheduler is not None:
+        check_scheduler(scheduler)
+
+
+def _random_seed() -> int:
+    """A run's seed when --seed is not given (the command then says which it used)."""
+    return int.from_bytes(os.urandom(4), "big")
+
+
+def _records_out(out: str | None, stack: contextlib.ExitStack):
+    """The ``RecordWriter`` of ``--out FILE`` (None without it), its last records written when ``stack``
+    closes (after an interruption too)."""
+    from ..play.records import RecordWriter
+
+    if out is None:
+        return None
+    try:
+        writer = RecordWriter(stack.enter_context(open(out, "w", encoding="utf-8")))  # noqa: SIM115 - closed by stack
+    except OSError as exc:
+        raise OptionError(f"--out {quote(out, PATH_LIMIT)}: cannot write it ({exc.strerror})") from None
+    stack.callback(writer.finish)  # the games finished before an interruption, too
+    return writer
+
+
+def _note_time_budgets(specs) -> None:
+    """Say on stderr which bots think for a time: their games do not repeat from the seed."""
+    from ..play.tournament import time_budgeted
+
+    for spec in dict.fromkeys(specs):
+        if time_budgeted(spec):
+            click.echo(f"kanaloa: note: bot {quote(spec)} thinks for a time, not a number of iterations; "
+                       f"its games depend on the machine's load and will not repeat from the seed", err=True)
+
+
+def _note_long_searches(command: str, what: str, specs, scheduler: str | None, count: int, every: float) -> None:
+    """Without a live line, say before a long silence what each bot that searches long searches a move."""
+    from ..play.limits import budget_text, long_search
+    from ..play.tournament import search_budget
+
+    for spec in dict.fromkeys(specs):
+        if long_search(*search_budget(spec)):
+            where = f"Dask scheduler {scheduler}" if scheduler else f"{count} worker{'s' * (count > 1)}"
+            click.echo(f"kanaloa {command}: {what} on {where}; bot {quote(spec)} searches "
+                       f"{budget_text(*search_budget(spec))} a move, so a game may take long; progress "
+                       f"every {every:g} s", err=True)
+
+
+_GAMES_OPTIONS_HELP = {
+    "workers": f"Worker processes playing games in parallel; {_WORKERS_HELP} The results do not depend on it. "
+               f"[default: 1]",
+    "scheduler": "Play on the Dask distributed cluster whose scheduler is at ADDRESS (e.g. tcp://host:8786); needs "
+                 "the cluster extra, and kanaloa on every worker. Same results as a local run.",
+    "out": "Write every game as one game record (kanaloa-game/1: one JSON line a game; docs/commands.md \"Game "
+           "records\"), in game order; 'kanaloa replay FILE --game N' replays one.",
+}
+
+
+@cli.command(cls=_WithBotSpecs)
+@click.option("--bots", "bots", required=True, metavar="SPEC,...",
+              help="The bots to rate: 2 to 16 distinct bot specs, comma-separated, at least as many as the seats "
+                   "(e.g. 'random,greedy,pimc,ismcts'; see 'Bot specs' below).")
+@click.option("--games", type=int, default=None,
+              help="Games to play: a multiple of the number of seats, since every deal is played once in every "
+                   "seat rotation. [default: the fewest whole cycles of the groups that make 25 deals or more]")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
+              help="Ladder seed: the same seed plays the same games. Random when omitted (then printed on stderr).")
+@click.option("--game", "game", type=click.Choice(_game_names()), default=_game_names()[0], show_default=True,
+              help=_games_help("Its parameters follow; --players is the seats of every game (default: the "
+                               "game's own)."))
+@game_parameter_options
+@click.option("--anchor", default=None, metavar="SPEC",
+              help="The bot of --bots rated 0 (its interval is then [0, 0]). [default: the mean rating is 0]")
+@click.option("--workers", "workers", default=None, metavar="N", help=_GAMES_OPTIONS_HELP["workers"])
+@click.option("--scheduler", default=None, metavar="ADDRESS", help=_GAMES_OPTIONS_HELP["scheduler"])
+@click.option("--out", "out", default=None, metavar="FILE", help=_GAMES_OPTIONS_HELP["out"])
+@click.option("--json", "as_json", is_flag=True, help="Print the ladder as JSON (kanaloa-ladder/1).")
+@click.option("--progress/--no-progress", "progress", default=True, show_default=True,
+              help="Show progress on stderr: a live bar on a terminal, otherwise a line every 30 s.")
+def ladder(bots: str, games: int | None, seed: int | None, game: str, anchor: str | None, workers: str | None,
+           scheduler: str | None, out: str | None, as_json: bool, progress: bool, **params: Any) -> int:
+    """Rate bots against each other on duplicate deals, in groups that take turns.
+
+    Every game has the seats of the rule set (--players, or the game's
+    default) and a group of that many bots of --bots. Each deal is played
+    by one group once in every seat rotation, as in 'kanaloa simulate'
+    (in rotation r the group's bot i, in the order of --bots, sits in seat
+    (i + r) mod seats), so each bot of the group sits in each seat once on
+    that deal. With more bots than seats the deals take the C(bots, seats)
+    groups in turn, in a fixed order that keeps the pairs of bots meeting
+    about equally often; after each whole cycle of them every pair has met
+    equally often. With as many bots as seats every deal is played by all
+    of them, and the games are those of 'kanaloa simulate' with the same
+    bots and seed. Game g is deal g // seats, rotation g % seats.
+
+    The ratings are a Plackett-Luce fit of every game's placings (with two
+    seats: Bradley-Terry, which is Elo), on the Elo scale: a bot rated 100
+    more finishes above the other 64% of the time, at any player count.
+    Players sharing a victory, or all players of a game without a winner,
+    share a place; each order of a shared place counts equally. Each bot
+    also has one virtual drawn game against a virtual bot rated 0, so a bot
+    that won every game still has a finite rating. The mean rating is 0
+    (or the --anchor bot's); the 95% intervals come from the fit's observed
+    information. docs/commands.md "ladder" says it all in full.
+
+    The table lists the bots best first: games, rating, 95% interval, win
+    share (k players sharing a victory win 1/k each), mean rank and mean
+    score. The last line gives the games, the seed and the SHA-256 of the
+    move logs (each game's moves as a compact JSON list and a newline, in
+    game order): 'jq -c .moves FILE | sha256sum' recomputes it from an
+    --out FILE, so a rerun can be checked game for game. The same seed
+    plays the same games (bots with a time budget excepted), on any number
+    of workers or a cluster. Ctrl-C stops the run, prints the ladder of the
+    finished games and exits with status 130.
+    """
+    from ..play.ladder import make_ladder, run_ladder
+    from ..play.progress import Progress
+    from ..play.records import GameRecord
+
+    count = _game_workers(workers, scheduler)
+    announce = seed is None
+    if seed is None:
+        seed = _random_seed()
+    given = given_parameters(params)
+    players = given.pop("players", None)
+    lad = make_ladder(bots, games, seed, game=game, players=players, **given)
+    anchor_number = None
+    if anchor is not None:
+        if anchor.strip() not in lad.bots:
+            raise OptionError(f"--anchor {quote(anchor)}: not one of --bots ({', '.join(lad.bots)}); name the bot "
+                              f"to rate 0 as --bots names it")
+        anchor_number = lad.bots.index(anchor.strip())
+    _check_scheduler(scheduler)
+    with contextlib.ExitStack() as stack:
+        writer = _records_out(out, stack)
+        if announce:
+            click.echo(f"kanaloa: playing the ladder with --seed {seed}", err=True)
+        _note_time_budgets(lad.bots)
+        meter = Progress(lad.games, sys.stderr, "auto" if progress else "off")
+        stack.callback(meter.close)
+        if meter.mode == "lines":
+            _note_long_searches("ladder", f"{lad.games} games", lad.bots, scheduler, count, meter.interval)
+
+        def finished(record: GameRecord) -> None:
+            if writer is not None:
+                writer.add(record)
+            meter.update()
+
+        result = run_ladder(lad, workers=count, scheduler=scheduler, on_record=finished, anchor=anchor_number)
     if as_json:
         emit_json(result.to_json())
     else:
