@@ -1481,6 +1481,117 @@ def ladder(bots: str, games: int | None, seed: int | None, game: str, anchor: st
     return 130 if result.interrupted else 0
 
 
+@cli.command(cls=_WithBotSpecs)
+@click.argument("new", metavar="NEW")
+@click.argument("base", metavar="BASE")
+@click.option("--elo0", type=float, default=0.0, show_default=True,
+              help="H0: NEW is this many Elo stronger than BASE (on the pairwise scale).")
+@click.option("--elo1", type=float, default=10.0, show_default=True,
+              help="H1: NEW is this many Elo stronger; above --elo0.")
+@click.option("--alpha", type=float, default=0.05, show_default=True,
+              help="The chance of accepting H1 when H0 holds; above 0 and below 0.5.")
+@click.option("--beta", type=float, default=0.05, show_default=True,
+              help="The chance of accepting H0 when H1 holds; above 0 and below 0.5.")
+@click.option("--max-games", "max_games", type=int, default=None,
+              help="Stop undecided after this many games, a multiple of the seats. [default: no limit]")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
+              help="Test seed: the same seed plays the same games and reaches the same decision. Random when "
+                   "omitted (then printed on stderr).")
+@click.option("--game", "game", type=click.Choice(_game_names()), default=_game_names()[0], show_default=True,
+              help=_games_help("Its parameters follow; --players is the seats of every game (default: the "
+                               "game's own)."))
+@game_parameter_options
+@click.option("--workers", "workers", default=None, metavar="N", help=_GAMES_OPTIONS_HELP["workers"])
+@click.option("--scheduler", default=None, metavar="ADDRESS", help=_GAMES_OPTIONS_HELP["scheduler"])
+@click.option("--out", "out", default=None, metavar="FILE",
+              help="Write every counted game as one game record (kanaloa-game/1), in game order.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (kanaloa-sprt/1).")
+@click.option("--progress/--no-progress", "progress", default=True, show_default=True,
+              help="Show the test's line on stderr: redrawn on a terminal, otherwise a line every 30 s.")
+def sprt(new: str, base: str, elo0: float, elo1: float, alpha: float, beta: float, max_games: int | None,
+         seed: int | None, game: str, workers: str | None, scheduler: str | None, out: str | None, as_json: bool,
+         progress: bool, **params: Any) -> int:
+    """Test whether NEW is stronger than BASE, playing until a sequential test decides.
+
+    NEW and BASE are bot specs. NEW plays against BASE in every other seat
+    (with 3 or 4 players, copies of BASE), on duplicate deals: each deal is
+    played once in every seat rotation, so NEW sits in each seat once a
+    deal (with 2 players a deal is a pair of games). A game scores for NEW
+    the share of the BASE seats it finishes above (a tie counts half), so
+    0.5 is parity at any player count; a score s is 400 log10(s / (1 - s))
+    Elo.
+
+    The test is the generalised SPRT on the deals' scores, counted in deal
+    order whatever order the workers finish them in: with n deals of mean
+    score m and variance v, and s0, s1 the scores of --elo0 and --elo1,
+    LLR = n (s1 - s0) (2m - s0 - s1) / (2v). It stops when LLR reaches
+    log((1 - beta) / alpha) (H1 accepted: NEW gains), falls to
+    log(beta / (1 - alpha)) (H0 accepted), or at --max-games (undecided).
+    docs/commands.md "sprt" says it all in full.
+
+    A line on stderr follows the test: deals and games, score, Elo with its
+    95% interval, LLR and its bounds. The result gives the decision, the
+    LLR and its bounds, the games, the Elo estimate and the SHA-256 of the
+    counted games' move logs (as 'kanaloa ladder' computes it). The exit
+    status is 0 for every decision, undecided included, 2 for bad input and
+    130 after Ctrl-C (with the result of the deals counted so far).
+    """
+    from ..play.bots import parse_bot_spec
+    from ..play.records import GameRecord
+    from ..play.sprt import Hypotheses, LiveLine, SprtRun, run_sprt
+    from ..play.tournament import check_games, make_tournament, option_error
+    from ..rules.registry import load_game
+    from ..rules.ruleset import ParameterError
+
+    for label, spec in (("NEW", new), ("BASE", base)):
+        try:
+            parse_bot_spec(spec)
+        except OptionError as exc:
+            raise OptionError(f"{label}: {exc}") from None
+    hypotheses = Hypotheses(elo0, elo1, alpha, beta).check()
+    count = _game_workers(workers, scheduler)
+    try:
+        ruleset = load_game(game, **given_parameters(params))
+    except ParameterError as exc:
+        raise option_error(exc) from None
+    seats = ruleset.players
+    if max_games is not None:
+        check_games(max_games, seats, "--max-games")
+    announce = seed is None
+    if seed is None:
+        seed = _random_seed()
+    lineup = [new.strip()] + [base.strip()] * (seats - 1)
+    # Without --max-games the deals go on until the test decides (or Ctrl-C).
+    planned = max_games if max_games is not None else seats * (sys.maxsize // seats)
+    tournament = make_tournament(lineup, planned, seed, ruleset=ruleset, games_option="--max-games")
+    _check_scheduler(scheduler)
+    with contextlib.ExitStack() as stack:
+        writer = _records_out(out, stack)
+        if announce:
+            click.echo(f"kanaloa: testing with --seed {seed}", err=True)
+        _note_time_budgets(lineup)
+        meter = LiveLine(max_games, seats, sys.stderr, "auto" if progress else "off")
+        stack.callback(meter.close)
+        if meter.mode == "lines":
+            _note_long_searches("sprt", "deals", lineup, scheduler, count, meter.interval)
+
+        def counted(record: GameRecord) -> None:
+            if writer is not None:
+                writer.add(record)
+
+        def deal_done(run: SprtRun) -> None:
+            meter.run = run
+            meter.update(run.deals)
+
+        result = run_sprt(tournament, hypotheses, max_games, workers=count, scheduler=scheduler, on_record=counted,
+                          on_deal=deal_done)
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        click.echo(result.summary())
+    return 130 if result.interrupted else 0
+
+
 @cli.command()
 @click.option("--quick", is_flag=True, help="A glance in a few seconds instead of the full report (under a minute).")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
