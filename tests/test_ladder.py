@@ -396,3 +396,8 @@ def test_a_ladder_without_finished_games_has_no_ratings_yet():
     assert empty.summary().startswith("interrupted: 0 of 20 games finished")
     assert doc["moves_sha256"] == hashlib.sha256().hexdigest()  # of no game at all
 
+
+
+def test_a_ladder_measures_bots_and_so_may_seat_the_seer():
+    doc = ladder_json("--bots", "random,seer:iterations=10", "--game", "kahuna", "--games", "2", "--seed", "1")
+    assert sorted(b["spec"] for b in doc["bots"]) == ["random", "seer:iterations=10"] and doc["games"] == 2

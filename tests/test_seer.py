@@ -224,7 +224,7 @@ def test_a_measurement_seats_the_seer_in_every_rule_set(name):
 # -- only for measurement ---------------------------------------------------------------------------------------
 
 REFUSAL = ("sees what its seat cannot (every hand, the order of the deck), so it is for measurement only "
-           "(kanaloa simulate) and cannot play or advise here")
+           "(kanaloa simulate, ladder and sprt) and cannot play or advise here")
 
 
 @pytest.mark.parametrize("spec", ["seer", "seer:iterations=50", " SEER:time=1"])

@@ -287,3 +287,10 @@ def test_ladder_and_sprt_give_the_same_results_on_a_local_dask_cluster():
         on_cluster = json.loads(cluster_run.stdout)
         assert comparable(on_cluster) == comparable(json.loads(local.stdout))
         assert on_cluster["scheduler"] == cluster.scheduler_address and on_cluster["workers"] == 0
+
+
+def test_sprt_measures_bots_and_so_may_seat_the_seer():
+    doc = sprt_json("seer:iterations=10", "random", "--game", "kahuna", "--max-games", "2", "--seed", "1")
+    assert doc["new"] == "seer:iterations=10" and doc["games"] == 2
+    base = sprt_json("random", "seer:iterations=10", "--game", "kahuna", "--max-games", "2", "--seed", "1")
+    assert base["base"] == "seer:iterations=10" and base["games"] == 2

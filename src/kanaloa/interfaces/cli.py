@@ -1536,16 +1536,15 @@ def sprt(new: str, base: str, elo0: float, elo1: float, alpha: float, beta: floa
     status is 0 for every decision, undecided included, 2 for bad input and
     130 after Ctrl-C (with the result of the deals counted so far).
     """
-    from ..play.bots import parse_bot_spec
     from ..play.records import GameRecord
     from ..play.sprt import Hypotheses, LiveLine, SprtRun, run_sprt
-    from ..play.tournament import check_games, make_tournament, option_error
+    from ..play.tournament import check_games, make_tournament, measured_bot, option_error
     from ..rules.registry import load_game
     from ..rules.ruleset import ParameterError
 
     for label, spec in (("NEW", new), ("BASE", base)):
         try:
-            parse_bot_spec(spec)
+            measured_bot(spec)
         except OptionError as exc:
             raise OptionError(f"{label}: {exc}") from None
     hypotheses = Hypotheses(elo0, elo1, alpha, beta).check()

@@ -542,9 +542,10 @@ def parse_bot_spec(spec: str, playing: bool = True, measurement: bool = False) -
     such as a game record's lineup), a bot whose optional extra is not
     installed, and a bot for measurement only (``MEASUREMENT_BOTS``: the
     ``seer``, which sees every hand) unless ``measurement`` is true: only a
-    measurement of bots against bots (``kanaloa simulate``) may seat one,
-    never a game with people or anything that advises them.  Long specs,
-    keys and values are quoted cut short (``errors.brief``).
+    measurement of bots against bots (``kanaloa simulate``, ``ladder`` and
+    ``sprt``) may seat one, never a game with people or anything that
+    advises them.  Long specs, keys and values are quoted cut short
+    (``errors.brief``).
     """
     where = f"bot spec {brief(spec)}"
     known = {**BOTS, **MEASUREMENT_BOTS} if measurement or not playing else BOTS
@@ -554,7 +555,8 @@ def parse_bot_spec(spec: str, playing: bool = True, measurement: bool = False) -
     name = name.strip().lower()
     if name in MEASUREMENT_BOTS and name not in known:
         raise OptionError(f"{where}: {name} sees what its seat cannot (every hand, the order of the deck), so it "
-                          f"is for measurement only (kanaloa simulate) and cannot play or advise here")
+                          f"is for measurement only (kanaloa simulate, ladder and sprt) and cannot play or advise "
+                          f"here")
     if name not in known:
         raise OptionError(f"{where}: unknown bot {quote(name)}; expected one of {', '.join(known)}")
     cls, allowed = known[name]

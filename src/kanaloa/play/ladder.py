@@ -47,14 +47,13 @@ from typing import Any
 from ..errors import OptionError, quote
 from ..rules.registry import document_game, load_game
 from ..rules.ruleset import ParameterError, Ruleset
-from .bots import parse_bot_spec
 from .ratings import PRIOR, Fit, Rankings, fit_ratings
 from .records import GameRecord, MoveLog
 from .simulate import Ran, run_games
 from .stats import BotStats, BotTable, format_share, wins_json
 from .streams import bot_seeds, deal_seed
 from .totals import ended
-from .tournament import check_core, check_games, check_seed, option_error
+from .tournament import check_core, check_games, check_seed, measured_bot, option_error
 
 FORMAT = "kanaloa-ladder/1"
 MAX_BOTS = 16  # at most C(16, 4) = 1820 groups, whose order is made at once
@@ -153,7 +152,7 @@ def parse_bots(text: str) -> list[str]:
     if not text.strip() or any(not s for s in specs):
         raise OptionError(f"--bots {quote(text)}: expected comma-separated bot specs, with none empty")
     for spec in specs:
-        parse_bot_spec(spec)  # raises OptionError naming the spec and the bad part
+        measured_bot(spec)  # raises OptionError naming the spec and the bad part
     seen: set[str] = set()
     for spec in specs:
         if spec in seen:
@@ -202,7 +201,7 @@ def make_ladder(bots: str | Sequence[str], games: int | None, seed: int, *, game
     specs = parse_bots(bots if isinstance(bots, str) else ",".join(bots))
     ruleset = ladder_ruleset(specs, game, players, **params)
     for spec in specs:
-        parse_bot_spec(spec).check(ruleset)  # a bot the game cannot seat (a face it lacks), named
+        measured_bot(spec).check(ruleset)  # a bot the game cannot seat (a face it lacks), named
     seats = ruleset.players
     if games is None:
         games = default_games(len(specs), seats)

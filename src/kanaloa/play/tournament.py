@@ -55,7 +55,7 @@ from ..rules.engine import load_engine
 from ..rules.registry import document_game, game_type, load_game
 from ..rules.rng import MASK64
 from ..rules.ruleset import ParameterError, Ruleset
-from .bots import parse_bot_spec
+from .bots import Bot, parse_bot_spec
 from .records import GameRecord
 from .streams import bot_seeds, deal_seed
 
@@ -206,6 +206,14 @@ def schedule(t: Tournament, first: int = 0) -> Iterator[int]:
     as they have room for them.
     """
     return iter(range(first, t.games))
+
+
+def measured_bot(spec: str) -> Bot:
+    """The bot of ``spec`` as a measurement of bots against bots seats it: ``parse_bot_spec(spec,
+    measurement=True)``, the bots for measurement only (``seer``) included.  The ladder
+    (``kanaloa.play.ladder``) and the sequential test (``kanaloa sprt``) check their specs with it; only the
+    measurements built on this module ask for those bots."""
+    return parse_bot_spec(spec, measurement=True)
 
 
 def search_budget(spec: str) -> tuple[int | None, float | None]:
