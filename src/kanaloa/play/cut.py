@@ -23,13 +23,16 @@ import json
 from importlib import resources
 from typing import Any
 
+from ..rules.board import BoardError
 from ..rules.core import CoreState, CutModel
-from ..rules.ruleset import KAHUNA_GAME, KANALOA_GAME, make_ruleset
+from ..rules.registry import ParameterError, game_names, load_game
+from ..rules.ruleset import Ruleset
 
 MODELS_FILE = "cut_models.json"
 MODELS_FORMAT = "kanaloa-cut-models/2"
 FITTED_POLICY = "heuristic"  # the playout policy every model is fitted to
-GAMES = (KANALOA_GAME, KAHUNA_GAME)  # the games the file serves
+# The keys of an entry that say how it was fitted; the others (besides ``game``) are its rule set's parameters.
+FITTING_KEYS = ("policy", "games", "seed", "samples", "features", "win", "points")
 
 # (the rule set's code and gods, the board's links, cards per island, players, preset)
 ModelKey = tuple[int, bool, tuple[tuple[int, int], ...], int, int, int]
@@ -48,12 +51,25 @@ def state_model_key(state: CoreState) -> ModelKey:
 
 
 def entry_params(entry: dict[str, Any]) -> dict[str, Any]:
-    """The rule set's parameters an entry of ``cut_models.json`` names (``load_game(entry['game'], ...)``)."""
-    params = {"players": entry["players"], "board": entry["board"]}
-    if entry["game"] == KANALOA_GAME:
-        params["preset"] = entry["preset"]
-        params["gods"] = entry["gods"]
-    return params
+    """The rule set's parameters an entry of ``cut_models.json`` names (``load_game(entry['game'], **them)``):
+    every key but ``game`` and the fitting's own (``FITTING_KEYS``)."""
+    return {k: v for k, v in entry.items() if k != "game" and k not in FITTING_KEYS}
+
+
+def entry_rules(entry: dict[str, Any]) -> Ruleset:
+    """The rule set an entry names; raises ``ValueError`` for a game this file cannot hold or bad parameters."""
+    game = entry["game"]
+    if not isinstance(game, str) or game not in game_names():
+        raise ValueError(f"game: must be one of {', '.join(game_names())}, not {game!r}")
+    try:
+        rules = load_game(game, **entry_params(entry))
+    except (ParameterError, BoardError) as exc:
+        raise ValueError(str(exc)) from None
+    except TypeError:
+        raise ValueError(f"game: {game} takes none of {', '.join(sorted(entry_params(entry)))}") from None
+    if not isinstance(rules, Ruleset):
+        raise ValueError(f"game: {game}'s models are not in this file (its own core judges its rollouts)")
+    return rules
 
 
 def read_models(data: dict[str, Any]) -> dict[ModelKey, CutModel]:
@@ -71,15 +87,17 @@ def read_models(data: dict[str, Any]) -> dict[ModelKey, CutModel]:
         if not isinstance(entry, dict):
             raise ValueError(f"models[{i}]: must be an object")
         try:
-            if entry["game"] not in GAMES:
-                raise ValueError(f"game: must be one of {', '.join(GAMES)}, not {entry['game']!r}")
             if entry["policy"] != FITTED_POLICY:
                 raise ValueError(f"policy: must be {FITTED_POLICY!r}, the rollouts' policy")
-            rules = make_ruleset(entry["game"], **entry_params(entry))
+            rules = entry_rules(entry)
             names = CutModel.feature_names(rules.code, rules.players)
             if entry["features"] != names:
                 raise ValueError(f"features: must be {', '.join(names)}, the core's features in order")
             model = CutModel(rules.players, entry["win"], entry["points"], rules.code, rules.gods)
+            for counted in ("games", "seed", "samples"):
+                value = entry.get(counted, 0)
+                if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                    raise ValueError(f"{counted}: must be a whole number, 0 or more, not {value!r}")
         except KeyError as exc:
             raise ValueError(f"models[{i}]: {exc.args[0]} is missing") from None
         except (TypeError, ValueError) as exc:

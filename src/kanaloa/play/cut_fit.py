@@ -11,17 +11,18 @@ tenth of its states after the setup (R3), chosen by output ``2g + 1``
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from ..rules.core import POLICY_HEURISTIC, CoreState, CutModel
 from ..rules.engine import load_engine
-from ..rules.registry import load_game
-from ..rules.ruleset import KAHUNA_GAME, KANALOA_GAME, Ruleset
+from ..rules.registry import game_types
+from ..rules.ruleset import Parameter, Ruleset
 from .cut import FITTED_POLICY, MODELS_FORMAT, entry_params, read_models
 from .evaluation import Samples
 
 SAMPLE_SHARE = 0.1  # of the states after the setup
-BOARD = "oro"
+FACE = "kanaloa.play.cut_fit:FAMILY_FIT"  # the registry's cutfit face of the games this file serves
 
 
 def _splitmix(seed: int, count: int) -> list[int]:
@@ -36,6 +37,16 @@ def _splitmix(seed: int, count: int) -> list[int]:
     return out
 
 
+def _value(parameter: Parameter, choice: str) -> object:
+    """A parameter's choice as ``load_game`` takes it: a number for an ``int`` parameter, a truth value for a
+    ``flag``, else the text."""
+    if parameter.kind == "int":
+        return int(choice)
+    if parameter.kind == "flag":
+        return choice == "true"
+    return choice
+
+
 class FamilyFit:
     """The ``Fitting`` of ``kanaloa.tools.cutfit`` for ``cut_models.json``."""
 
@@ -45,9 +56,18 @@ class FamilyFit:
     default_seed = 10_000_000
 
     def rule_sets(self) -> list[Ruleset]:
-        out = [load_game(KANALOA_GAME, players=players, preset=preset, gods=gods, board=BOARD)
-               for preset in ("yucata", "tabletop") for gods in (False, True) for players in (2, 3, 4)]
-        return [*out, load_game(KAHUNA_GAME)]
+        """Every rule set of each game this face serves, on its default board: every combination of the
+        parameters that take one of a few values (players, preset, gods), in the registry's order."""
+        out: list[Ruleset] = []
+        for game in game_types():
+            if game.faces.get("cutfit") != FACE:
+                continue
+            chosen = [p for p in game.parameters if p.choices]
+            for values in itertools.product(*(p.choices for p in chosen)):
+                rules = game.load(**{p.name: _value(p, v) for p, v in zip(chosen, values, strict=True)})
+                assert isinstance(rules, Ruleset)
+                out.append(rules)
+        return out
 
     def shape(self, ruleset: Ruleset) -> tuple[int, int, int]:
         buckets, width = CutModel.shape(ruleset.code, ruleset.players)
@@ -57,21 +77,17 @@ class FamilyFit:
         return list(CutModel.feature_names(ruleset.code, ruleset.players))
 
     def head(self, ruleset: Ruleset) -> dict[str, Any]:
-        head: dict[str, Any] = {"game": ruleset.game, "board": ruleset.board.source, "players": ruleset.players}
-        if ruleset.game == KANALOA_GAME:
-            head.update(preset=ruleset.preset, gods=ruleset.gods)
-        return head
+        return {"game": ruleset.game, **ruleset.record_params()}
 
     def samples(self, ruleset: Ruleset, games: int, seed: int) -> Samples:
         engine = load_engine("core")
         streams = _splitmix(seed, 2 * games)
         out = Samples([], [], [], [], [])
-        players = ruleset.players
         for g in range(games):
             state = engine.deal(ruleset, seed + g)
             assert isinstance(state, CoreState)
             taken = state.sampled_playout(streams[2 * g], POLICY_HEURISTIC, streams[2 * g + 1], SAMPLE_SHARE)
-            shares = [0.0] * players
+            shares = [0.0] * ruleset.players
             if state.winner >= 0:
                 shares[state.winner] = 1.0
             points = [float(p) for p in state.scores]

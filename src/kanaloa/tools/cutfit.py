@@ -127,12 +127,12 @@ def selected(fitting: Fitting, only: Sequence[str]) -> list[Ruleset]:
     rule_sets = fitting.rule_sets()
     if not only:
         return rule_sets
-    keep = []
+    keep: list[Ruleset] = []
     for text in only:
         wanted = parse_only(text)
-        matches = []
+        matches: list[Ruleset] = []
         for rules in rule_sets:
-            head = {k: v for k, v in fitting.head(rules).items()}
+            head = fitting.head(rules)
             unknown = sorted(set(wanted) - set(head))
             if unknown:
                 raise click.BadParameter(f"{unknown[0]!r} names no parameter of the file's entries "
