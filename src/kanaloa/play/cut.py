@@ -32,7 +32,7 @@ MODELS_FILE = "cut_models.json"
 MODELS_FORMAT = "kanaloa-cut-models/2"
 FITTED_POLICY = "heuristic"  # the playout policy every model is fitted to
 # The keys of an entry that say how it was fitted; the others (besides ``game``) are its rule set's parameters.
-FITTING_KEYS = ("policy", "games", "seed", "samples", "features", "win", "points")
+FITTING_KEYS = ("policy", "games", "seed", "samples", "records", "features", "win", "points")
 
 # (the rule set's code and gods, the board's links, cards per island, players, preset)
 ModelKey = tuple[int, bool, tuple[tuple[int, int], ...], int, int, int]

@@ -12,16 +12,23 @@ tenth of its states after the setup (R3), chosen by output ``2g + 1``
 from __future__ import annotations
 
 import itertools
-from typing import Any
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..rules.core import POLICY_HEURISTIC, CoreState, CutModel
 from ..rules.engine import load_engine
 from ..rules.registry import game_types
 from ..rules.ruleset import Parameter, Ruleset
+from ..rules.state import ROUND_SETUP
 from .cut import FITTED_POLICY, MODELS_FORMAT, entry_params, read_models
 from .evaluation import Samples
 
-SAMPLE_SHARE = 0.1  # of the states after the setup
+if TYPE_CHECKING:
+    from .records import GameRecord
+
+SAMPLE_SHARE = 0.1  # of the states after the setup, in the playout policy's games
+RECORD_SHARE = 0.5  # of those of a recorded game (few games, each dear to play)
 FACE = "kanaloa.play.cut_fit:FAMILY_FIT"  # the registry's cutfit face of the games this file serves
 
 
@@ -91,6 +98,38 @@ class FamilyFit:
             if state.winner >= 0:
                 shares[state.winner] = 1.0
             points = [float(p) for p in state.scores]
+            for phase, features, color_features in taken:
+                out.phases.append(phase)
+                out.features.append(features)
+                out.shares.append(shares)
+                out.color_features.append(color_features)
+                out.points.append(points)
+        return out
+
+    def record_samples(self, ruleset: Ruleset, records: Sequence[GameRecord], seed: int) -> Samples:
+        """Each record's game dealt again and its moves played; a state after the setup is a sample with chance
+        ``RECORD_SHARE``, drawn from SplitMix64 output ``g`` of the stream seeded with ``seed`` for the ``g``-th
+        record; the result is the record's."""
+        from ..position import deal_position
+
+        streams = _splitmix(seed, len(records))
+        out = Samples([], [], [], [], [])
+        for g, rec in enumerate(records):
+            if rec.ruleset != ruleset:
+                raise ValueError(f"{rec.source or f'record {g}'}: a game of {rec.ruleset.describe()}, not of "
+                                 f"{ruleset.describe()}")
+            pick = random.Random(streams[g])
+            pos = deal_position(ruleset, rec.seed, load_engine("core"))
+            taken = []
+            for move in rec.moves:
+                state = pos.state
+                assert isinstance(state, CoreState)
+                if state.round != ROUND_SETUP and not state.is_over and pick.random() < RECORD_SHARE:
+                    phase, features = state.cut_features()
+                    taken.append((phase, features, state.color_features()))
+                pos.play(move)
+            shares = [float(rec.won(seat)) for seat in range(ruleset.players)]
+            points = [float(p) for p in pos.state.scores]
             for phase, features, color_features in taken:
                 out.phases.append(phase)
                 out.features.append(features)

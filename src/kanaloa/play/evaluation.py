@@ -7,10 +7,14 @@ entry against its core.  The fitting itself is the same for every game.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..rules.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from .records import GameRecord
 
 
 @dataclass
@@ -48,6 +52,10 @@ class Fitting(Protocol):
 
     def samples(self, ruleset: Ruleset, games: int, seed: int) -> Samples:
         """Samples from ``games`` games of ``ruleset`` played by ``policy``, dealt from ``seed`` on."""
+
+    def record_samples(self, ruleset: Ruleset, records: Sequence[GameRecord], seed: int) -> Samples:
+        """Samples from recorded games of ``ruleset`` (``kanaloa-game/1``, e.g. a search's own games from
+        ``kanaloa simulate --out``): each game replayed from its deal, its states chosen from ``seed``."""
 
     def check(self, entry: dict[str, Any]) -> None:
         """Raise ``ValueError`` for an entry the game's core would refuse."""

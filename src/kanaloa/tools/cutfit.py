@@ -101,6 +101,33 @@ def model_entry(fitting: Fitting, ruleset: Ruleset, games: int, seed: int) -> di
     return entry
 
 
+def records_entry(fitting: Fitting, path: str, seed: int) -> dict[str, Any]:
+    """The entry fitted to the recorded games of ``path`` (one rule set's, ``kanaloa-game/1``): ``games`` is
+    their number and ``records`` the SHA-256 of their moves (``kanaloa.play.records.moves_sha256``), so the
+    entry names the games it learnt from."""
+    from ..errors import OptionError
+    from ..play.records import moves_sha256, read_records
+
+    try:
+        with open(path, "rb") as fh:
+            records = list(read_records(fh, f"--records {path!r}"))
+    except OptionError as exc:
+        raise click.UsageError(str(exc)) from None
+    if not records:
+        raise click.BadParameter(f"{path!r} holds no game record", param_hint="--records")
+    ruleset = records[0].ruleset
+    try:
+        samples = fitting.record_samples(ruleset, records, seed)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--records") from None
+    win, points = fit(samples, fitting.shape(ruleset))
+    entry = {**fitting.head(ruleset), "policy": fitting.policy, "games": len(records), "seed": seed,
+             "samples": len(samples.phases), "records": moves_sha256(records),
+             "features": fitting.feature_names(ruleset), "win": win, "points": points}
+    fitting.check(entry)
+    return entry
+
+
 def models_text(fitting: Fitting, entries: Sequence[dict[str, Any]]) -> str:
     """A models file as text: one line per row of weights, so that a refit reads well in a diff."""
     parts = []
@@ -155,10 +182,19 @@ def selected(fitting: Fitting, only: Sequence[str]) -> list[Ruleset]:
               help="Sample games per rule set.  [default: the game's, 60000 for Kanaloa]")
 @click.option("--seed", type=click.IntRange(0), default=None,
               help="Deal seed of the first game; the sample choice flows from it too.  [default: the game's]")
+@click.option("--records", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Fit one model to these recorded games instead (kanaloa-game/1 lines of one rule set, e.g. a "
+                   "search's own games from 'kanaloa simulate --out'); --games and --only do not apply.")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), required=True,
               help="Where to write the models (JSON).")
-def main(game: str, only: tuple[str, ...], games: int | None, seed: int | None, out: str) -> None:
-    """Fit the models of rollouts cut short for GAME's rule sets and write them as a models file."""
+def main(game: str, only: tuple[str, ...], games: int | None, seed: int | None, records: str | None,
+         out: str) -> None:
+    """Fit the models of rollouts cut short for GAME's rule sets and write them as a models file.
+
+    By default the samples come from games the rollouts' own playout policy plays against itself; with
+    --records, from recorded games (expert iteration: a search's games teach the model that judges its
+    rollouts).
+    """
     try:
         import numpy  # noqa: F401
     except ImportError:
@@ -173,6 +209,17 @@ def main(game: str, only: tuple[str, ...], games: int | None, seed: int | None, 
         raise click.UsageError(str(exc)) from None
     n = fitting.default_games if games is None else games
     s = fitting.default_seed if seed is None else seed
+    if records is not None:
+        if only or games is not None:
+            raise click.BadParameter("cannot be combined with --only or --games: the records are the sample",
+                                     param_hint="--records")
+        started = time.perf_counter()
+        entry = records_entry(fitting, records, s)
+        print(f"{entry['games']} recorded games, {entry['samples']} samples, {time.perf_counter() - started:.0f} s",
+              file=sys.stderr)
+        with open(out, "w", encoding="utf-8") as fh:
+            fh.write(models_text(fitting, [entry]))
+        return
     entries = []
     for rules in rule_sets:
         started = time.perf_counter()
