@@ -67,13 +67,14 @@ def test_records_of_another_rule_set_are_refused(kahuna_records, tmp_path):
         kahuna = list(read_records(fh, "records"))
     with open(other, "rb") as fh:
         two = list(read_records(fh, "records"))
-    with pytest.raises(ValueError, match="a game of Kanaloa, 2 players .*, not of Kahuna"):
+    with pytest.raises(ValueError, match=r"a game of Kanaloa, 2 players .*, not of Kahuna"):
         FAMILY_FIT.record_samples(kahuna[0].ruleset, [*kahuna, *two], 1)
 
 
 def test_a_damaged_records_file_is_one_line(kahuna_records, tmp_path):
     twice = tmp_path / "twice.jsonl"
-    twice.write_text(open(kahuna_records).read() * 2)
+    with open(kahuna_records) as fh:
+        twice.write_text(fh.read() * 2)
     result = CliRunner().invoke(cutfit, ["--game", "kahuna", "--records", str(twice), "--out",
                                          str(tmp_path / "m.json")])
     assert result.exit_code == 2
