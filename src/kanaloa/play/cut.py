@@ -24,12 +24,13 @@ from importlib import resources
 from typing import Any
 
 from ..rules.core import CoreState, CutModel
-from ..rules.ruleset import KAHUNA_GAME, KANALOA_GAME, make_ruleset
+from ..rules.registry import game_type
+from ..rules.ruleset import make_ruleset
 
 MODELS_FILE = "cut_models.json"
 MODELS_FORMAT = "kanaloa-cut-models/2"
 FITTED_POLICY = "heuristic"  # the playout policy every model is fitted to
-GAMES = (KANALOA_GAME, KAHUNA_GAME)  # the games the file serves
+MODEL_GAMES = ("kanaloa", "kahuna")  # the games the file serves, in its order (kanaloa.play.cut_fit)
 
 # (the rule set's code and gods, the board's links, cards per island, players, preset)
 ModelKey = tuple[int, bool, tuple[tuple[int, int], ...], int, int, int]
@@ -48,11 +49,16 @@ def state_model_key(state: CoreState) -> ModelKey:
 
 
 def entry_params(entry: dict[str, Any]) -> dict[str, Any]:
-    """The rule set's parameters an entry of ``cut_models.json`` names (``load_game(entry['game'], ...)``)."""
-    params = {"players": entry["players"], "board": entry["board"]}
-    if entry["game"] == KANALOA_GAME:
-        params["preset"] = entry["preset"]
-        params["gods"] = entry["gods"]
+    """The rule set's parameters an entry of ``cut_models.json`` names (``load_game(entry['game'], ...)``).
+
+    An entry names every parameter of its game (``kanaloa.rules.registry``) but the colors: Kanaloa's players,
+    preset, gods and board, Kahuna's players and board.  Those a game takes only at their neutral value
+    (Kahuna's preset and gods, R16.9) are checked by the rule set when an entry names them, not ignored.
+    Raises ``KeyError`` for a missing key (and ``ParameterError`` for a game that is not registered).
+    """
+    game = game_type(entry["game"])
+    params = {p.name: entry[p.name] for p in game.parameters if p.name != "colors"}
+    params.update({name: entry[name] for name in game.also_takes if name in entry})
     return params
 
 
@@ -71,8 +77,8 @@ def read_models(data: dict[str, Any]) -> dict[ModelKey, CutModel]:
         if not isinstance(entry, dict):
             raise ValueError(f"models[{i}]: must be an object")
         try:
-            if entry["game"] not in GAMES:
-                raise ValueError(f"game: must be one of {', '.join(GAMES)}, not {entry['game']!r}")
+            if entry["game"] not in MODEL_GAMES:
+                raise ValueError(f"game: must be one of {', '.join(MODEL_GAMES)}, not {entry['game']!r}")
             if entry["policy"] != FITTED_POLICY:
                 raise ValueError(f"policy: must be {FITTED_POLICY!r}, the rollouts' policy")
             rules = make_ruleset(entry["game"], **entry_params(entry))

@@ -16,8 +16,9 @@ from typing import Any
 from ..rules.core import POLICY_HEURISTIC, CoreState, CutModel
 from ..rules.engine import load_engine
 from ..rules.registry import load_game
-from ..rules.ruleset import KAHUNA_GAME, KANALOA_GAME, Ruleset
-from .cut import FITTED_POLICY, MODELS_FORMAT, entry_params, read_models
+from ..rules.rng import SplitMix64
+from ..rules.ruleset import Ruleset
+from .cut import FITTED_POLICY, MODEL_GAMES, MODELS_FORMAT, entry_params, read_models
 from .evaluation import Samples
 
 SAMPLE_SHARE = 0.1  # of the states after the setup
@@ -26,14 +27,8 @@ BOARD = "oro"
 
 def _splitmix(seed: int, count: int) -> list[int]:
     """The first ``count`` outputs of SplitMix64 seeded with ``seed``."""
-    out, state = [], seed & 0xFFFFFFFFFFFFFFFF
-    for _ in range(count):
-        state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        out.append(z ^ (z >> 31))
-    return out
+    stream = SplitMix64(seed)
+    return [stream.next() for _ in range(count)]
 
 
 class FamilyFit:
@@ -45,9 +40,10 @@ class FamilyFit:
     default_seed = 10_000_000
 
     def rule_sets(self) -> list[Ruleset]:
-        out = [load_game(KANALOA_GAME, players=players, preset=preset, gods=gods, board=BOARD)
+        kanaloa, kahuna = MODEL_GAMES
+        out = [load_game(kanaloa, players=players, preset=preset, gods=gods, board=BOARD)
                for preset in ("yucata", "tabletop") for gods in (False, True) for players in (2, 3, 4)]
-        return [*out, load_game(KAHUNA_GAME)]
+        return [*out, load_game(kahuna)]
 
     def shape(self, ruleset: Ruleset) -> tuple[int, int, int]:
         buckets, width = CutModel.shape(ruleset.code, ruleset.players)
@@ -57,9 +53,12 @@ class FamilyFit:
         return list(CutModel.feature_names(ruleset.code, ruleset.players))
 
     def head(self, ruleset: Ruleset) -> dict[str, Any]:
-        head: dict[str, Any] = {"game": ruleset.game, "board": ruleset.board.source, "players": ruleset.players}
-        if ruleset.game == KANALOA_GAME:
-            head.update(preset=ruleset.preset, gods=ruleset.gods)
+        """The game, board and players, then the rule set's other parameters (Kanaloa's preset and gods) but its
+        colors: the models are the same whatever the colors are called."""
+        params = ruleset.params()
+        params.pop("colors")
+        head: dict[str, Any] = {"game": ruleset.game, "board": params.pop("board"), "players": params.pop("players")}
+        head.update(params)
         return head
 
     def samples(self, ruleset: Ruleset, games: int, seed: int) -> Samples:
