@@ -540,7 +540,7 @@ def test_later_moves_of_the_plan_are_about_equal_and_marked():
     from kanaloa.position import Position
 
     pos = Position.from_json(json.loads(resources.files("kanaloa.examples").joinpath("midgame.json").read_text()))
-    for seed in range(10):  # the first seed whose plan has builds that commute (7 with the settings now)
+    for seed in range(30):  # the first seed whose plan has builds that commute (20 with the settings and models now)
         found = hint_of(pos, iterations=6000, top=1000, seed=seed)
         same = [c for c in found.candidates if c.same_plan]
         if same:
@@ -586,7 +586,7 @@ def test_candidates_show_intervals_and_every_move_about_equal_to_the_best():
     assert everyone.about_equal == found.about_equal
 
 
-@pytest.mark.parametrize("seed, players", [(62, 4), (60, 4), (3, 2), (8, 2)])
+@pytest.mark.parametrize("seed, players", [(61, 4), (60, 4), (24, 2), (25, 2)])
 def test_the_gains_say_what_the_plan_takes(seed, players):
     """On these positions the plan takes an island; the gains agree with the position after the plan.
 

@@ -641,7 +641,7 @@ _SPEC_HELP = {
     "reshuffle": ("not 0: after a reshuffle, deal the deck of each determinisation from the cards the bot saw go "
                   "into it (docs/engine.md); 0 deals it from all unseen cards alike"),
     "cut": ("not 0: a rollout stops after this many moves and a model fitted to the playout policy's games "
-            "judges the state (3 or 4 players on oro, without the gods; docs/engine.md); 0 plays to the end"),
+            "judges the state (Kanaloa's rule sets on oro and Kahuna's; docs/engine.md); 0 plays to the end"),
     "expand": "visits a tree node needs before its moves are expanded",
     "prior": "weight of the heuristic move scores that order and bias the search; 0 ignores them",
     "reuse": "not 0: keep the search tree through the moves of the bot's turn",

@@ -23,16 +23,14 @@ import json
 from importlib import resources
 from typing import Any
 
-from ..rules.board import BoardError
 from ..rules.core import CoreState, CutModel
-from ..rules.registry import ParameterError, game_names, load_game
-from ..rules.ruleset import Ruleset
+from ..rules.registry import game_type
+from ..rules.ruleset import make_ruleset
 
 MODELS_FILE = "cut_models.json"
 MODELS_FORMAT = "kanaloa-cut-models/2"
 FITTED_POLICY = "heuristic"  # the playout policy every model is fitted to
-# The keys of an entry that say how it was fitted; the others (besides ``game``) are its rule set's parameters.
-FITTING_KEYS = ("policy", "games", "seed", "samples", "records", "features", "win", "points")
+MODEL_GAMES = ("kanaloa", "kahuna")  # the games the file serves, in its order (kanaloa.play.cut_fit)
 
 # (the rule set's code and gods, the board's links, cards per island, players, preset)
 ModelKey = tuple[int, bool, tuple[tuple[int, int], ...], int, int, int]
@@ -51,25 +49,17 @@ def state_model_key(state: CoreState) -> ModelKey:
 
 
 def entry_params(entry: dict[str, Any]) -> dict[str, Any]:
-    """The rule set's parameters an entry of ``cut_models.json`` names (``load_game(entry['game'], **them)``):
-    every key but ``game`` and the fitting's own (``FITTING_KEYS``)."""
-    return {k: v for k, v in entry.items() if k != "game" and k not in FITTING_KEYS}
+    """The rule set's parameters an entry of ``cut_models.json`` names (``load_game(entry['game'], ...)``).
 
-
-def entry_rules(entry: dict[str, Any]) -> Ruleset:
-    """The rule set an entry names; raises ``ValueError`` for a game this file cannot hold or bad parameters."""
-    game = entry["game"]
-    if not isinstance(game, str) or game not in game_names():
-        raise ValueError(f"game: must be one of {', '.join(game_names())}, not {game!r}")
-    try:
-        rules = load_game(game, **entry_params(entry))
-    except (ParameterError, BoardError) as exc:
-        raise ValueError(str(exc)) from None
-    except TypeError:
-        raise ValueError(f"game: {game} takes none of {', '.join(sorted(entry_params(entry)))}") from None
-    if not isinstance(rules, Ruleset):
-        raise ValueError(f"game: {game}'s models are not in this file (its own core judges its rollouts)")
-    return rules
+    An entry names every parameter of its game (``kanaloa.rules.registry``) but the colors: Kanaloa's players,
+    preset, gods and board, Kahuna's players and board.  Those a game takes only at their neutral value
+    (Kahuna's preset and gods, R16.9) are checked by the rule set when an entry names them, not ignored.
+    Raises ``KeyError`` for a missing key (and ``ParameterError`` for a game that is not registered).
+    """
+    game = game_type(entry["game"])
+    params = {p.name: entry[p.name] for p in game.parameters if p.name != "colors"}
+    params.update({name: entry[name] for name in game.also_takes if name in entry})
+    return params
 
 
 def read_models(data: dict[str, Any]) -> dict[ModelKey, CutModel]:
@@ -87,17 +77,15 @@ def read_models(data: dict[str, Any]) -> dict[ModelKey, CutModel]:
         if not isinstance(entry, dict):
             raise ValueError(f"models[{i}]: must be an object")
         try:
+            if entry["game"] not in MODEL_GAMES:
+                raise ValueError(f"game: must be one of {', '.join(MODEL_GAMES)}, not {entry['game']!r}")
             if entry["policy"] != FITTED_POLICY:
                 raise ValueError(f"policy: must be {FITTED_POLICY!r}, the rollouts' policy")
-            rules = entry_rules(entry)
+            rules = make_ruleset(entry["game"], **entry_params(entry))
             names = CutModel.feature_names(rules.code, rules.players)
             if entry["features"] != names:
                 raise ValueError(f"features: must be {', '.join(names)}, the core's features in order")
             model = CutModel(rules.players, entry["win"], entry["points"], rules.code, rules.gods)
-            for counted in ("games", "seed", "samples"):
-                value = entry.get(counted, 0)
-                if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                    raise ValueError(f"{counted}: must be a whole number, 0 or more, not {value!r}")
         except KeyError as exc:
             raise ValueError(f"models[{i}]: {exc.args[0]} is missing") from None
         except (TypeError, ValueError) as exc:

@@ -11,17 +11,17 @@ tenth of its states after the setup (R3), chosen by output ``2g + 1``
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..rules.core import POLICY_HEURISTIC, CoreState, CutModel
 from ..rules.engine import load_engine
-from ..rules.registry import game_types
-from ..rules.ruleset import Parameter, Ruleset
+from ..rules.registry import load_game
+from ..rules.rng import SplitMix64
+from ..rules.ruleset import Ruleset
 from ..rules.state import ROUND_SETUP
-from .cut import FITTED_POLICY, MODELS_FORMAT, entry_params, read_models
+from .cut import FITTED_POLICY, MODEL_GAMES, MODELS_FORMAT, entry_params, read_models
 from .evaluation import Samples
 
 if TYPE_CHECKING:
@@ -29,29 +29,13 @@ if TYPE_CHECKING:
 
 SAMPLE_SHARE = 0.1  # of the states after the setup, in the playout policy's games
 RECORD_SHARE = 0.5  # of those of a recorded game (few games, each dear to play)
-FACE = "kanaloa.play.cut_fit:FAMILY_FIT"  # the registry's cutfit face of the games this file serves
+BOARD = "oro"
 
 
 def _splitmix(seed: int, count: int) -> list[int]:
     """The first ``count`` outputs of SplitMix64 seeded with ``seed``."""
-    out, state = [], seed & 0xFFFFFFFFFFFFFFFF
-    for _ in range(count):
-        state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        out.append(z ^ (z >> 31))
-    return out
-
-
-def _value(parameter: Parameter, choice: str) -> object:
-    """A parameter's choice as ``load_game`` takes it: a number for an ``int`` parameter, a truth value for a
-    ``flag``, else the text."""
-    if parameter.kind == "int":
-        return int(choice)
-    if parameter.kind == "flag":
-        return choice == "true"
-    return choice
+    stream = SplitMix64(seed)
+    return [stream.next() for _ in range(count)]
 
 
 class FamilyFit:
@@ -63,18 +47,10 @@ class FamilyFit:
     default_seed = 10_000_000
 
     def rule_sets(self) -> list[Ruleset]:
-        """Every rule set of each game this face serves, on its default board: every combination of the
-        parameters that take one of a few values (players, preset, gods), in the registry's order."""
-        out: list[Ruleset] = []
-        for game in game_types():
-            if game.faces.get("cutfit") != FACE:
-                continue
-            chosen = [p for p in game.parameters if p.choices]
-            for values in itertools.product(*(p.choices for p in chosen)):
-                rules = game.load(**{p.name: _value(p, v) for p, v in zip(chosen, values, strict=True)})
-                assert isinstance(rules, Ruleset)
-                out.append(rules)
-        return out
+        kanaloa, kahuna = MODEL_GAMES
+        out = [load_game(kanaloa, players=players, preset=preset, gods=gods, board=BOARD)
+               for preset in ("yucata", "tabletop") for gods in (False, True) for players in (2, 3, 4)]
+        return [*out, load_game(kahuna)]
 
     def shape(self, ruleset: Ruleset) -> tuple[int, int, int]:
         buckets, width = CutModel.shape(ruleset.code, ruleset.players)
@@ -84,17 +60,24 @@ class FamilyFit:
         return list(CutModel.feature_names(ruleset.code, ruleset.players))
 
     def head(self, ruleset: Ruleset) -> dict[str, Any]:
-        return {"game": ruleset.game, **ruleset.record_params()}
+        """The game, board and players, then the rule set's other parameters (Kanaloa's preset and gods) but its
+        colors: the models are the same whatever the colors are called."""
+        params = ruleset.params()
+        params.pop("colors")
+        head: dict[str, Any] = {"game": ruleset.game, "board": params.pop("board"), "players": params.pop("players")}
+        head.update(params)
+        return head
 
     def samples(self, ruleset: Ruleset, games: int, seed: int) -> Samples:
         engine = load_engine("core")
         streams = _splitmix(seed, 2 * games)
         out = Samples([], [], [], [], [])
+        players = ruleset.players
         for g in range(games):
             state = engine.deal(ruleset, seed + g)
             assert isinstance(state, CoreState)
             taken = state.sampled_playout(streams[2 * g], POLICY_HEURISTIC, streams[2 * g + 1], SAMPLE_SHARE)
-            shares = [0.0] * ruleset.players
+            shares = [0.0] * players
             if state.winner >= 0:
                 shares[state.winner] = 1.0
             points = [float(p) for p in state.scores]

@@ -150,22 +150,24 @@ def parse_only(text: str) -> dict[str, str]:
 
 
 def selected(fitting: Fitting, only: Sequence[str]) -> list[Ruleset]:
-    """The rule sets of the file that match every ``--only`` filter (all of them without one)."""
+    """The rule sets of the file that some ``--only`` filter matches (all of them without one), in the file's
+    order: a filter matches a rule set whose entry has every ``KEY=VALUE`` of it.  A key no entry has, or a
+    filter that matches nothing, raises ``click.BadParameter``; a key only some entries have (Kahuna's have no
+    ``preset`` or ``gods``) leaves out the others."""
     rule_sets = fitting.rule_sets()
     if not only:
         return rule_sets
+    heads = [fitting.head(rules) for rules in rule_sets]
+    known = list(dict.fromkeys(key for head in heads for key in head))
     keep: list[Ruleset] = []
     for text in only:
         wanted = parse_only(text)
-        matches: list[Ruleset] = []
-        for rules in rule_sets:
-            head = fitting.head(rules)
-            unknown = sorted(set(wanted) - set(head))
-            if unknown:
-                raise click.BadParameter(f"{unknown[0]!r} names no parameter of the file's entries "
-                                         f"(they have {', '.join(head)})", param_hint="--only")
-            if all(json.dumps(head[k]).strip('"') == v for k, v in wanted.items()):
-                matches.append(rules)
+        unknown = [key for key in wanted if key not in known]
+        if unknown:
+            raise click.BadParameter(f"{unknown[0]!r} names no parameter of the file's entries "
+                                     f"(they have {', '.join(known)})", param_hint="--only")
+        matches = [rules for rules, head in zip(rule_sets, heads, strict=True)
+                   if all(key in head and json.dumps(head[key]).strip('"') == value for key, value in wanted.items())]
         if not matches:
             raise click.BadParameter(f"{text!r} matches none of the file's rule sets", param_hint="--only")
         keep.extend(r for r in matches if r not in keep)
