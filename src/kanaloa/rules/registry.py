@@ -52,7 +52,10 @@ face          what it is
               and its data files
 ``cutfit``    what fitting the models of rollouts cut short needs of the game: a
               ``kanaloa.play.evaluation.Fitting`` (its models file's rule sets, sample
-              games, a check of an entry), which ``python -m kanaloa.tools.cutfit`` fits
+              games, a check of an entry), which ``python -m kanaloa.tools.cutfit`` fits;
+              the one face a game may go without (``OPTIONAL_FACES``): a game without
+              it has no such models, its rollouts always play to the end, and
+              ``cutfit --game`` refuses it
 ============  ======================================================================
 
 **What the generic layers ask of a game's objects.**  Besides the faces,
@@ -108,6 +111,7 @@ from ..errors import brief
 from .ruleset import KAHUNA_GAME, KANALOA_GAME, Parameter, ParameterError, Ruleset, make_ruleset, parameters
 
 FACES = ("position", "search", "hint", "greedy", "display", "svg", "openspiel", "bench", "files", "web", "cutfit")
+OPTIONAL_FACES = ("cutfit",)  # every game has each of the other faces
 
 # The Kanaloa family's faces: both of its games are served by the same modules, which ask the rule set.
 _FAMILY_FACES = {
@@ -251,5 +255,5 @@ def describe_games() -> list[str]:
     return lines[:-1]
 
 
-__all__ = ["FACES", "GameType", "ParameterError", "brief", "describe_games", "document_game", "game_names",
-           "game_type", "game_types", "load_game"]
+__all__ = ["FACES", "OPTIONAL_FACES", "GameType", "ParameterError", "brief", "describe_games", "document_game",
+           "game_names", "game_type", "game_types", "load_game"]
