@@ -540,7 +540,7 @@ def test_later_moves_of_the_plan_are_about_equal_and_marked():
     from kanaloa.position import Position
 
     pos = Position.from_json(json.loads(resources.files("kanaloa.examples").joinpath("midgame.json").read_text()))
-    for seed in range(30):  # the first seed whose plan has builds that commute (20 with the settings and models now)
+    for seed in range(60):  # the first seed whose plan has builds that commute (20 with the settings now)
         found = hint_of(pos, iterations=6000, top=1000, seed=seed)
         same = [c for c in found.candidates if c.same_plan]
         if same:
@@ -586,15 +586,13 @@ def test_candidates_show_intervals_and_every_move_about_equal_to_the_best():
     assert everyone.about_equal == found.about_equal
 
 
-@pytest.mark.parametrize("seed, players", [(61, 4), (60, 4), (24, 2), (25, 2)])
-def test_the_gains_say_what_the_plan_takes(seed, players):
-    """On these positions the plan takes an island; the gains agree with the position after the plan.
+@pytest.mark.parametrize("players", [4, 2])
+def test_the_gains_say_what_the_plan_takes(players):
+    """The gains agree with the position after the plan, on the positions of the first seeds until two of their
+    plans have taken an island.
 
-    (Which positions those are depends on the search's settings: when they change, pick seeds again.)"""
-    pos = midgame(seed, players=players)
-    found = hint_of(pos, seed=1)
-    mover = pos.to_move
-    assert list(found.gains) == list(pos.colors_of(mover))
+    (Which plans take one depends on the search's settings: with those of now, seeds 38 and 60 with four players,
+    24 and 25 with two.)"""
 
     def standing(p, color):
         live = p.state
@@ -603,14 +601,25 @@ def test_the_gains_say_what_the_plan_takes(seed, players):
         return (sum(1 for i in range(p.board.n_islands) if live.controller_of(i) == c), p.scores[color],
                 live.points_if_scored(final)[c])
 
-    before = {color: standing(pos, color) for color in found.gains}
-    for move in found.plan:
-        pos.play(move)
-    for color, gain in found.gains.items():
-        now, after = gain.now, gain.after
-        assert (now.islands, now.score, now.if_scored) == before[color]
-        assert (after.islands, after.score, after.if_scored) == standing(pos, color)
-    assert any(g.after.islands > g.now.islands and g.after.if_scored > g.now.if_scored for g in found.gains.values())
+    taken = []
+    for seed in range(200):
+        pos = midgame(seed, players=players)
+        found = hint_of(pos, seed=1)
+        mover = pos.to_move
+        assert list(found.gains) == list(pos.colors_of(mover))
+        before = {color: standing(pos, color) for color in found.gains}
+        for move in found.plan:
+            pos.play(move)
+        for color, gain in found.gains.items():
+            now, after = gain.now, gain.after
+            assert (now.islands, now.score, now.if_scored) == before[color], seed
+            assert (after.islands, after.score, after.if_scored) == standing(pos, color), seed
+        if any(g.after.islands > g.now.islands and g.after.if_scored > g.now.if_scored for g in found.gains.values()):
+            taken.append(seed)
+            if len(taken) == 2:
+                break
+    else:
+        pytest.fail(f"the plans of 200 positions took an island {len(taken)} times, not 2")
 
 
 def test_the_gains_in_the_final_round_count_the_final_scoring():
