@@ -175,7 +175,7 @@ def test_the_script_checker_finds_a_planted_check():
 # ``test_layers.GAME_PACKAGES`` names for it).
 FACE_LAYERS = {"position": "position", "search": "play", "hint": "play", "greedy": "play", "display": "interfaces",
                "svg": "interfaces", "openspiel": "openspiel", "bench": "tools", "files": "rules",
-               "web": "interfaces"}
+               "web": "interfaces", "cutfit": "play"}
 
 
 def test_every_face_has_a_layer():
