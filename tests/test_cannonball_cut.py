@@ -12,6 +12,7 @@ import copy
 import json
 import math
 import random
+import re
 from collections import deque
 from importlib import resources
 
@@ -391,6 +392,22 @@ def test_read_models_names_the_entry_and_the_field(document, message):
         read_models(document)
 
 
+def test_a_broken_shipped_file_is_refused_when_a_cutting_search_is_made(tmp_path, monkeypatch):
+    import kanaloa.cannonball.cut as cut
+
+    entry = _entry(policy="random")
+    (tmp_path / MODELS_FILE).write_text(json.dumps({"format": MODELS_FORMAT, "models": [entry]}), "utf-8")
+    monkeypatch.setattr(cut.resources, "files", lambda package: tmp_path)
+    cut.shipped_models.cache_clear()
+    try:
+        cannonball_search(cut=0)  # no cut: the file is not read
+        cannonball_search("random", cut=40)
+        with pytest.raises(ValueError, match=r"^cut_models.json: models\[0\]: policy: must be 'heuristic'"):
+            cannonball_search(cut=40)
+    finally:
+        cut.shipped_models.cache_clear()
+
+
 # -- the shipped models ------------------------------------------------------------------------------------
 
 
@@ -533,6 +550,17 @@ def test_the_hint_cuts_its_rollouts_and_cut_0_does_not():
 # -- fitting through the registry --------------------------------------------------------------------------
 
 
+def test_heldout_loss_of_even_chances_is_log_players():
+    pytest.importorskip("numpy")
+    from kanaloa.tools.cutfit import heldout_loss
+
+    samples = CANNONBALL_FIT.samples(make_cannonball(players=3), 20, 9)
+    rows = heldout_loss(samples, [[0.0] * FEATURES] * PHASES)
+    assert [phase for phase, *_ in rows] == sorted(set(samples.phases))
+    assert sum(count for _, count, _, _ in rows) == len(samples.phases)
+    assert all(loss == pytest.approx(math.log(3)) and even == pytest.approx(math.log(3)) for *_, loss, even in rows)
+
+
 def test_the_cutfit_face_is_the_games():
     assert game_type("cannonball").face("cutfit") is CANNONBALL_FIT
     rules = CANNONBALL_FIT.rule_sets()
@@ -561,6 +589,12 @@ def test_cutfit_refits_a_small_sample_byte_for_byte(tmp_path):
     assert list(models) == [ruleset_key(make_cannonball(players=2))]
     # Forts on the island count for the winner late in the game (R20.10).
     assert entry["win"][PHASES - 1][NAMES.index("forts")] > 0
+    result = CliRunner().invoke(main, ["--game", "cannonball", "--only", "players=2", "--games", "150",
+                                       "--seed", "5", "--heldout", "40", "--out", str(tmp_path / "h.json")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "h.json").read_bytes() == texts[0]  # the check changes nothing in the file
+    assert "held out: 40 games dealt from seed 155" in result.output
+    assert re.search(r"phase 7: \d+ samples, log loss 0\.\d{4}, even chances 0\.6931 \(-\d+\.\d%\)", result.output)
     result = CliRunner().invoke(main, ["--game", "cannonball", "--only", "preset=yucata", "--out",
                                        str(tmp_path / "c.json")])
     assert result.exit_code == 2 and "'preset' names no parameter" in result.output
