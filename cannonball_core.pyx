@@ -24,7 +24,11 @@ fort, cannon, blockade) plus the ``end`` and ``pass`` flags (``Moves``); the
 sorted list of action codes is those bits in kind order, then ascending
 space, so a uniform random pick is "the k-th set bit" and needs no list.
 Playouts (``playout_state``) run in C without the GIL on their own
-SplitMix64 stream (the algorithm of ``kanaloa.rules.rng``).
+SplitMix64 stream (the algorithm of ``kanaloa.rules.rng``).  A search's
+rollout may be cut short (``playout_cut``) and the state it reached judged
+by a ``CutModel`` from each seat's ``cut_features`` in the phase of the game
+(``cut_bucket``): search knowledge, not rules (docs/cannonball.md,
+"Rollouts cut short").
 
 Choices beyond the shared decisions:
 - a ``pass`` in the landing round (a seat with no legal landing space, which
