@@ -1,8 +1,21 @@
 """Typed stub of Cannonball Colony's compiled rules core ``cannonball_core`` (built from ``cannonball_core.pyx``)."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from kanaloa.cannonball.state import CannonballData
+
+class CutModel:
+    """What a rollout cut short is worth: per phase, win weights of a seat's features and point weights."""
+
+    players: int
+    def __init__(self, players: int, win: Sequence[Sequence[float]], points: Sequence[Sequence[float]]) -> None: ...
+    @staticmethod
+    def shape() -> tuple[int, int]:
+        """(phases, features per seat)."""
+    @staticmethod
+    def feature_names() -> list[str]: ...
+    def weights(self) -> tuple[list[list[float]], list[list[float]]]: ...
 
 class CoreState:
     """A complete Cannonball Colony state in C (R20)."""
@@ -56,3 +69,16 @@ class CoreState:
         """Play this state itself to the end in C (a search's rollout); the number of moves played."""
     def random_games(self, n: int, seed: int, heuristic: bool = ...) -> int:
         """Game g is ``playout(seed + g, heuristic)`` from this state; the total moves of the n games."""
+    @property
+    def forts(self) -> list[int]:
+        """Each seat's forts on the island."""
+    def cut_features(self) -> tuple[int, list[list[float]]]:
+        """(phase, features of every seat) as a cut model judges this state."""
+    def estimate(self, model: CutModel) -> tuple[list[float], list[float]]:
+        """(win chance, expected final forts) of every seat by ``model``."""
+    def playout_cut(self, seed: int, heuristic: bool, plies: int,
+                    model: CutModel) -> tuple[list[float], list[float]] | None:
+        """At most ``plies`` moves of ``rollout``; None if the game ended, else ``estimate(model)``."""
+    def sampled_playout(self, seed: int, heuristic: bool, sample_seed: int,
+                        share: float) -> list[tuple[int, list[list[float]]]]:
+        """Play to the end and return ``cut_features()`` of the states a sample stream picks."""

@@ -24,7 +24,11 @@ fort, cannon, blockade) plus the ``end`` and ``pass`` flags (``Moves``); the
 sorted list of action codes is those bits in kind order, then ascending
 space, so a uniform random pick is "the k-th set bit" and needs no list.
 Playouts (``playout_state``) run in C without the GIL on their own
-SplitMix64 stream (the algorithm of ``kanaloa.rules.rng``).
+SplitMix64 stream (the algorithm of ``kanaloa.rules.rng``).  A search's
+rollout may be cut short (``playout_cut``) and the state it reached judged
+by a ``CutModel`` from each seat's ``cut_features`` in the phase of the game
+(``cut_bucket``): search knowledge, not rules (docs/cannonball.md,
+"Rollouts cut short").
 
 Choices beyond the shared decisions:
 - a ``pass`` in the landing round (a seat with no legal landing space, which
@@ -36,6 +40,7 @@ Choices beyond the shared decisions:
   playout stops after ``MAX_PLAYOUT_MOVES`` moves (no real game comes near).
 """
 
+from libc.math cimport exp
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint32_t, uint64_t
 
 from kanaloa.cannonball import state as _cb
@@ -79,8 +84,15 @@ cdef enum:
     END = 6
     PASS = 7
     BOARD_KINDS = 6         # the kinds of move that name a space: LAND ... BLOCKADE_BUILD
+    CUT_FEATURES = 15       # per seat, see cut_features
+    CUT_BUCKETS = 8         # the phases a cut model is fitted for, see cut_bucket
 
 cdef int EARNED_AT_CANNON_1 = 3, EARNED_AT_CANNON_2 = 6, EARNED_AT_BLOCKADE = 8
+
+
+cdef inline int road_tiles(int players) noexcept nogil:
+    """The shared supply of road tiles at the start (R20.3): 50, 70 or 90."""
+    return 10 + 20 * players
 
 
 def _check_constants():
@@ -101,6 +113,8 @@ def _check_constants():
     at = {CANNON_1: EARNED_AT_CANNON_1, CANNON_2: EARNED_AT_CANNON_2, BLOCKADE: EARNED_AT_BLOCKADE}
     if dict(_cb.EARNED_AT) != at:
         raise ImportError("cannonball_core: EARNED_AT differs from the state module's")
+    if {p: road_tiles(p) for p in range(_cb.MIN_PLAYERS, MAX_PLAYERS + 1)} != dict(_cb.ROAD_TILES):
+        raise ImportError("cannonball_core: the road tiles differ from the state module's ROAD_TILES")
 
 
 _check_constants()
@@ -742,24 +756,221 @@ cdef int pick_heuristic(const CBState* s, const Moves* m, uint64_t* rng) noexcep
 cdef long long MAX_PLAYOUT_MOVES = 100000
 
 
-cdef long long playout_state(CBState* s, uint64_t seed, bint heuristic) noexcept nogil:
-    """Play ``s`` to its end on the stream SplitMix64(seed); the number of moves played.
+cdef inline int pick_move(const CBState* s, const Moves* m, uint64_t* rng, bint heuristic) noexcept nogil:
+    """The playout policy's move: ``pick_heuristic``, or uniform (``legal[next() % len(legal)]``)."""
+    if heuristic:
+        return pick_heuristic(s, m, rng)
+    return move_at(m, sm_below(rng, m.count))
 
-    Uniform play takes ``legal[next() % len(legal)]`` of the sorted legal list at every step.
+
+cdef long long playout_state(CBState* s, uint64_t seed, bint heuristic, long long limit) noexcept nogil:
+    """Play ``s`` on the stream SplitMix64(seed) to its end, or until ``limit`` moves are played (at most
+    ``MAX_PLAYOUT_MOVES``); the number of moves played.
+
+    Uniform play takes ``legal[next() % len(legal)]`` of the sorted legal list at every step.  The moves
+    do not depend on ``limit``: a playout cut short is the start of the whole one.
     """
     cdef uint64_t rng = seed
     cdef long long moves = 0
     cdef Moves m
-    cdef int action
-    while s.round != ROUND_OVER and moves < MAX_PLAYOUT_MOVES:
+    if limit > MAX_PLAYOUT_MOVES:
+        limit = MAX_PLAYOUT_MOVES
+    while s.round != ROUND_OVER and moves < limit:
         legal_moves(s, &m)
-        if heuristic:
-            action = pick_heuristic(s, &m, &rng)
-        else:
-            action = move_at(&m, sm_below(&rng, m.count))
-        apply_move(s, action)
+        apply_move(s, pick_move(s, &m, &rng, heuristic))
         moves += 1
     return moves
+
+
+# ---------------------------------------------------------------------------
+# Rollouts cut short (search, not rules; docs/cannonball.md "Rollouts cut short")
+# ---------------------------------------------------------------------------
+
+CUT_FEATURE_NAMES = ("forts", "forts_at_home", "pieces", "threatened_forts", "targets", "cannons_ready",
+                     "blockade_ready", "network", "frontier", "frontier_sites", "fort_spaces", "fort_room",
+                     "open_room", "territory", "seats_to_move")
+
+
+cdef inline int cut_bucket(const CBState* s) noexcept nogil:
+    """The phase of a state: 0 in the landing round (R20.4); then 1 ... CUT_BUCKETS - 1 by the share of the
+    road tiles laid (R20.3), in equal parts: ``1 + (CUT_BUCKETS - 1) * laid // total``.  The supply ends
+    the game with its last tile (R20.10), so the phase says how far the game has come; a finished game is
+    in the last phase."""
+    cdef int total = road_tiles(s.players), laid
+    if s.round == ROUND_LANDING:
+        return 0
+    if s.round == ROUND_OVER:
+        return CUT_BUCKETS - 1
+    laid = total - s.supply
+    if laid < 0:
+        laid = 0
+    if laid >= total:
+        laid = total - 1
+    return 1 + (CUT_BUCKETS - 1) * laid // total
+
+
+cdef void territory(const CBState* s, int* out) noexcept nogil:
+    """``out[seat]``: the free land nearer to the seat than to any other: grass or forest spaces without a
+    road or a ship that the seat's network (or its bare landing space) reaches in fewer steps through such
+    spaces than every other seat does (a tie is nobody's).  Each seat's steps are counted as if the others'
+    roads to come did not stand in the way."""
+    cdef BB free = bb_andnot(bb_or(s.grass, s.forest), bb_or(s.road, ship_spaces(s, NOBODY)))
+    cdef BB reach[MAX_PLAYERS]
+    cdef BB front[MAX_PLAYERS]
+    cdef BB others
+    cdef int p, q, n = s.players
+    cdef bint growing = True
+    for p in range(n):
+        reach[p] = s.net[p]
+        if s.ships[p] != NO_SPACE:
+            bb_set(&reach[p], s.ships[p])
+        front[p] = reach[p]
+        out[p] = 0
+    while growing:
+        growing = False
+        for p in range(n):
+            front[p] = bb_andnot(bb_and(neighbours(s, front[p]), free), reach[p])
+        for p in range(n):
+            reach[p] = bb_or(reach[p], front[p])
+            if bb_any(front[p]):
+                growing = True
+        for p in range(n):
+            others = bb_zero()
+            for q in range(n):
+                if q != p:
+                    others = bb_or(others, reach[q])
+            out[p] += bb_count(bb_andnot(front[p], others))
+
+
+cdef inline BB near_forts(const CBState* s, int seat, BB through) noexcept nogil:
+    """The spaces at most FORT_SPACING steps from one of the seat's forts by orthogonal steps whose spaces on
+    the way (not the last) are in ``through``: where a fort of the seat could not stand if the space held a
+    road (R20.7 counts through road and forest spaces)."""
+    cdef BB zone = s.fort[seat]
+    cdef int step
+    for step in range(FORT_SPACING - 1):
+        zone = bb_or(zone, bb_and(neighbours(s, zone), through))
+    return bb_or(zone, neighbours(s, zone))
+
+
+cdef void cut_features(const CBState* s, double* f) noexcept nogil:
+    """``f[seat * CUT_FEATURES + k]`` (``CUT_FEATURE_NAMES``), for every seat as if it were to build now:
+
+    0 ``forts`` on the island (R20.7, what R20.10 counts first); 1 ``forts_at_home``, those on its own
+    landing board, and 2 ``pieces``, its cannons and blockades on the island (R20.10's tie-breaks, fewer
+    better); 3 ``threatened_forts``, its forts in range of an opponent's cannon (a shot sends one back,
+    R20.6, R20.9); 4 ``targets``, opponent forts in range of its cannons; 5 ``cannons_ready``, cannons
+    earned and not built, 6 ``blockade_ready``, the blockade earned and not built (R20.8); 7 ``network``,
+    its road spaces (R20.5); 8 ``frontier``, the spaces a road of it may go on (grass or forest next to the
+    network, no road, no other ship); 9 ``frontier_sites``, those where that road would be more than 3
+    steps from each of its forts (through road and forest) and out of opponents' range: a fort site next
+    turn; 10 ``fort_spaces``, where a fort of it may go now (an empty connected road space, spaced from its
+    forts, out of opponents' range; none with 10 forts or before its first road, R20.6, R20.7);
+    11 ``fort_room``, the grass and forest spaces with no piece or ship, out of opponents' range and more
+    than 3 steps through grass and forest from each of its forts: where forts may yet stand once roads
+    reach them; 12 ``open_room``, those of them without a road yet; 13 ``territory``; 14 ``seats_to_move``,
+    seats until it moves (0: the player to move; 0 for all once the game is over)."""
+    cdef BB land = bb_or(s.grass, s.forest)
+    cdef BB through = bb_or(s.road, s.forest)
+    cdef BB taken = bb_or(bb_or(all_of(s.fort, s.players), all_of(s.cannon, s.players)),
+                          bb_or(all_of(s.blockade, s.players), ship_spaces(s, NOBODY)))
+    cdef BB opp_hit, frontier, room
+    cdef int area[MAX_PLAYERS]
+    cdef int seat, k
+    territory(s, area)
+    for seat in range(s.players):
+        k = seat * CUT_FEATURES
+        opp_hit = others_of(s.hit, s.players, seat)
+        frontier = road_targets(s, seat, land)
+        f[k + 0] = bb_count(s.fort[seat])
+        f[k + 1] = bb_count(bb_and(s.fort[seat], s.board[seat]))
+        f[k + 2] = bb_count(s.cannon[seat]) + bb_count(s.blockade[seat])
+        f[k + 3] = bb_count(bb_and(s.fort[seat], opp_hit))
+        f[k + 4] = bb_count(bb_and(s.hit[seat], others_of(s.fort, s.players, seat)))
+        f[k + 5] = popcount(s.earned[seat] & (CANNON_1 | CANNON_2)) - bb_count(s.cannon[seat])
+        f[k + 6] = 1 if (s.earned[seat] & BLOCKADE) and not bb_any(s.blockade[seat]) else 0
+        f[k + 7] = bb_count(s.net[seat])
+        f[k + 8] = bb_count(frontier)
+        f[k + 9] = bb_count(bb_andnot(frontier, bb_or(opp_hit, near_forts(s, seat, through))))
+        f[k + 10] = 0
+        if bb_count(s.fort[seat]) < FORTS and s.ships[seat] != NO_SPACE and bb_has(s.road, s.ships[seat]):
+            f[k + 10] = bb_count(bb_andnot(bb_andnot(s.net[seat], taken), bb_or(opp_hit, fort_zone(s, seat))))
+        room = bb_andnot(bb_andnot(land, taken), bb_or(opp_hit, near_forts(s, seat, land)))
+        f[k + 11] = bb_count(room)
+        f[k + 12] = bb_count(bb_andnot(room, s.road))
+        f[k + 13] = area[seat]
+        f[k + 14] = (seat - s.to_move + s.players) % s.players if s.to_move != NOBODY else 0
+
+
+cdef class CutModel:
+    """What a rollout cut short is worth: for each phase (``cut_bucket``), weights of each seat's features
+    (``cut_features``, ``CUT_FEATURES`` numbers).
+
+    ``win[b]`` (``CUT_FEATURES`` numbers): a seat's win chance is the softmax
+    over the seats of the weighted sum of its features.  ``points[b]``
+    (``CUT_FEATURES`` + 1, the last a constant): a seat's expected forts on
+    the island at the end.  ``players``: the player count it was fitted for.
+    Fitted from the playout policy's own games (``kanaloa.tools.cutfit``).
+    """
+
+    cdef double win[CUT_BUCKETS][CUT_FEATURES]
+    cdef double points[CUT_BUCKETS][CUT_FEATURES + 1]
+    cdef readonly int players
+
+    def __init__(self, players, win, points):
+        cdef int b, k
+        self.players = _int(players, "players", _cb.MIN_PLAYERS, MAX_PLAYERS)
+        for name, rows, width in (("win", win, CUT_FEATURES), ("points", points, CUT_FEATURES + 1)):
+            if not isinstance(rows, (list, tuple)) or len(rows) != CUT_BUCKETS:
+                raise ValueError(f"{name}: must be {CUT_BUCKETS} rows, one a phase")
+            for b, row in enumerate(rows):
+                if not isinstance(row, (list, tuple)) or len(row) != width:
+                    raise ValueError(f"{name}[{b}]: must be {width} numbers")
+                for k, x in enumerate(row):
+                    if isinstance(x, bool) or not isinstance(x, (int, float)) or x != x or abs(x) > 1e6:
+                        raise ValueError(f"{name}[{b}][{k}]: must be a finite number, not {x!r}")
+                    if name == "win":
+                        self.win[b][k] = x
+                    else:
+                        self.points[b][k] = x
+
+    @staticmethod
+    def shape():
+        """(phases, features): the rows a model has and the features of a seat each row weighs."""
+        return CUT_BUCKETS, CUT_FEATURES
+
+    @staticmethod
+    def feature_names():
+        """The names of a seat's features, in order (``cut_features``)."""
+        return list(CUT_FEATURE_NAMES)
+
+    def weights(self):
+        """(win rows, points rows) as lists, as they were given."""
+        return ([[self.win[b][k] for k in range(CUT_FEATURES)] for b in range(CUT_BUCKETS)],
+                [[self.points[b][k] for k in range(CUT_FEATURES + 1)] for b in range(CUT_BUCKETS)])
+
+
+cdef void cut_estimate(const CBState* s, CutModel model, double* chances, double* expected) noexcept:
+    """The model's win chance and expected final forts for each seat of ``s``."""
+    cdef double f[MAX_PLAYERS * CUT_FEATURES]
+    cdef double top = -1e300, total = 0.0, v, x
+    cdef int seat, k, bucket = cut_bucket(s)
+    cut_features(s, f)
+    for seat in range(s.players):
+        v = 0.0
+        x = model.points[bucket][CUT_FEATURES]
+        for k in range(CUT_FEATURES):
+            v += model.win[bucket][k] * f[seat * CUT_FEATURES + k]
+            x += model.points[bucket][k] * f[seat * CUT_FEATURES + k]
+        chances[seat] = v
+        expected[seat] = x
+        if v > top:
+            top = v
+    for seat in range(s.players):
+        chances[seat] = exp(chances[seat] - top)
+        total += chances[seat]
+    for seat in range(s.players):
+        chances[seat] /= total
 
 
 # ---------------------------------------------------------------------------
@@ -1101,6 +1312,11 @@ cdef class CoreState:
     def grass_roads(self):
         return self.st.grass_roads
 
+    @property
+    def forts(self):
+        """Each seat's forts on the island (R20.7), in seat order."""
+        return [forts_on_island(&self.st, p) for p in range(self.st.players)]
+
     def network(self, seat):
         """The spaces of ``seat``'s network (R20.5), ascending."""
         seat = _int(seat, "seat", 0, self.st.players - 1)
@@ -1144,7 +1360,7 @@ cdef class CoreState:
         cdef CBState work = self.st
         cdef long long moves
         with nogil:
-            moves = playout_state(&work, s0, h)
+            moves = playout_state(&work, s0, h, MAX_PLAYOUT_MOVES)
         return moves
 
     def rollout(self, seed, heuristic=False):
@@ -1154,7 +1370,7 @@ cdef class CoreState:
         cdef bint h = bool(heuristic)
         cdef long long moves
         with nogil:
-            moves = playout_state(&self.st, s0, h)
+            moves = playout_state(&self.st, s0, h, MAX_PLAYOUT_MOVES)
         return moves
 
     def random_games(self, n, seed, heuristic=False):
@@ -1166,5 +1382,72 @@ cdef class CoreState:
         with nogil:
             for g in range(games):
                 work = self.st
-                moves += playout_state(&work, s0 + <uint64_t>g, h)
+                moves += playout_state(&work, s0 + <uint64_t>g, h, MAX_PLAYOUT_MOVES)
         return moves
+
+    def cut_features(self):
+        """(phase, features of every seat) as a cut model judges this state (``cut_bucket``, ``cut_features``)."""
+        cdef double f[MAX_PLAYERS * CUT_FEATURES]
+        cdef int seat, k
+        cut_features(&self.st, f)
+        return cut_bucket(&self.st), [[f[seat * CUT_FEATURES + k] for k in range(CUT_FEATURES)]
+                                      for seat in range(self.st.players)]
+
+    def _check_model(self, CutModel model):
+        if model.players != self.st.players:
+            raise ValueError(f"model: fitted for {model.players} players; this game has {self.st.players}")
+
+    def estimate(self, CutModel model not None):
+        """(each seat's win chance, each seat's expected final forts) that ``model`` gives this state, as
+        ``playout_cut`` would after its moves.  Raises ValueError for a model of another player count, and
+        for a finished game."""
+        cdef double chances[MAX_PLAYERS]
+        cdef double expected[MAX_PLAYERS]
+        cdef int seat
+        self._check_model(model)
+        if self.st.round == ROUND_OVER:
+            raise ValueError("estimate: the game is over")
+        cut_estimate(&self.st, model, chances, expected)
+        return ([chances[seat] for seat in range(self.st.players)],
+                [expected[seat] for seat in range(self.st.players)])
+
+    def playout_cut(self, seed, heuristic, plies, CutModel model not None):
+        """Play this state itself on as ``rollout(seed, heuristic)`` would, but at most ``plies`` moves; None
+        if the game ended, else ``estimate(model)`` of the state reached.
+
+        Raises ValueError (before any move) for a model of another player count or a bad argument.
+        """
+        cdef uint64_t s0 = _seed64(seed)
+        cdef bint h = _bool(heuristic, "heuristic")
+        cdef long long n = _int(plies, "plies", 0, 1 << 62)
+        cdef double chances[MAX_PLAYERS]
+        cdef double expected[MAX_PLAYERS]
+        cdef int seat
+        self._check_model(model)
+        with nogil:
+            playout_state(&self.st, s0, h, n)
+        if self.st.round == ROUND_OVER:
+            return None
+        cut_estimate(&self.st, model, chances, expected)
+        return ([chances[seat] for seat in range(self.st.players)],
+                [expected[seat] for seat in range(self.st.players)])
+
+    def sampled_playout(self, seed, heuristic, sample_seed, double share):
+        """Play this state itself to the end as ``rollout(seed, heuristic)`` does and return ``cut_features()``
+        of the states on the way (this one included, the finished game not) that SplitMix64(``sample_seed``)
+        picks, each with chance ``share``: the samples ``kanaloa.tools.cutfit`` fits the models to."""
+        cdef uint64_t rng = _seed64(seed), pick = _seed64(sample_seed), limit
+        cdef bint h = _bool(heuristic, "heuristic")
+        cdef long long moves = 0
+        cdef Moves m
+        if not 0.0 <= share <= 1.0:
+            raise ValueError(f"share: must be between 0 and 1, not {share!r}")
+        limit = <uint64_t>(share * 4294967296.0)
+        out = []
+        while self.st.round != ROUND_OVER and moves < MAX_PLAYOUT_MOVES:
+            if (sm_next(&pick) >> 32) < limit:
+                out.append(self.cut_features())
+            legal_moves(&self.st, &m)
+            apply_move(&self.st, pick_move(&self.st, &m, &rng, h))
+            moves += 1
+        return out

@@ -81,12 +81,12 @@ def test_a_damaged_records_file_is_one_line(kahuna_records, tmp_path):
     assert "game 0 again" in result.output and "Traceback" not in result.output
 
 
-@pytest.mark.parametrize("extra", [["--only", "players=2"], ["--games", "10"]])
+@pytest.mark.parametrize("extra", [["--only", "players=2"], ["--games", "10"], ["--heldout", "10"]])
 def test_records_cannot_be_combined_with_a_sample_of_games(kahuna_records, tmp_path, extra):
     result = CliRunner().invoke(cutfit, ["--game", "kahuna", "--records", kahuna_records, *extra, "--out",
                                          str(tmp_path / "m.json")])
     assert result.exit_code == 2
-    assert "cannot be combined with --only or --games" in result.output
+    assert "cannot be combined with --only, --games or --heldout" in result.output
 
 
 def test_an_empty_records_file_is_refused(tmp_path):

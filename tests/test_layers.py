@@ -99,7 +99,8 @@ GAME_PACKAGES: dict[str, dict[str, str]] = {
     "cannonball": {"": "rules", "state": "rules", "island": "rules", "reference": "rules", "core": "rules",
                    "ruleset": "rules", "position": "position", "spiel": "openspiel",
                    "format": "position",
-                   "search": "play", "hint": "play", "greedy": "play", "bench": "tools", "display": "interfaces",
+                   "search": "play", "hint": "play", "greedy": "play", "cut": "play", "cut_fit": "play",
+                   "bench": "tools", "display": "interfaces",
                    "svg": "interfaces", "web": "interfaces"},
 }
 

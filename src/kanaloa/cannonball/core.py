@@ -3,7 +3,8 @@
 ``cannonball_core`` is a top-level extension module built from
 ``cannonball_core.pyx`` when the package is installed; the layers above the
 rules reach it through this module.  ``CoreState`` is None where the core is
-not built, and ``default_engine()`` is then the reference.
+not built, and ``default_engine()`` is then the reference; ``CutModel`` (the
+models of rollouts cut short, ``kanaloa.cannonball.cut``) is None there too.
 """
 
 from __future__ import annotations
@@ -13,12 +14,14 @@ from typing import Any
 from .reference import ReferenceState
 
 CoreState: Any
+CutModel: Any
 try:
     import cannonball_core
 except ImportError:  # pragma: no cover - depends on how the checkout was installed
-    CoreState = None
+    CoreState = CutModel = None
 else:
     CoreState = cannonball_core.CoreState
+    CutModel = cannonball_core.CutModel
 
 
 def default_engine() -> Any:

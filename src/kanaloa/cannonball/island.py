@@ -263,6 +263,24 @@ def place_tiles(dealt: Sequence[tuple[Tile, int]]) -> Island:
     return columns, rows, terrain, board_of
 
 
+def laid_grids(players: int, terrain: Sequence[int]) -> list[tuple[str, ...]]:
+    """What ``place_tiles`` laid on each seat's landing board, read back from an island's ``terrain`` (the
+    R20.1 layout of ``players``): the tile's rows as laid, top row first, in seat order.  A grid is one of the
+    tiles turned (``rotate_rows``); ``tile_form`` tells which tile whatever the turn."""
+    columns, _, origins = tile_origins(players)
+    grids = []
+    for left, bottom in origins:
+        grids.append(tuple("".join(TERRAIN_LETTERS[terrain[(bottom + TILE_SIZE - 1 - r) * columns + left + c]]
+                                   for c in range(TILE_SIZE)) for r in range(TILE_SIZE)))
+    return grids
+
+
+def tile_form(rows: Sequence[str]) -> tuple[str, ...]:
+    """A tile's grid the same for each of its four turns (the least of them): two grids are the same tile
+    turned exactly when their forms are equal (R20.2)."""
+    return min(rotate_rows(rows, turns) for turns in range(4))
+
+
 def layout(players: int, seed: int, tiles: Sequence[Tile | str] | None = None) -> Island:
     """The island of a new game (R20.1, R20.2): ``(columns, rows, terrain, board_of)``.
 

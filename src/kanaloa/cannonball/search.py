@@ -28,7 +28,11 @@ Cannonball Colony hides nothing and draws nothing once the island is laid
   ``rollout(seed, heuristic)`` of its own (the compiled core), otherwise in
   Python from ``random.Random(seed)``: uniformly random legal moves with the
   ``random`` policy; with ``heuristic``, a random move among those of the
-  kind with the highest prior.
+  kind with the highest prior.  With ``cut`` = N, heuristic rollouts in the
+  compiled core on an island a shipped model fits (``kanaloa.cannonball.cut``)
+  stop after N moves, and the state, finished for the search, returns the
+  model's win chances, its ``points()`` are the model's expected final forts
+  (docs/cannonball.md, "Rollouts cut short").
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from typing import Any
 
 from ..search.protocol import Action
 from .core import default_engine
+from .cut import model_for_island, shipped_models
 from .reference import ReferenceState, play, victory_shares
 from .state import (
     BLOCKADE_BUILD,
@@ -97,15 +102,24 @@ class CannonballGame:
     ``engine``: the engine class (None: ``default_engine()``); ``policy``:
     ``heuristic`` or ``random`` rollouts.  ``wrap`` puts an engine state (or
     a ``CannonballData``, made into one of ``engine``) behind the protocol.
+    ``cut``: a rollout stops after this many moves and a cut model judges it
+    (``cut_model``); 0, random rollouts, an engine without ``playout_cut``
+    or an island no model fits play rollouts to the end.
     """
 
-    __slots__ = ("engine", "policy")
+    __slots__ = ("_models", "cut", "engine", "policy")
 
-    def __init__(self, policy: str = "heuristic", engine: Any = None) -> None:
+    def __init__(self, policy: str = "heuristic", engine: Any = None, cut: object = 0) -> None:
         if policy not in POLICIES:
             raise ValueError(f"policy {policy!r}: unknown playout policy; one of {', '.join(POLICIES)}")
+        if not isinstance(cut, int) or isinstance(cut, bool) or cut < 0:
+            raise ValueError(f"cut {cut!r}: must be a whole number of moves, 0 or more")
         self.policy = policy
         self.engine = default_engine() if engine is None else engine
+        self.cut = cut
+        if cut and self.heuristic:
+            shipped_models()  # a broken models file is refused here, not in the middle of a search
+        self._models: dict[tuple[int, tuple[int, ...]], Any] = {}  # by (players, terrain): one look a game
 
     @property
     def heuristic(self) -> bool:
@@ -116,7 +130,20 @@ class CannonballGame:
         ``CannonballData`` (copied)."""
         if isinstance(state, CannonballData):
             state = self.engine.from_data(state)
-        return CannonballSearchState(self, state)
+        return CannonballSearchState(self, state, self.cut_model(state))
+
+    def cut_model(self, state: Any) -> Any:
+        """The cut model that judges this game's rollouts from the engine state ``state``, or None (they play
+        to the end): with ``cut``, heuristic rollouts, an engine that cuts them (``playout_cut``, the
+        compiled core) and a shipped model fitted for the state's player count and the tiles its island is
+        laid from (``kanaloa.cannonball.cut``)."""
+        if not self.cut or not self.heuristic or not hasattr(state, "playout_cut"):
+            return None
+        d = engine_data(state)
+        key = (d.players, tuple(d.terrain))
+        if key not in self._models:
+            self._models[key] = model_for_island(d.players, d.terrain)
+        return self._models[key]
 
 
 def cannonball_search(policy: str = "heuristic", one_order: bool = False, reshuffle: bool = True,
@@ -126,14 +153,12 @@ def cannonball_search(policy: str = "heuristic", one_order: bool = False, reshuf
 
     The signature is the Kanaloa family's (``kanaloa.play.game.family_search``); what does not apply here is
     accepted and has no effect: ``one_order`` (every build but a first grass road ends the turn, R20.6, so
-    there are no runs of commuting builds to order), ``reshuffle`` (nothing is hidden or drawn), ``cut``
-    (a whole number of moves, 0 or more: no model judges a Cannonball rollout cut short, so rollouts always
-    play to the end).  ``engine`` chooses the engine class (default: ``default_engine()``).
+    there are no runs of commuting builds to order), ``reshuffle`` (nothing is hidden or drawn).  ``cut``
+    (a whole number of moves, 0 or more) cuts heuristic rollouts short where a model fits
+    (``CannonballGame``).  ``engine`` chooses the engine class (default: ``default_engine()``).
     """
-    if not isinstance(cut, int) or isinstance(cut, bool) or cut < 0:
-        raise ValueError(f"cut {cut!r}: must be a whole number of moves, 0 or more")
     del one_order, reshuffle
-    return CannonballGame(policy, engine)
+    return CannonballGame(policy, engine, cut)
 
 
 class CannonballSearchState:
@@ -141,14 +166,21 @@ class CannonballSearchState:
 
     The wrapped ``state`` is changed by ``apply_action`` and ``rollout``;
     ``clone`` keeps an original.  Moves come from the engine's legal lists,
-    so a reference state plays them without checking them again.
+    so a reference state plays them without checking them again.  ``model``
+    is the game's ``cut_model`` for the state (None: rollouts play to the
+    end), and ``estimate`` what it said of the state after a rollout cut
+    short: (win chances, expected final forts), else None.  Such a state is
+    finished for the search: it is ``is_terminal``, ``returns`` its win
+    chances and ``points`` its expected forts; play on it no further.
     """
 
-    __slots__ = ("game", "state")
+    __slots__ = ("estimate", "game", "model", "state")
 
-    def __init__(self, game: CannonballGame, state: Any) -> None:
+    def __init__(self, game: CannonballGame, state: Any, model: Any = None) -> None:
         self.game = game
         self.state = state
+        self.model = model
+        self.estimate: tuple[list[float], list[float]] | None = None
 
     def num_players(self) -> int:
         players: int = self.state.players
@@ -171,24 +203,33 @@ class CannonballSearchState:
             state.apply(action)
 
     def clone(self) -> CannonballSearchState:
-        return CannonballSearchState(self.game, self.state.copy())
+        return CannonballSearchState(self.game, self.state.copy(), self.model)
 
     def is_terminal(self) -> bool:
-        over: bool = self.state.is_over
+        over: bool = self.estimate is not None or self.state.is_over
         return over
 
     def returns(self) -> list[float]:
         """``1/k`` for each of the ``k`` players sharing the victory (R20.10), 0 for the others; zeros while
-        the game is on."""
+        the game is on; after a rollout cut short, the model's win chances."""
+        if self.estimate is not None:
+            return list(self.estimate[0])
         return victory_shares(self.state.winners if self.state.is_over else [], self.state.players)
 
     def points(self) -> list[float]:
-        """Each player's forts on the island (R20.7)."""
-        d = engine_data(self.state)
+        """Each player's forts on the island (R20.7); after a rollout cut short, the model's expected final
+        forts."""
+        if self.estimate is not None:
+            return list(self.estimate[1])
+        state = self.state
+        if hasattr(state, "forts"):
+            return [float(f) for f in state.forts]
+        d = engine_data(state)
         return [float(d.forts_on_island(seat)) for seat in range(d.players)]
 
     def margins(self) -> list[float]:
-        """Each player's forts on the island minus the most any other player has, over ``FORTS``, in [-1, 1]."""
+        """Each player's forts on the island minus the most any other player has, over ``FORTS``, in [-1, 1]
+        (after a rollout cut short, of the expected final forts)."""
         forts = self.points()
         result = []
         for seat, own in enumerate(forts):
@@ -202,9 +243,13 @@ class CannonballSearchState:
 
     def rollout(self, seed: int) -> None:
         """Play to the end: in the engine's own ``rollout`` where it has one, else in Python (module
-        docstring); every random choice flows from ``seed``."""
+        docstring); every random choice flows from ``seed``.  With the game's ``cut`` and a ``model``, stop
+        after that many moves and keep the model's estimate (None when the game ended first)."""
         state = self.state
         if state.is_over:
+            return
+        if self.model is not None:
+            self.estimate = state.playout_cut(seed, True, self.game.cut, self.model)
             return
         if hasattr(state, "rollout"):
             state.rollout(seed, self.game.heuristic)

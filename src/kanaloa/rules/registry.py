@@ -207,7 +207,8 @@ REGISTERED: tuple[GameType, ...] = (
               "openspiel": "kanaloa.cannonball.spiel:game_for",
               "bench": "kanaloa.cannonball.bench:workloads",
               "files": "kanaloa.cannonball.island:TILE_FILES",
-              "web": "kanaloa.cannonball.web:WEB"},
+              "web": "kanaloa.cannonball.web:WEB",
+              "cutfit": "kanaloa.cannonball.cut_fit:CANNONBALL_FIT"},
              examples=({"players": 2}, {"players": 3}, {"players": 4})),
 )
 _BY_NAME = {g.name: g for g in REGISTERED}

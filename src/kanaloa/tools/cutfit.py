@@ -13,7 +13,11 @@ squares of each seat's final points.
 writes the shipped models of the Kanaloa family (Kanaloa's rule sets and
 Kahuna's, in one file) again, byte for byte, from their seeds;
 ``--only players=4,preset=yucata`` fits a part of a file, and ``--games`` and
-``--seed`` another sample (an experiment's, docs/strength.md).
+``--seed`` another sample (an experiment's, docs/strength.md).  ``--heldout N``
+also plays N games the fit has not seen (dealt after its own, from ``seed +
+games`` on) and reports, per phase, the model's log loss of each seat's share
+of the victory beside that of even chances (``log(players)``); the file
+written is the same with it or without it.
 
 needs numpy (installed with the ``openspiel`` extra).
 """
@@ -33,7 +37,7 @@ from ..rules.board import BoardError
 from ..rules.registry import ParameterError, game_names, game_type
 from ..rules.ruleset import Ruleset
 
-__all__ = ["Fitting", "Samples", "fit", "main", "model_entry", "models_text", "softmax_weights"]
+__all__ = ["Fitting", "Samples", "fit", "heldout_loss", "main", "model_entry", "models_text", "softmax_weights"]
 
 RIDGE = 1e-3  # per sample, on the win weights
 
@@ -91,6 +95,27 @@ def softmax_weights(x: Any, t: Any) -> Any:
     return w
 
 
+def heldout_loss(samples: Samples, win: Sequence[Sequence[float]]) -> list[tuple[int, int, float, float]]:
+    """Per phase with samples that have a winner: (phase, samples, the mean log loss of each seat's share of the
+    victory under the softmax of ``win``'s weights, the mean log loss of even chances, ``log(seats)``)."""
+    import numpy as np
+
+    phases = np.array(samples.phases)
+    features = np.array(samples.features, dtype=float)
+    shares = np.array(samples.shares, dtype=float)
+    out = []
+    for b, row in enumerate(win):
+        mask = (phases == b) & (shares.sum(axis=1) > 0) if len(phases) else phases == b
+        if not mask.any():
+            continue
+        z = features[mask] @ np.array(row, dtype=float)
+        z -= z.max(axis=1, keepdims=True)
+        log_p = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        loss = float(-(shares[mask] * log_p).sum(axis=1).mean())
+        out.append((b, int(mask.sum()), loss, float(np.log(features.shape[1]))))
+    return out
+
+
 def model_entry(fitting: Fitting, ruleset: Ruleset, games: int, seed: int) -> dict[str, Any]:
     """One entry of a models file: the fitted weights and how they were made."""
     samples = fitting.samples(ruleset, games, seed)
@@ -116,6 +141,9 @@ def records_entry(fitting: Fitting, path: str, seed: int) -> dict[str, Any]:
     if not records:
         raise click.BadParameter(f"{path!r} holds no game record", param_hint="--records")
     ruleset = records[0].ruleset
+    if not hasattr(fitting, "record_samples"):
+        raise click.BadParameter(f"{ruleset.title}'s models are fitted to its playout policy's games only",
+                                 param_hint="--records")
     try:
         samples = fitting.record_samples(ruleset, records, seed)
     except ValueError as exc:
@@ -189,8 +217,11 @@ def selected(fitting: Fitting, only: Sequence[str]) -> list[Ruleset]:
                    "search's own games from 'kanaloa simulate --out'); --games and --only do not apply.")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), required=True,
               help="Where to write the models (JSON).")
+@click.option("--heldout", type=click.IntRange(1), default=None, metavar="GAMES",
+              help="Also play GAMES games the fit has not seen (dealt from seed + games on) and report each phase's "
+                   "log loss against even chances (stderr; the file is the same).")
 def main(game: str, only: tuple[str, ...], games: int | None, seed: int | None, records: str | None,
-         out: str) -> None:
+         out: str, heldout: int | None) -> None:
     """Fit the models of rollouts cut short for GAME's rule sets and write them as a models file.
 
     By default the samples come from games the rollouts' own playout policy plays against itself; with
@@ -212,9 +243,9 @@ def main(game: str, only: tuple[str, ...], games: int | None, seed: int | None, 
     n = fitting.default_games if games is None else games
     s = fitting.default_seed if seed is None else seed
     if records is not None:
-        if only or games is not None:
-            raise click.BadParameter("cannot be combined with --only or --games: the records are the sample",
-                                     param_hint="--records")
+        if only or games is not None or heldout is not None:
+            raise click.BadParameter("cannot be combined with --only, --games or --heldout: the records are the "
+                                     "sample", param_hint="--records")
         started = time.perf_counter()
         entry = records_entry(fitting, records, s)
         print(f"{entry['games']} recorded games, {entry['samples']} samples, {time.perf_counter() - started:.0f} s",
@@ -228,6 +259,11 @@ def main(game: str, only: tuple[str, ...], games: int | None, seed: int | None, 
         entries.append(model_entry(fitting, rules, n, s))
         print(f"{rules.describe()}: {n} games, {entries[-1]['samples']} samples, "
               f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
+        if heldout is not None:
+            print(f"  held out: {heldout} games dealt from seed {s + n}", file=sys.stderr)
+            for phase, count, loss, even in heldout_loss(fitting.samples(rules, heldout, s + n), entries[-1]["win"]):
+                print(f"  phase {phase}: {count} samples, log loss {loss:.4f}, even chances {even:.4f} "
+                      f"({100 * (loss / even - 1):+.1f}%)", file=sys.stderr)
     with open(out, "w", encoding="utf-8") as fh:
         fh.write(models_text(fitting, entries))
 
