@@ -95,3 +95,12 @@ def test_an_empty_records_file_is_refused(tmp_path):
     result = CliRunner().invoke(cutfit, ["--records", str(empty), "--out", str(tmp_path / "m.json")])
     assert result.exit_code == 2
     assert "holds no game record" in result.output
+
+
+def test_a_game_whose_fitting_takes_no_records_says_so(tmp_path):
+    records = simulate(tmp_path, "cb.jsonl", "--game", "cannonball", "--players", "2", "--bots", "random,random",
+                       "--games", "2", "--seed", "1")
+    result = CliRunner().invoke(cutfit, ["--game", "cannonball", "--records", records, "--out",
+                                         str(tmp_path / "m.json")])
+    assert result.exit_code == 2
+    assert "models are fitted to its playout policy's games only" in result.output
