@@ -68,12 +68,7 @@ class CannonballFit:
             taken = state.sampled_playout(moves, True, picks, SAMPLE_SHARE)
             shares = victory_shares(state.winners, rules.players)
             points = [float(f) for f in state.forts]
-            for phase, features in taken:
-                out.phases.append(phase)
-                out.features.append(features)
-                out.shares.append(shares)
-                out.color_features.append(features)
-                out.points.append(points)
+            out.add_game([(phase, features, features) for phase, features in taken], shares, points)
         return out
 
     def check(self, entry: dict[str, Any]) -> None:

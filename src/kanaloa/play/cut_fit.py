@@ -81,12 +81,7 @@ class FamilyFit:
             if state.winner >= 0:
                 shares[state.winner] = 1.0
             points = [float(p) for p in state.scores]
-            for phase, features, color_features in taken:
-                out.phases.append(phase)
-                out.features.append(features)
-                out.shares.append(shares)
-                out.color_features.append(color_features)
-                out.points.append(points)
+            out.add_game(taken, shares, points)
         return out
 
     def record_samples(self, ruleset: Ruleset, records: Sequence[GameRecord], seed: int) -> Samples:
@@ -113,12 +108,7 @@ class FamilyFit:
                 pos.play(move)
             shares = [float(rec.won(seat)) for seat in range(ruleset.players)]
             points = [float(p) for p in pos.state.scores]
-            for phase, features, color_features in taken:
-                out.phases.append(phase)
-                out.features.append(features)
-                out.shares.append(shares)
-                out.color_features.append(color_features)
-                out.points.append(points)
+            out.add_game(taken, shares, points)
         return out
 
     def check(self, entry: dict[str, Any]) -> None:

@@ -29,6 +29,17 @@ class Samples:
     color_features: list[list[list[float]]]
     points: list[list[float]]
 
+    def add_game(self, taken: Sequence[tuple[int, list[list[float]], list[list[float]]]], shares: list[float],
+                 points: list[float]) -> None:
+        """Add one game's samples, each (phase, features of every seat, features of every color), with the
+        game's result: each seat's share of the victory and each color's final points."""
+        for phase, features, color_features in taken:
+            self.phases.append(phase)
+            self.features.append(features)
+            self.shares.append(shares)
+            self.color_features.append(color_features)
+            self.points.append(points)
+
 
 class Fitting(Protocol):
     """What a game's ``cutfit`` face offers (see the module docstring)."""
