@@ -1601,13 +1601,12 @@ cdef void color_features(const CState* s, double* f) noexcept nogil:
                 f[k + 10] += s.gods_owned[seat][o]
 
 
-cdef int cut_features(const CState* s, double* f) noexcept nogil:
-    """``f[seat * width + k]``, the features a model weighs for each seat; return ``width``.  With one color a
-    seat, its color's ``color_features``; with two (R15.1), those of the color with fewer points (banked plus
-    a scoring now; the first color on a tie) and then the other's, as R15.5 ranks a player by the weaker."""
-    cdef double g[MAX_COLORS * CUT_FEATURES]
+cdef int cut_features(const CState* s, const double* g, double* f) noexcept nogil:
+    """``f[seat * width + k]``, the features a model weighs for each seat, from ``g``, the state's
+    ``color_features``; return ``width``.  With one color a seat, its color's; with two (R15.1), those of the
+    color with fewer points (banked plus a scoring now; the first color on a tie) and then the other's, as
+    R15.5 ranks a player by the weaker."""
     cdef int seat, c, k, a, bb, per = cut_colors_per_seat(s.game, s.n_players)
-    color_features(s, g)
     for seat in range(s.n_players):
         if per == 1:
             c = s.color_of_seat[seat]
@@ -1689,8 +1688,8 @@ cdef void cut_estimate(const CState* s, CutModel model, double* chances, double*
     cdef double g[MAX_COLORS * CUT_FEATURES]
     cdef double top = -1e300, total = 0.0, v, x
     cdef int seat, c, k, w, bucket = cut_bucket(s)
-    w = cut_features(s, f)
     color_features(s, g)
+    w = cut_features(s, g, f)
     for c in range(s.n_colors):
         x = model.points[bucket][CUT_FEATURES]
         for k in range(CUT_FEATURES):
@@ -2798,7 +2797,10 @@ cdef class CoreState:
     def cut_features(self):
         """(phase, features of every seat) as ``playout_cut`` judges this state's win chances (``CutModel``)."""
         cdef double f[MAX_SEATS * CUT_WIDTH]
-        cdef int w = cut_features(&self.st, f)
+        cdef double g[MAX_COLORS * CUT_FEATURES]
+        cdef int w
+        color_features(&self.st, g)
+        w = cut_features(&self.st, g, f)
         return cut_bucket(&self.st), [[f[seat * w + k] for k in range(w)] for seat in range(self.st.n_players)]
 
     def color_features(self):
@@ -2867,8 +2869,8 @@ cdef class CoreState:
         out = []
         while self.st.round != ROUND_OVER:
             if self.st.round != ROUND_SETUP and (sm_next(&pick) >> 32) < limit:
-                w = cut_features(&self.st, f)
                 color_features(&self.st, g)
+                w = cut_features(&self.st, g, f)
                 out.append((cut_bucket(&self.st),
                             [[f[seat * w + k] for k in range(w)] for seat in range(self.st.n_players)],
                             [[g[c * CUT_FEATURES + k] for k in range(CUT_FEATURES)] for c in range(self.st.n_colors)]))

@@ -91,13 +91,14 @@ class FamilyFit:
         from ..position import deal_position
 
         streams = _splitmix(seed, len(records))
+        engine = load_engine("core")
         out = Samples([], [], [], [], [])
         for g, rec in enumerate(records):
             if rec.ruleset != ruleset:
                 raise ValueError(f"{rec.source or f'record {g}'}: a game of {rec.ruleset.describe()}, not of "
                                  f"{ruleset.describe()}")
             pick = random.Random(streams[g])
-            pos = deal_position(ruleset, rec.seed, load_engine("core"))
+            pos = deal_position(ruleset, rec.seed, engine)
             taken = []
             for move in rec.moves:
                 state = pos.state
