@@ -105,7 +105,7 @@ from ..search import ISMCTS, MCTS, Node, SearchResult
 from .game import POLICIES
 from .limits import MAX_ITERATIONS, MAX_SECONDS, number
 from .parallel import merge, pack, split_iterations
-from .settings import HINT_SETTINGS, ISMCTS_SETTINGS
+from .settings import HINT_SETTINGS
 
 if TYPE_CHECKING:
     from ..rules.ruleset import Ruleset
@@ -314,21 +314,12 @@ class HintBot(ISMCTSBot):
 
 
 class SeerBot(ISMCTSBot):
-    """The ``ismcts`` search, with ``ISMCTS_SETTINGS`` as its defaults, on a state that hides nothing: every
+    """The ``ismcts`` search, with its defaults (``ISMCTS_SETTINGS``), on a state that hides nothing: every
     determinisation is the true state (``kanaloa.play.seer``).  For measurement only: ``parse_bot_spec``
     makes one only for a measurement (``measurement=True``, ``kanaloa simulate``), and nothing that plays for
     a person or advises one may seat it."""
 
-    name = "seer"
-
-    def __init__(self, spec: str, c: float = ISMCTS_SETTINGS.c, margin: float = ISMCTS_SETTINGS.margin,
-                 expand: int = ISMCTS_SETTINGS.expand_after, prior: float = ISMCTS_SETTINGS.prior,
-                 reuse: int = int(ISMCTS_SETTINGS.reuse), policy: str = POLICY_NAMES[ISMCTS_SETTINGS.policy],
-                 root_c: float | None = ISMCTS_SETTINGS.root_c, one_order: int = int(ISMCTS_SETTINGS.one_order),
-                 reshuffle: int = int(ISMCTS_SETTINGS.reshuffle), cut: int = ISMCTS_SETTINGS.cut,
-                 **options: Any) -> None:
-        super().__init__(spec, c=c, margin=margin, expand=expand, prior=prior, reuse=reuse, policy=policy,
-                         root_c=root_c, one_order=one_order, reshuffle=reshuffle, cut=cut, **options)
+    name = "seer"  # its defaults are ``ismcts``'s own, so that it is that search and sees more, nothing else
 
     def start(self, ruleset: Ruleset, seed: int) -> None:
         super().start(ruleset, seed)
