@@ -33,6 +33,7 @@ from typing import Any
 
 from ..interfaces.display import ANSI
 from .reference import blockades_built, cannons_built, cannons_earned, country
+from .ruleset import COUNTRY_COLORS, country_colors
 from .state import (
     BLOCKADE,
     BLOCKADES,
@@ -59,10 +60,6 @@ __all__ = ["COUNTRY_COLORS", "SYMBOLS", "country_colors", "country_marks", "rend
 SYMBOLS = {"ship": "@", "fort": "#", "cannon": "*", "blockade": "X"}
 ROAD_CELL = "=="
 
-# The color each known country is drawn in (a name of ``ANSI`` and of the SVG's color tables); another
-# country takes the first of ``SPARE_COLORS`` no country before it has.
-COUNTRY_COLORS = {"france": "blue", "spain": "yellow", "portugal": "green", "england": "red"}
-SPARE_COLORS = ("blue", "yellow", "green", "red", "white", "black")
 DIM = "black"  # the terrain letters, with colors on
 
 
@@ -70,21 +67,6 @@ def seat_names(countries: Sequence[str], d: CannonballData) -> list[str]:
     """The country of every seat: ``countries`` where it names one, else the default (R20.3)."""
     return [countries[seat] if seat < len(countries) and countries[seat] else country(seat)
             for seat in range(d.players)]
-
-
-def country_colors(names: Sequence[str]) -> list[str]:
-    """The color of every seat: a known country's own, every other one a spare color not yet taken, so
-    that no two seats share one (at most 4 players, R20.3)."""
-    taken = {COUNTRY_COLORS[name] for name in names if name in COUNTRY_COLORS}
-    colors = []
-    for name in names:
-        if name in COUNTRY_COLORS:
-            colors.append(COUNTRY_COLORS[name])
-            continue
-        spare = next((c for c in SPARE_COLORS if c not in taken), SPARE_COLORS[-1])
-        taken.add(spare)
-        colors.append(spare)
-    return colors
 
 
 def country_marks(names: Sequence[str]) -> list[str]:

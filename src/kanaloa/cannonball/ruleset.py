@@ -90,6 +90,11 @@ class CannonballRules:
         return self.countries
 
     @property
+    def seat_colors(self) -> tuple[str, ...]:
+        """The color each seat is drawn in (a picture's, a chart's): its country's (``country_colors``)."""
+        return tuple(country_colors(self.countries))
+
+    @property
     def color_order(self) -> list[int]:
         """The seats in the order a table of points lists them: seat order."""
         return list(range(self.players))
@@ -213,6 +218,27 @@ class CannonballRules:
 
 
 # What the game has of the features other games' rule sets are asked about, and why it lacks the others.
+# The color each known country is drawn in (a name of ``ANSI`` and of the SVG's color tables); another
+# country takes the first of ``SPARE_COLORS`` no country before it has.
+COUNTRY_COLORS = {"france": "blue", "spain": "yellow", "portugal": "green", "england": "red"}
+SPARE_COLORS = ("blue", "yellow", "green", "red", "white", "black")
+
+
+def country_colors(names: Sequence[str]) -> list[str]:
+    """The color of every seat: a known country's own, every other one a spare color not yet taken, so
+    that no two seats share one (at most 4 players, R20.3)."""
+    taken = {COUNTRY_COLORS[name] for name in names if name in COUNTRY_COLORS}
+    colors = []
+    for name in names:
+        if name in COUNTRY_COLORS:
+            colors.append(COUNTRY_COLORS[name])
+            continue
+        spare = next((c for c in SPARE_COLORS if c not in taken), SPARE_COLORS[-1])
+        taken.add(spare)
+        colors.append(spare)
+    return colors
+
+
 _HAS = frozenset({"no_winner"})  # a shared victory names no single winner (R20.10)
 _LACKS = {
     "rules.preset": f"{TITLE} has no presets (R20.3)",

@@ -314,6 +314,11 @@ class Ruleset:
         """The color indexes ``seat`` plays, its first color first."""
         return colors_of_seat(seat, self.players, self.code)
 
+    @property
+    def seat_colors(self) -> tuple[str, ...]:
+        """The color each seat is drawn in (a chart's lines): its first color."""
+        return tuple(self.colors[self.colors_of(seat)[0]] for seat in range(self.players))
+
     def color_names_of(self, seat: int) -> tuple[str, ...]:
         """The names of the colors ``seat`` plays, its first color first."""
         return tuple(self.colors[c] for c in self.colors_of(seat))

@@ -364,7 +364,7 @@ class ISMCTS:
     def search(self, state: SearchState, iterations: int | None = None, seconds: float | None = None, *,
                stop: Callable[[], bool] | None = None,
                progress: Callable[[SearchResult], None] | None = None, progress_every: float = 0.5,
-               root: Node | None = None) -> SearchResult:
+               root: Node | None = None, only: Action | None = None) -> SearchResult:
         """Search for the player to move in ``state`` (left untouched) until a budget runs out.
 
         At least one iteration is always run.  ``stop`` is asked every few
@@ -372,12 +372,21 @@ class ISMCTS:
         says ``interrupted``); ``progress`` is called with the result so far
         every ``progress_every`` seconds.  ``root`` continues an earlier
         tree whose root is ``state``'s information set for its player to
-        move.  Raises ``SearchError`` (a ``ValueError``) for a terminal state or a bad budget.
+        move.  ``only`` searches one root move: every iteration begins with
+        it, so that its win chance is estimated with the whole budget (a game
+        analysis grades a move played this way).  Raises ``SearchError`` (a
+        ``ValueError``) for a terminal state, a bad budget or an ``only``
+        that is not a legal move.
         """
         check_budget(iterations, seconds)
         if state.is_terminal():
             raise SearchError("state", "the game is over: there is nothing to search")
         observer = state.current_player()
+        only_move: list | None = None
+        if only is not None:
+            if only not in state.legal_actions():
+                raise SearchError("only", f"move {only} is not legal in the state searched", only)
+            only_move = [only]
         if root is None:
             root = Node(-1, -1)
             nodes = 0
@@ -422,7 +431,7 @@ class ISMCTS:
         earlier: dict = {}
         phases: cython.longlong = 0
         phase: cython.longlong = 0
-        if self.halving:
+        if self.halving and only_move is None:
             race = list(state.legal_actions())
             phases = math.ceil(math.log2(len(race))) if len(race) > 1 else 0
             if phases == 0 or (iterations is not None and iterations < len(race) * phases):
@@ -443,7 +452,9 @@ class ISMCTS:
                 moves = s.legal_actions() if mine else s.public_actions(observer)
                 children = node.children
                 halving_here = False
-                if race is not None and node is root and not root.proven:
+                if node is root and only_move is not None:
+                    moves = only_move
+                elif race is not None and node is root and not root.proven:
                     halving_here = True
                     moves = race
                 # One pass over the moves: the untried ones (indices into moves), and else the UCB1 value of
