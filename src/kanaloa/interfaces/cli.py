@@ -30,7 +30,7 @@ from ..errors import (
     too_large,
 )
 from ..play.interrupt import CtrlC
-from ..play.limits import MAX_ITERATIONS, MAX_SECONDS, WORKERS_PER_CORE, SettingError, number
+from ..play.limits import ANALYSIS_ITERATIONS, MAX_ITERATIONS, MAX_SECONDS, WORKERS_PER_CORE, SettingError, number
 
 if TYPE_CHECKING:
     from ..rules.ruleset import ParameterError
@@ -824,6 +824,33 @@ def _is_game_record(line: str) -> bool:
     return isinstance(doc, dict) and doc.get("format") == RECORD_FORMAT
 
 
+def chosen_record(fh: BinaryIO, where: str, game: int | None):
+    """The record of game ``game`` in the records file ``fh`` (named ``where``), read to its end; with
+    ``game`` None, the file's only game.  ``OptionError`` for a file without it, or with several games and
+    no ``game``."""
+    from ..play.records import GameRecord, read_records
+
+    chosen: GameRecord | None = None
+    seen: list[int] = []  # the first and the last game passed over
+    for record in read_records(fh, where):
+        if game is None and chosen is not None:
+            raise OptionError(f"--game: {where} holds more than one game (games {chosen.index}, {record.index}, "
+                              f"...); choose one with --game N")
+        if game is None or record.index == game:
+            chosen = record
+        elif len(seen) < 2:
+            seen.append(record.index)
+        else:
+            seen[1] = record.index
+    if chosen is None:
+        if game is None:
+            raise OptionError(f"{where}: holds no game record")
+        held = ("no game at all" if not seen else f"game {seen[0]} only" if len(seen) == 1
+                else f"games {seen[0]} to {seen[1]}")
+        raise OptionError(f"--game {game}: {where} holds no game {game} ({held})")
+    return chosen
+
+
 @cli.command()
 @click.argument("records", metavar="RECORDS")
 @click.option("--game", "game", type=click.IntRange(0), default=None, metavar="N",
@@ -849,29 +876,11 @@ def replay(records: str, game: int | None, at: int | None) -> None:
     is fine; it is read to its end, every line must be a record (a line over
     4 MiB is refused), and a file holds each game once.
     """
-    from ..play.records import GameRecord, read_records
     from ..play.records import replay as replay_record
 
     where = input_name(records, "RECORDS")
     with open_input(records, where, "game records of 'kanaloa simulate --out'") as fh:
-        chosen: GameRecord | None = None
-        seen: list[int] = []  # the first and the last game passed over
-        for record in read_records(fh, where):
-            if game is None and chosen is not None:
-                raise OptionError(f"--game: {where} holds more than one game (games {chosen.index}, {record.index}, "
-                                  f"...); choose one with --game N")
-            if game is None or record.index == game:
-                chosen = record
-            elif len(seen) < 2:
-                seen.append(record.index)
-            else:
-                seen[1] = record.index
-        if chosen is None:
-            if game is None:
-                raise OptionError(f"{where}: holds no game record")
-            held = ("no game at all" if not seen else f"game {seen[0]} only" if len(seen) == 1
-                    else f"games {seen[0]} to {seen[1]}")
-            raise OptionError(f"--game {game}: {where} holds no game {game} ({held})")
+        chosen = chosen_record(fh, where, game)
     if at is not None and at > chosen.length:
         raise OptionError(f"--at {at}: game {chosen.index} has {chosen.length} moves; give 0 (the deal) to "
                           f"{chosen.length}")
@@ -885,6 +894,148 @@ def replay(records: str, game: int | None, at: int | None) -> None:
 
 
 _WORKERS_HELP = (f"0 means one per CPU core; at most {WORKERS_PER_CORE} per core.")
+
+
+@cli.command()
+@click.argument("source", metavar="RECORDS|POSITION")
+@click.argument("moves", nargs=-1, metavar="[MOVE]...")
+@click.option("--game", "game", type=click.IntRange(0), default=None, metavar="N",
+              help="The recorded game to analyse: the record whose \"game\" is N. Needed when RECORDS holds more "
+                   "than one.")
+@click.option("--moves-file", default=None, metavar="FILE",
+              help="With a POSITION: the moves to analyse, in FILE (as 'kanaloa play --moves-file' reads them), "
+                   "before any MOVE arguments.")
+@click.option("--iterations", type=int, default=None,
+              help=f"Search budget of each search, in iterations (at most {number(MAX_ITERATIONS)}). "
+                   f"[default: {number(ANALYSIS_ITERATIONS)}]")
+@click.option("--time", "seconds", type=float, default=None,
+              help="Search budget of each search, in seconds of wall time (then the analysis depends on the "
+                   "machine's speed).")
+@click.option("--workers", "workers", default=None, metavar="N",
+              help=f"Worker processes analysing moves at once; {_WORKERS_HELP} [default: 0]")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+              help="Seed of the searches; with --iterations the same game and seed give the same analysis on "
+                   "any number of workers.")
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON (docs/commands.md).")
+@click.option("--svg", "svg_file", default=None, metavar="FILE",
+              help="Write the chart of every player's win chance over the game, graded moves marked, to FILE "
+                   "('-': standard output).")
+@click.option("--progress/--no-progress", default=True,
+              help="Show progress on standard error (a live bar on a terminal, else a line every 30 s).")
+def analyse(source: str, moves: tuple[str, ...], game: int | None, moves_file: str | None,
+            iterations: int | None, seconds: float | None, workers: str | None, seed: int, as_json: bool,
+            svg_file: str | None, progress: bool) -> None:
+    """Grade every move of a game, from what its mover knew, with the win chances over the game.
+
+    RECORDS is a file of game records ('kanaloa simulate --out', the web
+    app's downloads; --game N picks one); or give a POSITION and the MOVEs
+    played from it (a viewer position: only the viewer's own moves are
+    graded, since the others' hands are unknown to it).
+
+    Each move is judged from its mover's view of the game at that moment,
+    never the full state: a search of the position gives the engine's move
+    and the mover's win chance with it (before), and a second search that
+    begins with the move played gives the chance after it (after); the loss
+    is the difference. Grades, by the loss of win chance, where it is beyond
+    the search's noise: best (the engine's move), good (under 5 points),
+    inaccuracy (from 5), mistake (from 10), blunder (from 20, or a proven
+    win thrown away), forced (the only legal move). Then, for each player,
+    the mean loss, the count of each grade and the turning points (its
+    largest losses). Every rule set of 'kanaloa games' is analysed the same
+    way.
+
+    \b
+        kanaloa simulate --bots greedy,hint,greedy,greedy --games 4 --seed 1 --out games.jsonl
+        kanaloa analyse games.jsonl --game 2 --svg game2.svg
+
+    Moves are analysed in parallel by the workers; move i's searches are
+    seeded from --seed and i alone, so with --iterations any worker count
+    gives the same analysis.
+    """
+    from ..play.analysis import analyse_game, analyse_record, check_analysis_budget
+    from ..play.limits import long_search, worker_count
+    from ..play.progress import Progress
+
+    iterations, seconds = check_analysis_budget(iterations, seconds)
+    count = worker_count(0 if workers is None else workers)
+    if svg_file == "-" and as_json:
+        raise OptionError("--svg '-': standard output already carries --json; write the chart to a file")
+    what = "game records of 'kanaloa simulate --out', or a kanaloa-position/1 JSON document"
+    with open_input(source, input_name(source, "RECORDS|POSITION"), what) as fh:
+        where = input_name(source, "RECORDS|POSITION")
+        raw = _read_bounded(fh, where, what) if source == "-" else None  # standard input: read once, bounded
+        stream = io.BytesIO(raw) if raw is not None else fh
+        first = b""
+        while not first.strip():
+            first = stream.readline(MAX_INPUT_BYTES + 1)
+            if not first:
+                break
+        stream.seek(0)
+        records = _is_game_record(first.decode("utf-8-sig", errors="replace"))
+        where = input_name(source, "RECORDS" if records else "POSITION")
+        if records:
+            if moves or moves_file is not None:
+                raise OptionError(f"{'MOVE' if moves else '--moves-file'}: {where} holds game records, whose "
+                                  f"own moves are analysed; give MOVEs only with a POSITION")
+            chosen = chosen_record(stream, where, game)
+        else:
+            if game is not None:
+                raise OptionError(f"--game {game}: {where} is not a file of game records; --game picks a "
+                                  f"recorded game")
+            raw = raw if raw is not None else _read_bounded(stream, where, what)
+    if records:
+        from ..play.records import replay as replay_record
+
+        try:
+            replay_record(chosen)  # the record's moves fit its deal and reach its result
+        except OptionError:
+            raise  # a result the game does not have: the message names the line and the field
+        except KanaloaError as exc:
+            raise KanaloaError(f"{where}: {exc}") from None
+        played: list[str] = list(chosen.moves)
+        label = f"game {chosen.index}"
+    else:
+        from ..position import read_position as read_document
+
+        assert raw is not None  # read above, for a position
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise OptionError(f"{where}: not UTF-8 text (byte {exc.start})") from None
+        if not text.strip():
+            raise OptionError(f"{where}: empty input, expected {what}")
+        start = read_document(text)
+        played = [m for m, _ in read_moves_file(moves_file)] if moves_file is not None else []
+        played += list(moves)
+        if not played:
+            raise OptionError("MOVE: no moves given; name the MOVEs played from POSITION, or a --moves-file")
+        label = "the moves"
+    meter = Progress(1, sys.stderr, "auto" if progress else "off", unit="moves")
+    total_iterations = iterations * len(played) if iterations is not None else None
+    total_seconds = seconds * len(played) if seconds is not None else None
+    if meter.mode == "lines" and long_search(total_iterations, total_seconds):
+        click.echo(f"kanaloa analyse: {label}, {len(played)} moves, on {count} worker{'s' if count > 1 else ''}; "
+                   f"a progress line every 30 s", err=True)
+
+    def advanced(done: int, total: int) -> None:
+        meter.total = total
+        meter.update(done)
+
+    options: dict[str, Any] = {"iterations": iterations, "seconds": seconds, "seed": seed, "workers": count,
+                               "progress": advanced}
+    try:
+        found = analyse_record(chosen, **options) if records else analyse_game(start, played, **options)
+    finally:
+        meter.close()
+    if svg_file is not None:
+        from .chart import win_chart
+
+        write_output(win_chart(found), svg_file, "--svg")
+    if as_json:
+        emit_json(found.to_json())
+    elif svg_file != "-":
+        for line in found.summary_lines():
+            click.echo(line)
 
 
 @cli.command()

@@ -70,12 +70,12 @@ from ..errors import MoveError, OptionError, PositionError
 from ..search.ismcts import Node
 from . import pools
 from .hint import ABOUT_EQUAL_Z, ERROR_SCALE, same_plan
-from .limits import SettingError, check_one_budget, worker_count
+from .limits import ANALYSIS_ITERATIONS, SettingError, check_one_budget, worker_count
 from .records import GameRecord
 from .settings import HINT_SETTINGS, SearchSettings
 
 FORMAT = "kanaloa-analysis/1"
-DEFAULT_ITERATIONS = 4000  # per search; two searches for a move that is not the engine's
+DEFAULT_ITERATIONS = ANALYSIS_ITERATIONS  # per search; two searches for a move that is not the engine's
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.20  # losses of win chance that start each grade
 GRADES = ("best", "good", "inaccuracy", "mistake", "blunder", "forced")
 MARKED = ("inaccuracy", "mistake", "blunder")  # the grades a chart marks and a summary's turning points list

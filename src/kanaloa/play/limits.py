@@ -36,6 +36,9 @@ MAX_SECONDS = 86_400.0  # a day
 WORKERS_PER_CORE = 4
 LONG_ITERATIONS = 200_000  # about 5 s of the hint on one core
 LONG_SECONDS = 5.0
+# A game analysis's default budget for each of its searches (``kanaloa.play.analysis``): here, with the other
+# bounds, so that the command's help can say it without loading the search.
+ANALYSIS_ITERATIONS = 10_000
 
 _UNSET = object()
 
