@@ -38,7 +38,8 @@ if TYPE_CHECKING:
 EXIT_USAGE = 2
 _TYPED = "kanaloa.typed"  # ctx.meta: what the user typed for each parameter of the command that refused one
 # The options that give a search's settings (``kanaloa.play.limits.SettingError`` names the parameter).
-SEARCH_OPTIONS = {"iterations": "--iterations", "seconds": "--time", "workers": "--workers", "top": "--top"}
+SEARCH_OPTIONS = {"iterations": "--iterations", "seconds": "--time", "workers": "--workers", "top": "--top",
+                  "first": "--from", "last": "--to"}
 
 
 class KanaloaCommand(click.Command):
@@ -905,6 +906,10 @@ _WORKERS_HELP = (f"0 means one per CPU core; at most {WORKERS_PER_CORE} per core
 @click.option("--moves-file", default=None, metavar="FILE",
               help="With a POSITION: the moves to analyse, in FILE (as 'kanaloa play --moves-file' reads them), "
                    "before any MOVE arguments.")
+@click.option("--from", "first", type=int, default=None, metavar="K",
+              help="Grade the moves from move K on (moves count from 1); the moves before are played through.")
+@click.option("--to", "last", type=int, default=None, metavar="L",
+              help="Grade the moves up to move L (included); the moves after are played through.")
 @click.option("--iterations", type=int, default=None,
               help=f"Search budget of each search, in iterations (at most {number(MAX_ITERATIONS)}). "
                    f"[default: {number(ANALYSIS_ITERATIONS)}]")
@@ -922,9 +927,9 @@ _WORKERS_HELP = (f"0 means one per CPU core; at most {WORKERS_PER_CORE} per core
                    "('-': standard output).")
 @click.option("--progress/--no-progress", default=True,
               help="Show progress on standard error (a live bar on a terminal, else a line every 30 s).")
-def analyse(source: str, moves: tuple[str, ...], game: int | None, moves_file: str | None,
-            iterations: int | None, seconds: float | None, workers: str | None, seed: int, as_json: bool,
-            svg_file: str | None, progress: bool) -> None:
+def analyse(source: str, moves: tuple[str, ...], game: int | None, moves_file: str | None, first: int | None,
+            last: int | None, iterations: int | None, seconds: float | None, workers: str | None, seed: int,
+            as_json: bool, svg_file: str | None, progress: bool) -> None:
     """Grade every move of a game, from what its mover knew, with the win chances over the game.
 
     RECORDS is a file of game records ('kanaloa simulate --out', the web
@@ -965,13 +970,13 @@ def analyse(source: str, moves: tuple[str, ...], game: int | None, moves_file: s
         where = input_name(source, "RECORDS|POSITION")
         raw = _read_bounded(fh, where, what) if source == "-" else None  # standard input: read once, bounded
         stream = io.BytesIO(raw) if raw is not None else fh
-        first = b""
-        while not first.strip():
-            first = stream.readline(MAX_INPUT_BYTES + 1)
-            if not first:
+        head = b""
+        while not head.strip():
+            head = stream.readline(MAX_INPUT_BYTES + 1)
+            if not head:
                 break
         stream.seek(0)
-        records = _is_game_record(first.decode("utf-8-sig", errors="replace"))
+        records = _is_game_record(head.decode("utf-8-sig", errors="replace"))
         where = input_name(source, "RECORDS" if records else "POSITION")
         if records:
             if moves or moves_file is not None:
@@ -1011,18 +1016,20 @@ def analyse(source: str, moves: tuple[str, ...], game: int | None, moves_file: s
             raise OptionError("MOVE: no moves given; name the MOVEs played from POSITION, or a --moves-file")
         label = "the moves"
     meter = Progress(1, sys.stderr, "auto" if progress else "off", unit="moves")
-    total_iterations = iterations * len(played) if iterations is not None else None
-    total_seconds = seconds * len(played) if seconds is not None else None
-    if meter.mode == "lines" and long_search(total_iterations, total_seconds):
-        click.echo(f"kanaloa analyse: {label}, {len(played)} moves, on {count} worker{'s' if count > 1 else ''}; "
-                   f"a progress line every 30 s", err=True)
 
     def advanced(done: int, total: int) -> None:
-        meter.total = total
+        if done == 0:  # the moves fit: say before a long silence what will be graded
+            meter.total = total
+            moves_searched = total * (iterations or 1)
+            if meter.mode == "lines" and long_search(moves_searched if iterations else None,
+                                                     seconds * total if seconds is not None else None):
+                click.echo(f"kanaloa analyse: {label}, grading {total} of {len(played)} moves on {count} "
+                           f"worker{'s' if count > 1 else ''}; a progress line every 30 s", err=True)
+            return
         meter.update(done)
 
     options: dict[str, Any] = {"iterations": iterations, "seconds": seconds, "seed": seed, "workers": count,
-                               "progress": advanced}
+                               "progress": advanced, "first": first, "last": last}
     try:
         found = analyse_record(chosen, **options) if records else analyse_game(start, played, **options)
     finally:

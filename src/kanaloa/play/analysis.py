@@ -158,12 +158,14 @@ class GameAnalysis:
     workers: int
     record: int | None = None  # the game's index in its records file, when analysed from one
     result: dict[str, Any] | None = field(default=None)  # the outcome when the moves end the game
+    span: tuple[int, int] | None = None  # the first and the last move judged (numbers from 1)
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "game": self.game, "params": self.params, "description": self.description,
                 "record": self.record, "players": list(self.players), "colors": list(self.colors),
                 "viewer": self.viewer, "budget": {"iterations": self.iterations, "seconds": self.seconds},
                 "seed": self.seed, "workers": self.workers, "result": self.result,
+                "span": list(self.span) if self.span is not None else None,
                 "moves": [r.to_json() for r in self.reviews], "summary": [s.to_json() for s in self.summaries]}
 
     def summary_lines(self) -> list[str]:
@@ -309,10 +311,10 @@ def _seen_by_mover(pos: Any) -> tuple[Any | None, str | None]:
     return seen, None
 
 
-def walk(start: Any, moves: Sequence[str]) -> tuple[list[MoveReview | _Task], Any]:
+def walk(start: Any, moves: Sequence[str], span: range | None = None) -> tuple[list[MoveReview | _Task], Any]:
     """Play ``moves`` from ``start`` (a copy): for each, an unjudged review (when its mover's hand is
-    unknown) or a task carrying its mover's view; and the final position.  Raises ``MoveError`` naming the
-    move's number for a move that does not fit."""
+    unknown, or the move's index is outside ``span``) or a task carrying its mover's view; and the final
+    position.  Raises ``MoveError`` naming the move's number for a move that does not fit."""
     pos = start.copy()
     out: list[MoveReview | _Task] = []
     for i, text in enumerate(moves):
@@ -323,7 +325,7 @@ def walk(start: Any, moves: Sequence[str]) -> tuple[list[MoveReview | _Task], An
             canonical = str(pos.parse(text))
         except (MoveError, PositionError) as exc:
             raise MoveError(f"move {i + 1} of {len(moves)}: {exc}") from None
-        seen, why = _seen_by_mover(pos)
+        seen, why = _seen_by_mover(pos) if span is None or i in span else (None, "outside the moves analysed")
         if seen is None:
             out.append(MoveReview(i, mover, canonical, analysed=False, why=why))
         else:
@@ -359,13 +361,17 @@ def check_analysis_budget(iterations: int | None, seconds: float | None) -> tupl
 
 def analyse_game(start: Any, moves: Sequence[str], *, iterations: int | None = None, seconds: float | None = None,
                  seed: int = 0, workers: int = 1, settings: SearchSettings = HINT_SETTINGS,
-                 progress: Callable[[int, int], None] | None = None, record: int | None = None) -> GameAnalysis:
+                 progress: Callable[[int, int], None] | None = None, record: int | None = None,
+                 first: int | None = None, last: int | None = None) -> GameAnalysis:
     """The analysis of ``moves`` (notation) played from position ``start`` (module docstring).
 
-    ``progress(done, total)`` is called as each judged move is done.
-    Raises ``MoveError`` (naming the move) for a move that does not fit,
-    ``SettingError`` for a bad budget or ``workers``, ``OptionError`` when
-    there is no move to analyse.
+    ``first`` and ``last`` (move numbers from 1, both included; None: the
+    first and the last move) choose the moves judged; the others are walked
+    through.  ``progress(done, total)`` is called once the moves are known
+    to fit (``done`` 0), then as each judged move is done.  Raises
+    ``MoveError`` (naming the move) for a move that does not fit,
+    ``SettingError`` for a bad budget, ``workers`` or move range, and
+    ``OptionError`` when there is no move to analyse.
     """
     iterations, seconds = check_analysis_budget(iterations, seconds)
     workers = worker_count(workers)
@@ -373,9 +379,17 @@ def analyse_game(start: Any, moves: Sequence[str], *, iterations: int | None = N
         raise SettingError("seed", "must be a whole number from 0 to 2**64-1", seed)
     if not moves:
         raise OptionError("moves: there is no move to analyse")
+    low = 1 if first is None else first
+    high = len(moves) if last is None else last
+    for name, value in (("first", first), ("last", last)):
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if value is not None and not (whole and 1 <= value <= len(moves)):
+            raise SettingError(name, f"must be a move number from 1 to {len(moves)}", value)
+    if low > high:
+        raise SettingError(("first", "last"), f"the first move to analyse, {low}, comes after the last, {high}")
     rs = start.ruleset
     settings.check(rs)
-    walked, final = walk(start, moves)
+    walked, final = walk(start, moves, range(low - 1, high))
     rng = random.Random(seed)
     seeds = [rng.getrandbits(63) for _ in walked]
     tasks = [_Task(w.index, s, w.position, w.move) for w, s in zip(walked, seeds, strict=True) if isinstance(w, _Task)]
@@ -387,6 +401,8 @@ def analyse_game(start: Any, moves: Sequence[str], *, iterations: int | None = N
         runner = pools.process_pool(_review_task, tasks, min(workers, len(tasks)), settings, iterations, seconds,
                                     position_class, ordered=True)
     done: dict[int, MoveReview] = {}
+    if progress is not None:
+        progress(0, len(tasks))
     try:
         for review in runner:
             done[review.index] = review
@@ -404,7 +420,8 @@ def analyse_game(start: Any, moves: Sequence[str], *, iterations: int | None = N
         result = {"winner": outcome.get("winner"), "ranking": outcome.get("ranking"), "reason": outcome.get("reason"),
                   "scores": list(final.seat_scores)}
     return GameAnalysis(rs.game, dict(rs.params()), rs.describe(), players, tuple(rs.seat_colors), start.viewer,
-                        reviews, summarise(players, reviews), iterations, seconds, seed, workers, record, result)
+                        reviews, summarise(players, reviews), iterations, seconds, seed, workers, record, result,
+                        (low, high))
 
 
 def analyse_record(rec: GameRecord, **options: Any) -> GameAnalysis:
