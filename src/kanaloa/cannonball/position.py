@@ -225,6 +225,15 @@ class CannonballPosition:
         d = self.data
         return move_text(parse_move(move, self.players, d), self.players, d)
 
+    def decision_of(self, move: str) -> int:
+        """The action code of ``move`` for the player to move (a record adds nothing to a choice here: nothing
+        is hidden, R20); ``MoveError`` when it is none of the legal moves."""
+        text = self.parse(move)
+        for action in self.legal_moves():
+            if self.move_of(action) == text:
+                return action
+        raise MoveError(f"move {brief(text)}: not one of {self.to_move}'s legal moves")
+
     def play(self, move: str) -> None:
         """Apply one move given in notation (``road c2``, ``france: fort c2``), checked, in place.
 

@@ -60,6 +60,7 @@ listed key by key in docs/commands.md "analyse --json".
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -86,7 +87,9 @@ TURNING_POINTS = 3  # the largest losses a player's summary names
 class MoveReview:
     """One move of the game and, when it could be judged, its judgement (module docstring).
 
-    ``index`` counts the moves from 0; ``player`` is the mover's name.
+    ``index`` counts the moves from 0; ``player`` is the mover's name (None
+    for an entry of a viewer game that is no one's move: the cards turned
+    face up, R3, R9).
     ``analysed`` is false for a move whose mover's hand the analysis cannot
     see (another player's move in a viewer position); then ``why`` says so
     and the chances are None.  ``before`` and ``after`` are the mover's win
@@ -97,7 +100,7 @@ class MoveReview:
     """
 
     index: int
-    player: str
+    player: str | None  # None for a viewer's record of the cards turned face up, which is no one's move
     move: str
     analysed: bool = True
     choices: int = 0
@@ -196,11 +199,13 @@ def _pct(x: float) -> str:
 
 @dataclass(frozen=True)
 class _Task:
-    """What a worker needs to review one move: the mover's position as JSON text and the move played."""
+    """What a worker needs to review one move: the mover's position as JSON text, the choice the move made
+    (as the game's ``hint`` face names the action) and the move as recorded."""
 
     index: int
     seed: int
     position: str
+    choice: str
     move: str
 
 
@@ -235,19 +240,21 @@ def grade_of(loss: float, error: float, *, best: bool, forced: bool, threw_proof
 
 def review_move(position: Any, move: str, seed: int, iterations: int | None, seconds: float | None,
                 settings: SearchSettings = HINT_SETTINGS, index: int = 0) -> MoveReview:
-    """The review of ``move`` (notation) played in ``position``, which its mover sees (a viewer position of
-    the mover's, or a position of a game that hides nothing).  Raises ``MoveError`` for a move that is not
-    legal there."""
+    """The review of ``move`` (notation, as recorded) played in ``position``, which its mover sees (a viewer
+    position of the mover's, or a position of a game that hides nothing).  Raises ``MoveError`` for a move
+    that is none of the mover's legal moves there."""
     rs = position.ruleset
     face = rs.game_type.face("hint")
     state = face.state_of(position)
-    mover = position.to_move
+    played = position.decision_of(move)
+    return _review(rs, face, state, played, str(position.parse(move)), position.to_move, seed, iterations, seconds,
+                   settings, index)
+
+
+def _review(rs: Any, face: Any, state: Any, played: int, shown: str, mover: str, seed: int, iterations: int | None,
+            seconds: float | None, settings: SearchSettings, index: int) -> MoveReview:
+    """The review of action ``played`` in engine state ``state`` (the mover's view), recorded as ``shown``."""
     actions = list(state.legal_actions())
-    named = {face.move_name(rs, state, a): a for a in actions}
-    wanted = str(position.parse(move))
-    if wanted not in named:
-        raise MoveError(f"move {index + 1}: {wanted} is not legal here")
-    played = named[wanted]
     game = settings.game(rs)
     rng = random.Random(seed)
     first = settings.searcher(rng.getrandbits(63)).search(game.wrap(state), iterations, seconds)
@@ -281,7 +288,7 @@ def review_move(position: Any, move: str, seed: int, iterations: int | None, sec
     loss = max(0.0, before - after)
     grade = grade_of(loss, error, best=keeps_plan or (best.proven and played_proven), forced=len(actions) == 1,
                      threw_proof=threw)
-    return MoveReview(index, mover, wanted, True, len(actions), grade, before, after, plan[0] if plan else
+    return MoveReview(index, mover, shown, True, len(actions), grade, before, after, plan[0] if plan else
                       face.move_name(rs, state, best.action), tuple(plan), loss, error, best.proven, spent)
 
 
@@ -289,7 +296,12 @@ def _review_task(settings: SearchSettings, iterations: int | None, seconds: floa
                  task: _Task) -> MoveReview:
     """A worker's review of one move (``review_move`` on the position read back from its JSON)."""
     position = position_class.from_json(task.position)
-    return review_move(position, task.move, task.seed, iterations, seconds, settings, task.index)
+    rs = position.ruleset
+    face = rs.game_type.face("hint")
+    state = face.state_of(position)
+    named = {face.move_name(rs, state, a): a for a in state.legal_actions()}
+    return _review(rs, face, state, named[task.choice], task.move, position.to_move, task.seed, iterations, seconds,
+                   settings, task.index)
 
 
 # -- a whole game ------------------------------------------------------------------------------------------------
@@ -320,6 +332,13 @@ def walk(start: Any, moves: Sequence[str], span: range | None = None) -> tuple[l
     for i, text in enumerate(moves):
         if pos.is_over:
             raise MoveError(f"move {i + 1} of {len(moves)}: {text}: the game is already over")
+        if pos.waiting is not None:  # a viewer's record of the cards turned face up (R3, R9): no one's move
+            try:
+                pos.play(text)
+            except (MoveError, PositionError) as exc:
+                raise MoveError(f"move {i + 1} of {len(moves)}: {exc}") from None
+            out.append(MoveReview(i, None, text.strip(), analysed=False, why="the cards turned face up, no move"))
+            continue
         mover = pos.to_move
         try:
             canonical = str(pos.parse(text))
@@ -329,7 +348,13 @@ def walk(start: Any, moves: Sequence[str], span: range | None = None) -> tuple[l
         if seen is None:
             out.append(MoveReview(i, mover, canonical, analysed=False, why=why))
         else:
-            out.append(_Task(i, 0, seen.dumps(), canonical))
+            try:
+                action = seen.decision_of(text)
+            except (MoveError, PositionError) as exc:
+                raise MoveError(f"move {i + 1} of {len(moves)}: {exc}") from None
+            rs = seen.ruleset
+            face = rs.game_type.face("hint")
+            out.append(_Task(i, 0, seen.dumps(), face.move_name(rs, face.state_of(seen), action), canonical))
         try:
             pos.play(text)
         except (MoveError, PositionError) as exc:
@@ -392,7 +417,7 @@ def analyse_game(start: Any, moves: Sequence[str], *, iterations: int | None = N
     walked, final = walk(start, moves, range(low - 1, high))
     rng = random.Random(seed)
     seeds = [rng.getrandbits(63) for _ in walked]
-    tasks = [_Task(w.index, s, w.position, w.move) for w, s in zip(walked, seeds, strict=True) if isinstance(w, _Task)]
+    tasks = [dataclasses.replace(w, seed=s) for w, s in zip(walked, seeds, strict=True) if isinstance(w, _Task)]
     position_class = rs.game_type.face("position")
     runner: Iterator[MoveReview]
     if workers == 1 or len(tasks) < 2:

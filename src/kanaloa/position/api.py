@@ -59,6 +59,7 @@ colors in seat order.  Every place and swap names the color it builds with
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -409,6 +410,25 @@ class Position:
     def parse(self, move: Move | str) -> Move:
         """``move`` read in this position's game (the rule set's notation); raises ``MoveError``."""
         return parse_move(move, self.ruleset)
+
+    def decision_of(self, move: Move | str) -> int:
+        """The action code of the choice that ``move`` records for the player to move: the legal action whose
+        move (``move_of``) is ``move`` without what a record adds to the choice, the mover's name, the card
+        an own draw brought, the card the deck turned up after a take, what a god token showed (a 2-player
+        build keeps its color, which is part of the choice, R15.3).  This is the move as a search of the
+        mover's view plays it.  Raises ``MoveError`` when the move is none of the mover's legal moves (or
+        the position waits for a face-up record).
+        """
+        mv = self.parse(move)
+        if self.is_over or self._wait is not None:
+            raise MoveError(f"move {notation.QuotedMove(str(mv))!r}: no player is to choose a move here")
+        keep_color = self.ruleset.pairs and mv.kind in (notation.PLACE, notation.SWAP)
+        choice = dataclasses.replace(mv, refill=None, seen=(), takes=(), color=mv.color if keep_color else None,
+                                     cards=() if mv.kind == notation.DRAW else mv.cards)
+        for action in self.state.legal_actions():
+            if self.move_of(action) == choice:
+                return action
+        raise MoveError(f"move {notation.QuotedMove(str(mv))!r}: not one of {self.to_move}'s legal moves")
 
     def move_strings(self) -> list[str]:
         """``legal_moves()`` in notation."""

@@ -74,12 +74,15 @@ protocol, whatever their class:
   (``winner``, ``ranking``, ``reason``), ``viewer``, ``waiting``;
   ``legal_moves()``, ``move_strings()``, ``move_of(action)``,
   ``parse(text)`` (the move a text names, its form checked: ``str()`` of it
-  is the canonical notation), ``play(text)``, ``push(action)``,
+  is the canonical notation), ``decision_of(text)`` (the action of the
+  mover's choice a recorded move made, without what the record adds to it:
+  the card an own draw brought, for a game analysis), ``play(text)``,
+  ``push(action)``,
   ``to_json()``, ``dumps()``;
 * the *rule set* (``load_game``'s result): ``game``, ``game_type``,
   ``title``, ``players``, ``params()``, ``describe()``, ``document_game``,
   ``palette``, ``colors``, ``color_order``, ``colors_of(seat)``,
-  ``seat_names``, ``reasons``, ``reason_text``, ``rule_of(event)``,
+  ``seat_names``, ``seat_colors`` (the color each seat is drawn in), ``reasons``, ``reason_text``, ``rule_of(event)``,
   ``lacks(feature)`` (why it has no feature another game has, None when it
   has it), ``pairs``, ``may_end_without_winner``, ``no_winner_reason``,
   ``shares_victory`` (several players may share the victory),
