@@ -247,3 +247,19 @@ def test_commands_md_lists_the_hooks_of_the_pictures():
     documented = documented_keys("Hooks in the pictures")
     assert documented
     assert set(re.findall(r' (data-[a-z-]+)="', picture)) == set(documented)
+
+
+def test_commands_md_lists_the_keys_of_analyse_json(tmp_path):
+    from kanaloa import load_game
+    from kanaloa.position import deal_position
+
+    start = deal_position(load_game("kahuna"), 3)
+    moves = start.move_strings()[:1]
+    position = tmp_path / "p.json"
+    position.write_text(start.dumps())
+    result = run("analyse", str(position), *moves, "--iterations", "50", "--json", "--no-progress")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert list(doc) == documented_keys("analyse --json")
+    assert list(doc["moves"][0]) == documented_keys("A graded move")
+    assert list(doc["summary"][0]) == documented_keys("A player's summary")

@@ -82,7 +82,8 @@ protocol, whatever their class:
 * the *rule set* (``load_game``'s result): ``game``, ``game_type``,
   ``title``, ``players``, ``params()``, ``describe()``, ``document_game``,
   ``palette``, ``colors``, ``color_order``, ``colors_of(seat)``,
-  ``seat_names``, ``seat_colors`` (the color each seat is drawn in), ``reasons``, ``reason_text``, ``rule_of(event)``,
+  ``seat_names``, ``seat_colors`` (the color each seat is drawn in),
+  ``reasons``, ``reason_text``, ``rule_of(event)``,
   ``lacks(feature)`` (why it has no feature another game has, None when it
   has it), ``pairs``, ``may_end_without_winner``, ``no_winner_reason``,
   ``shares_victory`` (several players may share the victory),
