@@ -405,3 +405,18 @@ def test_analyse_refuses_bad_input_in_one_line(tmp_path):
     empty = tmp_path / "empty.json"
     empty.write_text("\n")
     user_error(run("analyse", str(empty), "reveal ALOA"), "empty input")
+
+
+def test_ctrl_c_keeps_the_moves_finished():
+    start, played, _ = random_game("kanaloa", {"players": 3}, 3, moves=10)
+
+    def progress(done: int, total: int) -> None:
+        if done == 3:
+            raise KeyboardInterrupt
+
+    found = analyse_game(start, played, iterations=50, seed=1, progress=progress, interruptible=True)
+    assert found.interrupted and found.to_json()["interrupted"]
+    assert [r.analysed for r in found.reviews] == [True] * 3 + [False] * 7
+    assert found.reviews[5].why == "not analysed: the analysis was interrupted"
+    with pytest.raises(KeyboardInterrupt):
+        analyse_game(start, played, iterations=50, seed=1, progress=progress)

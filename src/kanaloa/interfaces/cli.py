@@ -929,7 +929,7 @@ _WORKERS_HELP = (f"0 means one per CPU core; at most {WORKERS_PER_CORE} per core
               help="Show progress on standard error (a live bar on a terminal, else a line every 30 s).")
 def analyse(source: str, moves: tuple[str, ...], game: int | None, moves_file: str | None, first: int | None,
             last: int | None, iterations: int | None, seconds: float | None, workers: str | None, seed: int,
-            as_json: bool, svg_file: str | None, progress: bool) -> None:
+            as_json: bool, svg_file: str | None, progress: bool) -> int:
     """Grade every move of a game, from what its mover knew, with the win chances over the game.
 
     RECORDS is a file of game records ('kanaloa simulate --out', the web
@@ -955,7 +955,8 @@ def analyse(source: str, moves: tuple[str, ...], game: int | None, moves_file: s
 
     Moves are analysed in parallel by the workers; move i's searches are
     seeded from --seed and i alone, so with --iterations any worker count
-    gives the same analysis.
+    gives the same analysis. Ctrl-C stops the work and prints the analysis
+    of the moves finished (exit status 130).
     """
     from ..play.analysis import analyse_game, analyse_record, check_analysis_budget
     from ..play.limits import long_search, worker_count
@@ -1029,7 +1030,7 @@ def analyse(source: str, moves: tuple[str, ...], game: int | None, moves_file: s
         meter.update(done)
 
     options: dict[str, Any] = {"iterations": iterations, "seconds": seconds, "seed": seed, "workers": count,
-                               "progress": advanced, "first": first, "last": last}
+                               "progress": advanced, "first": first, "last": last, "interruptible": True}
     try:
         found = analyse_record(chosen, **options) if records else analyse_game(start, played, **options)
     finally:
@@ -1043,6 +1044,7 @@ def analyse(source: str, moves: tuple[str, ...], game: int | None, moves_file: s
     elif svg_file != "-":
         for line in found.summary_lines():
             click.echo(line)
+    return 130 if found.interrupted else 0
 
 
 @cli.command()

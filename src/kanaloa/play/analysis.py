@@ -162,19 +162,21 @@ class GameAnalysis:
     record: int | None = None  # the game's index in its records file, when analysed from one
     result: dict[str, Any] | None = field(default=None)  # the outcome when the moves end the game
     span: tuple[int, int] | None = None  # the first and the last move judged (numbers from 1)
+    interrupted: bool = False  # Ctrl-C stopped the analysis: the moves not finished are not analysed
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "game": self.game, "params": self.params, "description": self.description,
                 "record": self.record, "players": list(self.players), "colors": list(self.colors),
                 "viewer": self.viewer, "budget": {"iterations": self.iterations, "seconds": self.seconds},
                 "seed": self.seed, "workers": self.workers, "result": self.result,
-                "span": list(self.span) if self.span is not None else None,
+                "span": list(self.span) if self.span is not None else None, "interrupted": self.interrupted,
                 "moves": [r.to_json() for r in self.reviews], "summary": [s.to_json() for s in self.summaries]}
 
     def summary_lines(self) -> list[str]:
         """The analysis for people: one line a graded move (an inaccuracy or worse), then each player's sum."""
         lines = [f"{self.description}: {len(self.reviews)} moves, "
-                 f"{sum(1 for r in self.reviews if r.analysed)} analysed, seed {self.seed}"]
+                 f"{sum(1 for r in self.reviews if r.analysed)} analysed, seed {self.seed}"
+                 + ("; interrupted" if self.interrupted else "")]
         for r in self.reviews:
             if r.grade in MARKED:
                 assert r.before is not None and r.after is not None and r.loss is not None
@@ -207,6 +209,7 @@ class _Task:
     position: str
     choice: str
     move: str
+    player: str
 
 
 def _pooled(nodes: Sequence[Node | None]) -> tuple[int, float, float]:
@@ -354,7 +357,7 @@ def walk(start: Any, moves: Sequence[str], span: range | None = None) -> tuple[l
                 raise MoveError(f"move {i + 1} of {len(moves)}: {exc}") from None
             rs = seen.ruleset
             face = rs.game_type.face("hint")
-            out.append(_Task(i, 0, seen.dumps(), face.move_name(rs, face.state_of(seen), action), canonical))
+            out.append(_Task(i, 0, seen.dumps(), face.move_name(rs, face.state_of(seen), action), canonical, mover))
         try:
             pos.play(text)
         except (MoveError, PositionError) as exc:
@@ -387,13 +390,16 @@ def check_analysis_budget(iterations: int | None, seconds: float | None) -> tupl
 def analyse_game(start: Any, moves: Sequence[str], *, iterations: int | None = None, seconds: float | None = None,
                  seed: int = 0, workers: int = 1, settings: SearchSettings = HINT_SETTINGS,
                  progress: Callable[[int, int], None] | None = None, record: int | None = None,
-                 first: int | None = None, last: int | None = None) -> GameAnalysis:
+                 first: int | None = None, last: int | None = None, interruptible: bool = False) -> GameAnalysis:
     """The analysis of ``moves`` (notation) played from position ``start`` (module docstring).
 
     ``first`` and ``last`` (move numbers from 1, both included; None: the
     first and the last move) choose the moves judged; the others are walked
     through.  ``progress(done, total)`` is called once the moves are known
-    to fit (``done`` 0), then as each judged move is done.  Raises
+    to fit (``done`` 0), then as each judged move is done.  With
+    ``interruptible``, Ctrl-C (``KeyboardInterrupt``) stops the work: the
+    analysis of the moves finished is returned, ``interrupted`` set, the
+    others not analysed.  Raises
     ``MoveError`` (naming the move) for a move that does not fit,
     ``SettingError`` for a bad budget, ``workers`` or move range, and
     ``OptionError`` when there is no move to analyse.
@@ -428,16 +434,28 @@ def analyse_game(start: Any, moves: Sequence[str], *, iterations: int | None = N
     done: dict[int, MoveReview] = {}
     if progress is not None:
         progress(0, len(tasks))
+    interrupted = False
     try:
         for review in runner:
             done[review.index] = review
             if progress is not None:
                 progress(len(done), len(tasks))
+    except KeyboardInterrupt:
+        if not interruptible:
+            raise
+        interrupted = True
     finally:
         close = getattr(runner, "close", None)
         if close is not None:
             close()
-    reviews = tuple(done[w.index] if isinstance(w, _Task) else w for w in walked)
+
+    def review_of(w: MoveReview | _Task) -> MoveReview:
+        if not isinstance(w, _Task):
+            return w
+        return done.get(w.index) or MoveReview(w.index, w.player, w.move, analysed=False,
+                                               why="not analysed: the analysis was interrupted")
+
+    reviews = tuple(review_of(w) for w in walked)
     players = tuple(rs.seat_names)
     result = None
     if final.is_over:
@@ -446,7 +464,7 @@ def analyse_game(start: Any, moves: Sequence[str], *, iterations: int | None = N
                   "scores": list(final.seat_scores)}
     return GameAnalysis(rs.game, dict(rs.params()), rs.describe(), players, tuple(rs.seat_colors), start.viewer,
                         reviews, summarise(players, reviews), iterations, seconds, seed, workers, record, result,
-                        (low, high))
+                        (low, high), interrupted)
 
 
 def analyse_record(rec: GameRecord, **options: Any) -> GameAnalysis:
