@@ -254,6 +254,11 @@ def read_text(source: str, option: str, what: str) -> str:
     else:
         with open_input(source, where, what) as fh:
             raw = _read_bounded(fh, where, what)
+    return _text_of(raw, where, what)
+
+
+def _text_of(raw: bytes, where: str, what: str) -> str:
+    """``raw`` as UTF-8 text; ``OptionError`` naming ``where`` for other bytes or for nothing but blanks."""
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -1004,13 +1009,7 @@ def analyse(source: str, moves: tuple[str, ...], game: int | None, moves_file: s
         from ..position import read_position as read_document
 
         assert raw is not None  # read above, for a position
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise OptionError(f"{where}: not UTF-8 text (byte {exc.start})") from None
-        if not text.strip():
-            raise OptionError(f"{where}: empty input, expected {what}")
-        start = read_document(text)
+        start = read_document(_text_of(raw, where, what))
         played = [m for m, _ in read_moves_file(moves_file)] if moves_file is not None else []
         played += list(moves)
         if not played:
