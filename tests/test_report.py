@@ -520,6 +520,8 @@ def test_a_report_into_a_folder_is_refused_before_any_record_is_read(runs, tmp_p
         f"error: -o {str(tmp_path)!r}: is a directory; give the report's file name")
     assert user_error(run("simulate", "--bots", "random,random", "--games", "2", "--report", str(tmp_path))) == (
         f"error: --report {str(tmp_path)!r}: is a directory; give the report's file name")
+    assert user_error(run("simulate", "--bots", "random,random", "--games", "2", "--report", "-")) == (
+        "error: --report -: the summary goes to standard output; give the report a file name")
 
 
 def test_without_matplotlib_the_report_says_which_extra_it_needs(runs, tmp_path, monkeypatch):

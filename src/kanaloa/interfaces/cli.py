@@ -1219,7 +1219,7 @@ class _WithBotSpecs(KanaloaCommand):
                    "\"Game records\"), in game order; 'kanaloa replay FILE --game N' replays one.")
 @click.option("--report", "report_file", default=None, metavar="FILE",
               help="When the run ends, write the balance report of its games to FILE (an HTML page with plots, as "
-                   "'kanaloa report' writes it from the records; '-' for standard output); needs the report extra.")
+                   "'kanaloa report' writes it from the records); needs the report extra.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", "progress", default=True, show_default=True,
               help="Show progress on stderr: a live bar on a terminal, otherwise a line every 30 s.")
@@ -1291,6 +1291,8 @@ def simulate(bots: str, games: int | None, seed: int | None, game: str, workers:
     sets = None
     if report_file is not None:
         _report_needs_matplotlib("--report")
+        if report_file == "-":
+            raise OptionError("--report -: the summary goes to standard output; give the report a file name")
         _check_report_output(report_file, "--report")
         from ..play.report import Sets
 

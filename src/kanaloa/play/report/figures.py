@@ -165,13 +165,13 @@ def seat_difference_plot(sets: Sequence[Tally], labels: Sequence[str]) -> str:
             rows.append(share_difference(first.wins(s), first.games, second.wins(s), second.games))
         ys = list(range(first.players))
         _errorbar(ax, ys, [d for d, _, _ in rows], [(lo, hi) for _, lo, hi in rows], SET_COLORS[0],
-                  f"{labels[0]} minus {labels[1]}", horizontal=True)
+                  "_nolegend_", horizontal=True)
+        ax.set_title(f"{labels[0]} minus {labels[1]}", fontsize=9)
         ax.axvline(0.0, color="#555555", linestyle="dashed", linewidth=1)
         ax.set_yticks(ys, [name.replace("\n", ", ") for name in seat_names(sets)])
         ax.invert_yaxis()
         _percent(ax.xaxis)
         ax.set_xlabel("difference of win shares (percentage points)")
-        ax.legend(loc="lower right")
 
     return render("plot-seat-difference", draw, 0.45 * first.players + 1.3)
 
@@ -286,7 +286,8 @@ def reasons_plot(sets: Sequence[Tally], labels: Sequence[str]) -> str:
             xs = [i + offsets[k] for i in range(len(reasons))]
             counts = [t.reasons[r] for r in reasons]
             shares = [n / t.games for n in counts]
-            ax.bar(xs, shares, width=0.7 / len(sets), color=SET_COLORS[k], alpha=0.35, label=_legend(sets, label))
+            ax.bar(xs, shares, width=0.6 if len(sets) == 1 else 0.3, color=SET_COLORS[k], alpha=0.35,
+                   label=_legend(sets, label))
             _errorbar(ax, xs, shares, [wilson_interval(n, t.games) for n in counts], SET_COLORS[k],
                       "_nolegend_")
         ax.set_xticks(range(len(reasons)), list(reasons.values()))
@@ -294,7 +295,7 @@ def reasons_plot(sets: Sequence[Tally], labels: Sequence[str]) -> str:
         _percent(ax.yaxis)
         ax.set_ylabel("games")
         if len(sets) > 1:
-            ax.legend(loc="upper right")
+            ax.legend(loc="best")
 
     return render("plot-reasons", draw, 2.6)
 
