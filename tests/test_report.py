@@ -229,6 +229,21 @@ def test_two_sets_side_by_side_with_the_differences_and_their_intervals():
     assert places[1][3].startswith("+100.0 pp")
 
 
+def test_two_sets_of_different_seats_each_get_their_own_seat_table_and_no_seat_differences():
+    rules3 = load_game("kanaloa", players=3)
+    three = Tally(rules3, ("greedy", "random", "random"), "hand")
+    for g in range(6):
+        three.add(made(g, g % 3, lineup=("greedy", "random", "random"), rules=rules3), Final({}), "hand")
+    four = tally_of([0, 1, 2, 3])
+    text = report_html([three, four], ["three", "four"])
+    page = Parsed(text)
+    assert [len(page.table("seats", k)) for k in (0, 1)] == [4, 5]  # a head and one row a seat, in each
+    assert "A minus B [95%]" not in page.table("seats", 0)[0]
+    assert 'id="plot-seat-difference"' not in text
+    assert "fair share, the games with a winner divided among the seats (A 33.3%; B 25.0%)" in page.text("seats")
+    assert 'id="plot-places"' in report_html([four, three], ["four", "three"])  # places beside a set without
+
+
 def test_default_labels_say_what_tells_two_sets_apart():
     def tally(rules, lineup=("greedy", "greedy", "greedy", "greedy"), source="a.jsonl"):
         t = Tally(rules, lineup, "hand")

@@ -245,6 +245,10 @@ def places_plot(sets: Sequence[Tally], labels: Sequence[str]) -> str:
         axes = figure.subplots(1, len(sets), sharey=same, squeeze=False)[0]
         for ax, t, label in zip(axes, sets, labels, strict=True):
             places = t.place_names()
+            if not places:  # a game without places, beside one with them
+                ax.set_axis_off()
+                ax.text(0.5, 0.5, f"{label}: no places", ha="center", va="center", transform=ax.transAxes)
+                continue
             ys = list(range(len(places)))
             left = [0.0] * len(places)
             for s, seat in enumerate(t.seats):
@@ -260,8 +264,9 @@ def places_plot(sets: Sequence[Tally], labels: Sequence[str]) -> str:
             ax.set_xlabel("games ending with the place held")
             if len(sets) > 1:
                 ax.set_title(label, fontsize=9)
-        handles, legend = axes[-1].get_legend_handles_labels()
-        figure.legend(handles, legend, loc="outside lower center", ncols=len(legend))
+        handles, legend = max((ax.get_legend_handles_labels() for ax in axes), key=lambda found: len(found[1]))
+        if legend:
+            figure.legend(handles, legend, loc="outside lower center", ncols=len(legend))
 
     return render("plot-places", draw, 0.24 * rows + 1.4)
 
