@@ -36,7 +36,9 @@ part            may import, of kanaloa
   ``uvicorn`` in ``interfaces`` (the web app of ``kanaloa serve``);
   ``pyspiel`` and ``numpy`` (the optional extra ``openspiel``) in
   ``openspiel``, and ``open_spiel`` and ``numpy`` in ``play`` (OpenSpiel's
-  own bots, imported when they play), and ``numpy`` in ``tools`` (fitting the
+  own bots, imported when they play), ``matplotlib`` (the optional extra
+  ``report``) in ``play`` (the balance report's plots, imported when one is
+  drawn), and ``numpy`` in ``tools`` (fitting the
   models of rollouts cut short, ``kanaloa.tools.cutfit``).  ``typing_extensions`` may
   be named for type checking only, inside ``if TYPE_CHECKING:``.
 - The compiled core (``kanaloa_core.pyx`` and its stub) belongs to ``rules``.
@@ -84,7 +86,7 @@ OUTSIDE: dict[str, set[str]] = {  # what a part may import beyond the standard l
     "rules": {"kanaloa_core", "cannonball_core"},
     "search": {"cython"},
     "openspiel": {"pyspiel", "numpy"},
-    "play": {"distributed", "cython", "open_spiel", "numpy"},
+    "play": {"distributed", "cython", "open_spiel", "numpy", "matplotlib"},
     "tools": {"click", "numpy"},
     "interfaces": {"click", "starlette", "uvicorn"},
 }

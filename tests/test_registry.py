@@ -199,8 +199,8 @@ def test_the_commands_take_every_registered_parameter_as_an_option():
 
 # What the generic layers ask of every game's position class and rule set (the registry's docstring lists it).
 POSITION_PROTOCOL = ("deal", "from_json", "copy", "on", "crowded", "ruleset", "engine", "state", "players",
-                     "to_move", "is_over", "outcome", "viewer", "waiting", "legal_moves", "move_strings", "move_of",
-                     "parse", "play", "push", "to_json", "dumps", "as_viewer")
+                     "to_move", "is_over", "outcome", "viewer", "waiting", "holders", "legal_moves", "move_strings",
+                     "move_of", "parse", "play", "push", "to_json", "dumps", "as_viewer")
 RULESET_PROTOCOL = ("game", "game_type", "title", "players", "params", "describe", "document_game", "palette",
                     "colors", "seat_names", "reasons", "rule_of", "lacks", "crowded", "state_checks")
 

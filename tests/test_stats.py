@@ -7,12 +7,26 @@ has exactly one ``won`` seat and ranks 1..players.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kanaloa.play.stats import Z95, SeatOutcome, bot_table, format_share, format_table, wilson_interval
+from kanaloa.play.stats import (
+    Z95,
+    Moments,
+    SeatOutcome,
+    bot_table,
+    chi_square_sf,
+    format_share,
+    format_table,
+    homogeneity,
+    mean_difference,
+    seat_equality,
+    share_difference,
+    wilson_interval,
+)
 
 # -- Wilson score interval ------------------------------------------------------------
 
@@ -153,3 +167,92 @@ def test_table_for_people_shows_shares_intervals_and_seats():
     assert header.split()[-3:] == ["red", "green", "blue"]
     assert a.split() == ["A", "3", "2", "66.7%", "20.8%-93.9%", "31.33", "1.33", "100.0%", "0.0%", "100.0%"]
     assert b.split()[:3] == ["B", "(x2)", "6"]
+
+
+# -- comparing shares and means (the balance report) ------------------------------------------
+
+
+# Newcombe (1998), table II, method 10: the hybrid score interval of p1 - p2.
+@pytest.mark.parametrize(
+    "a, n, b, m, low, high",
+    [
+        (56, 70, 48, 80, 0.0524, 0.3339),
+        (9, 10, 3, 10, 0.1705, 0.8090),
+        (6, 7, 2, 7, 0.0582, 0.8062),
+        (5, 56, 0, 29, -0.0381, 0.1926),
+        (0, 10, 0, 20, -0.1611, 0.2775),
+        (10, 10, 0, 20, 0.6791, 1.0),
+    ],
+)
+def test_share_difference_is_newcombes_hybrid_score_interval(a, n, b, m, low, high):
+    d, lo, hi = share_difference(a, n, b, m)
+    assert d == pytest.approx(a / n - b / m)
+    assert (lo, hi) == (pytest.approx(low, abs=1e-4), pytest.approx(high, abs=1e-4))
+
+
+def test_share_difference_without_trials_on_a_side_is_the_whole_range():
+    assert share_difference(3, 10, 0, 0) == (0.0, -1.0, 1.0)
+
+
+def test_moments_give_the_mean_the_sample_variance_and_the_normal_interval():
+    m = Moments()
+    for value in (2, 4, 4, 4, 5, 5, 7, 9):
+        m.add(value)
+    assert (m.count, m.total, m.squares) == (8, 40, 232)
+    assert m.mean == 5.0
+    assert m.variance == pytest.approx(32 / 7)
+    low, high = m.interval()
+    assert (low, high) == (pytest.approx(5 - Z95 * math.sqrt(32 / 7 / 8)), pytest.approx(5 + Z95 * math.sqrt(4 / 7)))
+    assert Moments().interval() == (-math.inf, math.inf)
+    one = Moments()
+    one.add(3)
+    assert one.variance == 0.0 and one.interval() == (3.0, 3.0)
+
+
+def test_mean_difference_uses_welchs_standard_error():
+    a, b = Moments(), Moments()
+    for value in (10, 12, 14):
+        a.add(value)
+    for value in (7, 8, 9, 10):
+        b.add(value)
+    d, low, high = mean_difference(a, b)
+    half = Z95 * math.sqrt(4 / 3 + (5 / 3) / 4)
+    assert (d, low, high) == (pytest.approx(3.5), pytest.approx(3.5 - half), pytest.approx(3.5 + half))
+    assert mean_difference(a, Moments()) == (0.0, -math.inf, math.inf)
+
+
+# The 5% and 1% points of the chi-square distribution (any table), and exact small cases.
+@pytest.mark.parametrize(
+    "x, df, p",
+    [(3.841459, 1, 0.05), (5.991465, 2, 0.05), (7.814728, 3, 0.05), (9.487729, 4, 0.05), (11.070498, 5, 0.05),
+     (6.634897, 1, 0.01), (9.210340, 2, 0.01), (11.344867, 3, 0.01), (2.0, 2, math.exp(-1)), (0.0, 3, 1.0)],
+)
+def test_chi_square_sf_known_values(x, df, p):
+    assert chi_square_sf(x, df) == pytest.approx(p, abs=1e-6)
+
+
+def test_chi_square_sf_needs_a_degree_of_freedom():
+    with pytest.raises(ValueError, match="df must be 1 or more"):
+        chi_square_sf(1.0, 0)
+
+
+def test_seat_equality_on_hand_made_wins():
+    # 100 wins over 4 seats, 25 expected each: (15^2 + 5^2 + 5^2 + 15^2) / 25 = 20
+    test = seat_equality([40, 30, 20, 10])
+    assert (test.statistic, test.df) == (pytest.approx(20.0), 3)
+    assert test.p_value == pytest.approx(chi_square_sf(20.0, 3)) and test.p_value < 0.001
+    even = seat_equality([25, 25, 25, 25])
+    assert (even.statistic, even.p_value) == (0.0, 1.0)
+    shared = seat_equality([Fraction(1, 2), Fraction(1, 2), 1])  # a shared victory counts its shares
+    assert shared.statistic == pytest.approx(((0.5 - 2 / 3) ** 2 * 2 + (1 / 3) ** 2) / (2 / 3))
+    assert seat_equality([0, 0]) is None and seat_equality([5]) is None
+
+
+def test_homogeneity_of_two_sets_wins_by_seat():
+    # the 2 x 2 table [[30, 20], [20, 30]]: every expected count 25, X^2 = 4 * 25 / 25 = 4
+    test = homogeneity([30, 20], [20, 30])
+    assert (test.statistic, test.df) == (pytest.approx(4.0), 1)
+    assert test.p_value == pytest.approx(0.0455, abs=1e-4)
+    assert homogeneity([30, 20], [60, 40]).statistic == pytest.approx(0.0)
+    assert homogeneity([30, 20, 10], [20, 30]) is None  # not the same seats
+    assert homogeneity([30, 0], [20, 0]) is None  # a seat without a win in either

@@ -21,15 +21,14 @@ Without chromium and its driver the tests are skipped, saying so; under CI
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from browser_helpers import WAIT, chromium, missing, skip_without_chromium, wait_for
 from kanaloa.play.tournament import make_tournament, play_game
 from kanaloa.position import Position
 from kanaloa.rules.board import load_board
@@ -38,20 +37,8 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
-WAIT = 30  # seconds any one thing may take to show
 
-
-def _missing() -> str | None:
-    if CHROMIUM and DRIVER:
-        return None
-    return ("headless Chromium is not installed (Debian packages chromium and chromium-driver: "
-            "apt-get install chromium chromium-driver)")
-
-
-if _missing() and not os.environ.get("CI"):
-    pytest.skip(_missing(), allow_module_level=True)
+skip_without_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -63,8 +50,8 @@ def server():
     from kanaloa.interfaces.web.games import HintBudget
     from kanaloa.interfaces.web.server import listen
 
-    if _missing():
-        pytest.fail(f"CI must run the browser tests, but {_missing()}")
+    if missing():
+        pytest.fail(f"CI must run the browser tests, but {missing()}")
     sock = listen("127.0.0.1", 0)
     config = uvicorn.Config(create_app(HintBudget(iterations=300)), log_level="warning", lifespan="off")
     srv = uvicorn.Server(config)
@@ -87,18 +74,7 @@ def downloads(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def browser(downloads):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
-                                              "download.prompt_for_download": False})
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1500,1100", "--disable-extensions", "--no-first-run"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
-    driver.implicitly_wait(0)
+    driver = chromium(downloads)
     yield driver
     driver.quit()
 
@@ -113,12 +89,6 @@ def page(request, server, browser):
     if report is not None and report.failed:
         ARTIFACTS.mkdir(exist_ok=True)
         browser.save_screenshot(str(ARTIFACTS / f"failed-{request.node.name}.png"))
-
-
-def wait_for(driver, condition, timeout: float = WAIT):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition)
 
 
 def css(driver, selector: str):

@@ -5,7 +5,7 @@ the compiled core's ``CoreState`` when it is built, otherwise (or when asked
 for) the reference's ``ReferenceState``.  It offers what the command line and
 ``kanaloa.position.documents`` ask of a game's position: ``deal`` and
 ``from_json`` to make one, ``to_json`` and ``dumps`` to write it,
-``to_move``, ``is_over`` and ``outcome`` to read it, ``legal_moves``,
+``to_move``, ``is_over``, ``outcome`` and ``holders`` to read it, ``legal_moves``,
 ``move_strings``, ``play`` and ``push`` to move it.
 
 Nothing is hidden in Cannonball Colony (R20 has no hidden cards; every piece
@@ -25,7 +25,7 @@ from kanaloa.cannonball.core import CoreState
 from kanaloa.cannonball.format import move_text, parse_move, read_position, why_not, write_position
 from kanaloa.cannonball.reference import ReferenceState
 from kanaloa.cannonball.ruleset import CannonballRules, make_cannonball
-from kanaloa.cannonball.state import REASON_NAMES, ROUND_NAMES, CannonballData
+from kanaloa.cannonball.state import NOBODY, REASON_NAMES, ROUND_NAMES, CannonballData
 from kanaloa.errors import MoveError, OptionError, PositionError, brief
 from kanaloa.position.format import dumps, is_int
 from kanaloa.rules.engine import Engine
@@ -184,6 +184,30 @@ class CannonballPosition:
         the rule set's ``score_name``."""
         d = self.data
         return tuple(d.forts_on_island(seat) for seat in range(d.players))
+
+    def holders(self) -> dict[str, str | None]:
+        """Who holds each place of the game now, for the balance report (``kanaloa report``).
+
+        The game has no majorities (R20): its places are the players' tiles,
+        each one's landing board (R20.1), named ``france's board`` after its
+        seat's country, in seat order.  A board is held by the country with
+        the most forts standing on it (R20.7), or by nobody (None) when no
+        fort stands there or two countries tie for the most: the measure of
+        the game that answers what an island's control answers in Kanaloa,
+        whether the players keep to their own ground or take a rival's.
+        """
+        d = self.data
+        forts = [[0] * d.players for _ in range(d.players)]  # forts[board][owner]
+        for space, owner in enumerate(d.fort):
+            board = d.board_of[space]
+            if owner != NOBODY and board != NOBODY:
+                forts[board][owner] += 1
+        out: dict[str, str | None] = {}
+        for board, counts in enumerate(forts):
+            most = max(counts)
+            leaders = [seat for seat, n in enumerate(counts) if n == most]
+            out[f"{self.players[board]}'s board"] = self.players[leaders[0]] if most and len(leaders) == 1 else None
+        return out
 
     @property
     def outcome(self) -> dict[str, Any] | None:

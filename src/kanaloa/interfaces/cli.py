@@ -1376,11 +1376,15 @@ class _WithBotSpecs(KanaloaCommand):
 @click.option("--out", "out", default=None, metavar="FILE",
               help="Write every game as one game record (kanaloa-game/1: one JSON line a game; docs/commands.md "
                    "\"Game records\"), in game order; 'kanaloa replay FILE --game N' replays one.")
+@click.option("--report", "report_file", default=None, metavar="FILE",
+              help="When the run ends, write the balance report of its games to FILE (an HTML page with plots, as "
+                   "'kanaloa report' writes it from the records); needs the report extra.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--progress/--no-progress", "progress", default=True, show_default=True,
               help="Show progress on stderr: a live bar on a terminal, otherwise a line every 30 s.")
 def simulate(bots: str, games: int | None, seed: int | None, game: str, workers: str | None,
-             scheduler: str | None, out: str | None, as_json: bool, progress: bool, **params: Any) -> int:
+             scheduler: str | None, out: str | None, report_file: str | None, as_json: bool, progress: bool,
+             **params: Any) -> int:
     """Play bot against bot with rotated seats and summarise how each bot did.
 
     The lineup (--bots) has one spec per seat, so its length is the number
@@ -1443,6 +1447,15 @@ def simulate(bots: str, games: int | None, seed: int | None, game: str, workers:
         seed = _random_seed()
     tournament = make_tournament(specs, games, seed, game=game, **given_parameters(params))
     _check_scheduler(scheduler)
+    sets = None
+    if report_file is not None:
+        _report_needs_matplotlib("--report")
+        if report_file == "-":
+            raise OptionError("--report -: the summary goes to standard output; give the report a file name")
+        _check_report_output(report_file, "--report")
+        from ..play.report import Sets
+
+        sets = Sets()
     with contextlib.ExitStack() as stack:
         writer = _records_out(out, stack)
         if announce:
@@ -1457,6 +1470,8 @@ def simulate(bots: str, games: int | None, seed: int | None, game: str, workers:
         def finished(record: GameRecord) -> None:
             if writer is not None:
                 writer.add(record)
+            if sets is not None:
+                sets.add(record, f"this run of kanaloa simulate (--seed {seed})")
             meter.update()
 
         # Streamed: the summary is summed up as games finish and the records go straight to --out,
@@ -1467,6 +1482,11 @@ def simulate(bots: str, games: int | None, seed: int | None, game: str, workers:
         emit_json(result.to_json())
     else:
         click.echo(result.summary())
+    if sets is not None and report_file is not None:
+        if sets.tallies():
+            _write_report(sets.tallies(), None, None, report_file, "--report")
+        else:
+            click.echo("kanaloa: no game finished, so no report was written", err=True)
     return 130 if result.interrupted else 0
 
 
@@ -1748,6 +1768,170 @@ def sprt(new: str, base: str, elo0: float, elo1: float, alpha: float, beta: floa
     else:
         click.echo(result.summary())
     return 130 if result.interrupted else 0
+
+
+@cli.command()
+@click.argument("records", nargs=-1, required=True, metavar="RECORDS...")
+@click.option("--vs", "versus", multiple=True, metavar="RECORDS",
+              help="A file of the second record set, to show beside the first (the RECORDS arguments) with the "
+                   "differences; give --vs once for each of its files. Without it the files' records are sorted "
+                   "into sets by rule set and bots, and two sets are compared.")
+@click.option("--label", "labels", multiple=True, metavar="TEXT",
+              help="What the page calls a record set: once for one set, twice (A, then B) for two. [default: what "
+                   "tells the sets apart: the game, the rule-set parameters that differ (gods, no gods), the bots "
+                   "or the files]")
+@click.option("--title", default=None, metavar="TEXT", help="The page's title. [default: 'Balance report: LABEL' "
+                                                             "or 'Balance report: A vs B']")
+@click.option("-o", "--output", "output", default="report.html", show_default=True, metavar="FILE",
+              help="Where to write the page; '-' writes it to standard output.")
+@click.option("--progress/--no-progress", "progress", default=True, show_default=True,
+              help="Show the replaying on stderr: a live bar on a terminal, otherwise a line every 30 s.")
+def report(records: tuple[str, ...], versus: tuple[str, ...], labels: tuple[str, ...], title: str | None,
+           output: str, progress: bool) -> None:
+    """Write a balance report of recorded games: one self-contained HTML page with plots.
+
+    RECORDS are files of game records (kanaloa-game/1, one per line, as
+    'kanaloa simulate --out' writes them; '-' reads standard input). Every
+    record is replayed and checked, as 'kanaloa replay' does. The page
+    answers whether the seats are fair (win share by seat with 95% Wilson
+    intervals against the fair share, and a chi-square test of equal
+    seats), and shows the score distributions, game length, how often each
+    place of the game (an island, a landing board) ends held and by which
+    seat, how the games ended and, where the bots differ, each bot's
+    results. It needs matplotlib, the report extra:
+    pip install 'kanaloa[report]'.
+
+    A record set is games of one rule set played by one lineup of bots;
+    files of the same set are pooled. Two sets (for example with and
+    without --gods, or the two presets) are shown side by side, A and B,
+    with the differences A minus B and their 95% intervals (Newcombe's for
+    shares, normal for means) and a chi-square test that both spread their
+    wins over the seats alike:
+
+    \b
+        kanaloa report yucata.jsonl tabletop.jsonl -o presets.html
+        kanaloa report old.jsonl --vs new.jsonl --label before --label after
+
+    Each game counts once: a record given twice is refused, and a record
+    that repeats a game of its deal move for move (identical bots that
+    decide alike play the same game in every seat rotation) counts only as
+    a repeat. The same records give the same page byte for byte.
+    docs/commands.md "report" says it all in full.
+    """
+    _report_needs_matplotlib("kanaloa report")
+    _check_report_output(output, "-o")
+    from ..play.progress import Progress
+    from ..play.records import read_records
+    from ..play.report import Sets
+
+    inputs = [(source, "RECORDS", None if not versus else 0) for source in records]
+    inputs += [(source, "--vs", 1) for source in versus]
+    _check_report_inputs(inputs)
+    if len(labels) > 2:
+        raise OptionError(f"--label: given {len(labels)} times; a report shows one record set or two, each with "
+                          f"one label")
+    for label in labels:
+        if not label.strip():
+            raise OptionError("--label: empty; name the record set")
+    sets = Sets(sides=2 if versus else None)
+    with contextlib.ExitStack() as stack:
+        opened = [(source, option, side, _report_input(source, option, stack)) for source, option, side in inputs]
+        meter = Progress(sum(count for *_, (_, count) in opened), sys.stderr, "auto" if progress else "off",
+                         unit="records")
+        stack.callback(meter.close)
+        for source, option, side, (fh, _) in opened:
+            where = input_name(source, option)
+            shown = "standard input" if source == "-" else source
+            found = False
+            for record in read_records(fh, where):
+                sets.add(record, shown, side)
+                found = True
+                meter.update()
+            if not found:
+                raise OptionError(f"{where}: holds no game record")
+    tallies = sets.tallies()
+    if len(tallies) > 2:
+        held = "; ".join(f"{t.ruleset.describe()}, bots {_lineup(t.lineup)}" for t in tallies)
+        raise OptionError(f"RECORDS: the records hold {len(tallies)} record sets ({shorten(held, 300)}); a report "
+                          f"shows one, or two side by side: give the files of one or two sets (the second with --vs)")
+    if labels and len(labels) != len(tallies):
+        raise OptionError(f"--label: given {len(labels)} time{'s' * (len(labels) > 1)}, but the records hold "
+                          f"{len(tallies)} record set{'s' * (len(tallies) > 1)}; give one label a set, or none")
+    if len(labels) == 2 and labels[0].strip() == labels[1].strip():
+        raise OptionError(f"--label {quote(labels[0])}: given to both record sets; give each its own")
+    _write_report(tallies, [label.strip() for label in labels] or None, title, output, "-o")
+
+
+def _lineup(lineup) -> str:
+    from ..play.report.tally import lineup_text
+
+    return lineup_text(lineup)
+
+
+def _report_needs_matplotlib(where: str) -> None:
+    """Refuse (one line) a report where matplotlib, the extra ``report``, is not installed."""
+    from ..play.report import check_matplotlib
+
+    check_matplotlib(where)
+
+
+def _check_report_output(target: str, option: str) -> None:
+    """Refuse, before any work, a report file that cannot be written: a directory, or one in no directory."""
+    if target == "-":
+        return
+    where = f"{option} {quote(target, PATH_LIMIT)}"
+    if not target.strip():
+        raise OptionError(f"{option}: empty; give a file name, or '-' for standard output")
+    if os.path.isdir(target):
+        raise OptionError(f"{where}: is a directory; give the report's file name")
+    folder = os.path.dirname(target) or "."
+    if not os.path.isdir(folder):
+        raise OptionError(f"{where}: cannot write it (no directory {quote(folder, PATH_LIMIT)})")
+
+
+def _check_report_inputs(inputs: list[tuple[str, str, int | None]]) -> None:
+    """Refuse an input given twice (the same file, or standard input twice)."""
+    seen: dict[str, str] = {}
+    for source, option, _ in inputs:
+        key = "-" if source == "-" else os.path.realpath(source)
+        if key in seen:
+            raise OptionError(f"{input_name(source, option)}: given twice (also as {seen[key]}); a report counts "
+                              f"each game once")
+        seen[key] = input_name(source, option)
+
+
+def _report_input(source: str, option: str, stack: contextlib.ExitStack) -> tuple[BinaryIO, int]:
+    """An input of ``kanaloa report`` opened, with the number of its lines that are not blank (for the
+    progress); standard input, or a pipe, is first kept in a temporary file, to be read twice."""
+    import tempfile
+
+    where = input_name(source, option)
+    fh = stack.enter_context(open_input(source, where, "game records of 'kanaloa simulate --out'"))
+    count = 0
+    try:
+        if source == "-" or not fh.seekable():
+            spool = stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115 - closed by stack
+            while chunk := fh.read(1 << 20):
+                spool.write(chunk)
+            fh = spool
+        fh.seek(0)
+        while line := fh.readline(MAX_INPUT_BYTES + 1):
+            count += bool(line.strip())
+        fh.seek(0)
+    except OSError as exc:
+        raise OptionError(f"{where}: cannot read it ({exc.strerror})") from None
+    return fh, count
+
+
+def _write_report(tallies, labels: list[str] | None, title: str | None, output: str, option: str) -> None:
+    """The report of ``tallies`` written to ``output`` (``-``: standard output), said on stderr."""
+    from ..play.report import report_html
+
+    page = report_html(tallies, labels, title)
+    write_output(page, output, option)
+    if output != "-":
+        games = " and ".join(str(t.games) for t in tallies)
+        click.echo(f"kanaloa: wrote the report of {games} games to {quote(output, PATH_LIMIT)}", err=True)
 
 
 @cli.command()

@@ -25,6 +25,15 @@ of one spec in a game cannot both win (which narrows the true spread of their
 share), and the seat rotations of one deal share its cards (rotating seats is
 meant to cancel the deal's seat luck, which usually narrows it too, though
 nothing guarantees it).  Read the interval as a good approximation.
+
+For the balance report (``kanaloa report``) the module also compares: two
+shares by the difference of proportions with Newcombe's hybrid score
+interval (built from the two Wilson intervals), means (``Moments``: exact
+sums of a whole-number quantity, game lengths or scores) with the normal
+interval of a mean and of a difference of means, and several shares at once
+with Pearson's chi-square tests (``seat_equality``: are the seats' wins
+spread evenly; ``homogeneity``: are two sets' wins spread alike), whose
+p-values ``chi_square_sf`` gives.
 """
 
 from __future__ import annotations
@@ -255,3 +264,151 @@ def format_table(rows: Sequence[BotStats], colors: Sequence[str], score: str = "
         cells = [line[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(line[1:], widths[1:], strict=True)]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
+
+
+# -- comparing shares and means (the balance report) ------------------------------------------
+
+
+def share_difference(wins1: Wins, trials1: int, wins2: Wins, trials2: int,
+                     z: float = Z95) -> tuple[float, float, float]:
+    """``p1 - p2`` of two independent shares ``wins / trials``, with Newcombe's hybrid score interval.
+
+    The interval (Newcombe 1998, method 10) combines the two Wilson
+    intervals ``(l1, u1)`` and ``(l2, u2)``: from ``d - sqrt((p1 - l1)^2 +
+    (u2 - p2)^2)`` to ``d + sqrt((u1 - p1)^2 + (p2 - l2)^2)``.  It stays
+    within [-1, 1] and behaves near 0 and 1, where the plain normal interval
+    does not.  Returns ``(difference, low, high)``; a side without trials
+    gives the whole of [-1, 1] around a difference of 0.
+    """
+    if not trials1 or not trials2:
+        return 0.0, -1.0, 1.0
+    p1, p2 = float(wins1) / trials1, float(wins2) / trials2
+    l1, u1 = wilson_interval(wins1, trials1, z)
+    l2, u2 = wilson_interval(wins2, trials2, z)
+    d = p1 - p2
+    return d, max(-1.0, d - math.hypot(p1 - l1, u2 - p2)), min(1.0, d + math.hypot(u1 - p1, p2 - l2))
+
+
+@dataclass
+class Moments:
+    """Exact running sums of a whole-number quantity (a game's length, a seat's score): how many values,
+    their sum and the sum of their squares, from which the mean and the sample variance follow."""
+
+    count: int = 0
+    total: int = 0
+    squares: int = 0
+
+    def add(self, value: int) -> None:
+        self.count += 1
+        self.total += value
+        self.squares += value * value
+
+    @property
+    def mean(self) -> float:
+        """The mean; 0.0 without values."""
+        return self.total / self.count if self.count else 0.0
+
+    @property
+    def variance(self) -> float:
+        """The sample variance (``n - 1`` in the denominator); 0.0 with fewer than two values."""
+        if self.count < 2:
+            return 0.0
+        return float(Fraction(self.count * self.squares - self.total * self.total,
+                              self.count * (self.count - 1)))
+
+    def interval(self, z: float = Z95) -> tuple[float, float]:
+        """The normal interval of the mean, ``mean -/+ z sqrt(variance / n)`` (the whole line without
+        values)."""
+        if not self.count:
+            return -math.inf, math.inf
+        half = z * math.sqrt(self.variance / self.count)
+        return self.mean - half, self.mean + half
+
+
+def mean_difference(first: Moments, second: Moments, z: float = Z95) -> tuple[float, float, float]:
+    """The difference of two independent means, ``first - second``, with its normal interval
+    ``d -/+ z sqrt(v1 / n1 + v2 / n2)`` (Welch's standard error).  Returns ``(difference, low, high)``;
+    unbounded where a side has no values."""
+    if not first.count or not second.count:
+        return 0.0, -math.inf, math.inf
+    d = first.mean - second.mean
+    half = z * math.sqrt(first.variance / first.count + second.variance / second.count)
+    return d, d - half, d + half
+
+
+def chi_square_sf(x: float, df: int) -> float:
+    """The chance that a chi-square variable with ``df`` degrees of freedom (a whole number from 1) is at
+    least ``x``: the p-value of a chi-square statistic.
+
+    For even ``df = 2k`` it is ``exp(-x/2)`` times the first ``k`` terms
+    of the series of ``exp(x/2)``; for odd ``df = 2k + 1`` it is
+    ``erfc(sqrt(x/2))`` plus ``exp(-x/2)`` times ``k`` terms in half-whole
+    powers of ``x/2``.  Both are exact closed forms.
+    """
+    if df < 1:
+        raise ValueError(f"chi_square_sf: df must be 1 or more, not {df}")
+    if x <= 0:
+        return 1.0
+    h = x / 2.0
+    if df % 2 == 0:
+        term, total = 1.0, 1.0
+        for j in range(1, df // 2):
+            term *= h / j
+            total += term
+        return min(1.0, math.exp(-h) * total)
+    total = 0.0
+    term = math.sqrt(h) / math.gamma(1.5)  # h^(1/2) / Gamma(3/2)
+    for j in range(1, (df - 1) // 2 + 1):
+        total += term
+        term *= h / (j + 0.5)
+    return min(1.0, math.erfc(math.sqrt(h)) + math.exp(-h) * total)
+
+
+@dataclass(frozen=True)
+class ChiSquare:
+    """A chi-square test's result: the statistic, its degrees of freedom and the p-value."""
+
+    statistic: float
+    df: int
+    p_value: float
+
+
+def seat_equality(wins: Sequence[Wins]) -> ChiSquare | None:
+    """Pearson's test that every seat wins equally often: ``wins`` by seat, every game with a winner counted
+    once (a shared victory in shares, as everywhere here).
+
+    Under equal seats each of ``n`` seats expects ``W / n`` of the ``W``
+    wins; ``X^2 = sum((w - W/n)^2 / (W/n))`` with ``n - 1`` degrees of
+    freedom.  With seats rotated on every deal (``kanaloa simulate``) the
+    bots sit in every seat equally often, so a seat that wins more than its
+    share wins for being that seat.  None with fewer than two seats or no
+    win at all.
+    """
+    n = len(wins)
+    total = sum(wins, Fraction(0))
+    if n < 2 or total == 0:
+        return None
+    expected = total / n
+    statistic = float(sum(((Fraction(w) - expected) ** 2 for w in wins), Fraction(0)) / expected)
+    return ChiSquare(statistic, n - 1, chi_square_sf(statistic, n - 1))
+
+
+def homogeneity(first: Sequence[Wins], second: Sequence[Wins]) -> ChiSquare | None:
+    """Pearson's test that two sets of games spread their wins over the seats alike: the 2 x n table of
+    wins by set and seat, ``n - 1`` degrees of freedom.  None when the sets have different seats, or a set,
+    or a seat in both together, has no win."""
+    n = len(first)
+    if n != len(second) or n < 2:
+        return None
+    rows = [[Fraction(w) for w in first], [Fraction(w) for w in second]]
+    row_totals = [sum(row, Fraction(0)) for row in rows]
+    column_totals = [a + b for a, b in zip(rows[0], rows[1], strict=True)]
+    grand = sum(row_totals, Fraction(0))
+    if 0 in row_totals or 0 in column_totals:
+        return None
+    statistic = Fraction(0)
+    for row, row_total in zip(rows, row_totals, strict=True):
+        for cell, column_total in zip(row, column_totals, strict=True):
+            expected = row_total * column_total / grand
+            statistic += (cell - expected) ** 2 / expected
+    return ChiSquare(float(statistic), n - 1, chi_square_sf(float(statistic), n - 1))

@@ -369,6 +369,18 @@ class Position:
         owner = self._read().controller_of(self._island(island))
         return None if owner == NO_OWNER else self.colors[owner]
 
+    def holders(self) -> dict[str, str | None]:
+        """Who holds each place of the game now, for the balance report (``kanaloa report``): every island of
+        the board, in the board's order, mapped to the player (named as in ``players``) whose color controls
+        it (R2; Kahuna R16.4), or None when no color does.  Where each player plays two colors (R15) an island
+        a player's second color controls is that player's too."""
+        read = self._read()
+        out: dict[str, str | None] = {}
+        for index, name in enumerate(self.board.islands):
+            owner = read.controller_of(index)
+            out[name] = None if owner == NO_OWNER else self.players[self.ruleset.seat_of(owner)]
+        return out
+
     def counts_on(self, island: str) -> dict[str, int]:
         """The bridges of each color on ``island``'s links, by color name (every color, zeros included).
 

@@ -71,7 +71,13 @@ protocol, whatever their class:
   play leaves, for the soak); ``ruleset``, ``engine``, ``state`` (the engine
   state: ``copy``, ``apply``, ``legal_actions``, ``is_over``, ``to_move``,
   ``to_data``), ``players``, ``to_move``, ``is_over``, ``outcome``
-  (``winner``, ``ranking``, ``reason``), ``viewer``, ``waiting``;
+  (``winner``, ``ranking``, ``reason``), ``viewer``, ``waiting``,
+  ``holders()`` (who holds each of the game's places now: place name ->
+  the holding player's name, as in ``players``, or None; the places are
+  the family's islands, held by the color controlling them, R2, R16.4, and
+  Cannonball Colony's landing boards, held by the country with the most
+  forts on them, R20.1, R20.7; the balance report, ``kanaloa report``,
+  counts them at the end of every game);
   ``legal_moves()``, ``move_strings()``, ``move_of(action)``,
   ``parse(text)`` (the move a text names, its form checked: ``str()`` of it
   is the canonical notation), ``decision_of(text)`` (the action of the
