@@ -318,9 +318,12 @@ def plan_hint(position: Position, review: dict[str, Any]) -> Hint | None:
         action = next((a for a in line.state.legal_actions() if str(line.move_of(a)) == canonical), None)
         if action is None:
             break
+        try:
+            line.play(canonical)  # as a record: a viewer position takes no action code
+        except KanaloaError:
+            break
         plan.append(canonical)
         actions.append(action)
-        line.push(action)
     if not plan:
         return None
     return Hint(move=plan[0], plan=plan, candidates=[], iterations=review["iterations"], seconds=0.0,
