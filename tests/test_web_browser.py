@@ -4,8 +4,10 @@ A real server (uvicorn on a free port of 127.0.0.1, in a thread) and
 Debian's ``chromium`` and ``chromium-driver``.  The tests click as a person
 would: a whole game against bots, a hint, a real table followed with another
 player's face-down discard, a board built in the editor and played on, and
-a replay; a whole game of Kahuna (R16) against a bot, with removals paid
-with two cards and skipped draws, and a Kahuna table; and a game of Might of
+a replay; a replay analysed and its chart clicked to a move, a finished game
+analysed in Play, and the Think first switch; a whole game of Kahuna (R16)
+against a bot, with removals paid with two cards and skipped draws, and a
+Kahuna table; and a game of Might of
 the Gods (R14) with its tokens used by clicking, and a table with the gods
 set up from its tokens and told token moves; a game of Cannonball Colony
 (R20) on a tile made in the tile editor, with a hint, played by clicking
@@ -465,7 +467,7 @@ def test_a_recorded_game_replays_step_by_step(page, tmp_path):
     for _ in range(60):
         click(page, "#replay-next")
     wait_for(page, lambda d: css(d, "#replay-at").text.startswith("Move 60 of"))
-    shot(page, "web-replay")
+    shot(page, "web-replay-steps")
 
 
 def start_kahuna(driver, seats: list[str], seed: int) -> None:
