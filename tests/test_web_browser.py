@@ -573,8 +573,8 @@ def test_uploaded_kahuna_positions_a_removal_by_two_cards_and_a_game_without_a_w
                             discard={"open": left, "hidden": 0}, final_round={"done": ["white"]})
     upload.write_text(json.dumps(final))
     css(page, "#play-upload-position").send_keys(str(upload))
-    wait_for(page, lambda d: body_data(d, "play") == "your-turn")
-    assert "final round" in css(page, "#play-status").text
+    # the new game shown (the page said "your-turn" of the game before too)
+    wait_for(page, lambda d: body_data(d, "play") == "your-turn" and "final round" in css(d, "#play-status").text)
     assert css(page, "#play-end").text == "End turn"  # no draw to skip in the final round
     click(page, "#play-end")
     wait_for(page, lambda d: body_data(d, "play") == "over")
@@ -927,6 +927,20 @@ def test_a_recorded_cannonball_game_replays_step_by_step(page, tmp_path):
     click(page, "#replay-last")
     wait_for(page, lambda d: css(d, "#replay-status").text.startswith("Game over"))
     assert "(R20.10)" in css(page, "#replay-status").text and "forts on the island" in css(page, "#replay-scores").text
+    # analysed as any game: a click on a column shows the move, the engine's plan drawn by the game's own picture
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    run_analysis(page, "replay")
+    column = css(page, '#replay-analysis-chart rect.move-hit[data-move="5"]')
+    page.execute_script("arguments[0].scrollIntoView({block: 'center'});", column)
+    offset = page.execute_script(_COLUMN_POINT, column)
+    assert offset is not None
+    ActionChains(page, duration=0).move_to_element_with_offset(column, *offset).click().perform()
+    wait_for(page, lambda d: body_data(d, "replay-review") == "5")
+    assert css(page, "#replay-at").text.startswith("Move 5 of")
+    assert css(page, "#replay-analysis-caption").text.startswith("Move 6, ")
+    assert f"played {moves[5]}" in css(page, "#replay-analysis-caption").text
+    assert all_css(page, "#replay-board g.plan-step")  # the engine's plan, ringed on its spaces
 
 
 # -- Analysis and Think first --------------------------------------------------------------------------------

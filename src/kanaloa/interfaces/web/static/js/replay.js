@@ -7,11 +7,14 @@ import { drawBoard, drawHistory, drawScores, drawStatus } from "./board.js";
 import { $, el } from "./dom.js";
 import { shared } from "./setup.js";
 
-export const replay = { id: null, at: 0, length: 0, view: null };
+// `at`: the step shown; `wanted`: the step last asked for (the buttons step from it, so that clicks faster than
+// the server's answers add up, and only the answer to the last request is shown).
+export const replay = { id: null, at: 0, wanted: 0, length: 0, view: null };
+let asked = 0; // requests of a step made so far
 
 const analysis = createAnalysis($("#replay-analysis"), {
   mode: "replay", label: "Analyse game", base: () => `/api/replays/${replay.id}`, onMove: (index) => replayTo(index, true),
-  onDone: () => replayTo(replay.at),
+  onDone: () => replayTo(replay.wanted),
 });
 analysis.reset();
 
@@ -30,6 +33,7 @@ async function loadReplay() {
     const view = await api("POST", "/api/replays", request);
     replay.id = view.id;
     replay.length = view.length;
+    replay.wanted = 0;
     analysis.reset();
     $("#replay-slider").max = view.length;
     $("#replay-game").hidden = false;
@@ -74,15 +78,19 @@ async function replayTo(at, review = false) {
   if (!replay.id) return;
   const target = Math.max(0, Math.min(replay.length, at));
   const move = analysis.result && target < replay.length && (review || reviewing.checked);
+  const ticket = ++asked;
+  replay.wanted = target;
   try {
-    showReplay(await api("GET", move ? `/api/replays/${replay.id}/analysis/moves/${target}`
-      : `/api/replays/${replay.id}?at=${target}`));
+    const view = await api("GET", move ? `/api/replays/${replay.id}/analysis/moves/${target}`
+      : `/api/replays/${replay.id}?at=${target}`);
+    if (ticket !== asked) return; // a later step was asked for meanwhile
+    showReplay(view);
     $("#replay-error").textContent = "";
   } catch (err) {
-    $("#replay-error").textContent = err.message;
+    if (ticket === asked) $("#replay-error").textContent = err.message;
   }
 }
-reviewing.addEventListener("change", () => replayTo(replay.at));
+reviewing.addEventListener("change", () => replayTo(replay.wanted));
 $("#replay-another").addEventListener("click", () => {
   replay.id = null;
   analysis.reset();
@@ -90,12 +98,12 @@ $("#replay-another").addEventListener("click", () => {
   $("#replay-setup").hidden = false;
 });
 $("#replay-first").addEventListener("click", () => replayTo(0));
-$("#replay-prev").addEventListener("click", () => replayTo(replay.at - 1));
-$("#replay-next").addEventListener("click", () => replayTo(replay.at + 1));
+$("#replay-prev").addEventListener("click", () => replayTo(replay.wanted - 1));
+$("#replay-next").addEventListener("click", () => replayTo(replay.wanted + 1));
 $("#replay-last").addEventListener("click", () => replayTo(replay.length));
 $("#replay-slider").addEventListener("change", (e) => replayTo(Number(e.target.value)));
 document.addEventListener("keydown", (e) => {
   if (!$("#replay").classList.contains("active") || e.target.tagName === "INPUT") return;
-  if (e.key === "ArrowRight") replayTo(replay.at + 1);
-  if (e.key === "ArrowLeft") replayTo(replay.at - 1);
+  if (e.key === "ArrowRight") replayTo(replay.wanted + 1);
+  if (e.key === "ArrowLeft") replayTo(replay.wanted - 1);
 });
