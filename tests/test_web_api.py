@@ -4,8 +4,10 @@ Every mode over the API (Play against bots to the end, undo, hints, the
 downloads and uploads; a real table followed with others' records; boards
 checked; replays stepped; a table with the gods told every token record), for
 Kanaloa and for Kahuna (R16: removals paid with two cards, skipped draws,
-full hands discarded, the early end, a game without a winner), and the
-promises of the server: every refusal a 4xx with a one-line JSON error, a
+full hands discarded, the early end, a game without a winner); whole games
+analysed in the background (a replay, a finished game, a table's own moves:
+started, polled, read with the chart, cancelled, each move shown with the
+engine's plan); and the promises of the server: every refusal a 4xx with a one-line JSON error, a
 body size limit, no file path taken from a request, games kept apart, and a
 bad request losing nothing.
 """
@@ -15,6 +17,8 @@ from __future__ import annotations
 import json
 import random
 import re
+import threading
+import time
 
 import pytest
 from starlette.testclient import TestClient
@@ -932,7 +936,8 @@ ENDPOINTS = [
     ("POST", "/api/games"), ("POST", "/api/tables"), ("POST", "/api/replays"), ("POST", "/api/boards/check"),
     ("POST", "/api/games/{game}/move"), ("POST", "/api/games/{game}/hint"), ("POST", "/api/games/{game}/bot"),
     ("POST", "/api/games/{game}/undo"), ("POST", "/api/tables/{table}/move"), ("POST", "/api/tables/{table}/hint"),
-    ("GET", "/api/replays/{replay}"), ("GET", "/api/games/{game}/record"),
+    ("GET", "/api/replays/{replay}"), ("GET", "/api/games/{game}/record"), ("POST", "/api/games/{game}/analysis"),
+    ("POST", "/api/tables/{table}/analysis"), ("POST", "/api/replays/{replay}/analysis"),
 ]
 PARAMETERS = ["players", "preset", "gods", "board", "colors", "ruleset"]
 # The keys each endpoint takes (others are refused at once), which most fuzzed bodies keep to
@@ -941,7 +946,7 @@ ENDPOINT_KEYS = {
     "/api/tables": ["position", "viewer", "hand", "face_up", "tokens", *PARAMETERS],
     "/api/replays": ["records", "game", "board"],
     "/api/boards/check": ["name", "cards_per_island", "islands", "links"],
-    "move": ["move"], "hint": ["iterations", "seed"], "bot": [], "undo": [],
+    "move": ["move"], "hint": ["iterations", "seed"], "bot": [], "undo": [], "analysis": ["iterations", "seed"],
 }
 
 
@@ -1001,6 +1006,8 @@ def test_fuzzed_requests_get_4xx_json_errors_never_a_500(client, records):
             message = r.json()["error"]
             assert message and "\n" not in message
     assert all(client.get(f"/api/games/{game}").status_code == 200 for game in games[:3])
+    for rid in replays:  # an analysis a fuzzed body started is not left running
+        client.post(f"/api/replays/{rid}/analysis/cancel")
 
 
 def test_a_long_hint_does_not_hold_up_another_game():
@@ -1216,3 +1223,293 @@ def test_a_whole_gods_game_against_bots_with_its_record_and_position_played_agai
     end = play_to_the_end(client, up.json(), random.Random(1))
     assert end["outcome"]
     refused(client.get(f"/api/games/{end['id']}/record"), 409, "uploaded position")
+
+
+# -- Analysis of whole games ------------------------------------------------------------------
+#
+# An analysis is a background job (kanaloa.interfaces.web.analyses): started, polled, read, cancelled.  The
+# budgets here are tiny; the results are checked against the analysis the Python API gives for the same game,
+# budget and seed.
+
+ANALYSIS_ITERATIONS = 30
+
+
+@pytest.fixture(scope="module")
+def kahuna_record():
+    """A short recorded game (Kahuna, greedy against greedy) and its text."""
+    t = make_tournament(["greedy", "greedy"], 2, 3, game="kahuna")
+    rec = play_game(t, 0)
+    return rec, rec.dumps() + "\n"
+
+
+def analysed(client, base: str, **budget) -> dict:
+    """Start the analysis of the game at ``base`` (its API path), poll it to the end, and answer its result."""
+    r = client.post(f"{base}/analysis", json=budget)
+    assert r.status_code in (200, 202), r.text
+    for _ in range(100_000):
+        status = client.get(f"{base}/analysis").json()
+        assert status["state"] in ("queued", "running", "done"), status
+        assert 0 <= status["done"] <= status["total"]
+        if status["state"] == "done":
+            break
+        time.sleep(0.01)
+    result = client.get(f"{base}/analysis/result")
+    assert result.status_code == 200, result.text
+    return result.json()
+
+
+class Blocked:
+    """The analysis thread of ``app`` kept busy, so that the jobs started meanwhile wait (their state stays
+    ``queued`` until the block is lifted)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.release = threading.Event()
+
+    def __enter__(self) -> Blocked:
+        self.app.state.analyses.pool.submit(self.release.wait)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release.set()
+
+
+@pytest.fixture
+def quiet_app():
+    """An app of its own (its analysis thread is blocked by the tests) and its client."""
+    app = create_app(HintBudget(iterations=100))
+    with TestClient(app, raise_server_exceptions=False) as c:
+        yield app, c
+
+
+def test_a_replay_is_analysed_in_the_background_as_the_python_api_analyses_it(client, kahuna_record):
+    from kanaloa.interfaces.chart import win_chart
+    from kanaloa.play.analysis import analyse_record
+
+    rec, text = kahuna_record
+    rid = client.post("/api/replays", json={"records": text}).json()["id"]
+    started = client.post(f"/api/replays/{rid}/analysis", json={"iterations": ANALYSIS_ITERATIONS, "seed": 5})
+    assert started.status_code == 202, started.text
+    job = started.json()
+    assert job["id"] == rid and job["state"] in ("queued", "running", "done")
+    assert job["total"] == job["moves"] == len(rec.moves) and job["current"] is True
+    assert (job["iterations"], job["seed"], job["workers"], job["error"]) == (ANALYSIS_ITERATIONS, 5, 1, None)
+    result = analysed(client, f"/api/replays/{rid}", iterations=ANALYSIS_ITERATIONS, seed=5)
+    expected = analyse_record(rec, iterations=ANALYSIS_ITERATIONS, seed=5).to_json()
+    assert result["analysis"] == expected
+    assert result["chart"] == win_chart(expected) and 'class="kanaloa-chart"' in result["chart"]
+    assert result["state"] == "done" and result["done"] == result["total"] == len(rec.moves)
+    # once done, a start with the same budget and seed is answered with the same job; another seed is a new one
+    same = client.post(f"/api/replays/{rid}/analysis", json={"iterations": ANALYSIS_ITERATIONS, "seed": 5})
+    assert same.status_code == 200 and same.json()["state"] == "done"
+    other = client.post(f"/api/replays/{rid}/analysis", json={"iterations": ANALYSIS_ITERATIONS, "seed": 6})
+    assert other.status_code == 202 and other.json()["seed"] == 6
+    analysed(client, f"/api/replays/{rid}", iterations=ANALYSIS_ITERATIONS, seed=6)
+
+
+def test_the_budget_of_an_analysis_defaults_to_the_hint_budget_and_is_capped_by_it(quiet_app, kahuna_record):
+    app, c = quiet_app
+    rid = c.post("/api/replays", json={"records": kahuna_record[1]}).json()["id"]
+    with Blocked(app):
+        job = c.post(f"/api/replays/{rid}/analysis").json()
+        assert (job["iterations"], job["seed"], job["state"]) == (100, 0, "queued")
+        # a second start while it waits or runs, whatever it asks, is answered with the same job
+        again = c.post(f"/api/replays/{rid}/analysis", json={"iterations": 10, "seed": 3})
+        assert again.status_code == 200 and again.json() == job
+        c.post(f"/api/replays/{rid}/analysis/cancel")
+    for body, words in [({"iterations": 101}, ("iterations 101", "from 1 to 100", "--hint-iterations")),
+                        ({"iterations": 0}, ("iterations 0", "from 1 to 100")),
+                        ({"iterations": "50"}, ("iterations '50'",)),
+                        ({"iterations": True}, ("iterations True",)),
+                        ({"iterations": 1.5}, ("iterations 1.5",)),
+                        ({"iterations": None}, ("iterations: must be a whole number from 1 to 100, not null",)),
+                        ({"seed": -1}, ("seed -1", "2**64-1")),
+                        ({"seed": 2**64}, ("seed",)),
+                        ({"seconds": 3}, ("unknown key 'seconds'", "an analysis takes iterations, seed"))]:
+        refused(c.post(f"/api/replays/{rid}/analysis", json=body), 400, *words)
+    assert c.get(f"/api/replays/{rid}/analysis").json()["state"] == "cancelled"  # the refusals started nothing
+
+
+def test_a_waiting_analysis_is_cancelled_and_its_result_refused(quiet_app, kahuna_record):
+    app, c = quiet_app
+    rid = c.post("/api/replays", json={"records": kahuna_record[1]}).json()["id"]
+    base = f"/api/replays/{rid}/analysis"
+    with Blocked(app):
+        assert c.post(base, json={"iterations": 20}).json()["state"] == "queued"
+        refused(c.get(f"{base}/result"), 409, "still running", f"0 of {len(kahuna_record[0].moves)} moves judged")
+        refused(c.get(f"{base}/moves/0"), 409, "still running")
+        refused(c.post(f"{base}/cancel", json={"now": True}), 400, "unknown key 'now'", "a cancel takes no key")
+        cancelled = c.post(f"{base}/cancel")
+        assert cancelled.status_code == 200 and cancelled.json()["state"] == "cancelled"
+        refused(c.get(f"{base}/result"), 409, "cancelled", "start it again")
+        refused(c.post(f"{base}/cancel"), 409, "has ended (cancelled)", "nothing to cancel")
+    # it never runs: the thread free again, it stays cancelled; a new start is a new job
+    result = analysed(c, f"/api/replays/{rid}", iterations=20)
+    assert result["analysis"]["budget"]["iterations"] == 20
+    refused(c.post(f"{base}/cancel"), 409, "has ended (done)")
+
+
+def test_a_running_analysis_stops_at_its_next_move_when_cancelled(quiet_app, kahuna_record):
+    from kanaloa.interfaces.web import analyses
+
+    app, c = quiet_app
+    rid = c.post("/api/replays", json={"records": kahuna_record[1]}).json()["id"]
+    reached = threading.Event()
+    go_on = threading.Event()
+    real = analyses.AnalysisJob._progress
+
+    def slow_progress(job, done, total):  # the first move judged waits until the test has cancelled
+        reached.set()
+        go_on.wait()
+        real(job, done, total)
+
+    analyses.AnalysisJob._progress = slow_progress
+    try:
+        assert c.post(f"/api/replays/{rid}/analysis", json={"iterations": 20}).status_code == 202
+        assert reached.wait(60)
+        assert c.get(f"/api/replays/{rid}/analysis").json()["state"] == "running"
+        assert c.post(f"/api/replays/{rid}/analysis/cancel").json()["state"] == "cancelled"
+        go_on.set()
+        job = app.state.sessions.entries[rid].analysis
+        job.future.result(timeout=60)
+    finally:
+        analyses.AnalysisJob._progress = real
+        go_on.set()
+    status = c.get(f"/api/replays/{rid}/analysis").json()
+    assert status["state"] == "cancelled" and status["done"] == 1 and job.analysis is None
+
+
+def test_the_server_takes_so_many_analyses_at_once_then_says_it_is_busy(quiet_app, kahuna_record):
+    app, c = quiet_app
+    app.state.analyses.limit = 2
+    ids = [c.post("/api/replays", json={"records": kahuna_record[1]}).json()["id"] for _ in range(3)]
+    with Blocked(app):
+        for rid in ids[:2]:
+            assert c.post(f"/api/replays/{rid}/analysis", json={"iterations": 10}).status_code == 202
+        refused(c.post(f"/api/replays/{ids[2]}/analysis", json={"iterations": 10}), 503, "analysing 2 games",
+                "try again")
+        c.post(f"/api/replays/{ids[0]}/analysis/cancel")  # a cancelled job makes room
+        assert c.post(f"/api/replays/{ids[2]}/analysis", json={"iterations": 10}).status_code == 202
+        for rid in ids[1:]:
+            c.post(f"/api/replays/{rid}/analysis/cancel")
+
+
+def test_a_session_dropped_from_the_server_has_its_analysis_cancelled(quiet_app, kahuna_record):
+    app, c = quiet_app
+    app.state.sessions.limit = 1
+    first = c.post("/api/replays", json={"records": kahuna_record[1]}).json()["id"]
+    with Blocked(app):
+        c.post(f"/api/replays/{first}/analysis", json={"iterations": 10})
+        job = app.state.sessions.entries[first].analysis
+        c.post("/api/replays", json={"records": kahuna_record[1]})  # the least recently used goes
+        refused(c.get(f"/api/replays/{first}/analysis"), 404, "no replay")
+        assert job.status(())["state"] == "cancelled"
+
+
+def test_each_move_of_an_analysed_replay_shows_the_position_before_it_with_the_engines_plan(client, kahuna_record):
+    rec, text = kahuna_record
+    rid = client.post("/api/replays", json={"records": text}).json()["id"]
+    result = analysed(client, f"/api/replays/{rid}", iterations=ANALYSIS_ITERATIONS)
+    reviews = result["analysis"]["moves"]
+    drawn = [r["index"] for r in reviews if "/" in r["plan"][0] or r["plan"][0].startswith("take ")]
+    for index in (drawn[0], drawn[-1], len(rec.moves) - 1):
+        view = client.get(f"/api/replays/{rid}/analysis/moves/{index}").json()
+        plain = client.get(f"/api/replays/{rid}", params={"at": index}).json()
+        assert view["kind"] == "move" and view["index"] == view["at"] == index and view["length"] == len(rec.moves)
+        assert view["review"] == reviews[index] and view["record"] == plain["record"]
+        assert view["position"] == plain["position"]  # the position before the move
+        steps = re.findall(r'class="hint-step" data-step="(\d+)" data-move="([^"]+)"', view["svg"])
+        if index in drawn:  # the engine's plan, step by step (a build on its link, a take on its card)
+            assert steps[0] == ("1", reviews[index]["plan"][0])
+        assert all(move in reviews[index]["plan"] for _, move in steps)
+        assert "hint-step" not in plain["svg"]
+    for bad, shown in (("-1", "'-1'"), (str(len(rec.moves)), str(len(rec.moves))), ("x", "'x'"), ("1e3", "'1e3'"),
+                       ("9" * 30, "'" + "9" * 30 + "'")):
+        refused(client.get(f"/api/replays/{rid}/analysis/moves/{bad}"), 400, f"move {shown}:",
+                f"from 0 to {len(rec.moves) - 1}")
+
+
+def test_a_finished_play_game_is_analysed_with_every_players_moves(client):
+    from kanaloa.play.analysis import analyse_game
+    from kanaloa.position.documents import deal_position
+    from kanaloa.rules.registry import load_game
+
+    view = client.post("/api/games", json={"ruleset": "kahuna", "seats": ["greedy", "greedy"], "seed": 4}).json()
+    gid = view["id"]
+    refused(client.post(f"/api/games/{gid}/analysis"), 409, "not over yet", "analysed once it is over")
+    refused(client.get(f"/api/games/{gid}/analysis"), 404, "no analysis of this game yet", "POST")
+    view = finish_bots(client, gid, view)
+    result = analysed(client, f"/api/games/{gid}", iterations=ANALYSIS_ITERATIONS, seed=2)
+    moves = [h["move"] for h in view["history"]]
+    analysis = result["analysis"]
+    expected = analyse_game(deal_position(load_game("kahuna"), 4), moves, iterations=ANALYSIS_ITERATIONS, seed=2)
+    assert analysis == expected.to_json()
+    assert [m["move"] for m in analysis["moves"]] == moves and all(m["analysed"] for m in analysis["moves"])
+    assert analysis["result"]["winner"] == view["outcome"]["winner"]
+    move = client.get(f"/api/games/{gid}/analysis/moves/3").json()
+    assert move["kind"] == "move" and move["review"] == analysis["moves"][3] and move["length"] == len(moves)
+    assert move["position"]["viewer"] is None  # the game is over: every hand is shown
+    # an undo makes the game another one: the analysis stays, no longer current, and the game must end again
+    client.post(f"/api/games/{gid}/undo")
+    status = client.get(f"/api/games/{gid}/analysis").json()
+    assert status["state"] == "done" and status["current"] is False
+    refused(client.post(f"/api/games/{gid}/analysis", json={"iterations": 5}), 409, "not over yet")
+    assert client.get(f"/api/games/{gid}/analysis/moves/3").json()["review"] == analysis["moves"][3]
+
+
+def test_a_tables_analysis_judges_the_viewers_own_moves_only(client):
+    tid = client.post("/api/tables", json={"players": 3, "viewer": "green",
+                                           "hand": ["ALOA", "ORO", "DALI", "DALI"]}).json()["id"]
+    refused(client.post(f"/api/tables/{tid}/analysis"), 409, "no move has been told yet")
+    client.post(f"/api/tables/{tid}/move", json={"move": "red: reveal"})
+    refused(client.post(f"/api/tables/{tid}/analysis"), 409, "none of the 1 moves can be judged",
+            "red's hand is unknown to green's view")
+    for move in ("reveal ORO", "blue: reveal", "faceup KULU ORO MOKU ELOI", "red: ALOA-BAFI/BAFI",
+                 "red: take MOKU refill RASI", "ALOA-DALI/DALI"):
+        assert client.post(f"/api/tables/{tid}/move", json={"move": move}).status_code == 200, move
+    result = analysed(client, f"/api/tables/{tid}", iterations=ANALYSIS_ITERATIONS)
+    assert result["total"] == 2  # green's reveal and build
+    reviews = result["analysis"]["moves"]
+    assert [r["analysed"] for r in reviews] == [False, True, False, False, False, False, True]
+    assert reviews[0]["why"] == "red's hand is unknown to green's view" and reviews[0]["grade"] is None
+    assert result["analysis"]["viewer"] == "green"
+    mine = client.get(f"/api/tables/{tid}/analysis/moves/1").json()
+    assert mine["position"]["viewer"] == "green" and 'class="hint-step"' in mine["svg"]
+    other = client.get(f"/api/tables/{tid}/analysis/moves/0").json()
+    assert other["review"]["analysed"] is False and "hint-step" not in other["svg"]
+    client.post(f"/api/tables/{tid}/move", json={"move": "draw PAHU"})  # the table goes on: the analysis stays
+    assert client.get(f"/api/tables/{tid}/analysis").json()["current"] is False
+    assert client.get(f"/api/tables/{tid}/analysis/moves/6").json()["review"] == reviews[6]
+
+
+def test_an_analysis_that_fails_says_why_in_one_line(quiet_app, kahuna_record, monkeypatch):
+    from kanaloa.errors import MoveError
+    from kanaloa.interfaces.web import analyses
+
+    app, c = quiet_app
+    rid = c.post("/api/replays", json={"records": kahuna_record[1]}).json()["id"]
+    for error, message in [(MoveError("move 7: draw PAHU is\nnot legal here"), "move 7: draw PAHU is not legal here"),
+                           (RuntimeError("a bug"), "internal error: RuntimeError")]:
+        def failing(*args, error=error, **kwargs):
+            raise error
+
+        monkeypatch.setattr(analyses, "analyse_game", failing)
+        c.post(f"/api/replays/{rid}/analysis", json={"iterations": 10, "seed": len(message)})
+        app.state.sessions.entries[rid].analysis.future.result(timeout=60)
+        status = c.get(f"/api/replays/{rid}/analysis").json()
+        assert status["state"] == "failed" and status["error"] == message
+        refused(c.get(f"/api/replays/{rid}/analysis/result"), 409, f"the analysis failed: {message}")
+
+
+def test_an_analysis_of_an_unknown_game_or_of_another_kind_is_a_404(client, kahuna_record):
+    rid = client.post("/api/replays", json={"records": kahuna_record[1]}).json()["id"]
+    for path in ("games", "tables", "replays"):
+        refused(client.post(f"/api/{path}/nope/analysis"), 404, "on this server")
+        refused(client.get(f"/api/{path}/nope/analysis/result"), 404, "on this server")
+        refused(client.post(f"/api/{path}/nope/analysis/cancel"), 404, "on this server")
+        refused(client.get(f"/api/{path}/nope/analysis/moves/0"), 404, "on this server")
+    refused(client.post(f"/api/games/{rid}/analysis"), 404, "no game")
+    for what in ("", "/result", "/moves/0"):
+        refused(client.get(f"/api/replays/{rid}/analysis{what}"), 404, "no analysis of this replay yet")
+    refused(client.post(f"/api/replays/{rid}/analysis/cancel"), 404, "no analysis of this replay yet")
+    refused(client.delete(f"/api/replays/{rid}/analysis"), 405, "DELETE")

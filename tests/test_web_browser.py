@@ -4,8 +4,10 @@ A real server (uvicorn on a free port of 127.0.0.1, in a thread) and
 Debian's ``chromium`` and ``chromium-driver``.  The tests click as a person
 would: a whole game against bots, a hint, a real table followed with another
 player's face-down discard, a board built in the editor and played on, and
-a replay; a whole game of Kahuna (R16) against a bot, with removals paid
-with two cards and skipped draws, and a Kahuna table; and a game of Might of
+a replay; a replay analysed and its chart clicked to a move, a finished game
+analysed in Play, and the Think first switch; a whole game of Kahuna (R16)
+against a bot, with removals paid with two cards and skipped draws, and a
+Kahuna table; and a game of Might of
 the Gods (R14) with its tokens used by clicking, and a table with the gods
 set up from its tokens and told token moves; a game of Cannonball Colony
 (R20) on a tile made in the tile editor, with a hint, played by clicking
@@ -435,7 +437,7 @@ def test_a_recorded_game_replays_step_by_step(page, tmp_path):
     for _ in range(60):
         click(page, "#replay-next")
     wait_for(page, lambda d: css(d, "#replay-at").text.startswith("Move 60 of"))
-    shot(page, "web-replay")
+    shot(page, "web-replay-steps")
 
 
 def start_kahuna(driver, seats: list[str], seed: int) -> None:
@@ -541,8 +543,8 @@ def test_uploaded_kahuna_positions_a_removal_by_two_cards_and_a_game_without_a_w
                             discard={"open": left, "hidden": 0}, final_round={"done": ["white"]})
     upload.write_text(json.dumps(final))
     css(page, "#play-upload-position").send_keys(str(upload))
-    wait_for(page, lambda d: body_data(d, "play") == "your-turn")
-    assert "final round" in css(page, "#play-status").text
+    # the new game shown (the page said "your-turn" of the game before too)
+    wait_for(page, lambda d: body_data(d, "play") == "your-turn" and "final round" in css(d, "#play-status").text)
     assert css(page, "#play-end").text == "End turn"  # no draw to skip in the final round
     click(page, "#play-end")
     wait_for(page, lambda d: body_data(d, "play") == "over")
@@ -895,3 +897,196 @@ def test_a_recorded_cannonball_game_replays_step_by_step(page, tmp_path):
     click(page, "#replay-last")
     wait_for(page, lambda d: css(d, "#replay-status").text.startswith("Game over"))
     assert "(R20.10)" in css(page, "#replay-status").text and "forts on the island" in css(page, "#replay-scores").text
+    # analysed as any game: a click on a column shows the move, the engine's plan drawn by the game's own picture
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    run_analysis(page, "replay")
+    column = css(page, '#replay-analysis-chart rect.move-hit[data-move="5"]')
+    page.execute_script("arguments[0].scrollIntoView({block: 'center'});", column)
+    offset = page.execute_script(_COLUMN_POINT, column)
+    assert offset is not None
+    ActionChains(page, duration=0).move_to_element_with_offset(column, *offset).click().perform()
+    wait_for(page, lambda d: body_data(d, "replay-review") == "5")
+    assert css(page, "#replay-at").text.startswith("Move 5 of")
+    assert css(page, "#replay-analysis-caption").text.startswith("Move 6, ")
+    assert f"played {moves[5]}" in css(page, "#replay-analysis-caption").text
+    assert all_css(page, "#replay-board g.plan-step")  # the engine's plan, ringed on its spaces
+
+
+# -- Analysis and Think first --------------------------------------------------------------------------------
+
+ANALYSIS_ITERATIONS = 60  # a search of each move: the analyses here take a second or two
+
+# A point of a chart's column where a click reaches the column itself (not a line or a mark drawn over it), as an
+# offset from the centre of the column: tried from the top of the plot downwards.
+_COLUMN_POINT = """
+const rect = arguments[0];
+const box = rect.getBoundingClientRect();
+const x = box.left + box.width / 2;
+for (let y = box.top + 2; y < box.bottom; y += 3) {
+  if (document.elementFromPoint(x, y) === rect) return [0, Math.round(y - (box.top + box.height / 2))];
+}
+return null;
+"""
+
+
+def drawable(move: str) -> bool:
+    """Whether a Kanaloa-family move is drawn on the board: a build or removal on its link, a take on its card,
+    a draw on the deck."""
+    text = bare(move)
+    return "/" in text or text.split(" ")[0] in ("take", "draw", "remove")
+
+
+def run_analysis(driver, mode: str) -> None:
+    """Click the mode's Analyse button with a small budget and wait until the chart shows."""
+    set_value(driver, f"#{mode}-analysis-iterations", str(ANALYSIS_ITERATIONS))
+    click(driver, f"#{mode}-analyse")
+    wait_for(driver, lambda d: css(d, f"#{mode}-analysis").get_attribute("data-state") in ("done", "failed"))
+    assert css(driver, f"#{mode}-analysis").get_attribute("data-state") == "done", \
+        css(driver, f"#{mode}-analysis-error").text
+    assert all_css(driver, f"#{mode}-analysis-chart svg.kanaloa-chart")
+
+
+def test_a_replay_is_analysed_and_a_click_on_its_chart_shows_the_move_beside_the_engines(page, tmp_path):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    from kanaloa.play.analysis import analyse_record
+
+    t = make_tournament(["greedy", "greedy"], 2, 3, game="kahuna")
+    rec = play_game(t, 0)
+    records = tmp_path / "kahuna.jsonl"
+    records.write_text(rec.dumps() + "\n")
+    expected = analyse_record(rec, iterations=ANALYSIS_ITERATIONS, seed=0).to_json()["moves"]
+    click(page, '#modes button[data-mode="replay"]')
+    css(page, "#replay-file").send_keys(str(records))
+    click(page, "#replay-start")
+    wait_for(page, lambda d: css(d, "#replay-game").is_displayed())
+    run_analysis(page, "replay")
+    chart = "#replay-analysis-chart svg"
+    assert len(all_css(page, f"{chart} rect.move-hit")) == len(rec.moves)
+    rows = all_css(page, "#replay-analysis-summary tr[data-player]")
+    assert [r.get_attribute("data-player") for r in rows] == ["white", "black"]
+    # the page shows what the Python API finds for the same game, budget and seed
+    assert css(page, "#replay-analysis-status").text.startswith(f"{len(rec.moves)} of {len(rec.moves)} moves judged")
+    marked = [m for m in expected if m["grade"] in ("inaccuracy", "mistake", "blunder")]
+    assert len(all_css(page, f"{chart} circle.mark")) == len(marked)
+    # a click on a mark jumps to its move: the position before it, the move played and the engine's plan drawn
+    pick = next(m for m in marked + expected if drawable(m["move"]) and drawable(m["best"]))
+    index = pick["index"]
+    target = f'{chart} circle.mark[data-move="{index}"]'
+    if pick in marked:
+        click(page, target)
+    else:  # no mark on a drawable move: a click on its column
+        column = css(page, f'{chart} rect.move-hit[data-move="{index}"]')
+        page.execute_script("arguments[0].scrollIntoView({block: 'center'});", column)
+        dx, dy = page.execute_script(_COLUMN_POINT, column)
+        ActionChains(page, duration=0).move_to_element_with_offset(column, dx, dy).click().perform()
+    wait_for(page, lambda d: body_data(d, "replay-review") == str(index))
+    assert css(page, "#replay-at").text.startswith(f"Move {index} of {len(rec.moves)}")
+    steps = all_css(page, "#replay-board g.hint-step")
+    assert steps and steps[0].get_attribute("data-move") == pick["best"]  # the engine's move, numbered 1
+    assert all_css(page, "#replay-board .played")  # the move played, marked beside it
+    caption = css(page, "#replay-analysis-caption").text
+    assert f"Move {index + 1}, {pick['player']}: played {pick['move']} ({pick['grade']}, win" in caption
+    assert f"engine: {pick['best']}" in caption and "→" in caption
+    current = all_css(page, f"{chart} rect.move-hit.current")
+    assert [c.get_attribute("data-move") for c in current] == [str(index)]
+    # a click on another move's column jumps there too
+    other = next(m["index"] for m in expected if m["index"] not in (index, index + 1) and drawable(m["move"]))
+    column = css(page, f'{chart} rect.move-hit[data-move="{other}"]')
+    page.execute_script("arguments[0].scrollIntoView({block: 'center'});", column)
+    offset = page.execute_script(_COLUMN_POINT, column)
+    assert offset is not None
+    ActionChains(page, duration=0).move_to_element_with_offset(column, *offset).click().perform()
+    wait_for(page, lambda d: body_data(d, "replay-review") == str(other))
+    assert f"Move {other + 1}, " in css(page, "#replay-analysis-caption").text
+    # each step shows the next move beside the engine's, until the switch is off
+    click(page, "#replay-first")
+    wait_for(page, lambda d: body_data(d, "replay-review") == "0")
+    click(page, "#replay-next")
+    wait_for(page, lambda d: body_data(d, "replay-review") == "1")
+    click(page, "#replay-review")
+    wait_for(page, lambda d: body_data(d, "replay-review") == "" and body_data(d, "replay-at") == "1")
+    assert not all_css(page, "#replay-board g.hint-step") and not css(page, "#replay-analysis-caption").text
+    click(page, "#replay-review")
+    wait_for(page, lambda d: body_data(d, "replay-review") == "1")
+    worst = max(marked or expected, key=lambda m: (m["loss"] or 0.0, -m["index"]))["index"]  # for docs/web.md
+    click(page, f'{chart} circle.mark[data-move="{worst}"]' if marked else "#replay-first")
+    wait_for(page, lambda d: body_data(d, "replay-review") == str(worst if marked else 0))
+    page.set_window_size(1500, 1700)  # the board with the chart under it, for docs/web.md
+    try:
+        page.execute_script("window.scrollTo(0, 0)")
+        shot(page, "web-replay")
+    finally:
+        page.set_window_size(1500, 1100)
+
+
+def test_a_finished_game_is_analysed_in_one_click_in_play(page, tmp_path):
+    t = make_tournament(["greedy", "random"], 2, 6, game="kahuna")
+    rec = play_game(t, 0)
+    records = tmp_path / "kahuna-game.jsonl"
+    records.write_text(rec.dumps() + "\n")
+    css(page, "#play-upload-record").send_keys(str(records))  # the game, played again to its end
+    wait_for(page, lambda d: body_data(d, "play") == "over")
+    assert not css(page, "#play-analysis-chart").text
+    run_analysis(page, "play")
+    assert len(all_css(page, "#play-analysis-chart rect.move-hit")) == len(rec.moves)
+    assert len(all_css(page, "#play-analysis-summary tr[data-player]")) == 2
+    hit = all_css(page, "#play-analysis-chart circle.mark") or all_css(page, "#play-analysis-summary .turning-point")
+    if hit:
+        index = int(hit[0].get_attribute("data-move"))
+        click(page, f'#play-analysis [data-move="{index}"]')
+    else:  # a game without a move graded an inaccuracy or worse: a click on a column
+        index = 2
+        page.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))",
+                            css(page, '#play-analysis-chart rect.move-hit[data-move="2"]'))
+    wait_for(page, lambda d: body_data(d, "play-analysed") == str(index))
+    assert f"Move {index + 1}, " in css(page, "#play-analysis-caption").text
+    assert "played" in css(page, "#play-analysis-caption").text
+    shot(page, "web-play-analysis")
+    click(page, "#play-analysis-back")
+    wait_for(page, lambda d: not css(d, "#play-analysis-caption").text)
+    assert not all_css(page, "#play-board g.hint-step") and css(page, "#play-status").text.startswith("Game over")
+    # an undo takes the game back from its end: the analysis goes with it
+    click(page, "#play-undo")
+    wait_for(page, lambda d: body_data(d, "play") != "over")
+    assert not css(page, "#play-analysis").is_displayed()
+
+
+def test_think_first_keeps_the_hint_hidden_until_asked_and_is_kept_by_the_browser(page):
+    try:
+        start_play(page, ["human", "random", "random", "random"], 4, seed=5)
+        wait_for_person(page)
+        assert body_data(page, "play-hint") in (None, "")
+        click(page, "#play-think-first")  # on: the hint is prepared, and hidden
+        wait_for(page, lambda d: body_data(d, "play-hint") == "ready")
+        assert css(page, "#play-hint").text == "Reveal hint"
+        assert not css(page, "#play-hint-box").is_displayed() and not all_css(page, "#play-board g.hint-step")
+        assert css(page, "#table-think-first").is_selected()  # one switch for Play and Table
+        click(page, "#play-hint")
+        wait_for(page, lambda d: body_data(d, "play-hint") == "shown")
+        assert css(page, "#play-hint-box").is_displayed() and css(page, "#play-hint").text == "Hint"
+        hinted = css(page, "#play-hint-box .hint-move").text
+        assert hinted in legal_moves(page)
+        # after a move, the next hint is prepared and hidden again
+        before = body_data(page, "play-moves")
+        click_move(page, legal_moves(page)[0])
+        wait_for(page, lambda d: body_data(d, "play-moves") != before)
+        wait_for_person(page)
+        wait_for(page, lambda d: body_data(d, "play-hint") == "ready")
+        assert not css(page, "#play-hint-box").is_displayed()
+        # the browser keeps the switch: a new page, a new game, and its hint prepared at once
+        page.refresh()
+        wait_for(page, lambda d: body_data(d, "ready") == "1")
+        start_play(page, ["human", "random", "random", "random"], 4, seed=5)
+        wait_for_person(page)
+        assert css(page, "#play-think-first").is_selected()
+        wait_for(page, lambda d: body_data(d, "play-hint") == "ready")
+        click(page, "#play-think-first")  # off: the Hint button asks and shows at once, as before
+        wait_for(page, lambda d: body_data(d, "play-hint") == "")
+        assert css(page, "#play-hint").text == "Hint" and not css(page, "#play-hint-box").is_displayed()
+        click(page, "#play-hint")
+        wait_for(page, lambda d: css(d, "#play-hint-box").is_displayed())
+        assert css(page, "#play-hint-box .hint-move").text == hinted  # the same position, the same hint
+    finally:
+        page.execute_script("localStorage.removeItem('kanaloa.thinkFirst')")

@@ -21,6 +21,10 @@ for all of them:
 - Each game has a lock, so its requests happen one after the other; bot moves,
   hints and replays run in a thread pool, so the event loop keeps serving
   every other game meanwhile.
+- A whole game's analysis is a background job (``kanaloa.interfaces.web.analyses``):
+  a request starts it, polls it, reads its result or cancels it, and never
+  waits for it; 503 when the server has as many analyses under way as it
+  takes at once.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from ...play.bots import BOTS
 from ...rules import jsontext
 from ...rules.board import BUILTIN_BOARDS, board_to_dict, load_board
 from ...rules.registry import GameType, game_types
+from .analyses import Analyses, AnalysisJob, Busy, analysis_fields, move_view, session_moves
 from .face import WebFace
 from .games import (
     HINT_FIELDS,
@@ -107,6 +112,7 @@ class Entry:
 
     session: Session
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    analysis: AnalysisJob | None = None  # the session's analysis, once one was started
 
 
 class Sessions:
@@ -120,7 +126,9 @@ class Sessions:
         ident = secrets.token_hex(8)
         self.entries[ident] = Entry(session)
         while len(self.entries) > self.limit:
-            self.entries.popitem(last=False)
+            _, gone = self.entries.popitem(last=False)
+            if gone.analysis is not None and gone.analysis.state in ("queued", "running"):
+                gone.analysis.cancel()  # nobody can read its result any more
         return ident
 
     def get(self, ident: str, kind: type) -> Entry:
@@ -192,6 +200,8 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
     """The web app: the page, its static files and the JSON API (module docstring)."""
     budget = hints or HintBudget()
     sessions = Sessions()
+    # whole games analysed in the background, each search within the hint budget, on the hint workers
+    analyses = Analyses(budget.iterations, budget.workers)
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="kanaloa-web")
     # Hints have their own threads, so a long one never holds up the moves of any game.
     hint_pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="kanaloa-hint")
@@ -369,11 +379,72 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
         at = request.query_params.get("at", "0")
         return answer({"id": ident, **await in_thread(lambda: replay.view(at))})
 
+    # -- analyses of whole games (games once over, tables, replays) ----------------------
+
+    def analysis_routes(path: str, kind: type) -> list[Route]:
+        """Start, poll, read, cancel an analysis of a session of ``kind``, and show its moves."""
+        where = f"/api/{path}/{{id}}/analysis"
+
+        def job_of(entry: Entry) -> AnalysisJob:
+            if entry.analysis is None:
+                what = _KIND_NAMES[kind]
+                raise BadRequest(404, f"no analysis of this {what} yet; start one with POST "
+                                      f"/api/{path}/ID/analysis")
+            return entry.analysis
+
+        async def start_or_poll(request: Request) -> Response:
+            ident = request.path_params["id"]
+            entry = sessions.get(ident, kind)
+            if request.method == "GET":
+                job = job_of(entry)
+                return answer({"id": ident, **job.status(session_moves(entry.session))})
+            body = await read_json(request)
+            check_fields(body, analysis_fields(analyses.cap), "an analysis")
+            async with entry.lock:
+                session = entry.session
+                job, new = await in_thread(lambda: analyses.start(session, entry.analysis, body))
+                entry.analysis = job
+                status = job.status(session_moves(session))
+            return answer({"id": ident, **status}, 202 if new else 200)
+
+        async def result(request: Request) -> Response:
+            ident = request.path_params["id"]
+            entry = sessions.get(ident, kind)
+            job = job_of(entry)
+            analysis, chart = job.result()
+            return answer({"id": ident, **job.status(session_moves(entry.session)), "analysis": analysis,
+                           "chart": chart})
+
+        async def cancel(request: Request) -> Response:
+            ident = request.path_params["id"]
+            entry = sessions.get(ident, kind)
+            check_fields(await read_json(request), NO_FIELDS, "a cancel")
+            job = job_of(entry)
+            job.cancel()
+            return answer({"id": ident, **job.status(session_moves(entry.session))})
+
+        async def move(request: Request) -> Response:
+            ident = request.path_params["id"]
+            entry = sessions.get(ident, kind)
+            job = job_of(entry)
+            session = entry.session
+            index = request.path_params["index"]
+            return answer({"id": ident, **await in_thread(lambda: move_view(session, job, index))})
+
+        return [
+            Route(where, start_or_poll, methods=["GET", "POST"]),
+            Route(f"{where}/result", result),
+            Route(f"{where}/cancel", cancel, methods=["POST"]),
+            Route(f"{where}/moves/{{index}}", move),
+        ]
+
     # -- errors -------------------------------------------------------------------------
 
     async def refused(request: Request, exc: Exception) -> Response:
         if isinstance(exc, BadRequest):
             return answer({"error": one_line(exc.message)}, exc.status)
+        if isinstance(exc, Busy):
+            return answer({"error": one_line(str(exc))}, 503)
         if isinstance(exc, Conflict):
             return answer({"error": one_line(str(exc))}, 409)
         if isinstance(exc, KanaloaError):
@@ -403,6 +474,9 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
         *game_routes("tables", TableGame, new_table),
         Route("/api/replays", replay_create, methods=["POST"]),
         Route("/api/replays/{id}", replay_get),
+        *analysis_routes("games", PlayGame),
+        *analysis_routes("tables", TableGame),
+        *analysis_routes("replays", Replay),
         *game_assets(game_types()),
         Mount("/static", PageFiles(packages=[("kanaloa.interfaces.web", "static")]), name="static"),
     ]
@@ -411,6 +485,7 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
     }
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.sessions = sessions
+    app.state.analyses = analyses
     app.state.started = time.time()
     return app
 

@@ -301,12 +301,13 @@ def board_games(board: Board) -> dict[str, str | None]:
 # -- what a browser is shown -------------------------------------------------------------
 
 
-def describe(pos: Position, rs: Ruleset, mover_moves: bool) -> dict[str, Any]:
+def describe(pos: Position, rs: Ruleset, mover_moves: bool, hint: Hint | None = None) -> dict[str, Any]:
     """A position for the browser: its JSON, the picture, the legal moves, the rule set ``rs`` it plays, and the
     keys its game's web face adds (docs/web.md "A view").
 
     ``mover_moves``: list the legal moves of the player to move (the
-    position knows what that player holds and the browser may play them).
+    position knows what that player holds and the browser may play them);
+    ``hint``: a plan for the picture to draw (a move of an analysis).
     """
     moves: list[str] = []
     if mover_moves and not pos.is_over and pos.waiting is None:
@@ -316,7 +317,7 @@ def describe(pos: Position, rs: Ruleset, mover_moves: bool) -> dict[str, Any]:
         "ruleset": rs.game,
         "rules": rules_json(rs),
         "position": pos.to_json(),
-        "svg": game.face("svg")(pos, interactive=True),
+        "svg": game.face("svg")(pos, hint=hint, interactive=True),
         "to_move": pos.to_move,
         "waiting": pos.waiting,
         "outcome": pos.outcome,
@@ -728,7 +729,9 @@ class Replay:
     positions: list[Position]
     rules: Ruleset
 
-    def view(self, at: object) -> dict[str, Any]:
+    def view(self, at: object, hint: Hint | None = None) -> dict[str, Any]:
+        """The replay at step ``at`` (the moves played so far: a number or its text); ``hint`` a plan the
+        picture draws."""
         last = len(self.positions) - 1
         if isinstance(at, str):
             try:
@@ -737,7 +740,7 @@ class Replay:
                 raise OptionError(f"at {brief(at)}: must be a whole number from 0 to {last}") from None
         if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= last:
             raise OptionError(f"at {brief(at)}: must be a whole number from 0 to {last}")
-        out = describe(self.positions[at], self.rules, False)
+        out = describe(self.positions[at], self.rules, False, hint)
         rec = self.record
         out.update({
             "kind": "replay",

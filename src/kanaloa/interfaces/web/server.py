@@ -30,4 +30,7 @@ def run(sock: socket.socket, hint_iterations: int = 4000, hint_workers: int = 1)
 
     app = create_app(HintBudget(hint_iterations, hint_workers))
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
-    uvicorn.Server(config).run(sockets=[sock])
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        app.state.analyses.shutdown()  # an analysis under way stops at its next move, not minutes later

@@ -1,9 +1,9 @@
-// What every mode shows of a position of any game: the picture, the moves so far, hints.  What a game's picture
-// means, its status line, its scores and its summary are the game's module's (setup.js `gameModule`; docs/web.md
-// "A game's module").
+// What every mode shows of a position of any game: the picture, the moves so far, hints and the "Think first"
+// switch.  What a game's picture means, its status line, its scores and its summary are the game's module's
+// (setup.js `gameModule`; docs/web.md "A game's module").
 
 import { api } from "./api.js";
-import { $, el } from "./dom.js";
+import { $, $$, el } from "./dom.js";
 import { gameModule } from "./setup.js";
 
 export function drawBoard(target, view) {
@@ -37,18 +37,81 @@ function drawHint(box, hint, boardTarget, view) {
   if (mark) mark(hint, boardTarget);
 }
 
-// Ask for a hint in mode `mode` ("play" or "table"): the answer's picture, with the plan drawn, replaces the
-// board, and the hint box lists the plan and the candidates.
+// -- Think first --------------------------------------------------------------------------------------------
+//
+// With the switch on (Play and Table share it, and the browser keeps it: localStorage), the hint for each position
+// on which the person may ask one is prepared as the position is shown, and kept hidden: the Hint button turns into
+// "Reveal hint", and only a click shows it.  With the switch off the Hint button asks for the hint and shows it.
+
+const THINK_FIRST = "kanaloa.thinkFirst";
+const prepared = {}; // by mode: {key, promise, hint, error} of the hint prepared for the position shown
+const switched = []; // what each mode does when the switch is turned
+
+export function thinkFirst() {
+  try { return localStorage.getItem(THINK_FIRST) === "on"; } catch (err) { return false; }
+}
+
+function setThinkFirst(on) {
+  try { localStorage.setItem(THINK_FIRST, on ? "on" : "off"); } catch (err) { /* a browser that keeps nothing */ }
+  for (const box of $$(".think-first input")) box.checked = on;
+  for (const fn of switched) fn(on);
+}
+
+// `fn(on)` is called when the switch is turned (a mode prepares the hint of the position it shows, or forgets it).
+export function onThinkFirst(fn) { switched.push(fn); }
+
+for (const box of $$(".think-first input")) {
+  box.checked = thinkFirst();
+  box.addEventListener("change", () => setThinkFirst(box.checked));
+}
+
+// What the page's hint is doing in mode `mode`, for people who script it (and the browser tests):
+// "preparing", "ready" (prepared, hidden), "shown", or "" (nothing asked).
+function hintState(mode, name) {
+  document.body.dataset[`${mode}Hint`] = name;
+  const button = $(`#${mode}-hint`);
+  button.textContent = name === "preparing" ? "Hint (preparing…)" : name === "ready" ? "Reveal hint" : "Hint";
+}
+
+// Mode `mode` shows `view`, on which its person may ask a hint at `path` when the Hint button is enabled: with
+// Think first on, the hint is prepared now and kept hidden.
+export function prepareHint(mode, path, view) {
+  const button = $(`#${mode}-hint`);
+  if (!thinkFirst() || button.disabled) {
+    prepared[mode] = null;
+    hintState(mode, "");
+    return;
+  }
+  const key = `${path} ${JSON.stringify(view.position)}`;
+  if (prepared[mode] && prepared[mode].key === key) return;
+  const entry = { key, hint: null, error: null };
+  entry.promise = api("POST", path, {}).then((hint) => { entry.hint = hint; }, (err) => { entry.error = err; })
+    .then(() => { if (prepared[mode] === entry) hintState(mode, entry.error ? "" : "ready"); });
+  prepared[mode] = entry;
+  hintState(mode, "preparing");
+}
+
+// Ask for a hint in mode `mode` ("play" or "table"), or reveal the one prepared (Think first): the answer's
+// picture, with the plan drawn, replaces the board, and the hint box lists the plan and the candidates.
 export async function askHint(mode, path, view, show) {
   const button = $(`#${mode}-hint`);
   const prompt = $(`#${mode}-prompt`);
+  const ready = prepared[mode];
   button.disabled = true;
-  prompt.textContent = "Thinking about a hint...";
+  prompt.textContent = ready && !ready.hint ? "Preparing the hint..." : ready ? "" : "Thinking about a hint...";
   try {
-    const hint = await api("POST", path, {});
+    let hint;
+    if (ready && ready.key === `${path} ${JSON.stringify(view.position)}`) {
+      await ready.promise;
+      if (ready.error) throw ready.error;
+      hint = ready.hint;
+    } else {
+      hint = await api("POST", path, {});
+    }
     show({ ...view, svg: hint.svg });
     drawHint($(`#${mode}-hint-box`), hint, $(`#${mode}-board`), view);
     prompt.textContent = "";
+    hintState(mode, "shown");
   } catch (err) {
     $(`#${mode}-error`).textContent = err.message;
   } finally {

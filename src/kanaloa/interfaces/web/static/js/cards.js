@@ -92,6 +92,24 @@ export function markHint(hint, board) {
   }
 }
 
+// A move of an analysis on the picture of the position before it (docs/web.md "Analysis"): the link it builds on
+// or removes from, the face-up card it takes, the deck it draws from, or the card of the mover's hand it discards
+// or reveals, marked "played" (the engine's plan is drawn by the server, dashed and numbered).
+export function markPlayed(move, board, view) {
+  const text = body(move);
+  const mark = (selector) => {
+    const g = board.querySelector(selector);
+    if (g) g.classList.add("played");
+  };
+  const link = linkOf(move);
+  if (link) mark(`g.link[data-link="${link}"]`);
+  const take = /^take ([A-Z0-9]+)/.exec(text);
+  if (take) mark(`g.face-up[data-card="${take[1]}"]`);
+  if (/^draw\b/.test(text)) mark("g.deck");
+  const own = /^(?:discard|reveal) ([A-Z0-9]+)$/.exec(text);
+  if (own) mark(`g.hand[data-player="${view.to_move}"] [data-hand-card="${own[1]}"]`);
+}
+
 // -- Play: a move made by clicking ----------------------------------------------------------------------------
 
 // The move being put together: the link chosen for a build, the cards chosen to pay for it, a discard begun.

@@ -1,6 +1,7 @@
 // The page of `kanaloa serve`: four modes over the JSON API of docs/web.md, one module each (play.js,
-// table.js, editor.js with positions.js, replay.js), over what they share (board.js: the picture, hints and the
-// moves so far; setup.js: the games of the registry, their modules and the boards; api.js; dom.js).  What a game
+// table.js, editor.js with positions.js, replay.js), over what they share (board.js: the picture, hints, the moves
+// so far and the Think first switch; analysis.js: a whole game's analysis, its chart and summary; setup.js: the
+// games of the registry, their modules and the boards; api.js; dom.js).  What a game
 // alone knows is its module's, imported from the URL its entry in GET /api/games names (`web.module`): cards.js
 // for the card games; a game with files of its own serves its module itself.
 // No rule is decided here: the server lists the legal moves and refuses what does not fit, and every rule fact
@@ -56,6 +57,7 @@ async function start() {
   try {
     const [boards, games] = await Promise.all([api("GET", "/api/boards"), api("GET", "/api/games")]);
     shared.boards = boards.builtin;
+    shared.hintIterations = boards.hint_iterations;
     shared.listing = games;
     await loadGameModules();
   } catch (err) {

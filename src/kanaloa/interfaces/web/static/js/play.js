@@ -1,10 +1,12 @@
 // Play: a game of any registered game against bots or friends at this screen.  What a click on the picture means,
 // the panel beside it and the buttons of the game's own moves are the game's module's (`showPlay`, docs/web.md
 // "A game's module"); this module deals the game, sends the moves, runs the bots, and shows what every game has:
-// the status, the scores, the legal moves, the moves so far, the hint, undo, the downloads and the summary.
+// the status, the scores, the legal moves, the moves so far, the hint, undo, the downloads, the summary and, once
+// the game is over, its analysis (analysis.js).
 
+import { createAnalysis, drawMove } from "./analysis.js";
 import { api, downloadFrom, readFile, sleep } from "./api.js";
-import { askHint, drawBoard, drawHistory, drawScores, drawStatus } from "./board.js";
+import { askHint, drawBoard, drawHistory, drawScores, drawStatus, onThinkFirst, prepareHint } from "./board.js";
 import { $, $$, el, showMode } from "./dom.js";
 import {
   chosenBoard, drawGameRows, followGame, formGame, formRules, gameModule, offers, parameter, playerCounts, seatLabels,
@@ -107,6 +109,8 @@ async function startPlay(extra) {
     $("#play-game").hidden = false;
     $("#play-summary").hidden = true;
     $("#play-hint-box").hidden = true;
+    $("#play-analysis").hidden = true;
+    analysis.reset();
     resetChoice(view);
     showPlay(view);
     runBots();
@@ -158,9 +162,20 @@ function showPlay(view) {
   drawHistory($("#play-history"), view.history);
   $("#play-undo").disabled = !view.can_undo;
   $("#play-hint").disabled = moves.length === 0;
+  prepareHint("play", `/api/games/${play.id}/hint`, view);
   $("#play-download-record").disabled = !(view.has_record && view.outcome);
   if (view.outcome) showSummary(view);
   else $("#play-summary").hidden = true;
+  // a finished game is analysed in one click; a game taken back from its end is another game
+  if (view.outcome) {
+    $("#play-analysis").hidden = false;
+    analysis.update(view.history.length);
+    analysis.showMove(null, null); // the board shows the game's end, not a move of the analysis
+    analysis.extra.replaceChildren();
+  } else if (!$("#play-analysis").hidden) {
+    $("#play-analysis").hidden = true;
+    analysis.reset();
+  }
   if (!moves.length && !view.outcome && !view.bot_to_move) playPrompt(view.waiting || "");
   // what the page is waiting for, for people who script it (and the browser tests)
   document.body.dataset.play = view.outcome ? "over" : view.bot_to_move ? "bot" : moves.length ? "your-turn" : "waiting";
@@ -222,6 +237,32 @@ async function runBots() {
 }
 
 $("#play-hint").addEventListener("click", () => askHint("play", `/api/games/${play.id}/hint`, play.view, showPlay));
+onThinkFirst(() => { if (play.view) prepareHint("play", `/api/games/${play.id}/hint`, play.view); });
+
+// -- the analysis of a finished game --------------------------------------------------------------------------
+
+const analysis = createAnalysis($("#play-analysis"), {
+  mode: "play", label: "Analyse game", base: () => `/api/games/${play.id}`, onMove: showAnalysedMove,
+});
+analysis.reset();
+
+// Move `index` of the analysis on the board: the position before it, the move played and the engine's plan.
+async function showAnalysedMove(index) {
+  try {
+    const view = await api("GET", `/api/games/${play.id}/analysis/moves/${index}`);
+    drawMove($("#play-board"), view);
+    analysis.showMove(view.review, index);
+    analysis.extra.replaceChildren(el("button", { type: "button", id: "play-analysis-back", onclick: () => {
+      analysis.showMove(null, null);
+      analysis.extra.replaceChildren();
+      showPlay(play.view);
+    } }, "Back to the end of the game"));
+    document.body.dataset.playAnalysed = String(index);
+    playError("");
+  } catch (err) {
+    playError(err.message);
+  }
+}
 
 $("#play-undo").addEventListener("click", async () => {
   if (play.busy) return;

@@ -9,6 +9,7 @@ export const shared = {
   modules: {}, // each game's module (its web face's `module`), by the game's name
   boards: [], // the built-in boards
   edited: null, // the board file the editor last checked, offered to Play and Table
+  hintIterations: null, // the server's hint budget (--hint-iterations), the most an analysis may search a move
 };
 
 // Each game's module, imported once as the page starts (docs/web.md "A game's module"), and its style sheet.

@@ -1,8 +1,9 @@
 // Table: follow a real game as one of its players, a game whose hands are hidden (the card games: the games
 // whose entry in GET /api/games has no `table` reason; main.js offers only those, and says why not the others).
 
+import { createAnalysis, drawMove } from "./analysis.js";
 import { api, downloadFrom, readFile } from "./api.js";
-import { askHint, drawBoard, drawHistory, drawScores, drawStatus } from "./board.js";
+import { askHint, drawBoard, drawHistory, drawScores, drawStatus, onThinkFirst, prepareHint } from "./board.js";
 import { cardButton, deckCount } from "./cards.js";
 import { $, $$, el } from "./dom.js";
 import { body, paymentsOn } from "./moves.js";
@@ -103,6 +104,7 @@ async function startTable(extra) {
     const view = await api("POST", "/api/tables", request);
     table.id = view.id;
     table.islands = Object.keys(view.sizes);
+    analysis.reset();
     $("#table-setup").hidden = true;
     $("#table-game").hidden = false;
     showTable(view);
@@ -186,6 +188,11 @@ function showTable(view) {
   drawHistory($("#table-history"), view.history);
   $("#table-undo").disabled = !view.can_undo;
   $("#table-hint").disabled = !mine || Boolean(view.waiting || view.outcome);
+  prepareHint("table", `/api/tables/${table.id}/hint`, view);
+  $("#table-analysis").hidden = view.history.length === 0;
+  analysis.update(view.history.length);
+  analysis.showMove(null, null); // the board shows the table again, not a move of the analysis
+  analysis.extra.replaceChildren();
   document.body.dataset.tableMoves = String(view.history.length);
 }
 
@@ -366,6 +373,29 @@ $("#table-typed").addEventListener("submit", (e) => {
 
 $("#table-hint").addEventListener("click", () =>
   askHint("table", `/api/tables/${table.id}/hint`, table.view, showTable));
+onThinkFirst(() => { if (table.view) prepareHint("table", `/api/tables/${table.id}/hint`, table.view); });
+
+// The analysis of the viewer's own moves told so far (the others' hands are unknown, so their moves are not judged).
+const analysis = createAnalysis($("#table-analysis"), {
+  mode: "table", label: "Analyse my moves", base: () => `/api/tables/${table.id}`, onMove: showAnalysedMove,
+});
+analysis.reset();
+
+async function showAnalysedMove(index) {
+  try {
+    const view = await api("GET", `/api/tables/${table.id}/analysis/moves/${index}`);
+    drawMove($("#table-board"), view);
+    analysis.showMove(view.review, index);
+    analysis.extra.replaceChildren(el("button", { type: "button", id: "table-analysis-back", onclick: () => {
+      analysis.showMove(null, null);
+      analysis.extra.replaceChildren();
+      showTable(table.view);
+    } }, "Back to the table"));
+    tableError("");
+  } catch (err) {
+    tableError(err.message);
+  }
+}
 $("#table-undo").addEventListener("click", async () => {
   try { showTable(await api("POST", `/api/tables/${table.id}/undo`, {})); tableError(""); }
   catch (err) { tableError(err.message); }
