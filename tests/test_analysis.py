@@ -420,3 +420,13 @@ def test_ctrl_c_keeps_the_moves_finished():
     assert found.reviews[5].why == "not analysed: the analysis was interrupted"
     with pytest.raises(KeyboardInterrupt):
         analyse_game(start, played, iterations=50, seed=1, progress=progress)
+
+
+def test_a_light_color_is_drawn_dark_enough_to_see():
+    """Kahuna's white plays on white paper: its line and its marks take the color's dark edge."""
+    from kanaloa.interfaces.svgtags import COLOR_DARK, COLOR_FILL
+
+    start, played, _ = random_game("kahuna", {}, 4, moves=30)
+    root = ET.fromstring(win_chart(analyse_game(start, played, iterations=ITERATIONS, seed=1)))
+    strokes = {e.get("data-player"): e.get("stroke") for e in root.iter(f"{SVG}path") if e.get("class") == "line"}
+    assert strokes == {"white": COLOR_DARK["white"], "black": COLOR_FILL["black"]}

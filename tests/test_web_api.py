@@ -1465,19 +1465,21 @@ def test_a_tables_analysis_judges_the_viewers_own_moves_only(client):
     refused(client.post(f"/api/tables/{tid}/analysis"), 409, "none of the 1 moves can be judged",
             "red's hand is unknown to green's view")
     for move in ("reveal ORO", "blue: reveal", "faceup KULU ORO MOKU ELOI", "red: ALOA-BAFI/BAFI",
-                 "red: take MOKU refill RASI", "ALOA-DALI/DALI"):
+                 "red: take MOKU refill RASI", "ALOA-DALI/DALI", "draw PAHU"):
         assert client.post(f"/api/tables/{tid}/move", json={"move": move}).status_code == 200, move
     result = analysed(client, f"/api/tables/{tid}", iterations=ANALYSIS_ITERATIONS)
-    assert result["total"] == 2  # green's reveal and build
+    assert result["total"] == 3  # green's reveal, build and draw (judged as the choice to draw, not its card)
     reviews = result["analysis"]["moves"]
-    assert [r["analysed"] for r in reviews] == [False, True, False, False, False, False, True]
+    assert [r["analysed"] for r in reviews] == [False, True, False, False, False, False, True, True]
+    assert reviews[7]["move"] == "draw PAHU" and reviews[7]["grade"] is not None
     assert reviews[0]["why"] == "red's hand is unknown to green's view" and reviews[0]["grade"] is None
     assert result["analysis"]["viewer"] == "green"
     mine = client.get(f"/api/tables/{tid}/analysis/moves/1").json()
     assert mine["position"]["viewer"] == "green" and 'class="hint-step"' in mine["svg"]
     other = client.get(f"/api/tables/{tid}/analysis/moves/0").json()
     assert other["review"]["analysed"] is False and "hint-step" not in other["svg"]
-    client.post(f"/api/tables/{tid}/move", json={"move": "draw PAHU"})  # the table goes on: the analysis stays
+    assert client.post(f"/api/tables/{tid}/move", json={"move": "blue: draw"}).status_code == 200  # the table goes on
+    # the analysis stays, no longer current
     assert client.get(f"/api/tables/{tid}/analysis").json()["current"] is False
     assert client.get(f"/api/tables/{tid}/analysis/moves/6").json()["review"] == reviews[6]
 

@@ -31,6 +31,15 @@ MARK_STYLE = {  # grade: (radius, fill, edge); None: the player's own color
 GRID_STEPS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
+def _ink(color: str) -> str:
+    """How a player's line and marks are drawn: the color's fill, or its dark edge where the fill would
+    barely show on the white paper (Kahuna's white)."""
+    fill = COLOR_FILL.get(color, QUIET)
+    red, green, blue = (int(fill[i:i + 2], 16) for i in (1, 3, 5))
+    light = (0.299 * red + 0.587 * green + 0.114 * blue) / 255 > 0.9
+    return COLOR_DARK.get(color, INK) if light else fill
+
+
 def _json(analysis: Any) -> Mapping[str, Any]:
     return analysis if isinstance(analysis, Mapping) else analysis.to_json()
 
@@ -102,7 +111,7 @@ def win_chart(analysis: Any, title: str | None = None) -> str:
         color = colors[player]
         path = " ".join(("M" if i == 0 else "L") + f" {num(x)} {num(y)}" for i, (x, y) in enumerate(points))
         out.append(empty_tag("path", class_="line", data_player=player, d=path, fill="none",
-                             stroke=COLOR_FILL.get(color, QUIET), stroke_width="2",
+                             stroke=_ink(color), stroke_width="2",
                              stroke_linejoin="round"))
     for m in moves:
         style = MARK_STYLE.get(m.get("grade") or "")
@@ -110,7 +119,7 @@ def win_chart(analysis: Any, title: str | None = None) -> str:
             continue
         radius, fill, edge = style
         color = colors[m["player"]]
-        ink = COLOR_FILL.get(color, QUIET)
+        ink = _ink(color)
         label = (f"move {m['index'] + 1}, {m['player']}: {m['move']}, {m['grade']}: win "
                  f"{100 * m['before']:.1f}% to {100 * m['after']:.1f}%; best {m['best']}")
         out.append(open_tag("circle", class_=f"mark {m['grade']}", data_move=str(m["index"]),
@@ -122,7 +131,7 @@ def win_chart(analysis: Any, title: str | None = None) -> str:
     for player in players:
         color = colors[player]
         out.append(empty_tag("rect", x=num(x), y=num(legend_y - 9), width="14", height="4",
-                             fill=COLOR_FILL.get(color, QUIET), stroke=COLOR_DARK.get(color, INK), stroke_width="0.5"))
+                             fill=_ink(color), stroke=COLOR_DARK.get(color, INK), stroke_width="0.5"))
         out.append(f'<text x="{num(x + 18)}" y="{num(legend_y - 4)}" font-size="11" fill="{INK}">'
                    f'{escape(player)}</text>')
         x += 26 + 7 * len(player)
