@@ -1359,8 +1359,9 @@ def test_a_running_analysis_stops_at_its_next_move_when_cancelled(quiet_app, kah
     real = analyses.AnalysisJob._progress
 
     def slow_progress(job, done, total):  # the first move judged waits until the test has cancelled
-        reached.set()
-        go_on.wait()
+        if done == 1:  # (done 0: the moves are known to fit, before any is judged)
+            reached.set()
+            go_on.wait()
         real(job, done, total)
 
     analyses.AnalysisJob._progress = slow_progress
