@@ -97,7 +97,7 @@ CYTHON = {"libc", "cpython", "cython"}  # cimports of the .pyx
 # to the layer named here, and follows that layer's rules.  A module not listed belongs to no part and fails.
 GAME_PACKAGES: dict[str, dict[str, str]] = {
     "cannonball": {"": "rules", "state": "rules", "island": "rules", "reference": "rules", "core": "rules",
-                   "ruleset": "rules", "position": "position", "spiel": "openspiel",
+                   "ruleset": "rules", "tensor": "rules", "position": "position", "spiel": "openspiel",
                    "format": "position",
                    "search": "play", "hint": "play", "greedy": "play", "cut": "play", "cut_fit": "play",
                    "bench": "tools", "display": "interfaces",
