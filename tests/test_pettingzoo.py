@@ -14,6 +14,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -315,3 +316,47 @@ def test_the_action_numbering_is_the_openspiel_faces():
     assert tuple(game.codes) == rs.game_type.face("tensor")(rs).codes
     cb = load_game("cannonball", players=3)
     assert tuple(cb.game_type.face("openspiel")(cb).codes) == cb.game_type.face("tensor")(cb).codes
+
+
+# -- docs/pettingzoo.md says what the faces give ---------------------------------------------------------------
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "pettingzoo.md"
+
+
+def doc_tables() -> list[list[list[str]]]:
+    """Every table of docs/pettingzoo.md: its rows (the header's too) as lists of cells."""
+    tables, rows = [], []
+    for line in [*DOC.read_text(encoding="utf-8").splitlines(), ""]:
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if not set(cells[0]) <= set("-: "):
+                rows.append(cells)
+        elif rows:
+            tables.append(rows)
+            rows = []
+    return tables
+
+
+def test_the_docs_list_every_field_of_the_observation_in_order():
+    fields = {}
+    for table in doc_tables():
+        if table[0][:2] == ["field", "shape"]:
+            fields[table[1][0]] = [row[0].strip("`") for row in table[1:]]
+    family = load_game("kanaloa", players=2, gods=True)  # every field of the family's: pairs and the gods
+    cannonball = load_game("cannonball", players=3)
+    assert fields["`bridges`"] == [f.name for f in family.game_type.face("tensor")(family).fields]
+    assert fields["`terrain`"] == [f.name for f in cannonball.game_type.face("tensor")(cannonball).fields]
+
+
+def test_the_docs_give_each_rule_sets_sizes():
+    table = next(t for t in doc_tables() if t[0] == ["rule set", "observation", "actions"])
+    made = [("kanaloa", {"players": 4}), ("kanaloa", {"players": 3}), ("kanaloa", {"players": 2}),
+            ("kanaloa", {"players": 4, "gods": True}), ("kanaloa", {"players": 3, "gods": True}),
+            ("kanaloa", {"players": 2, "gods": True}), ("kahuna", {}), ("cannonball", {"players": 2}),
+            ("cannonball", {"players": 3}), ("cannonball", {"players": 4})]
+    sizes = []
+    for game, params in made:
+        rs = load_game(game, **params)
+        face = rs.game_type.face("tensor")(rs)
+        sizes.append([f"{face.observation_size:,}", f"{face.n_actions:,}"])
+    assert [row[1:] for row in table[1:]] == sizes
