@@ -320,7 +320,7 @@ def test_the_action_numbering_is_the_openspiel_faces():
 
 # -- docs/pettingzoo.md says what the faces give ---------------------------------------------------------------
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "pettingzoo.md"
+DOC = Path(__file__).resolve().parent.parent / "docs/pettingzoo.md"
 
 
 def doc_tables() -> list[list[list[str]]]:
