@@ -17,6 +17,11 @@ class CutModel:
     def feature_names() -> list[str]: ...
     def weights(self) -> tuple[list[list[float]], list[list[float]]]: ...
 
+OBS_FIELD_NAMES: tuple[str, ...]
+
+def observation_layout(players: int, columns: int, rows: int) -> list[tuple[str, int]]:
+    """The fields of an observation, in order: (name, size)."""
+
 class CoreState:
     """A complete Cannonball Colony state in C (R20)."""
 
@@ -61,6 +66,11 @@ class CoreState:
     def in_range(self, seat: int) -> list[int]: ...
     def check_derived(self) -> bool:
         """Whether the kept networks and ranges equal ones computed afresh (for tests)."""
+    def observation_size(self) -> int: ...
+    def observe(self, viewer: int, out: Any) -> None:
+        """Write the state as ``viewer`` sees it into ``out`` (float32, ``observation_size()`` numbers)."""
+    def legal_mask(self, out: Any) -> int:
+        """Mark the legal actions' indices in ``out`` (int8); how many are legal."""
     def heuristic_action(self, seed: int) -> int | None:
         """The heuristic playout policy's move here on SplitMix64(seed); None once over."""
     def playout(self, seed: int, heuristic: bool = ...) -> int:

@@ -42,6 +42,7 @@ Choices beyond the shared decisions:
 
 from libc.math cimport exp
 from libc.stdint cimport int8_t, int16_t, uint8_t, uint32_t, uint64_t
+from libc.string cimport memset
 
 from kanaloa.cannonball import state as _cb
 from kanaloa.cannonball.state import CannonballData
@@ -1065,6 +1066,111 @@ cdef void set_island(CBState* s, list terrain, list board_of) noexcept:
                         bb_set(&s.near_other[<int>board_of[i]], i)
 
 
+
+# -- learning: a seat's observation as numbers, the actions numbered densely (kanaloa.pettingzoo) -------------
+
+# An observation is one flat float32 array of fields, in the order of OBS_FIELD_NAMES; nothing is hidden in this
+# game (R20), so every seat sees the whole state, its own seat first: seat ``(viewer + r) % players`` is the
+# viewer's r-th.  A plane is one number per space of the grid (``row * columns + column``).  docs/pettingzoo.md
+# says what each field holds.  An action is ``kind * spaces + space`` for the kinds that name a space, then
+# ``end`` and ``pass``: the dense numbering of ``kanaloa.cannonball.tensor``.
+
+OBS_FIELD_NAMES = ("terrain", "boards", "roads", "forts", "cannons", "blockades", "ships", "earned", "supply",
+                   "fired", "grass_roads", "passes", "round", "to_move", "winners")
+cdef enum:
+    OBS_TERRAINS = 4     # grass, forest, lake, mountain (outside the island: none)
+    OBS_ROUNDS = 3       # landing, play, over
+
+
+def observation_layout(players, columns, rows):
+    """The fields of the observation of a game of ``players`` on a ``columns`` x ``rows`` grid, in order: a
+    list of (name, size)."""
+    cdef int p = _int(players, "players", _cb.MIN_PLAYERS, MAX_PLAYERS)
+    cdef int n = _int(columns, "columns", 1, MAX_COLUMNS) * _int(rows, "rows", 1, MAX_ROWS)
+    sizes = (OBS_TERRAINS * n, p * n, n, p * n, p * n, p * n, p * n, p * 3, 1, 1, 1, 1, OBS_ROUNDS, p, p)
+    return list(zip(OBS_FIELD_NAMES, sizes))
+
+
+cdef inline int obs_size(const CBState* s) noexcept nogil:
+    return (OBS_TERRAINS + 5 * s.players + 1) * s.n_spaces + 3 * s.players + 4 + OBS_ROUNDS + 2 * s.players
+
+
+cdef inline void write_plane(BB a, float* out) noexcept nogil:
+    cdef int w
+    cdef uint64_t bits
+    for w in range(3):
+        bits = a.w[w]
+        while bits:
+            out[64 * w + lowest_bit(bits)] = 1.0
+            bits &= bits - 1
+
+
+cdef void observe_state(const CBState* s, int v, float* out) noexcept nogil:
+    """Write the state as seat ``v`` sees it into ``out[:obs_size(s)]`` (the fields of OBS_FIELD_NAMES)."""
+    cdef int n = s.n_spaces, p = s.players, r, t, k
+    cdef float* o = out
+    memset(out, 0, obs_size(s) * sizeof(float))
+    write_plane(s.grass, o)
+    write_plane(s.forest, o + n)
+    write_plane(s.lake, o + 2 * n)
+    write_plane(s.mountain, o + 3 * n)
+    o += OBS_TERRAINS * n
+    for r in range(p):
+        write_plane(s.board[(v + r) % p], o + r * n)
+    o += p * n
+    write_plane(s.road, o)
+    o += n
+    for r in range(p):
+        t = (v + r) % p
+        write_plane(s.fort[t], o + r * n)
+        write_plane(s.cannon[t], o + (p + r) * n)
+        write_plane(s.blockade[t], o + (2 * p + r) * n)
+        if s.ships[t] != NO_SPACE:
+            o[(3 * p + r) * n + s.ships[t]] = 1.0
+    o += 4 * p * n
+    for r in range(p):
+        t = (v + r) % p
+        o[3 * r] = (s.earned[t] & CANNON_1) != 0
+        o[3 * r + 1] = (s.earned[t] & CANNON_2) != 0
+        o[3 * r + 2] = (s.earned[t] & BLOCKADE) != 0
+    o += 3 * p
+    o[0] = s.supply
+    o[1] = s.fired
+    o[2] = s.grass_roads
+    o[3] = s.passes
+    o += 4
+    o[s.round] = 1.0
+    o += OBS_ROUNDS
+    if s.round != ROUND_OVER:
+        o[(s.to_move - v + p) % p] = 1.0
+    o += p
+    for k in range(s.n_winners):
+        o[(s.winners[k] - v + p) % p] = 1.0
+
+
+cdef int write_mask(const CBState* s, int8_t* mask) noexcept nogil:
+    """Zero ``mask`` (``BOARD_KINDS * spaces + 2`` entries) and set every legal action's index; how many."""
+    cdef Moves m
+    cdef int k, n = s.n_spaces
+    legal_moves(s, &m)
+    memset(mask, 0, BOARD_KINDS * n + 2)
+    for k in range(BOARD_KINDS):
+        write_mask_plane(m.kind[k], mask + k * n)
+    mask[BOARD_KINDS * n] = m.end
+    mask[BOARD_KINDS * n + 1] = m.pass_
+    return m.count
+
+
+cdef inline void write_mask_plane(BB a, int8_t* out) noexcept nogil:
+    cdef int w
+    cdef uint64_t bits
+    for w in range(3):
+        bits = a.w[w]
+        while bits:
+            out[64 * w + lowest_bit(bits)] = 1
+            bits &= bits - 1
+
+
 cdef class CoreState:
     """A complete Cannonball Colony state in C (R20); the engine state protocol.
 
@@ -1338,6 +1444,28 @@ cdef class CoreState:
             if not bb_eq(fresh.net[p], self.st.net[p]) or not bb_eq(fresh.hit[p], self.st.hit[p]):
                 return False
         return True
+
+    # -- learning (kanaloa.pettingzoo) ----------------------------------------
+
+    def observation_size(self) -> int:
+        """How many numbers ``observe`` writes (``observation_layout`` of this state's game)."""
+        return obs_size(&self.st)
+
+    def observe(self, viewer, float[::1] out not None):
+        """Write the state as ``viewer`` sees it (everything, its own seat first) into ``out`` (float32,
+        ``observation_size()`` numbers).  ValueError for another viewer or another length of ``out``."""
+        cdef int v = _int(viewer, "viewer", 0, self.st.players - 1)
+        if out.shape[0] != obs_size(&self.st):
+            raise ValueError(f"out: must hold {obs_size(&self.st)} numbers, not {out.shape[0]}")
+        observe_state(&self.st, v, &out[0])
+
+    def legal_mask(self, int8_t[::1] out not None):
+        """Set ``out[i]`` (int8) to 1 for every legal action's index (``kind * spaces + space``, then ``end``
+        and ``pass``) and to 0 elsewhere; return how many are legal.  ValueError for another length."""
+        cdef int need = BOARD_KINDS * self.st.n_spaces + 2
+        if out.shape[0] != need:
+            raise ValueError(f"out: must hold {need} entries, one per action, not {out.shape[0]}")
+        return write_mask(&self.st, &out[0])
 
     def heuristic_action(self, seed):
         """The move the heuristic playout policy (``pick_heuristic``) plays here on the stream

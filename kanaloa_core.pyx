@@ -51,8 +51,9 @@ checked by ``kanaloa.rules.ruleset`` before a game is dealt; the checks here
 guard the module's own entry points.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
+from libc.stdlib cimport free, malloc
 from libc.math cimport exp
 
 from kanaloa.rules import actions as _actions
@@ -2234,6 +2235,300 @@ cdef void determinise_state(CState* out, const CState* s, int viewer, uint64_t s
 
 
 # ---------------------------------------------------------------------------
+# Learning: a viewer's observation as numbers, the actions numbered densely (kanaloa.pettingzoo)
+# ---------------------------------------------------------------------------
+
+# An observation is one flat float32 array of fields, each a block of numbers about one thing, laid out in
+# the order of OBS_FIELD_NAMES; a field a rule set lacks (the gods' without the variant, the turn color
+# without pairs) has no numbers.  Every seat and color is counted from the viewer: seat ``(viewer + r) %
+# players`` is the viewer's r-th, and a color of that seat in slot k (R15.1) is ``k * players + r``.  What
+# a field holds is in docs/pettingzoo.md; it holds exactly what the viewer knows (docs/engine.md
+# "Knowledge"), and nothing it cannot know.
+
+cdef enum:
+    OBS_BRIDGES = 0
+    OBS_HAND
+    OBS_HAND_PUBLIC
+    OBS_KNOWN_HANDS
+    OBS_HAND_SIZES
+    OBS_FACE_UP
+    OBS_OPEN_DISCARDS
+    OBS_OWN_HIDDEN
+    OBS_HIDDEN_OTHERS
+    OBS_DECK_SIZE
+    OBS_DECK_KNOWN
+    OBS_DECK_UNSEEN
+    OBS_SETUP_CARD
+    OBS_SETUP_DONE
+    OBS_SCORES
+    OBS_ROUND
+    OBS_TO_MOVE
+    OBS_PLAYED
+    OBS_DISCARDED
+    OBS_SKIPPED
+    OBS_REMOVALS
+    OBS_FINAL_DONE
+    OBS_FINAL_PASSED
+    OBS_WINNER
+    OBS_TURN_COLOR          # R15.3, where each player plays two colors
+    OBS_GOD_TOKENS          # R14, with the gods only from here on
+    OBS_GODS_OWNED
+    OBS_PUBLIC_HANDS
+    OBS_KNOWN_BY_OTHERS
+    OBS_KU_TARGET
+    OBS_PELE_GIFTS
+    OBS_LONO_DRAW
+    OBS_OVER_LIMIT
+    OBS_N_FIELDS
+    OBS_ROUNDS = 6          # ROUND_SETUP ... ROUND_3
+    MAX_UNIVERSE = 1024     # action codes a rule set may number (806 with two players and the gods)
+
+OBS_FIELD_NAMES = ("bridges", "hand", "hand_public", "known_hands", "hand_sizes", "face_up", "open_discards",
+                   "own_hidden", "hidden_others", "deck_size", "deck_known", "deck_unseen", "setup_card",
+                   "setup_done", "scores", "round", "to_move", "played", "discarded", "skipped", "removals",
+                   "final_done", "final_passed", "winner", "turn_color", "god_tokens", "gods_owned",
+                   "public_hands", "known_by_others", "ku_target", "pele_gifts", "lono_draw", "over_limit")
+
+
+ctypedef struct ObsLayout:
+    int at[OBS_N_FIELDS + 1]   # where each field starts; at[OBS_N_FIELDS] is the size
+    int size
+
+
+cdef void obs_layout(ObsLayout* L, int n_islands, int n_links, int players, int colors, int face_up_cap,
+                     bint gods) noexcept nogil:
+    """The fields' places in the observation of a game of this shape (module section above)."""
+    cdef int sizes[OBS_N_FIELDS]
+    cdef int f, at = 0, n = n_islands, p = players
+    sizes[OBS_BRIDGES] = colors * n_links
+    sizes[OBS_HAND] = n
+    sizes[OBS_HAND_PUBLIC] = n
+    sizes[OBS_KNOWN_HANDS] = (p - 1) * n
+    sizes[OBS_HAND_SIZES] = p
+    sizes[OBS_FACE_UP] = face_up_cap * n
+    sizes[OBS_OPEN_DISCARDS] = n
+    sizes[OBS_OWN_HIDDEN] = n
+    sizes[OBS_HIDDEN_OTHERS] = 1
+    sizes[OBS_DECK_SIZE] = 1
+    sizes[OBS_DECK_KNOWN] = n
+    sizes[OBS_DECK_UNSEEN] = 1
+    sizes[OBS_SETUP_CARD] = n
+    sizes[OBS_SETUP_DONE] = p
+    sizes[OBS_SCORES] = colors
+    sizes[OBS_ROUND] = OBS_ROUNDS
+    sizes[OBS_TO_MOVE] = p
+    sizes[OBS_PLAYED] = 1
+    sizes[OBS_DISCARDED] = 1
+    sizes[OBS_SKIPPED] = 1
+    sizes[OBS_REMOVALS] = MAX_PENDING * n
+    sizes[OBS_FINAL_DONE] = p
+    sizes[OBS_FINAL_PASSED] = p
+    sizes[OBS_WINNER] = p
+    sizes[OBS_TURN_COLOR] = colors // p if colors != p else 0
+    sizes[OBS_GOD_TOKENS] = n * GOD_KINDS if gods else 0
+    sizes[OBS_GODS_OWNED] = p * GOD_KINDS if gods else 0
+    sizes[OBS_PUBLIC_HANDS] = (p - 1) * n if gods else 0
+    sizes[OBS_KNOWN_BY_OTHERS] = (p - 1) * n if gods else 0
+    sizes[OBS_KU_TARGET] = p if gods else 0
+    sizes[OBS_PELE_GIFTS] = (p - 1) * p if gods else 0
+    sizes[OBS_LONO_DRAW] = 1 if gods else 0
+    sizes[OBS_OVER_LIMIT] = 1 if gods else 0
+    for f in range(OBS_N_FIELDS):
+        L.at[f] = at
+        at += sizes[f]
+    L.at[OBS_N_FIELDS] = at
+    L.size = at
+
+
+cdef inline void state_layout(const CState* s, ObsLayout* L) noexcept nogil:
+    obs_layout(L, s.board.n_islands, s.board.n_links, s.n_players, s.n_colors, s.face_up_cap, s.gods)
+
+
+cdef void observe_state(const CState* s, const ObsLayout* L, int v, float* out) noexcept nogil:
+    """Write what seat ``v`` knows of ``s`` into ``out[:L.size]`` (the fields of OBS_FIELD_NAMES).
+
+    What ``v`` cannot know (the other hands beyond what it knows of them, the deck's order, the others'
+    face-down discards and setup choices, what the others know of a third hand) is never read."""
+    cdef const BoardTables* b = s.board
+    cdef int n = b.n_islands, p = s.n_players, r, t, x, c, i, k
+    cdef uint64_t bits
+    cdef float* o
+    memset(out, 0, L.size * sizeof(float))
+    # relative seat of t: (t - v + p) % p; relative color of c: (c // p) * p + relative seat of (c % p)
+    o = out + L.at[OBS_BRIDGES]
+    for c in range(s.n_colors):
+        k = (c // p) * p + (c % p - v + p) % p
+        bits = s.bridges[c]
+        while bits:
+            o[k * b.n_links + lowest_bit(bits)] = 1.0
+            bits &= bits - 1
+    for x in range(n):
+        out[L.at[OBS_HAND] + x] = s.hands[v][x]
+        out[L.at[OBS_HAND_PUBLIC] + x] = s.public_cards[v][x]
+        out[L.at[OBS_OWN_HIDDEN] + x] = s.hidden_by[v][x]
+    for r in range(1, p):
+        t = (v + r) % p
+        o = out + L.at[OBS_KNOWN_HANDS] + (r - 1) * n
+        for x in range(n):
+            o[x] = sure_of(s, v, t, x)  # the public part, or with the gods what v knows (R14.10)
+            out[L.at[OBS_HIDDEN_OTHERS]] += s.hidden_by[t][x]
+        if s.gods:
+            o = out + L.at[OBS_PUBLIC_HANDS] + (r - 1) * n
+            for x in range(n):
+                o[x] = s.public_cards[t][x]
+            o = out + L.at[OBS_KNOWN_BY_OTHERS] + (r - 1) * n
+            for x in range(n):
+                o[x] = s.known[t][v][x]
+    for t in range(p):
+        r = (t - v + p) % p
+        out[L.at[OBS_HAND_SIZES] + r] = s.hand_size[t]
+        if s.setup_chosen[t] != NO_CARD:
+            out[L.at[OBS_SETUP_DONE] + r] = 1.0
+        if s.gods:
+            for k in range(GOD_KINDS):
+                out[L.at[OBS_GODS_OWNED] + r * GOD_KINDS + k] = s.gods_owned[t][k]
+    for i in range(s.n_face_up):
+        out[L.at[OBS_FACE_UP] + i * n + s.face_up[i]] = 1.0
+    for i in range(s.n_open):
+        out[L.at[OBS_OPEN_DISCARDS] + s.discard_open[i]] += 1.0
+    out[L.at[OBS_DECK_SIZE]] = s.deck_end - s.deck_top
+    if s.round != ROUND_OVER:  # what v saw go into the deck (docs/engine.md "What a reshuffle reveals")
+        for x in range(n):
+            out[L.at[OBS_DECK_KNOWN] + x] = s.pile[v][x]
+        out[L.at[OBS_DECK_UNSEEN]] = s.pile_unseen[v]
+    if s.setup_chosen[v] != NO_CARD:
+        out[L.at[OBS_SETUP_CARD] + s.setup_chosen[v]] = 1.0
+    for c in range(s.n_colors):
+        out[L.at[OBS_SCORES] + (c // p) * p + (c % p - v + p) % p] = s.scores[c]
+    out[L.at[OBS_ROUND] + s.round] = 1.0
+    if s.round != ROUND_OVER:
+        out[L.at[OBS_TO_MOVE] + (s.to_move - v + p) % p] = 1.0
+    out[L.at[OBS_PLAYED]] = s.played
+    out[L.at[OBS_DISCARDED]] = s.discarded
+    out[L.at[OBS_SKIPPED]] = s.skipped
+    for i in range(s.n_remove):
+        out[L.at[OBS_REMOVALS] + i * n + s.remove_on[i]] = 1.0
+    for i in range(s.n_done):
+        out[L.at[OBS_FINAL_DONE] + (s.final_done[i] - v + p) % p] = 1.0
+    for i in range(s.n_passed):
+        out[L.at[OBS_FINAL_PASSED] + (s.final_passed[i] - v + p) % p] = 1.0
+    if s.round == ROUND_OVER and s.winner >= 0:
+        out[L.at[OBS_WINNER] + (s.winner - v + p) % p] = 1.0
+    if s.n_colors != p and s.turn_color != NO_COLOR:
+        out[L.at[OBS_TURN_COLOR] + s.turn_color // p] = 1.0  # the slot of the mover's color this turn
+    if s.gods:
+        for x in range(n):
+            if s.god_token[x] != NO_GOD:
+                out[L.at[OBS_GOD_TOKENS] + x * GOD_KINDS + s.god_token[x]] = 1.0
+        if s.ku_target >= 0:
+            out[L.at[OBS_KU_TARGET] + (s.ku_target - v + p) % p] = 1.0
+        for i in range(s.n_gifts):
+            out[L.at[OBS_PELE_GIFTS] + i * p + (s.pele_gifts[i] - v + p) % p] = 1.0
+        out[L.at[OBS_LONO_DRAW]] = s.lono_draw
+        out[L.at[OBS_OVER_LIMIT]] = s.over_limit
+
+
+def observation_layout(CoreBoard board not None, players, game=GAME_KANALOA, gods=False):
+    """The fields of the observation of a game of ``players`` on ``board`` (``game``, ``gods``), in order:
+    a list of (name, size) of the fields it has (``OBS_FIELD_NAMES``)."""
+    players, _, game = _check_game_shape(board, players, PRESET_YUCATA, game)
+    _check_gods(board, game, gods)
+    cdef ObsLayout L
+    cdef int colors = 2 * players if players == TWO_PLAYERS and game == GAME_KANALOA else players
+    obs_layout(&L, board.tables.n_islands, board.tables.n_links, players, colors,
+               KAHUNA_FACE_UP if game == GAME_KAHUNA else FACE_UP, bool(gods))
+    return [(OBS_FIELD_NAMES[f], L.at[f + 1] - L.at[f]) for f in range(OBS_N_FIELDS) if L.at[f + 1] > L.at[f]]
+
+
+ctypedef struct ActionIndex:
+    int n
+    int32_t codes[MAX_UNIVERSE]
+    int16_t first[4096]        # (code >> 8), that is kind << 8 | a (kind < 16) -> the first index with it, or -1
+
+
+cdef inline int action_index(const ActionIndex* t, int32_t code) noexcept nogil:
+    """The index of ``code`` in the table, or -1.  Codes sharing kind and ``a`` are next to each other (the
+    table is sorted) and few (at most 12), so a short walk from the first one finds it."""
+    cdef int i, key = code >> 8
+    if code < 0 or key >= (1 << 12):
+        return -1
+    i = t.first[key]
+    if i < 0:
+        return -1
+    while i < t.n and (t.codes[i] >> 8) == key:
+        if t.codes[i] == code:
+            return i
+        i += 1
+    return -1
+
+
+cdef class ActionTable:
+    """The action codes a rule set can use, numbered densely from 0 (the action space of
+    ``kanaloa.pettingzoo``): ``codes`` ascending, as ``kanaloa.rules.tensor.action_codes`` lists them.
+
+    Raises ValueError for a list that is not strictly ascending, holds a code no action can have, or holds
+    more than MAX_UNIVERSE codes."""
+
+    cdef ActionIndex t
+
+    def __init__(self, codes):
+        cdef int i, key
+        codes = _as_list(codes, "codes", 1, MAX_UNIVERSE)
+        memset(&self.t, 0, sizeof(ActionIndex))
+        for key in range(1 << 12):
+            self.t.first[key] = -1
+        for i, code in enumerate(codes):
+            code = _as_int(code, f"codes[{i}]", 0, (1 << 20) - 1)  # kind < 16
+            if i and code <= self.t.codes[i - 1]:
+                raise ValueError(f"codes[{i}]: {code} does not come after {self.t.codes[i - 1]}; the codes must "
+                                 f"ascend")
+            self.t.codes[i] = code
+            if self.t.first[code >> 8] < 0:
+                self.t.first[code >> 8] = i
+        self.t.n = len(codes)
+
+    def __len__(self):
+        return self.t.n
+
+    def index(self, code):
+        """The index of action ``code``, or -1 when the table does not hold it."""
+        if isinstance(code, bool) or not hasattr(code, "__index__"):
+            return -1
+        code = code.__index__()
+        return action_index(&self.t, code) if 0 <= code < (1 << 24) else -1
+
+    def code(self, index):
+        """The action code of ``index`` (ValueError outside 0 .. len - 1)."""
+        return self.t.codes[_as_int(index, "action", 0, self.t.n - 1)]
+
+    @property
+    def codes(self):
+        return [self.t.codes[i] for i in range(self.t.n)]
+
+    def __reduce__(self):
+        return (ActionTable, (self.codes,))
+
+
+cdef int write_mask(const CState* s, const ActionIndex* t, int8_t* mask, int16_t* legal,
+                    int* missing) noexcept nogil:
+    """Zero ``mask[:t.n]`` and set the index of every legal action of ``s``; ``legal`` (when not NULL) gets
+    the indices, ascending.  Returns how many; ``missing`` gets a legal code the table lacks, or -1."""
+    cdef int32_t buf[MAX_ACTIONS]
+    cdef int i, k, n = legal_moves(s, buf)
+    memset(mask, 0, t.n)
+    missing[0] = -1
+    for i in range(n):
+        k = action_index(t, buf[i])
+        if k < 0:
+            missing[0] = buf[i]
+            return i
+        mask[k] = 1
+        if legal:
+            legal[i] = k
+    return n
+
+
+# ---------------------------------------------------------------------------
 # Validation at the edge (Python objects in, trusted C structs out)
 # ---------------------------------------------------------------------------
 
@@ -2917,6 +3212,38 @@ cdef class CoreState:
         value_moves(&self.st, buf, n, values)
         return [values[i] for i in range(n)]
 
+    # -- learning (kanaloa.pettingzoo) ----------------------------------------
+
+    def observation_size(self) -> int:
+        """How many numbers ``observe`` writes: the size of ``observation_layout`` for this state's game."""
+        cdef ObsLayout L
+        state_layout(&self.st, &L)
+        return L.size
+
+    def observe(self, viewer, float[::1] out not None):
+        """Write what ``viewer`` knows of this state into ``out`` (float32, ``observation_size()`` numbers): the
+        fields of ``observation_layout``, every seat and color counted from the viewer (docs/pettingzoo.md).
+        Nothing the viewer cannot know is read, so two states it cannot tell apart give the same numbers.
+        ValueError for another viewer or another length of ``out``."""
+        cdef int v = _as_int(viewer, "viewer", 0, self.st.n_players - 1)
+        cdef ObsLayout L
+        state_layout(&self.st, &L)
+        if out.shape[0] != L.size:
+            raise ValueError(f"out: must hold {L.size} numbers, not {out.shape[0]}")
+        observe_state(&self.st, &L, v, &out[0])
+
+    def legal_mask(self, ActionTable table not None, int8_t[::1] out not None):
+        """Set ``out[i]`` (int8) to 1 for the index in ``table`` of every legal action and to 0 elsewhere;
+        return how many actions are legal.  ValueError when ``out`` is not ``len(table)`` long, or when a
+        legal action is not in ``table`` (a table of another rule set)."""
+        cdef int missing, n
+        if out.shape[0] != table.t.n:
+            raise ValueError(f"out: must hold {table.t.n} entries, one per action of the table, not {out.shape[0]}")
+        n = write_mask(&self.st, &table.t, &out[0], NULL, &missing)
+        if missing >= 0:
+            raise ValueError(f"action {missing}: legal here but not in the table, which is another rule set's")
+        return n
+
     def determinise(self, viewer, seed, pile=True):
         """A state sampled uniformly among the card layouts ``viewer`` cannot tell from this one.
 
@@ -3136,3 +3463,208 @@ def random_games(CoreBoard board not None, players, preset, games, seed, game=GA
             deal_state(&st, &board.tables, n_players, pre, game_seed, kind, with_gods)
             moves += playout_state(&st, game_seed ^ C_PLAYOUT_SALT, POLICY_RANDOM)
     return n_games, moves
+
+
+# ---------------------------------------------------------------------------
+# Many games stepped together (kanaloa.pettingzoo.GameBatch)
+# ---------------------------------------------------------------------------
+
+cdef enum:
+    MASK_WORDS = MAX_UNIVERSE // 64   # a game's legal action indices as bits
+
+
+cdef class CoreBatch:
+    """``n`` games of one rule set held in C and stepped together with one call: the batched core behind
+    ``kanaloa.pettingzoo.GameBatch``, which owns the arrays it writes into.
+
+    Game slot ``i`` deals its games from the stream SplitMix64(seed + i): its first game from the stream's
+    first draw, each next one, when the last is over, from the next draw, so every game of the batch is
+    ``CoreState.deal(board, players, preset, <that draw>, game, gods)``.  ``random_actions`` draws from a
+    second stream per slot, SplitMix64((seed + i) ^ PLAYOUT_SALT).  Chance keeps each state's own stream.
+
+    After ``reset`` and each ``step`` the arrays hold, per slot, the observation of the player to move
+    (``observe``), the legal mask over ``table`` (``legal_mask``) and that player's seat; ``step`` also
+    writes the step's rewards per seat (1 to the winner of a game it ended, R12, R15.5, none where the game
+    ends without one, R16.8) and whether it ended a game, whose slot it then deals afresh.  The arrays are
+    checked at every call; inside, nothing touches a Python object.
+    """
+
+    cdef CState* states
+    cdef uint64_t* deals           # [slot]: the stream of the slot's deal seeds
+    cdef uint64_t* streams         # [slot]: the stream of random_actions
+    cdef int16_t* legal            # [slot * MAX_ACTIONS + k]: the k-th legal action index, ascending
+    cdef int16_t* n_legal          # [slot]
+    cdef uint64_t* legal_bits      # [slot * MASK_WORDS + w]: the legal action indices as bits
+    cdef long long* finished       # [slot]: games the slot has finished since reset
+    cdef ActionTable table
+    cdef ObsLayout layout
+    cdef readonly CoreBoard board
+    cdef readonly int n
+    cdef readonly int players
+    cdef readonly int n_actions
+    cdef readonly int observation_size
+    cdef int preset, kind
+    cdef bint with_gods, ready
+    cdef uint64_t seed0
+
+    def __cinit__(self, *args, **kwargs):
+        self.states = NULL
+        self.deals = self.streams = self.legal_bits = NULL
+        self.legal = self.n_legal = NULL
+        self.finished = NULL
+
+    def __init__(self, CoreBoard board not None, players, preset, game, gods, n, seed, ActionTable table not None):
+        cdef CState probe
+        players, preset, game = _check_game_shape(board, players, preset, game)
+        _check_gods(board, game, gods)
+        self.n = _as_int(n, "n", 1, 1 << 20)
+        self.board = board
+        self.players, self.preset, self.kind, self.with_gods = players, preset, game, bool(gods)
+        self.seed0 = _seed(seed)
+        self.table = table
+        self.n_actions = table.t.n
+        deal_state(&probe, &board.tables, players, preset, 0, game, self.with_gods)
+        state_layout(&probe, &self.layout)
+        self.observation_size = self.layout.size
+        self.states = <CState*>malloc(self.n * sizeof(CState))
+        self.deals = <uint64_t*>malloc(self.n * sizeof(uint64_t))
+        self.streams = <uint64_t*>malloc(self.n * sizeof(uint64_t))
+        self.legal = <int16_t*>malloc(self.n * MAX_ACTIONS * sizeof(int16_t))
+        self.n_legal = <int16_t*>malloc(self.n * sizeof(int16_t))
+        self.legal_bits = <uint64_t*>malloc(self.n * MASK_WORDS * sizeof(uint64_t))
+        self.finished = <long long*>malloc(self.n * sizeof(long long))
+        if (not self.states or not self.deals or not self.streams or not self.legal or not self.n_legal
+                or not self.legal_bits or not self.finished):
+            raise MemoryError(f"n: no memory for {self.n} games")
+        self.ready = False
+
+    def __dealloc__(self):
+        free(self.states)
+        free(self.deals)
+        free(self.streams)
+        free(self.legal)
+        free(self.n_legal)
+        free(self.legal_bits)
+        free(self.finished)
+
+    cdef int _check(self, float[:, ::1] obs, int8_t[:, ::1] mask, int8_t[::1] to_move) except -1:
+        if obs.shape[0] != self.n or obs.shape[1] != self.observation_size:
+            raise ValueError(f"observations: must be {self.n} x {self.observation_size}, not "
+                             f"{obs.shape[0]} x {obs.shape[1]}")
+        if mask.shape[0] != self.n or mask.shape[1] != self.n_actions:
+            raise ValueError(f"masks: must be {self.n} x {self.n_actions}, not {mask.shape[0]} x {mask.shape[1]}")
+        if to_move.shape[0] != self.n:
+            raise ValueError(f"to_move: must hold {self.n} entries, not {to_move.shape[0]}")
+        return 0
+
+    cdef int _refresh(self, int i, float* obs, int8_t* mask, int8_t* to_move) noexcept nogil:
+        """Slot ``i``'s legal actions, mask, observation and mover, after a move or a deal; the legal code
+        missing from the table, or -1."""
+        cdef CState* s = &self.states[i]
+        cdef int16_t* legal = &self.legal[i * MAX_ACTIONS]
+        cdef uint64_t* bits = &self.legal_bits[i * MASK_WORDS]
+        cdef int k, missing, n = write_mask(s, &self.table.t, mask, legal, &missing)
+        self.n_legal[i] = n
+        memset(bits, 0, MASK_WORDS * sizeof(uint64_t))
+        for k in range(n):
+            bits[legal[k] >> 6] |= 1ULL << (legal[k] & 63)
+        observe_state(s, &self.layout, s.to_move, obs)
+        to_move[i] = s.to_move
+        return missing
+
+    cdef inline void _deal(self, int i) noexcept nogil:
+        deal_state(&self.states[i], &self.board.tables, self.players, self.preset, sm_next(&self.deals[i]),
+                   self.kind, self.with_gods)
+
+    def reset(self, float[:, ::1] obs not None, int8_t[:, ::1] mask not None, int8_t[::1] to_move not None):
+        """Deal every slot's first game again (the streams start over) and write the arrays."""
+        cdef int i, missing = -1, m
+        self._check(obs, mask, to_move)
+        with nogil:
+            for i in range(self.n):
+                self.deals[i] = self.seed0 + <uint64_t>i
+                self.streams[i] = (self.seed0 + <uint64_t>i) ^ C_PLAYOUT_SALT
+                self.finished[i] = 0
+                self._deal(i)
+                m = self._refresh(i, &obs[i, 0], &mask[i, 0], &to_move[0])
+                if m >= 0:
+                    missing = m
+        self.ready = True
+        if missing >= 0:
+            raise ValueError(f"action {missing}: legal but not in the table, which is another rule set's")
+
+    def step(self, const int64_t[::1] actions not None, float[:, ::1] obs not None, int8_t[:, ::1] mask not None,
+             float[:, ::1] rewards not None, int8_t[::1] done not None, int8_t[::1] to_move not None):
+        """Play ``actions[i]`` (an index of the table) in slot ``i``, for every slot, and write the arrays.
+
+        Every action is checked first: ValueError naming the first slot whose action is not legal there,
+        and then no game has moved."""
+        cdef int i, p, missing = -1, m, bad = -1
+        cdef long long a
+        cdef CState* s
+        self._check(obs, mask, to_move)
+        if actions.shape[0] != self.n:
+            raise ValueError(f"actions: must hold {self.n} entries, one per game, not {actions.shape[0]}")
+        if rewards.shape[0] != self.n or rewards.shape[1] != self.players:
+            raise ValueError(f"rewards: must be {self.n} x {self.players}, not {rewards.shape[0]} x "
+                             f"{rewards.shape[1]}")
+        if done.shape[0] != self.n:
+            raise ValueError(f"done: must hold {self.n} entries, not {done.shape[0]}")
+        if not self.ready:
+            raise ValueError("step: reset the batch first")
+        with nogil:
+            for i in range(self.n):
+                a = actions[i]
+                if a < 0 or a >= self.n_actions or not (self.legal_bits[i * MASK_WORDS + (a >> 6)] >> (a & 63)) & 1:
+                    bad = i
+                    break
+        if bad >= 0:
+            a = actions[bad]
+            legal = [self.legal[bad * MAX_ACTIONS + i] for i in range(self.n_legal[bad])]
+            shown = ", ".join(str(x) for x in legal[:12]) + (", ..." if len(legal) > 12 else "")
+            if not 0 <= a < self.n_actions:
+                raise ValueError(f"actions[{bad}]: {a} is no action; the actions are 0 to {self.n_actions - 1}")
+            raise ValueError(f"actions[{bad}]: {a} is not legal in game {bad}, where seat "
+                             f"{self.states[bad].to_move} may play {shown}")
+        with nogil:
+            for i in range(self.n):
+                s = &self.states[i]
+                apply_move(s, self.table.t.codes[actions[i]])
+                for p in range(self.players):
+                    rewards[i, p] = 0.0
+                done[i] = s.round == ROUND_OVER
+                if done[i]:
+                    if s.winner >= 0:
+                        rewards[i, s.winner] = 1.0
+                    self.finished[i] += 1
+                    self._deal(i)
+                m = self._refresh(i, &obs[i, 0], &mask[i, 0], &to_move[0])
+                if m >= 0:
+                    missing = m
+        if missing >= 0:
+            raise ValueError(f"action {missing}: legal but not in the table, which is another rule set's")
+
+    def random_actions(self, int64_t[::1] out not None):
+        """Write into ``out`` a uniformly random legal action (index) for every slot, from the slot's move
+        stream: ``legal[below(len(legal))]`` of its legal indices, ascending."""
+        cdef int i
+        if out.shape[0] != self.n:
+            raise ValueError(f"out: must hold {self.n} entries, one per game, not {out.shape[0]}")
+        if not self.ready:
+            raise ValueError("random_actions: reset the batch first")
+        with nogil:
+            for i in range(self.n):
+                out[i] = self.legal[i * MAX_ACTIONS + sm_below(&self.streams[i], self.n_legal[i])]
+
+    def state(self, index):
+        """A copy of the state of slot ``index`` (a ``CoreState``)."""
+        cdef int i = _as_int(index, "game", 0, self.n - 1)
+        cdef CoreState out = CoreState._blank(self.board)
+        if not self.ready:
+            raise ValueError("state: reset the batch first")
+        out.st = self.states[i]
+        return out
+
+    def finished_games(self, index):
+        """How many games slot ``index`` has finished since ``reset``."""
+        return self.finished[_as_int(index, "game", 0, self.n - 1)]

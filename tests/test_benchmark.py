@@ -185,6 +185,9 @@ def test_bench_quick_json_has_the_documented_keys(quick_json):
             assert quick_json[key] > 0, key
     for key in ("playouts_per_s", "moves_per_s", "reference_ratio"):
         assert quick_json[key] > 0
+    if B.pettingzoo_installed():  # random play for learning: the AEC loop and the batched API (docs/pettingzoo.md)
+        assert quick_json["aec_steps_per_s"] > 0 and quick_json["batch_steps_per_s"] > quick_json["aec_steps_per_s"]
+        assert quick_json["batch_games"] == B.QUICK.batch_slots
     assert quick_json["moves_per_s"] > quick_json["playouts_per_s"]
     assert quick_json["ismcts_iterations_per_s"] > 0
     assert quick_json["signature"] == B.signature()
@@ -193,7 +196,7 @@ def test_bench_quick_json_has_the_documented_keys(quick_json):
     assert quick_json["quick"] is True
     assert set(quick_json["targets"]) == set(B.bench_targets()) == {
         "playouts_per_s", "determinisations_per_s", "reference_ratio", "ismcts_iterations_per_s",
-        "kahuna_playouts_per_s"}
+        "kahuna_playouts_per_s", "batch_steps_per_s"}
 
 
 def test_bench_prints_a_table_for_people(monkeypatch):
@@ -205,6 +208,7 @@ def test_bench_prints_a_table_for_people(monkeypatch):
     assert result.exit_code == 0, result.output
     out = result.stdout
     for fragment in ("games/s", "reference_ratio", "determinisations", "ISMCTS, 20 iterations", "3p-start",
+                     "the PettingZoo AEC loop", "the batched API, 1024 games a call",
                      f"signature: {B.signature()} moves in 32 seeded games"):
         assert fragment in out, fragment
     assert result.stderr == ""  # progress lines only for the full run

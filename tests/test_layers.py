@@ -13,9 +13,11 @@ part            may import, of kanaloa
 ``openspiel``   ``rules``, ``position``, ``openspiel``, ``errors`` (the games
                 registered with OpenSpiel, ``kanaloa.openspiel``, and what
                 every game's OpenSpiel face shares)
+``pettingzoo``  ``rules``, ``pettingzoo``, ``errors`` (every game as a PettingZoo
+                environment, and many games stepped together in C)
 ``play``        ``rules``, ``position``, ``search``, ``openspiel``, ``play``,
                 ``errors``
-``tools``       all of ``play``'s, and ``tools``
+``tools``       all of ``play``'s, ``pettingzoo`` and ``tools``
 ``interfaces``  all of ``tools``', and ``interfaces``
 ==============  ==============================================================
 
@@ -35,7 +37,8 @@ part            may import, of kanaloa
   annotations, compiled at install (``setup.py``); ``starlette`` and
   ``uvicorn`` in ``interfaces`` (the web app of ``kanaloa serve``);
   ``pyspiel`` and ``numpy`` (the optional extra ``openspiel``) in
-  ``openspiel``, and ``open_spiel`` and ``numpy`` in ``play`` (OpenSpiel's
+  ``openspiel``; ``pettingzoo``, ``gymnasium`` and ``numpy`` (the optional
+  extra ``pettingzoo``) in ``pettingzoo``; ``open_spiel`` and ``numpy`` in ``play`` (OpenSpiel's
   own bots, imported when they play), ``matplotlib`` (the optional extra
   ``report``) in ``play`` (the balance report's plots, imported when one is
   drawn), and ``numpy`` in ``tools`` (fitting the
@@ -68,16 +71,17 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "kanaloa"
 
-LAYERS = ("rules", "position", "search", "openspiel", "play", "tools", "interfaces")
+LAYERS = ("rules", "position", "search", "openspiel", "pettingzoo", "play", "tools", "interfaces")
 MAY_IMPORT: dict[str, set[str]] = {
     "errors": set(),
     "rules": {"rules", "errors"},
     "position": {"rules", "position", "errors"},
     "search": {"search"},
     "openspiel": {"rules", "position", "openspiel", "errors"},
+    "pettingzoo": {"rules", "pettingzoo", "errors"},
     "play": {"rules", "position", "search", "openspiel", "play", "errors"},
-    "tools": {"rules", "position", "search", "openspiel", "play", "tools", "errors"},
-    "interfaces": {"rules", "position", "search", "openspiel", "play", "tools", "interfaces", "errors"},
+    "tools": {"rules", "position", "search", "openspiel", "pettingzoo", "play", "tools", "errors"},
+    "interfaces": {"rules", "position", "search", "openspiel", "pettingzoo", "play", "tools", "interfaces", "errors"},
     "top": {"rules"},  # kanaloa/__init__.py: load_game, lazily
     "data": set(),  # kanaloa.boards, kanaloa.examples
     "main": {"interfaces"},  # kanaloa/__main__.py
@@ -86,6 +90,7 @@ OUTSIDE: dict[str, set[str]] = {  # what a part may import beyond the standard l
     "rules": {"kanaloa_core", "cannonball_core"},
     "search": {"cython"},
     "openspiel": {"pyspiel", "numpy"},
+    "pettingzoo": {"pettingzoo", "gymnasium", "numpy"},
     "play": {"distributed", "cython", "open_spiel", "numpy", "matplotlib"},
     "tools": {"click", "numpy"},
     "interfaces": {"click", "starlette", "uvicorn"},
@@ -99,7 +104,7 @@ CYTHON = {"libc", "cpython", "cython"}  # cimports of the .pyx
 # to the layer named here, and follows that layer's rules.  A module not listed belongs to no part and fails.
 GAME_PACKAGES: dict[str, dict[str, str]] = {
     "cannonball": {"": "rules", "state": "rules", "island": "rules", "reference": "rules", "core": "rules",
-                   "ruleset": "rules", "position": "position", "spiel": "openspiel",
+                   "ruleset": "rules", "tensor": "rules", "position": "position", "spiel": "openspiel",
                    "format": "position",
                    "search": "play", "hint": "play", "greedy": "play", "cut": "play", "cut_fit": "play",
                    "bench": "tools", "display": "interfaces",

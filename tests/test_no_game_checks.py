@@ -1,7 +1,7 @@
 """No layer above the rules knows which game it serves: it asks the rule set (``kanaloa.rules.ruleset``).
 
 Every module of ``src/kanaloa`` above ``rules`` (``position``, ``search``,
-``openspiel``, ``play``, ``tools``, ``interfaces``) and the web page's
+``openspiel``, ``pettingzoo``, ``play``, ``tools``, ``interfaces``) and the web page's
 scripts are read, and any of these fails the test, naming the file and line:
 
 - a **rule-set constant** (``GAME_KAHUNA``, ``GODS_ISLANDS``, ``TWO_PLAYERS``,
@@ -33,7 +33,7 @@ from test_layers import GAME_PACKAGES, MODULES, imports_of, module_name, part_of
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "kanaloa"
-ABOVE_RULES = ("position", "search", "openspiel", "play", "tools", "interfaces")
+ABOVE_RULES = ("position", "search", "openspiel", "pettingzoo", "play", "tools", "interfaces")
 SCRIPTS = PACKAGE / "interfaces" / "web" / "static"
 
 # The constants of kanaloa.rules.state (and kanaloa.rules.ruleset's tables) that belong to one game or variant.
@@ -175,7 +175,7 @@ def test_the_script_checker_finds_a_planted_check():
 # ``test_layers.GAME_PACKAGES`` names for it).
 FACE_LAYERS = {"position": "position", "search": "play", "hint": "play", "greedy": "play", "display": "interfaces",
                "svg": "interfaces", "openspiel": "openspiel", "bench": "tools", "files": "rules",
-               "web": "interfaces", "cutfit": "play"}
+               "web": "interfaces", "tensor": "rules", "cutfit": "play"}
 
 
 def test_every_face_has_a_layer():

@@ -15,13 +15,15 @@ from .reference import ReferenceState
 
 CoreState: Any
 CutModel: Any
+observation_layout: Any  # the fields of a seat's observation (kanaloa.cannonball.tensor)
 try:
     import cannonball_core
 except ImportError:  # pragma: no cover - depends on how the checkout was installed
-    CoreState = CutModel = None
+    CoreState = CutModel = observation_layout = None
 else:
     CoreState = cannonball_core.CoreState
     CutModel = cannonball_core.CutModel
+    observation_layout = cannonball_core.observation_layout
 
 
 def default_engine() -> Any:

@@ -297,6 +297,11 @@ class CannonballPosition:
             return NotImplemented
         return self.players == other.players and self.data == other.data
 
+    def _repr_svg_(self) -> str:
+        """The position's SVG picture (the game's ``svg`` face), which Jupyter shows for a position."""
+        svg: str = self.ruleset.game_type.face("svg")(self)
+        return svg
+
     def __repr__(self) -> str:
         moving = "game over" if self.is_over else f"{self.to_move} to move"
         return f"<CannonballPosition {', '.join(self.players)}, round {self.round!r}, {moving}, {self.engine}>"

@@ -55,14 +55,11 @@ from .ruleset import GAME, CannonballRules
 from .state import (
     BLOCKADES,
     CANNONS,
-    END,
     FORTS,
-    LAND,
-    PASS,
     ROAD_TILES,
     CannonballData,
-    encode,
 )
+from .tensor import action_codes
 
 __all__ = ["GAME_TYPE", "NAME", "CannonballSpielGame", "CannonballSpielState", "game_for", "max_game_length"]
 
@@ -73,9 +70,6 @@ NAME = spiel_name(GAME)
 GAME_TYPE = spiel_game_type(game_type(GAME), chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
                             information=pyspiel.GameType.Information.PERFECT_INFORMATION,
                             utility=pyspiel.GameType.Utility.CONSTANT_SUM)
-
-# The kinds of action that name a space (LAND ... BLOCKADE_BUILD), numbered 0 to END - 1.
-SPACE_KINDS = range(LAND, END)
 
 
 def max_game_length(players: int, columns: int, rows: int) -> int:
@@ -116,8 +110,7 @@ class CannonballSpielGame(RegisteredGame):
         self.start = start
         self.countries = rules.countries
         self.spaces = start.spaces
-        self.codes = [encode(kind, space) for kind in SPACE_KINDS for space in range(self.spaces)]
-        self.codes += [encode(END), encode(PASS)]
+        self.codes = action_codes(self.spaces)  # the numbering of the game's tensor face too
         self.ids = {code: action for action, code in enumerate(self.codes)}
         info = pyspiel.GameInfo(
             num_distinct_actions=len(self.codes),

@@ -65,6 +65,7 @@ from ..rules.reference import reshuffle_knowledge, seen_leave_deck
 from ..rules.registry import GameType, game_types
 from ..rules.ruleset import Ruleset
 from ..rules.state import StateData
+from ..rules.tensor import action_codes
 from . import GameRef, RegisteredGame, player_action_ids, register_game, spiel_game_type, spiel_name, spiel_params
 
 __all__ = ["SpielGame", "SpielState", "core_returns", "family_game_type", "game_for", "served_games"]
@@ -85,29 +86,9 @@ def served_games() -> list[GameType]:
 
 
 def action_universe(rs: Ruleset) -> list[int]:
-    """Every action code a game of rule set ``rs`` can use, ascending (``kanaloa.rules.actions``)."""
-    board, jokers = rs.board, rs.joker is not None
-    slots = (0, 1) if rs.pairs else (0,)  # a build's color slot: two where each player plays two colors (R15.3)
-    combos = (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB) + ((A.SWAP_JA, A.SWAP_JB, A.SWAP_JJ) if jokers else ())
-    codes = set()
-    for k, (a, b) in enumerate(board.links):
-        for slot in slots:
-            for paid in (a, b) + ((A.JOKER,) if jokers else ()):
-                codes.add(A.encode(A.PLACE, k, paid | slot << A.SLOT_BIT))
-            for combo in combos:
-                codes.add(A.encode(A.SWAP, k, combo | slot << A.SLOT_BIT))
-        for combo in (A.SWAP_AA, A.SWAP_AB, A.SWAP_BB) if rs.removal_pays else (0,):  # R16.3: a removal pays two
-            codes.add(A.encode(A.REMOVE, k, combo))
-    for x in range(board.n_islands):
-        codes.update((A.encode(A.DISCARD, x), A.encode(A.TAKE, x), A.encode(A.REVEAL, x)))
-    codes.update((A.encode(A.DRAW), A.encode(A.END), A.encode(A.PASS)))
-    if rs.tokens:
-        codes.update((A.encode(A.PELE), A.encode(A.LONO)))
-        for seat in range(rs.players):
-            codes.add(A.encode(A.KU, seat))
-            for x in range(board.n_islands):
-                codes.update((A.encode(A.STEAL, x), A.encode(A.GIVE, x, seat)))
-    return sorted(codes)
+    """Every action code a game of rule set ``rs`` can use, ascending: the numbering of the game's ``tensor``
+    face too (``kanaloa.rules.tensor.action_codes``), so an action is the same number in both."""
+    return action_codes(rs)
 
 
 class SpielGame(RegisteredGame):

@@ -50,6 +50,7 @@ only in cards the mover cannot see give the same hint for the same seed.
 from __future__ import annotations
 
 import dataclasses
+import html
 import math
 import random
 import time
@@ -185,6 +186,26 @@ class Hint:
             "nodes": self.nodes,
             "interrupted": self.interrupted,
         }
+
+
+    def _repr_html_(self) -> str:
+        """The hint as a small table, which Jupyter shows for a hint: the move and its plan, then each
+        candidate's visits, win chance with its 95% interval, and whether it is about equal to the best."""
+        esc = html.escape
+        rows = []
+        for c in self.candidates:
+            low, high = c.interval
+            mark = "proven win" if c.proven else ("about equal" if c.about_equal else "")
+            best = c.move == self.move
+            cells = [f"<b>{esc(c.move)}</b>" if best else esc(c.move), f"{c.visits:,}", f"{100 * c.win:.1f}%",
+                     f"{100 * low:.1f}-{100 * high:.1f}%", esc(mark)]
+            rows.append("<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>")
+        head = "".join(f"<th>{h}</th>" for h in ("move", "visits", "win", "95% interval", ""))
+        stopped = ", interrupted" if self.interrupted else ""
+        caption = (f"hint: <b>{esc(self.move)}</b>; plan {esc(' '.join(self.plan))} "
+                   f"({self.iterations:,} iterations, {self.seconds:.1f} s{stopped})")
+        return (f"<table class=\"kanaloa-hint\"><caption>{caption}</caption><thead><tr>{head}</tr></thead>"
+                f"<tbody>{''.join(rows)}</tbody></table>")
 
 
 def _rounded(points: dict[str, float]) -> dict[str, float]:

@@ -624,6 +624,11 @@ class Position:
         """``to_json()`` as indented, stable JSON text (short lists and objects on one line)."""
         return dumps(self.to_json())
 
+    def _repr_svg_(self) -> str:
+        """The position's SVG picture (the game's ``svg`` face), which Jupyter shows for a position."""
+        svg: str = self.ruleset.game_type.face("svg")(self)
+        return svg
+
     def __repr__(self) -> str:
         who = f"seen by {self.viewer}" if self._viewer is not None else "full"
         moving = "game over" if self.is_over else f"{self.to_move} to move"

@@ -50,6 +50,14 @@ face          what it is
               ``kanaloa.interfaces.web.face.WebFace``, with the page's module for the
               game, the keys of a view that are the game's own, its request values
               and its data files
+``tensor``    the game as numbers, for learning (``kanaloa.pettingzoo``):
+              ``tensor(ruleset)`` gives its fixed action space (``codes``, the action
+              codes numbered densely, ``action_of``/``code_of``), its observation
+              (``fields``, ``observation_size``, ``observe(state, viewer, out)``: what
+              that seat knows, as its viewer position does), ``legal_mask(state,
+              out)``, ``returns(state)``, ``deal(seed)`` (a state of its core) and
+              ``batch(n, seed)``: ``n`` games stepped together in its compiled core
+              (None for a game without one); ``describe()`` lists the fields
 ``cutfit``    what fitting the models of rollouts cut short needs of the game: a
               ``kanaloa.play.evaluation.Fitting`` (its models file's rule sets, sample
               games, a check of an entry), which ``python -m kanaloa.tools.cutfit`` fits;
@@ -121,7 +129,8 @@ from ..cannonball.ruleset import load as load_cannonball
 from ..errors import brief
 from .ruleset import KAHUNA_GAME, KANALOA_GAME, Parameter, ParameterError, Ruleset, make_ruleset, parameters
 
-FACES = ("position", "search", "hint", "greedy", "display", "svg", "openspiel", "bench", "files", "web", "cutfit")
+FACES = ("position", "search", "hint", "greedy", "display", "svg", "openspiel", "bench", "files", "web", "tensor",
+         "cutfit")
 OPTIONAL_FACES = ("cutfit",)  # faces a game may lack (see the table above)
 
 # The Kanaloa family's faces: both of its games are served by the same modules, which ask the rule set.
@@ -135,6 +144,7 @@ _FAMILY_FACES = {
     "openspiel": "kanaloa.openspiel.family:game_for",
     "files": "kanaloa.rules.board:BOARD_FILES",
     "web": "kanaloa.interfaces.web.family:FAMILY_WEB",
+    "tensor": "kanaloa.rules.tensor:FamilyTensor",
     "cutfit": "kanaloa.play.cut_fit:FAMILY_FIT",
 }
 
@@ -218,6 +228,7 @@ REGISTERED: tuple[GameType, ...] = (
               "bench": "kanaloa.cannonball.bench:workloads",
               "files": "kanaloa.cannonball.island:TILE_FILES",
               "web": "kanaloa.cannonball.web:WEB",
+              "tensor": "kanaloa.cannonball.tensor:CannonballTensor",
               "cutfit": "kanaloa.cannonball.cut_fit:CANNONBALL_FIT"},
              examples=({"players": 2}, {"players": 3}, {"players": 4})),
 )

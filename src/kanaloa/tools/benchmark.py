@@ -352,6 +352,9 @@ class Budget:
     op_calls: int  # calls per timed batch of a single operation
     ratio_games_small: int | None = None  # games of the smaller same-games batches; default ratio_games // 4
     openspiel_iterations: int = 100  # OpenSpiel's ISMCTS on the same position (with the extra openspiel)
+    aec_steps: int = 2000  # steps of random play through the PettingZoo AEC environment per timed run
+    batch_slots: int = 1024  # games of the batched API (GameBatch) held and stepped together
+    batch_calls: int = 50  # steps of all of them per timed run
 
     @property
     def games_small(self) -> int:
@@ -363,10 +366,11 @@ PHASES = ("start", "mid-round-1", "round-2", "final")  # the phases of the refer
 PLAYERS = (3, 4)  # the player counts of the reference positions
 
 QUICK = Budget(batch_games=500, ratio_games=100, runs=3, seconds=0.1, reference_runs=1, ismcts_iterations=1000,
-               ismcts_runs=1, positions=((4, "mid-round-1"),), op_calls=500, openspiel_iterations=100)
+               ismcts_runs=1, positions=((4, "mid-round-1"),), op_calls=500, openspiel_iterations=100,
+               aec_steps=2000, batch_slots=1024, batch_calls=20)
 FULL = Budget(batch_games=2000, ratio_games=400, runs=5, seconds=1.0, reference_runs=2, ismcts_iterations=5000,
               ismcts_runs=3, positions=tuple((p, phase) for p in PLAYERS for phase in PHASES), op_calls=2000,
-              openspiel_iterations=500)
+              openspiel_iterations=500, aec_steps=20000, batch_slots=1024, batch_calls=200)
 
 
 # -- the report -------------------------------------------------------------------
@@ -671,13 +675,14 @@ def kanaloa_workloads(game: GameType) -> GameBench:
             Signature("signature_gods", "signature with the gods", "R14",
                       tuple(rules(players=p, gods=True) for p in (3, 4))),
         ),
-        probe=Probe(_measure_search, _write_search),
+        probe=Probe(_measure_family, _write_family),
         # The issue's targets, on one core: key -> smallest acceptable figure.
         targets={
             "playouts_per_s": 20_000,
             "determinisations_per_s": 200_000,
             "reference_ratio": 100,
             "ismcts_iterations_per_s": 50_000,  # issue 9: the search behind hints, per core
+            "batch_steps_per_s": 1_000_000,  # issue 31: random play through the batched API, per core
         },
     )
 
@@ -895,6 +900,90 @@ def _time_operations(position: BenchPosition, budget: Budget) -> dict[str, float
     viewer = position.data.to_move
     ops["determinise"] = n / best_time(_calls(lambda: state.determinise(viewer, 1), n), budget.runs, seconds)
     return ops
+
+
+def _measure_family(budget: Budget, say: Say) -> tuple[dict[str, float | None], dict[str, dict[str, float | None]]]:
+    """The family's probe: the search's figures (``_measure_search``) and random play for learning."""
+    fig, positions = _measure_search(budget, say)
+    fig.update(_measure_learning(budget, say))
+    return fig, positions
+
+
+def _write_family(f: Mapping[str, float | None], t: Table) -> None:
+    _write_search(f, t)
+    _write_learning(f, t)
+
+
+def pettingzoo_installed() -> bool:
+    """Whether the optional extra pettingzoo (PettingZoo, Gymnasium, NumPy) is installed."""
+    import importlib.util
+
+    return all(importlib.util.find_spec(m) is not None for m in ("pettingzoo", "gymnasium", "numpy"))
+
+
+LEARNING_RULES = {"players": 4}  # the rule set random play for learning is timed on (Kanaloa)
+LEARNING_SEED = 1
+
+
+def aec_random_steps(env: Any, steps: int, seed: int) -> int:
+    """Play ``steps`` steps of uniformly random legal actions through the PettingZoo AEC environment ``env``
+    as a learner's loop does (``last()``, the mask, ``step``), games dealt from ``seed`` on, the actions from
+    ``SplitMix64(seed)``; return the steps played (the finished agents' steps not counted)."""
+    import numpy
+
+    stream = SplitMix64(seed)
+    env.reset(seed=seed)
+    played = 0
+    while played < steps:
+        for _agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = numpy.flatnonzero(obs["action_mask"])
+            env.step(int(legal[stream.below(len(legal))]))
+            played += 1
+            if played >= steps:
+                break
+        else:
+            env.reset()
+    return played
+
+
+def batch_random_steps(batch: Any, calls: int) -> int:
+    """Step every game of ``batch`` (a ``GameBatch``) ``calls`` times with random legal actions drawn in C;
+    return the steps played (games x calls)."""
+    for _ in range(calls):
+        batch.step(batch.random_actions())
+    steps: int = batch.n * calls
+    return steps
+
+
+def _measure_learning(budget: Budget, say: Say) -> dict[str, float | None]:
+    """Steps per second of random play through the AEC environment and through the batched API (Kanaloa with
+    ``LEARNING_RULES``), with the extra pettingzoo; None without it."""
+    if not pettingzoo_installed():
+        return {"aec_steps_per_s": None, "batch_steps_per_s": None}
+    from ..pettingzoo import GameBatch, make_env
+
+    say(f"random play through the PettingZoo AEC environment, {budget.aec_steps} steps")
+    env = make_env(FAMILY_GAME, **LEARNING_RULES)
+    aec = budget.aec_steps / best_time(lambda: aec_random_steps(env, budget.aec_steps, LEARNING_SEED),
+                                       budget.runs, budget.seconds)
+    say(f"random play through the batched API, {budget.batch_slots} games x {budget.batch_calls} steps")
+    batch = GameBatch(FAMILY_GAME, budget.batch_slots, LEARNING_SEED, **LEARNING_RULES)
+    steps = budget.batch_slots * budget.batch_calls
+    batched = steps / best_time(lambda: batch_random_steps(batch, budget.batch_calls), budget.runs, budget.seconds)
+    return {"aec_steps_per_s": aec, "batch_steps_per_s": batched, "batch_games": budget.batch_slots}
+
+
+def _write_learning(f: Mapping[str, float | None], t: Table) -> None:
+    games = f.get("batch_games")
+    note = "" if f.get("aec_steps_per_s") is not None else "needs the extra pettingzoo"
+    t.heading("Random play for learning (Kanaloa, 4 players; kanaloa.pettingzoo, docs/pettingzoo.md)")
+    t.row("the PettingZoo AEC loop (last, mask, step)", f.get("aec_steps_per_s"), "steps/s", note)
+    t.row(f"the batched API, {int(games) if games else '-'} games a call", f.get("batch_steps_per_s"), "steps/s",
+          note or "observations, masks, rewards and done flags", "batch_steps_per_s")
 
 
 def _write_search(f: Mapping[str, float | None], t: Table) -> None:
