@@ -25,7 +25,10 @@ if TYPE_CHECKING:
 PLAY_KINDS = (A.PLACE, A.SWAP, A.REMOVE)
 CARD_VALUE = 0.6  # a card in hand: roughly what one bridge toward a majority is worth
 PROGRESS = 0.5  # credit per bridge toward a majority not yet reached
-STRONGER_COLOR = 0.25  # R15.5: weight of a player's stronger color beside its weaker one (two players)
+# R15.5: the weight of a player's stronger color beside its weaker one (two players).  At 0.25 a first bridge of
+# either color (its PROGRESS on both islands, times this weight) was worth less than the card it costs, so the
+# bot never built: docs/strength.md, experiment 29.
+STRONGER_COLOR = 0.5
 ISLAND_VALUE = 1.5  # where scorings count islands (R16.6, R16.7): an island controlled counts towards each left
 # Might of the Gods (R14): what an unused token is worth beside a card in hand (KANE is never owned).
 TOKEN_VALUE = (0.0, 1.2 * CARD_VALUE, CARD_VALUE, CARD_VALUE, CARD_VALUE)
