@@ -157,17 +157,11 @@ class _Game:
         return {a: {"seat_name": names[s]} for s, a in enumerate(self.agents_all)}
 
 
-class GameEnv(AECEnv):
-    """A registered game as a PettingZoo AEC environment (module docstring).
+class _Holder:
+    """What both environments keep of their game: the ``_Game``, the metadata, the render mode, the agents."""
 
-    ``GameEnv("kanaloa", players=3, gods=True)``: the game's name and its registry parameters (``kanaloa
-    games``), then ``render_mode``, ``max_cycles`` and ``illegal_reward``.  A bad parameter is a ValueError
-    naming it.
-    """
-
-    def __init__(self, game: str, render_mode: str | None = None, max_cycles: int | None = None,
-                 illegal_reward: float = ILLEGAL_REWARD, **params: Any) -> None:
-        super().__init__()
+    def _hold(self, game: str, render_mode: str | None, max_cycles: int | None, illegal_reward: float,
+              params: dict[str, Any]) -> None:
         self._game = _Game(game, render_mode, max_cycles, illegal_reward, params)
         self.metadata = self._game.metadata()
         self.render_mode = render_mode
@@ -178,6 +172,20 @@ class GameEnv(AECEnv):
     def ruleset(self) -> Any:
         """The rule set played."""
         return self._game.ruleset
+
+
+class GameEnv(_Holder, AECEnv):
+    """A registered game as a PettingZoo AEC environment (module docstring).
+
+    ``GameEnv("kanaloa", players=3, gods=True)``: the game's name and its registry parameters (``kanaloa
+    games``), then ``render_mode``, ``max_cycles`` and ``illegal_reward``.  A bad parameter is a ValueError
+    naming it.
+    """
+
+    def __init__(self, game: str, render_mode: str | None = None, max_cycles: int | None = None,
+                 illegal_reward: float = ILLEGAL_REWARD, **params: Any) -> None:
+        super().__init__()
+        self._hold(game, render_mode, max_cycles, illegal_reward, params)
 
     @property
     def tensor(self) -> Any:
@@ -244,21 +252,13 @@ class GameEnv(AECEnv):
         """Nothing to let go of: the game lives in this process."""
 
 
-class GameParallelEnv(ParallelEnv):
+class GameParallelEnv(_Holder, ParallelEnv):
     """A registered game through PettingZoo's parallel API (module docstring); the same parameters as
     ``GameEnv``."""
 
     def __init__(self, game: str, render_mode: str | None = None, max_cycles: int | None = None,
                  illegal_reward: float = ILLEGAL_REWARD, **params: Any) -> None:
-        self._game = _Game(game, render_mode, max_cycles, illegal_reward, params)
-        self.metadata = self._game.metadata()
-        self.render_mode = render_mode
-        self.possible_agents = list(self._game.agents_all)
-        self.agents: list[str] = []
-
-    @property
-    def ruleset(self) -> Any:
-        return self._game.ruleset
+        self._hold(game, render_mode, max_cycles, illegal_reward, params)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._game.observation_spaces[agent]
