@@ -352,7 +352,7 @@ def test_simulate_help_and_the_simulations_page_list_every_bot_and_key():
     shown = run("simulate", "--help").stdout
     assert "Bot specs:" in shown
     assert " ".join(text.split()) in " ".join(shown.split())
-    page = (Path(__file__).resolve().parents[1] / "docs" / "simulations.md").read_text("utf-8")
+    page = (Path(__file__).resolve().parents[1] / "docs/simulations.md").read_text("utf-8")
     assert "\n".join(line.rstrip() for line in text.splitlines()) in page
 
 

@@ -1,14 +1,20 @@
 """The docs hold together: every relative link in README.md and docs/*.md
 resolves to a file of the repository (and its anchor to a heading there),
 no doc, module or test names a Markdown file the repository does not have,
-every rule id the program or the docs mention (R7, R14.2, ...) is defined in
-docs/rules.md, and docs/commands.md lists the JSON keys the command prints.
+every rule id the program or the docs mention (R7, R14.2, ...) is defined on
+one of the rule pages (docs/rules.md and docs/rules-*.md), docs/commands.md
+and docs/records.md list the JSON keys the command prints, the site builds
+with MkDocs in strict mode (offline: a broken link or anchor, a page left out
+of the navigation or an API entry that cannot be found fails it), and the
+README stays a short entry with its links into the site.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +23,8 @@ from cli_helpers import run
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules.md"
+# The rule pages: Kanaloa's (R1-R13) and one a rule set (R14 the gods, R15 two players, R16 Kahuna, R20 ...).
+RULE_PAGES = [RULES, *sorted((ROOT / "docs").glob("rules-*.md"))]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 # Where the program prints or cites rule ids: messages, docstrings, comments.
 SOURCES = [*sorted((ROOT / "src" / "kanaloa").rglob("*.py")), ROOT / "kanaloa_core.pyx"]
@@ -121,8 +129,8 @@ def test_ci_runs_the_readmes_test_command_verbatim():
 
 
 def defined_rule_ids() -> tuple[set[str], set[str]]:
-    """(ids defined by a heading of docs/rules.md, ids reserved there as '- **R14** ...')."""
-    text = FENCE.sub("", RULES.read_text(encoding="utf-8"))
+    """(ids defined by a heading of a rule page, ids reserved there as '- **R14** ...')."""
+    text = "\n".join(FENCE.sub("", page.read_text(encoding="utf-8")) for page in RULE_PAGES)
     headed = {m.group(1) for m in re.finditer(r"^#{2,6}\s+(R\d+(?:\.\d+)?)\b", text, re.M)}
     reserved = {m.group(1) for m in re.finditer(r"^\s*[-*]\s+\*\*(R\d+(?:\.\d+)?)\*\*", text, re.M)}
     return headed, reserved
@@ -139,7 +147,7 @@ def mentioned_rule_ids() -> dict[str, list[str]]:
 
 
 def test_rules_md_defines_r1_to_r13_each_once():
-    text = FENCE.sub("", RULES.read_text(encoding="utf-8"))
+    text = "\n".join(FENCE.sub("", page.read_text(encoding="utf-8")) for page in RULE_PAGES)
     heads = re.findall(r"^#{2,6}\s+(R\d+)\b", text, re.M)
     assert len(heads) == len(set(heads)), f"a rule id has two headings: {heads}"
     numbers = sorted(int(h[1:]) for h in heads)
@@ -151,7 +159,7 @@ def test_every_rule_id_mentioned_is_defined_in_rules_md():
     headed, reserved = defined_rule_ids()
     assert not headed & reserved, f"ids both defined and reserved: {sorted(headed & reserved)}"
     undefined = {rid: where for rid, where in mentioned_rule_ids().items() if rid not in headed | reserved}
-    assert not undefined, "rule ids not defined in docs/rules.md: " + "; ".join(
+    assert not undefined, "rule ids not defined on the rule pages: " + "; ".join(
         f"{rid} ({', '.join(where[:3])}{', ...' if len(where) > 3 else ''})" for rid, where in sorted(undefined.items())
     )
 
@@ -167,17 +175,115 @@ def test_the_checks_see_links_anchors_and_ids():
     assert {"R4", "R7", "R10", "R13"} <= set(mentioned_rule_ids())
 
 
+def test_each_rule_set_has_its_rule_page_and_every_rule_page_is_reached_from_rules_md():
+    """docs/rules.md grows into pages: each rule set's ids are reserved on its own page, and on no other,
+    and rules.md links every page."""
+    reserved_on = {page.name: set(re.findall(r"^\s*[-*]\s+\*\*(R\d+(?:\.\d+)?)\*\*",
+                                             FENCE.sub("", page.read_text(encoding="utf-8")), re.M))
+                   for page in RULE_PAGES}
+    for page, rule in [("rules-gods.md", "R14"), ("rules-two-players.md", "R15"), ("rules-kahuna.md", "R16"),
+                       ("rules-cannonball.md", "R20")]:
+        assert rule in reserved_on[page], page
+        assert page in links(RULES), page
+    everywhere = [rid for ids in reserved_on.values() for rid in ids]
+    assert len(everywhere) == len(set(everywhere)), "a rule id is reserved on two pages"
+
+
+# -- the site ------------------------------------------------------------------------------------------------
+
+MKDOCS = ROOT / "mkdocs.yml"
+
+
+def nav_pages() -> list[str]:
+    """The pages mkdocs.yml's navigation lists, in order (``- Title: page.md`` lines)."""
+    return re.findall(r"^\s*-\s[^:\n]+:\s*(\S+\.md)\s*$", MKDOCS.read_text(encoding="utf-8"), re.M)
+
+
+def test_the_navigation_lists_every_page_once_and_only_pages_that_exist():
+    pages = nav_pages()
+    assert len(pages) == len(set(pages)), pages
+    assert sorted(pages) == sorted(p.name for p in (ROOT / "docs").glob("*.md"))
+    for page in ("index.md", "getting-started.md", "table-tutorial.md", "simulations.md", "balance.md",
+                 "benchmarks.md", "positions.md", "notation.md", "records.md", "web.md", "openspiel.md",
+                 "pettingzoo.md", "api.md", "architecture.md", "strength.md", "rules.md"):
+        assert page in pages, page
+
+
+def test_the_api_page_documents_the_main_entry_points():
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    entries = re.findall(r"^::: (\S+)", text, re.M)
+    for name in ("kanaloa.rules.registry.load_game", "kanaloa.position.api.Position", "kanaloa.play.hint.hint",
+                 "kanaloa.play.analysis", "kanaloa.play.records.GameRecord", "kanaloa.play.simulate.run_tournament",
+                 "kanaloa.pettingzoo.batch.GameBatch"):
+        assert name in entries, name
+
+
+def test_the_site_builds_in_strict_mode(tmp_path):
+    """mkdocs build --strict, as CI runs it: offline, from the repository's top; any warning fails it."""
+    pytest.importorskip("mkdocs", reason="the site needs the docs extra (pip install '.[docs]'), which test has")
+    pytest.importorskip("mkdocstrings")
+    site = tmp_path / "site"
+    env = {**__import__("os").environ, "PYTHONPATH": str(ROOT / "src")}
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)], cwd=ROOT,
+                          capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for page in nav_pages():
+        assert (site / page.replace(".md", ".html")).is_file(), page
+    api = (site / "api.html").read_text(encoding="utf-8")
+    assert 'id="kanaloa.position.api.Position"' in api and 'id="kanaloa.play.hint.hint"' in api
+
+
+def test_a_broken_link_fails_the_site(tmp_path):
+    """The strict build is no formality: a page linking to a heading that is not there stops it."""
+    pytest.importorskip("mkdocs", reason="the site needs the docs extra (pip install '.[docs]'), which test has")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n\nSee [the rules](rules.md#r99-no-such-rule).\n", encoding="utf-8")
+    (docs / "rules.md").write_text("# Rules\n\n## R1 The board\n", encoding="utf-8")
+    config = MKDOCS.read_text(encoding="utf-8").split("\nplugins:", 1)[0].split("\nnav:", 1)[0]
+    config = config.replace("  - docs_hooks.py", f"  - {ROOT / 'docs_hooks.py'}")
+    (tmp_path / "mkdocs.yml").write_text(config + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "r99-no-such-rule" in done.stdout + done.stderr
+
+
+def test_the_readme_is_a_short_entry_into_the_site():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.encode("utf-8")) <= 12 * 1024
+    headings = re.findall(r"^## (.+)$", readme, re.M)
+    for heading in ("Quick start", "Hints", "Simulations", "Seat advantage", "Benchmarks", "Documentation"):
+        assert heading in headings, heading
+    assert "docs/example-midgame.svg" in links(ROOT / "README.md")
+    linked = {target.partition("#")[0] for target in links(ROOT / "README.md")}
+    for page in ("docs/getting-started.md", "docs/table-tutorial.md", "docs/simulations.md", "docs/benchmarks.md",
+                 "docs/positions.md", "docs/notation.md", "docs/records.md", "docs/api.md", "docs/architecture.md"):
+        assert page in linked, page
+
+
+def test_github_slugs_and_the_sites_anchors_agree():
+    """The site's hook gives headings the anchors the link checks above compute."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from docs_hooks import github_slug
+    finally:
+        sys.path.remove(str(ROOT))
+    for heading in ("hint --json", "R7 Relative majority", "OpenSpiel's bots in simulate", "A player's summary"):
+        assert github_slug(heading) == slug(heading)
+
+
 # -- docs/commands.md: the JSON the command prints ------------------------------------------------
 
 COMMANDS = ROOT / "docs" / "commands.md"
 TABLE_KEY = re.compile(r"^\|\s*`([^`]+)`\s*\|", re.M)
 
 
-def documented_keys(heading: str) -> list[str]:
-    """The keys of the first table under ``heading`` in docs/commands.md, in order."""
-    text = COMMANDS.read_text(encoding="utf-8")
+def documented_keys(heading: str, page: str = "docs/commands.md") -> list[str]:
+    """The keys of the first table under ``heading`` in ``page`` (a path from the top; docs/commands.md by default)."""
+    text = (ROOT / page).read_text(encoding="utf-8")
     found = re.search(rf"^#+ {re.escape(heading)}\s*$", text, re.M)
-    assert found, f"docs/commands.md has no heading {heading!r}"
+    assert found, f"{page} has no heading {heading!r}"
     section = text[found.end():]
     following = re.search(r"^#", section, re.M)
     section = section[: following.start()] if following else section
@@ -207,7 +313,7 @@ def test_commands_md_lists_the_keys_of_simulate_json_and_of_the_records(tmp_path
     assert list(doc["bots"][0]) == documented_keys("A bot")
     assert list(doc["bots"][0]["by_seat"][0]) == documented_keys("A seat of a bot")
     record = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
-    assert list(record) == documented_keys("Game records")
+    assert list(record) == documented_keys("Game records", "docs/records.md")
     assert documented_keys("moves --json") == []  # a list, no keys
 
 

@@ -2,7 +2,7 @@
 notation, viewer positions, the command (new, show, moves, play, hint), simulate and replay.
 
 Each player plays two colors and is named by its first; bridges and scores are per color, hands
-per player; every build names its color (README.md "Two players").  The rules themselves are the
+per player; every build names its color (docs/rules-two-players.md).  The rules themselves are the
 engines' (tests/test_rules_r15.py); here they are only driven.
 """
 
