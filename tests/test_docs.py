@@ -219,7 +219,8 @@ def test_the_api_page_documents_the_main_entry_points():
 
 
 def test_the_site_builds_in_strict_mode(tmp_path):
-    """mkdocs build --strict, as CI runs it: offline, from the repository's top; any warning fails it."""
+    """mkdocs build --strict, as CI runs it: offline, from the repository's top; any warning fails it, and the
+    pages it makes load nothing from elsewhere."""
     pytest.importorskip("mkdocs", reason="the site needs the docs extra (pip install '.[docs]'), which test has")
     pytest.importorskip("mkdocstrings")
     site = tmp_path / "site"
@@ -229,6 +230,9 @@ def test_the_site_builds_in_strict_mode(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     for page in nav_pages():
         assert (site / page.replace(".md", ".html")).is_file(), page
+    remote = re.compile(r'<(?:script|link|img)\b[^>]*\b(?:src|href)="(?:https?:)?//', re.I)
+    for page in site.rglob("*.html"):
+        assert not remote.search(page.read_text(encoding="utf-8")), f"{page.name} loads something from elsewhere"
     api = (site / "api.html").read_text(encoding="utf-8")
     assert 'id="kanaloa.position.api.Position"' in api and 'id="kanaloa.play.hint.hint"' in api
 
