@@ -373,3 +373,111 @@ def test_commands_md_lists_the_keys_of_analyse_json(tmp_path):
     assert list(doc) == documented_keys("analyse --json")
     assert list(doc["moves"][0]) == documented_keys("A graded move")
     assert list(doc["summary"][0]) == documented_keys("A player's summary")
+
+
+# -- examples: what a page shows is what its command prints ----------------------------------------------------
+
+CODE_BLOCK = re.compile(r"^```(sh|console|text)\n(.*?)^```", re.M | re.S)
+# what depends on the machine: the time a search or a run took and the rate it made
+MACHINE = [(re.compile(r"\b\d+(?:\.\d+)? s\b"), "T s"), (re.compile(r"\b\d+(?:\.\d+)? games/s\b"), "R games/s")]
+
+
+def steady(text: str) -> list[str]:
+    """The lines of ``text`` with the figures that depend on the machine blanked."""
+    lines = []
+    for line in text.rstrip("\n").splitlines():
+        for pattern, blank in MACHINE:
+            line = pattern.sub(blank, line)
+        lines.append(line.rstrip())
+    return lines
+
+
+def kanaloa(line: str):
+    """Run one command line of a page (``kanaloa ARGS [> FILE]``) in the current directory; its result."""
+    import shlex
+
+    words = shlex.split(line)
+    assert words[0] == "kanaloa", line
+    out = None
+    if ">" in words:
+        at = words.index(">")
+        words, out = words[:at], words[at + 1]
+    result = run(*words[1:])
+    if out is not None:
+        assert result.exit_code == 0, (line, result.output)
+        Path(out).write_text(result.stdout, encoding="utf-8")
+    return result
+
+
+def check_console(body: str) -> None:
+    """Each ``$ kanaloa ...`` line of a console block prints exactly the lines below it (all but the times)."""
+    for chunk in re.split(r"^\$ ", body, flags=re.M)[1:]:
+        command, _, shown = chunk.partition("\n")
+        result = kanaloa(command)
+        if "> " in command:
+            assert not shown.strip(), command
+            continue
+        assert steady(result.output) == steady(shown), command
+
+
+def test_the_table_tutorial_runs_as_written(tmp_path, monkeypatch):
+    """docs/table-tutorial.md from the deal to the second hint: every command as written, in order, each shown
+    output the real one; the one step done by hand (putting the dealt cards in) done as the page says."""
+    monkeypatch.chdir(tmp_path)
+    text = (ROOT / "docs" / "table-tutorial.md").read_text(encoding="utf-8")
+    dealt = json.loads(re.search(r"the four you were dealt, here\s+`(\[[^`]*\])`", text).group(1))
+    last = None
+    checked = 0
+    for lang, body in CODE_BLOCK.findall(text):
+        if lang == "sh":
+            for line in body.replace("\\\n", " ").splitlines():
+                if line.strip():
+                    last = kanaloa(line)
+            if Path("table.json").exists() and not Path("mine.json").exists():
+                doc = json.loads(Path("table.json").read_text(encoding="utf-8"))
+                doc["hands"]["red"]["cards"] = dealt
+                Path("mine.json").write_text(json.dumps(doc), encoding="utf-8")
+        elif lang == "text":  # the end of what the block's last command printed
+            assert last is not None
+            shown = body.rstrip("\n").splitlines()
+            assert steady(last.output)[-len(shown):] == steady(body)
+            checked += 1
+        else:
+            check_console(body)
+            checked += 1
+    assert checked == 5 and Path("s4.json").exists()
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/simulations.md"])
+def test_the_simulate_example_is_what_the_command_prints(page):
+    blocks = [body for lang, body in CODE_BLOCK.findall((ROOT / page).read_text(encoding="utf-8"))
+              if lang == "console" and body.startswith("$ kanaloa simulate")]
+    assert len(blocks) == 1, page
+    check_console(blocks[0])
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/benchmarks.md"])
+def test_the_benchmark_example_shows_the_signature_of_the_rules(page):
+    """The speeds of a bench run are the machine's; its signature is the rules' and must be today's."""
+    from kanaloa.tools import benchmark
+
+    text = (ROOT / page).read_text(encoding="utf-8")
+    assert "$ kanaloa bench --quick" in text
+    assert f"signature: {benchmark.signature()} moves in 32 seeded games" in text
+
+
+def test_the_first_game_of_getting_started_runs(tmp_path, monkeypatch):
+    """Every command of "A first game" runs as written, in order (the hint with a small budget)."""
+    monkeypatch.chdir(tmp_path)
+    text = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    section = text.split("## A first game", 1)[1]
+    body = CODE_BLOCK.search(section).group(2)
+    ran = 0
+    for line in body.splitlines():
+        command = line.partition("#")[0].strip()
+        if command.startswith("kanaloa hint"):
+            command += " --iterations 200 --workers 1"
+        result = kanaloa(command)
+        assert result.exit_code == 0, (command, result.output)
+        ran += 1
+    assert ran == 6 and Path("next.svg").exists()
