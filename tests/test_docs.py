@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_helpers import run
+from cli_helpers import run, user_error
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules.md"
@@ -446,6 +446,12 @@ def test_the_table_tutorial_runs_as_written(tmp_path, monkeypatch):
             check_console(body)
             checked += 1
     assert checked == 5 and Path("s4.json").exists()
+    legal = int(re.search(r"lists red's (\d+) legal moves", text).group(1))
+    assert len(run("moves", "s3.json").stdout.splitlines()) == legal
+    doc = json.loads(Path("table.json").read_text(encoding="utf-8"))
+    doc["hands"]["red"]["cards"] = [*dealt[:3], "XYZ"]
+    said = re.search(r"\(`(hands\.red\.cards: [^`]*)`\)", text).group(1)
+    assert user_error(run("show", "-", input=json.dumps(doc)), said)
 
 
 @pytest.mark.parametrize("page", ["README.md", "docs/simulations.md"])
