@@ -489,7 +489,7 @@ def test_the_engines_agree_on_a_2_player_game_through_positions():
     assert core.is_over and ref.state.round == core.state.round != ROUND_1
 
 
-def test_commands_md_lists_the_keys_of_a_2_player_record(tmp_path):
+def test_records_md_lists_the_keys_of_a_2_player_record(tmp_path):
     from test_docs import documented_keys
 
     out = tmp_path / "games.jsonl"
@@ -497,4 +497,5 @@ def test_commands_md_lists_the_keys_of_a_2_player_record(tmp_path):
                  "--no-progress")
     assert result.exit_code == 0, result.output
     record = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
-    assert list(record) == documented_keys("Game records") + documented_keys("Game records of 2-player games")
+    assert list(record) == (documented_keys("Game records", "docs/records.md")
+                            + documented_keys("Game records of 2-player games", "docs/records.md"))

@@ -18,7 +18,7 @@ every game played in it and replays any.
      "reason": "points"}
 
 docs/records.md "Game records" is the format's one description: what every key means, the keys
-a record of two players, of the gods, of Kahuna and of Cannonball Colony adds (``color_scores``,
+a record of two players, of the gods and of the other games adds (``color_scores``,
 ``gods``, ``ruleset``, ``winners``, and a game's other ``record_params()``), what ``GameRecord.from_json``
 and ``read_records`` refuse, and what ``replay`` checks.
 """
