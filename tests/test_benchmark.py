@@ -25,7 +25,7 @@ from kanaloa.tools import benchmark as B
 
 # the machine keys bench --json must always print (the command's contract)
 DOCUMENTED_KEYS = ("playouts_per_s", "moves_per_s", "ismcts_iterations_per_s", "reference_ratio")
-# and those README.md names besides ("Benchmarks", "Two players", "Kahuna"; OpenSpiel's only with its extra)
+# and those docs/benchmarks.md names besides (OpenSpiel's only with its extra)
 README_KEYS = ("signature", "signature_2p", "playouts_2p_per_s", "reference_ratio_2p", "kahuna_playouts_per_s",
                "reference_ratio_kahuna", "signature_kahuna")
 OPENSPIEL_KEYS = ("openspiel_ismcts_iterations_per_s", "openspiel_ismcts_core_iterations_per_s")

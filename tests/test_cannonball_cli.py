@@ -214,7 +214,7 @@ def example_lines(doc: str, heading: str) -> list[str]:
 
 
 @pytest.mark.parametrize(("doc", "heading"), [("docs/cannonball.md", "## Commands"),
-                                              ("README.md", "## Cannonball Colony")])
+                                              ("docs/cannonball.md", "## Overview")])
 def test_the_command_examples_of_the_docs_run(doc, heading, tmp_path, monkeypatch):
     """Every command of the example runs as written, in order, from a fresh directory, and the moves its
     comment promises are the first ones listed.  Searches get a small budget instead of their seconds, and the

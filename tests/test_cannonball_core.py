@@ -650,7 +650,7 @@ def test_two_and_three_player_islands_play_to_the_end():
 
 
 class Plain:
-    """The decisions of docs/rules.md (R20) written out directly over a CannonballData: slow and obvious, for
+    """The decisions of docs/rules-cannonball.md (R20) written out directly over a CannonballData: slow and obvious, for
     comparison only."""
 
     def __init__(self, data: CannonballData) -> None:

@@ -239,8 +239,8 @@ def test_the_record_keys_are_the_documented_ones(three_way):
     from test_docs import documented_keys
 
     doc = three_way.records[0].to_json()
-    common = [k for k in documented_keys("Game records") if k not in ("board", "preset")]
-    more = documented_keys("Game records of Cannonball Colony games")
+    common = [k for k in documented_keys("Game records", "docs/records.md") if k not in ("board", "preset")]
+    more = documented_keys("Game records of Cannonball Colony games", "docs/records.md")
     assert list(doc) == common + more
     assert GameRecord.from_json(three_way.records[0].dumps()) == three_way.records[0]
 

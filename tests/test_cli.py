@@ -335,7 +335,7 @@ def test_show_color_colors_output_that_goes_to_a_pipe(finished):
     assert re.sub(r"\x1b\[[0-9;]*m", "", colored) == plain
 
 
-def test_simulate_help_and_the_readme_list_every_bot_and_key():
+def test_simulate_help_and_the_simulations_page_list_every_bot_and_key():
     """The bot options (c, margin, policy, expand, dets, width) once appeared only in an error message.
     Both lists are made from the table ``parse_bot_spec`` reads."""
     from pathlib import Path
@@ -352,8 +352,8 @@ def test_simulate_help_and_the_readme_list_every_bot_and_key():
     shown = run("simulate", "--help").stdout
     assert "Bot specs:" in shown
     assert " ".join(text.split()) in " ".join(shown.split())
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
-    assert "\n".join(("  " + line).rstrip() for line in text.splitlines()) in readme
+    page = (Path(__file__).resolve().parents[1] / "docs/simulations.md").read_text("utf-8")
+    assert "\n".join(line.rstrip() for line in text.splitlines()) in page
 
 
 def test_a_2_player_game_from_the_deal_through_a_first_turn(tmp_path):

@@ -1,4 +1,4 @@
-"""Error paths of ``kanaloa new``, ``show``, ``moves`` and ``play`` (README.md "A tour of the command").
+"""Error paths of ``kanaloa new``, ``show``, ``moves`` and ``play`` (docs/cli.md).
 
 Whatever a user types or feeds in (a bad option, a file that is no position, a position that
 breaks the rules, a malformed or illegal move) the command prints exactly one line

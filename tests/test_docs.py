@@ -1,22 +1,30 @@
 """The docs hold together: every relative link in README.md and docs/*.md
 resolves to a file of the repository (and its anchor to a heading there),
 no doc, module or test names a Markdown file the repository does not have,
-every rule id the program or the docs mention (R7, R14.2, ...) is defined in
-docs/rules.md, and docs/commands.md lists the JSON keys the command prints.
+every rule id the program or the docs mention (R7, R14.2, ...) is defined on
+one of the rule pages (docs/rules.md and docs/rules-*.md), docs/commands.md
+and docs/records.md list the JSON keys the command prints, the site builds
+with MkDocs in strict mode (offline: a broken link or anchor, a page left out
+of the navigation or an API entry that cannot be found fails it), and the
+README stays a short entry with its links into the site.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from cli_helpers import run
+from cli_helpers import run, user_error
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules.md"
+# The rule pages: Kanaloa's (R1-R13) and one a rule set (R14 the gods, R15 two players, R16 Kahuna, R20 ...).
+RULE_PAGES = [RULES, *sorted((ROOT / "docs").glob("rules-*.md"))]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 # Where the program prints or cites rule ids: messages, docstrings, comments.
 SOURCES = [*sorted((ROOT / "src" / "kanaloa").rglob("*.py")), ROOT / "kanaloa_core.pyx"]
@@ -121,8 +129,8 @@ def test_ci_runs_the_readmes_test_command_verbatim():
 
 
 def defined_rule_ids() -> tuple[set[str], set[str]]:
-    """(ids defined by a heading of docs/rules.md, ids reserved there as '- **R14** ...')."""
-    text = FENCE.sub("", RULES.read_text(encoding="utf-8"))
+    """(ids defined by a heading of a rule page, ids reserved there as '- **R14** ...')."""
+    text = "\n".join(FENCE.sub("", page.read_text(encoding="utf-8")) for page in RULE_PAGES)
     headed = {m.group(1) for m in re.finditer(r"^#{2,6}\s+(R\d+(?:\.\d+)?)\b", text, re.M)}
     reserved = {m.group(1) for m in re.finditer(r"^\s*[-*]\s+\*\*(R\d+(?:\.\d+)?)\*\*", text, re.M)}
     return headed, reserved
@@ -139,7 +147,7 @@ def mentioned_rule_ids() -> dict[str, list[str]]:
 
 
 def test_rules_md_defines_r1_to_r13_each_once():
-    text = FENCE.sub("", RULES.read_text(encoding="utf-8"))
+    text = "\n".join(FENCE.sub("", page.read_text(encoding="utf-8")) for page in RULE_PAGES)
     heads = re.findall(r"^#{2,6}\s+(R\d+)\b", text, re.M)
     assert len(heads) == len(set(heads)), f"a rule id has two headings: {heads}"
     numbers = sorted(int(h[1:]) for h in heads)
@@ -151,7 +159,7 @@ def test_every_rule_id_mentioned_is_defined_in_rules_md():
     headed, reserved = defined_rule_ids()
     assert not headed & reserved, f"ids both defined and reserved: {sorted(headed & reserved)}"
     undefined = {rid: where for rid, where in mentioned_rule_ids().items() if rid not in headed | reserved}
-    assert not undefined, "rule ids not defined in docs/rules.md: " + "; ".join(
+    assert not undefined, "rule ids not defined on the rule pages: " + "; ".join(
         f"{rid} ({', '.join(where[:3])}{', ...' if len(where) > 3 else ''})" for rid, where in sorted(undefined.items())
     )
 
@@ -167,17 +175,119 @@ def test_the_checks_see_links_anchors_and_ids():
     assert {"R4", "R7", "R10", "R13"} <= set(mentioned_rule_ids())
 
 
+def test_each_rule_set_has_its_rule_page_and_every_rule_page_is_reached_from_rules_md():
+    """docs/rules.md grows into pages: each rule set's ids are reserved on its own page, and on no other,
+    and rules.md links every page."""
+    reserved_on = {page.name: set(re.findall(r"^\s*[-*]\s+\*\*(R\d+(?:\.\d+)?)\*\*",
+                                             FENCE.sub("", page.read_text(encoding="utf-8")), re.M))
+                   for page in RULE_PAGES}
+    for page, rule in [("rules-gods.md", "R14"), ("rules-two-players.md", "R15"), ("rules-kahuna.md", "R16"),
+                       ("rules-cannonball.md", "R20")]:
+        assert rule in reserved_on[page], page
+        assert page in links(RULES), page
+    everywhere = [rid for ids in reserved_on.values() for rid in ids]
+    assert len(everywhere) == len(set(everywhere)), "a rule id is reserved on two pages"
+
+
+# -- the site ------------------------------------------------------------------------------------------------
+
+MKDOCS = ROOT / "mkdocs.yml"
+
+
+def nav_pages() -> list[str]:
+    """The pages mkdocs.yml's navigation lists, in order (``- Title: page.md`` lines)."""
+    return re.findall(r"^\s*-\s[^:\n]+:\s*(\S+\.md)\s*$", MKDOCS.read_text(encoding="utf-8"), re.M)
+
+
+def test_the_navigation_lists_every_page_once_and_only_pages_that_exist():
+    pages = nav_pages()
+    assert len(pages) == len(set(pages)), pages
+    assert sorted(pages) == sorted(p.name for p in (ROOT / "docs").glob("*.md"))
+    for page in ("index.md", "getting-started.md", "table-tutorial.md", "simulations.md", "balance.md",
+                 "benchmarks.md", "positions.md", "notation.md", "records.md", "web.md", "openspiel.md",
+                 "pettingzoo.md", "api.md", "architecture.md", "strength.md", "rules.md"):
+        assert page in pages, page
+
+
+def test_the_api_page_documents_the_main_entry_points():
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    entries = re.findall(r"^::: (\S+)", text, re.M)
+    for name in ("kanaloa.rules.registry.load_game", "kanaloa.position.api.Position", "kanaloa.play.hint.hint",
+                 "kanaloa.play.analysis", "kanaloa.play.records.GameRecord", "kanaloa.play.simulate.run_tournament",
+                 "kanaloa.pettingzoo.batch.GameBatch"):
+        assert name in entries, name
+
+
+def test_the_site_builds_in_strict_mode(tmp_path):
+    """mkdocs build --strict, as CI runs it: offline, from the repository's top; any warning fails it, and the
+    pages it makes load nothing from elsewhere."""
+    pytest.importorskip("mkdocs", reason="the site needs the docs extra (pip install '.[docs]'), which test has")
+    pytest.importorskip("mkdocstrings")
+    site = tmp_path / "site"
+    env = {**__import__("os").environ, "PYTHONPATH": str(ROOT / "src")}
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)], cwd=ROOT,
+                          capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for page in nav_pages():
+        assert (site / page.replace(".md", ".html")).is_file(), page
+    remote = re.compile(r'<(?:script|link|img)\b[^>]*\b(?:src|href)="(?:https?:)?//', re.I)
+    for page in site.rglob("*.html"):
+        assert not remote.search(page.read_text(encoding="utf-8")), f"{page.name} loads something from elsewhere"
+    api = (site / "api.html").read_text(encoding="utf-8")
+    assert 'id="kanaloa.position.api.Position"' in api and 'id="kanaloa.play.hint.hint"' in api
+
+
+def test_a_broken_link_fails_the_site(tmp_path):
+    """The strict build is no formality: a page linking to a heading that is not there stops it."""
+    pytest.importorskip("mkdocs", reason="the site needs the docs extra (pip install '.[docs]'), which test has")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n\nSee [the rules](rules.md#r99-no-such-rule).\n", encoding="utf-8")
+    (docs / "rules.md").write_text("# Rules\n\n## R1 The board\n", encoding="utf-8")
+    config = MKDOCS.read_text(encoding="utf-8").split("\nplugins:", 1)[0].split("\nnav:", 1)[0]
+    config = config.replace("  - docs_hooks.py", f"  - {ROOT / 'docs_hooks.py'}")
+    (tmp_path / "mkdocs.yml").write_text(config + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
+                          cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "r99-no-such-rule" in done.stdout + done.stderr
+
+
+def test_the_readme_is_a_short_entry_into_the_site():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.encode("utf-8")) <= 12 * 1024
+    headings = re.findall(r"^## (.+)$", readme, re.M)
+    for heading in ("Quick start", "Hints", "Simulations", "Seat advantage", "Benchmarks", "Documentation"):
+        assert heading in headings, heading
+    assert "docs/example-midgame.svg" in links(ROOT / "README.md")
+    linked = {target.partition("#")[0] for target in links(ROOT / "README.md")}
+    for page in ("docs/getting-started.md", "docs/table-tutorial.md", "docs/simulations.md", "docs/benchmarks.md",
+                 "docs/positions.md", "docs/notation.md", "docs/records.md", "docs/api.md", "docs/architecture.md"):
+        assert page in linked, page
+
+
+def test_github_slugs_and_the_sites_anchors_agree():
+    """The site's hook gives headings the anchors the link checks above compute."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from docs_hooks import github_slug
+    finally:
+        sys.path.remove(str(ROOT))
+    for heading in ("hint --json", "R7 Relative majority", "OpenSpiel's bots in simulate", "A player's summary"):
+        assert github_slug(heading) == slug(heading)
+
+
 # -- docs/commands.md: the JSON the command prints ------------------------------------------------
 
 COMMANDS = ROOT / "docs" / "commands.md"
 TABLE_KEY = re.compile(r"^\|\s*`([^`]+)`\s*\|", re.M)
 
 
-def documented_keys(heading: str) -> list[str]:
-    """The keys of the first table under ``heading`` in docs/commands.md, in order."""
-    text = COMMANDS.read_text(encoding="utf-8")
+def documented_keys(heading: str, page: str = "docs/commands.md") -> list[str]:
+    """The keys of the first table under ``heading`` in ``page`` (a path from the top; docs/commands.md by default)."""
+    text = (ROOT / page).read_text(encoding="utf-8")
     found = re.search(rf"^#+ {re.escape(heading)}\s*$", text, re.M)
-    assert found, f"docs/commands.md has no heading {heading!r}"
+    assert found, f"{page} has no heading {heading!r}"
     section = text[found.end():]
     following = re.search(r"^#", section, re.M)
     section = section[: following.start()] if following else section
@@ -207,7 +317,7 @@ def test_commands_md_lists_the_keys_of_simulate_json_and_of_the_records(tmp_path
     assert list(doc["bots"][0]) == documented_keys("A bot")
     assert list(doc["bots"][0]["by_seat"][0]) == documented_keys("A seat of a bot")
     record = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
-    assert list(record) == documented_keys("Game records")
+    assert list(record) == documented_keys("Game records", "docs/records.md")
     assert documented_keys("moves --json") == []  # a list, no keys
 
 
@@ -263,3 +373,117 @@ def test_commands_md_lists_the_keys_of_analyse_json(tmp_path):
     assert list(doc) == documented_keys("analyse --json")
     assert list(doc["moves"][0]) == documented_keys("A graded move")
     assert list(doc["summary"][0]) == documented_keys("A player's summary")
+
+
+# -- examples: what a page shows is what its command prints ----------------------------------------------------
+
+CODE_BLOCK = re.compile(r"^```(sh|console|text)\n(.*?)^```", re.M | re.S)
+# what depends on the machine: the time a search or a run took and the rate it made
+MACHINE = [(re.compile(r"\b\d+(?:\.\d+)? s\b"), "T s"), (re.compile(r"\b\d+(?:\.\d+)? games/s\b"), "R games/s")]
+
+
+def steady(text: str) -> list[str]:
+    """The lines of ``text`` with the figures that depend on the machine blanked."""
+    lines = []
+    for line in text.rstrip("\n").splitlines():
+        for pattern, blank in MACHINE:
+            line = pattern.sub(blank, line)
+        lines.append(line.rstrip())
+    return lines
+
+
+def kanaloa(line: str):
+    """Run one command line of a page (``kanaloa ARGS [> FILE]``) in the current directory; its result."""
+    import shlex
+
+    words = shlex.split(line)
+    assert words[0] == "kanaloa", line
+    out = None
+    if ">" in words:
+        at = words.index(">")
+        words, out = words[:at], words[at + 1]
+    result = run(*words[1:])
+    if out is not None:
+        assert result.exit_code == 0, (line, result.output)
+        Path(out).write_text(result.stdout, encoding="utf-8")
+    return result
+
+
+def check_console(body: str) -> None:
+    """Each ``$ kanaloa ...`` line of a console block prints exactly the lines below it (all but the times)."""
+    for chunk in re.split(r"^\$ ", body, flags=re.M)[1:]:
+        command, _, shown = chunk.partition("\n")
+        result = kanaloa(command)
+        if "> " in command:
+            assert not shown.strip(), command
+            continue
+        assert steady(result.output) == steady(shown), command
+
+
+def test_the_table_tutorial_runs_as_written(tmp_path, monkeypatch):
+    """docs/table-tutorial.md from the deal to the second hint: every command as written, in order, each shown
+    output the real one; the one step done by hand (putting the dealt cards in) done as the page says."""
+    monkeypatch.chdir(tmp_path)
+    text = (ROOT / "docs" / "table-tutorial.md").read_text(encoding="utf-8")
+    dealt = json.loads(re.search(r"the four you were dealt, here\s+`(\[[^`]*\])`", text).group(1))
+    last = None
+    checked = 0
+    for lang, body in CODE_BLOCK.findall(text):
+        if lang == "sh":
+            for line in body.replace("\\\n", " ").splitlines():
+                if line.strip():
+                    last = kanaloa(line)
+            if Path("table.json").exists() and not Path("mine.json").exists():
+                doc = json.loads(Path("table.json").read_text(encoding="utf-8"))
+                doc["hands"]["red"]["cards"] = dealt
+                Path("mine.json").write_text(json.dumps(doc), encoding="utf-8")
+        elif lang == "text":  # the end of what the block's last command printed
+            assert last is not None
+            shown = body.rstrip("\n").splitlines()
+            assert steady(last.output)[-len(shown):] == steady(body)
+            checked += 1
+        else:
+            check_console(body)
+            checked += 1
+    assert checked == 5 and Path("s4.json").exists()
+    legal = int(re.search(r"lists red's (\d+) legal moves", text).group(1))
+    assert len(run("moves", "s3.json").stdout.splitlines()) == legal
+    doc = json.loads(Path("table.json").read_text(encoding="utf-8"))
+    doc["hands"]["red"]["cards"] = [*dealt[:3], "XYZ"]
+    said = re.search(r"\(`(hands\.red\.cards: [^`]*)`\)", text).group(1)
+    assert user_error(run("show", "-", input=json.dumps(doc)), said)
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/simulations.md"])
+def test_the_simulate_example_is_what_the_command_prints(page):
+    blocks = [body for lang, body in CODE_BLOCK.findall((ROOT / page).read_text(encoding="utf-8"))
+              if lang == "console" and body.startswith("$ kanaloa simulate")]
+    assert len(blocks) == 1, page
+    check_console(blocks[0])
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/benchmarks.md"])
+def test_the_benchmark_example_shows_the_signature_of_the_rules(page):
+    """The speeds of a bench run are the machine's; its signature is the rules' and must be today's."""
+    from kanaloa.tools import benchmark
+
+    text = (ROOT / page).read_text(encoding="utf-8")
+    assert "$ kanaloa bench --quick" in text
+    assert f"signature: {benchmark.signature()} moves in 32 seeded games" in text
+
+
+def test_the_first_game_of_getting_started_runs(tmp_path, monkeypatch):
+    """Every command of "A first game" runs as written, in order (the hint with a small budget)."""
+    monkeypatch.chdir(tmp_path)
+    text = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    section = text.split("## A first game", 1)[1]
+    body = CODE_BLOCK.search(section).group(2)
+    ran = 0
+    for line in body.splitlines():
+        command = line.partition("#")[0].strip()
+        if command.startswith("kanaloa hint"):
+            command += " --iterations 200 --workers 1"
+        result = kanaloa(command)
+        assert result.exit_code == 0, (command, result.output)
+        ran += 1
+    assert ran == 6 and Path("next.svg").exists()

@@ -1,4 +1,4 @@
-"""The move notation (README.md "Move notation"): every form read and written back, every
+"""The move notation (docs/notation.md): every form read and written back, every
 error message, and the one-to-one match with the integer action codes."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Positions (README.md "Positions"): JSON round trips for full and viewer positions,
+"""Positions (docs/positions.md): JSON round trips for full and viewer positions,
 every validation error with its message, dealing, checked play and the outcome."""
 
 from __future__ import annotations
@@ -270,7 +270,7 @@ def test_a_whole_game_reaches_its_outcome(engine):
     doc = pos.to_json()
     assert doc["result"] == out
     assert Position.from_json(doc, engine=engine).outcome == out
-    assert pos.to_move is None and doc["to_move"] is None and "turn" not in doc  # README.md "Positions", R12
+    assert pos.to_move is None and doc["to_move"] is None and "turn" not in doc  # docs/positions.md, R12
     assert repr(pos) == "<Position oro round 'over', game over, full>"
     with pytest.raises(MoveError, match=r"^move 'end': the game is over$"):
         pos.play("end")
@@ -1005,7 +1005,7 @@ def over_doc(reason, ranking, **fields):
 
 
 def test_a_finished_game_has_no_color_to_move_and_no_turn(engine):
-    """Once the game is over, ``to_move`` is null and ``turn`` is absent, read and written (README.md "Positions")."""
+    """Once the game is over, ``to_move`` is null and ``turn`` is absent, read and written (docs/positions.md)."""
     doc = over_doc("points", ["green", "blue", "red", "yellow"], scores={"red": 9, "green": 12, "blue": 9, "yellow": 3})
     pos = Position.from_json(doc, engine=engine)
     assert pos.is_over and pos.to_move is None and pos.legal_moves() == []

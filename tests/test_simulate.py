@@ -268,7 +268,7 @@ def test_replay_of_a_line_that_is_no_record(small_run, change, message):
                                                      "{more}"),
         (lambda d: d.pop("length"), "missing field 'length'"),
         (lambda d: d.update(bogus=1), "unknown field 'bogus'; a kanaloa-game/1 record has only the fields of its "
-                                      "format (docs/commands.md \"Game records\")"),
+                                      "format (docs/records.md \"Game records\")"),
         (lambda d: d.update(countries=["france", "spain", "portugal", "england"]),
          "field 'countries' is a parameter of Cannonball Colony, not of Kanaloa, whose records name the rule set "
          "by board, players, preset, gods"),
@@ -438,18 +438,18 @@ def test_a_record_holds_its_rule_set(small_run):
 
 
 def test_the_record_format_is_defined_once_and_docs_list_its_keys():
-    """kanaloa.play.records is the reference of kanaloa-game/1; docs/commands.md lists the same keys for users,
-    and the command's help points there instead of describing the format again."""
+    """docs/records.md describes kanaloa-game/1; the example of kanaloa.play.records' docstring has the keys it
+    lists, in order, and neither the docstring nor the command's help describes the format again."""
     from kanaloa.play import records
     from test_docs import documented_keys
 
     example = re.search(r"::\n\n(.*?)\n\n", records.__doc__, re.S).group(1)
     keys = re.findall(r'"(\w+)":', example)
-    assert keys == documented_keys("Game records")
+    assert keys == documented_keys("Game records", "docs/records.md")
     for heading in ("Game records of 2-player games", "Game records of games with the gods",
                     "Game records of Kahuna games"):
-        for key in documented_keys(heading):
-            assert f"``{key}``" in records.__doc__
+        for key in documented_keys(heading, "docs/records.md"):
+            assert f"``{key}``" in records.__doc__  # named in the pointer to the page, not described
     shown = " ".join(run("simulate", "--help").stdout.split())
     assert '"Game records"' in shown and '"bot_seeds"' not in shown
 

@@ -2,7 +2,7 @@
 notation, viewer positions, the command (new, show, moves, play, hint), simulate and replay.
 
 Each player plays two colors and is named by its first; bridges and scores are per color, hands
-per player; every build names its color (README.md "Two players").  The rules themselves are the
+per player; every build names its color (docs/rules-two-players.md).  The rules themselves are the
 engines' (tests/test_rules_r15.py); here they are only driven.
 """
 
@@ -489,7 +489,7 @@ def test_the_engines_agree_on_a_2_player_game_through_positions():
     assert core.is_over and ref.state.round == core.state.round != ROUND_1
 
 
-def test_commands_md_lists_the_keys_of_a_2_player_record(tmp_path):
+def test_records_md_lists_the_keys_of_a_2_player_record(tmp_path):
     from test_docs import documented_keys
 
     out = tmp_path / "games.jsonl"
@@ -497,4 +497,5 @@ def test_commands_md_lists_the_keys_of_a_2_player_record(tmp_path):
                  "--no-progress")
     assert result.exit_code == 0, result.output
     record = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
-    assert list(record) == documented_keys("Game records") + documented_keys("Game records of 2-player games")
+    assert list(record) == (documented_keys("Game records", "docs/records.md")
+                            + documented_keys("Game records of 2-player games", "docs/records.md"))

@@ -1,5 +1,5 @@
 """Viewer positions: what one color knows at the table, kept up to date from the records of
-the moves it sees (README.md "Viewer positions and records", docs/engine.md "Knowledge").
+the moves it sees (docs/records.md "Records in a viewer position", docs/engine.md "Knowledge").
 
 The central check mirrors whole games: a full position plays them, and a viewer position per
 color follows along with only the records that color could write.  After every move the

@@ -1,5 +1,5 @@
-"""Writing down a move of a full position as one viewer at the table records it (see README "Viewer positions
-and records"), and following a whole game in full and in every player's view from those records, for the
+"""Writing down a move of a full position as one viewer at the table records it (see docs/records.md "Records in a
+viewer position"), and following a whole game in full and in every player's view from those records, for the
 viewer tests of every game of the family."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def record(full: Position, action: int, viewer: str) -> str:
 
 
 def _god_record(full: Position, action: int, viewer: str) -> str:
-    """A god token's move as ``viewer`` writes it down (README.md "Viewer positions and records")."""
+    """A god token's move as ``viewer`` writes it down (docs/records.md "Records of the token moves")."""
     d = full.state.to_data()
     players = full.players
     mover = players[d.to_move]

@@ -867,7 +867,7 @@ def replay(records: str, game: int | None, at: int | None) -> None:
     """Replay a recorded game, check its record and print its final position (JSON).
 
     RECORDS is a file of game records (kanaloa-game/1, one per line, as
-    'kanaloa simulate --out' writes them; docs/commands.md "Game records";
+    'kanaloa simulate --out' writes them; docs/records.md "Game records";
     '-' reads standard input). The game is dealt again from its seed and rule
     set, and every move is played and checked, so the result is exactly the
     position the bots reached; the record's scores, ranks, winner (and
@@ -1374,7 +1374,7 @@ class _WithBotSpecs(KanaloaCommand):
               help="Play on the Dask distributed cluster whose scheduler is at ADDRESS (e.g. tcp://host:8786); "
                    "needs the cluster extra, and kanaloa on every worker. Same results as a local run.")
 @click.option("--out", "out", default=None, metavar="FILE",
-              help="Write every game as one game record (kanaloa-game/1: one JSON line a game; docs/commands.md "
+              help="Write every game as one game record (kanaloa-game/1: one JSON line a game; docs/records.md "
                    "\"Game records\"), in game order; 'kanaloa replay FILE --game N' replays one.")
 @click.option("--report", "report_file", default=None, metavar="FILE",
               help="When the run ends, write the balance report of its games to FILE (an HTML page with plots, as "
@@ -1421,7 +1421,7 @@ def simulate(bots: str, games: int | None, seed: int | None, game: str, workers:
 
     Each --out line is one game record, in game order: its rule set, deal
     seed, lineup by seat, bot seeds, moves, scores, ranks and winner (the
-    format kanaloa-game/1; its keys are listed in docs/commands.md "Game
+    format kanaloa-game/1; its keys are listed in docs/records.md "Game
     records"). Any game of the file replays exactly, to its end or to move
     K, and its record is checked against the game, with:
 
@@ -1557,7 +1557,7 @@ _GAMES_OPTIONS_HELP = {
                f"[default: 1]",
     "scheduler": "Play on the Dask distributed cluster whose scheduler is at ADDRESS (e.g. tcp://host:8786); needs "
                  "the cluster extra, and kanaloa on every worker. Same results as a local run.",
-    "out": "Write every game as one game record (kanaloa-game/1: one JSON line a game; docs/commands.md \"Game "
+    "out": "Write every game as one game record (kanaloa-game/1: one JSON line a game; docs/records.md \"Game "
            "records\"), in game order; 'kanaloa replay FILE --game N' replays one.",
 }
 

@@ -30,7 +30,7 @@ The game (docs/openspiel.md has the whole contract):
 * **Actions** are the core's action codes (``kanaloa.rules.actions``)
   numbered densely: ``game.action_of(code)`` and ``game.code_of(action)``.
 * **Information state and observation** of a player: the player's viewer
-  position (README, "Viewer positions"), as compact JSON: what that player
+  position (docs/positions.md "Viewer positions"), as compact JSON: what that player
   knows, as a viewer position keeps it (docs/engine.md "Knowledge").
   A viewer position keeps what can be known now, not the history, so the
   string does not grow with the game; two histories that leave a player

@@ -663,7 +663,7 @@ def _default(cls: type, key: str) -> object:
 
 
 def bot_specs_help(width: int = 76, measurement: bool = False) -> str:
-    """The bots and every key of their specs, for ``simulate --help`` and the README.
+    """The bots and every key of their specs, for ``simulate --help`` and docs/simulations.md.
 
     Made from ``BOTS`` (names, keys, types, ranges, choices) and the bots'
     constructors (defaults), so it lists exactly what ``parse_bot_spec``

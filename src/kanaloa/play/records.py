@@ -1,12 +1,11 @@
-"""Game records, ``kanaloa-game/1``: one finished game per line of JSON, the format defined here.
+"""Game records, ``kanaloa-game/1``: one finished game per line of JSON.
 
-This docstring is the reference of the format; ``GameRecord`` writes and
+``GameRecord`` writes and
 reads it, ``read_records`` reads a file of them, ``RecordWriter`` writes one
 in game order and ``replay`` deals a recorded game again, plays its moves
 and checks its result.  ``kanaloa simulate --out FILE`` writes them,
 ``kanaloa replay FILE --game N`` replays one, the web app writes one for
-every game played in it and replays any; docs/commands.md lists the keys for
-the command's users.
+every game played in it and replays any.
 
 **A record.**  One JSON object on one line, its keys in this order::
 
@@ -18,85 +17,10 @@ the command's users.
      "scores": [31, 40, 22, 18], "ranks": [2, 1, 3, 4], "winner": 1,
      "reason": "points"}
 
-- ``format``: ``kanaloa-game/1``;
-- ``game``: the game's index in its tournament, from 0 (``GameRecord.index``);
-  ``deal`` and ``rotation``: ``game // players`` and ``game % players``
-  (``kanaloa.play.tournament``: in rotation ``r`` the lineup's bot ``i`` sits
-  in seat ``(i + r) mod players``);
-- ``board``, ``players``, ``preset`` (and ``ruleset``, ``gods`` below): the
-  rule set (``kanaloa.rules.ruleset.Ruleset``) the game was played by; a
-  record holds one, made by ``load_game`` from these fields, which checks
-  every combination (the gods need a 16-island board, Kahuna is for two
-  players...).  The fields are the rule set's ``record_params()``: those
-  named ``board``, ``players`` and ``preset`` stand here, before ``seed``,
-  in that order, where the game has them; any other comes last (see below);
-- ``seed``: the deal seed; ``GameRecord.new_command`` is the ``kanaloa new``
-  command that deals the game again;
-- ``colors``: each seat's color (with two colors a player, its first: the
-  player's name), the rule set's default colors;
-- ``lineup``, ``bot_seeds``, ``scores`` and ``ranks``: by seat: the bot spec
-  (``kanaloa.play.bots``; ``human`` for a seat a person played in the web
-  app), the seed it started with (from 0 to 2**64-1), the final score (the
-  final position's ``seat_scores``, what the rule set's ``score_name``
-  says: points, with two colors a player those of its weaker color, the
-  first of its pair, R15.5)
-  and the final rank (1 is the best, R12; by the pair, R15.5; the order of
-  the game's ``outcome["ranking"]``);
-- ``winner``: the winning seat;
-- ``moves``: every move from the deal on, in notation (README.md "Move
-  notation"; a 2-player build names its color, R15.3); ``length`` counts
-  them;
-- ``reason``: how the game ended, one of the rule set's ``reasons``:
-  ``points`` (R12) or ``eleven islands`` (R8); in Kahuna ``points`` (the
-  final scoring, R16.7) or ``no bridges`` (R16.8).
-
-A record adds, after ``reason``:
-
-- ``winners`` where the rule set lets several players share the victory
-  (``shares_victory``): every seat sharing it, in seat order, one seat for a
-  sole winner; ``winner`` is that seat, or ``null`` when the victory is
-  shared;
-- ``color_scores`` where each player plays two colors (two players of
-  Kanaloa, R15): the final points of every color, player by player,
-  ``{"red": 31, "blue": 3, "green": 0, "yellow": 5}``;
-- ``ruleset`` for a game other than Kanaloa's (the key is absent for
-  Kanaloa, the default): ``kahuna`` (R16); its ``colors`` are white and
-  black, its ``preset`` ``yucata``, and ``winner`` is ``null`` when the final
-  scoring's tie-breaks leave the game without a winner (R16.7);
-- ``gods``: ``true`` for a game of Might of the Gods (R14; absent otherwise);
-- then every other parameter of ``record_params()``, by its name, as a JSON
-  value (a list of names, for instance); a parameter that is ``false`` is
-  left out, as ``gods`` is.
-
-**Reading.**  ``GameRecord.from_json`` (and ``read_records``, line by line)
-refuses anything else, naming the line and the field: a missing key, a key
-the record's game has not (no key is ignored: a parameter of another
-registered game's ``record_params()``, ``gods`` in a record of a game
-without the gods, is refused naming the games it belongs to, any other key
-as unknown), a value of the wrong JSON type, fields that disagree (``deal``
-and ``rotation`` with ``game``, ``length`` with ``moves``, ``colors`` with
-the rule set, one entry a seat in ``lineup``, ``bot_seeds``, ``scores`` and
-``ranks``, a ``winner`` that is no seat, a ``reason`` the rule set has not,
-``winners`` and ``color_scores`` where they belong and only there), a
-``lineup`` entry that is no bot spec (``parse_bot_spec``'s reasons; the
-bots do not play, so their optional extras need not be installed), a seed
-beyond 64 bits and a rule set that cannot be (``load_game``'s reasons,
-worded with the record's field names).  Which fields name the rule
-set, and of which JSON type each is, the game's default rule set's
-``record_params()`` says; a record has no keys but those, the fields every
-record has, and ``winners``, ``color_scores`` and ``ruleset``.  The board
-is loaded when the record is read (``boards``, ``load_board`` by default).
-A file holds each game once: ``read_records`` refuses a second record of a
-game, naming both lines.
-
-**Replaying.**  ``replay`` deals the game again from ``seed`` by its rule
-set and plays ``moves`` on it, checking every move; the final position is
-exactly the one the bots reached.  It then checks the record against it: the
-game must be over, and ``scores``, ``ranks``, ``winner``, ``reason`` (and
-``color_scores``, ``winners``) must be those of the game its moves play; a record that
-says otherwise is refused, naming its line and the field.  A game is dealt
-and played through its ``position`` face (``kanaloa.position.deal_position``),
-so a record of any registered game replays.
+docs/records.md "Game records" is the format's one description: what every key means, the keys
+a record of two players, of the gods and of the other games adds (``color_scores``,
+``gods``, ``ruleset``, ``winners``, and a game's other ``record_params()``), what ``GameRecord.from_json``
+and ``read_records`` refuse, and what ``replay`` checks.
 """
 
 from __future__ import annotations
@@ -382,7 +306,7 @@ def _check_keys(doc: dict, game: GameType, where: str) -> None:
             raise OptionError(f"{where}: field {quote(key)} is a parameter of {' and '.join(others)}, not of "
                               f"{game.title}, whose records name the rule set by {', '.join(own)}")
         raise OptionError(f"{where}: unknown field {quote(key)}; a {RECORD_FORMAT} record has only the fields of "
-                          f"its format (docs/commands.md \"Game records\")")
+                          f"its format (docs/records.md \"Game records\")")
 
 
 def _check_lineup(doc: dict, where: str) -> None:

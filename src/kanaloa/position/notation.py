@@ -53,7 +53,7 @@ reason)::
     give green ORO               ... and one given back to each, in seat order after the user
     lono                         use LONO (R14.8): the next take or draw is an extra card
 
-and a viewer's records of them (README.md "Viewer positions and records"):
+and a viewer's records of them (docs/records.md "Records in a viewer position"):
 
     ku green sees ALOA ORO RASI        the user's KU, with the hand it shows
     steal                              another player's steal the viewer does not see
