@@ -430,3 +430,16 @@ def test_a_light_color_is_drawn_dark_enough_to_see():
     root = ET.fromstring(win_chart(analyse_game(start, played, iterations=ITERATIONS, seed=1)))
     strokes = {e.get("data-player"): e.get("stroke") for e in root.iter(f"{SVG}path") if e.get("class") == "line"}
     assert strokes == {"white": COLOR_DARK["white"], "black": COLOR_FILL["black"]}
+
+
+def test_a_few_agreeing_results_do_not_make_a_certain_estimate():
+    from kanaloa.play.analysis import FEW_VISITS, _pooled
+    from kanaloa.search.ismcts import Node
+
+    few = Node(1, 0)
+    few.visits, few.wins, few.wins2 = 3, 3.0, 3.0  # three wins in three visits
+    _, win, error = _pooled([few])
+    assert win == 1.0 and error > 0.3  # Laplace: (3 + 1) / (3 + 2) = 0.8, sqrt(0.16 / 3) = 0.23, widened
+    many = Node(1, 0)
+    many.visits, many.wins, many.wins2 = FEW_VISITS, float(FEW_VISITS), float(FEW_VISITS)
+    assert _pooled([many])[2] == 0.0  # from FEW_VISITS on, the results' own spread

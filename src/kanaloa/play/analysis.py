@@ -81,6 +81,10 @@ INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.20  # losses of win chance that sta
 GRADES = ("best", "good", "inaccuracy", "mistake", "blunder", "forced")
 MARKED = ("inaccuracy", "mistake", "blunder")  # the grades a chart marks and a summary's turning points list
 TURNING_POINTS = 3  # the largest losses a player's summary names
+# Below this many visits a move's spread of results is taken as at least the binomial one of its win chance with
+# one win and one loss added (Laplace's rule), so that a tiny budget, where three wins in three visits would claim
+# no error at all, grades less rather than grading noise.
+FEW_VISITS = 30
 
 
 @dataclass(frozen=True)
@@ -221,6 +225,9 @@ def _pooled(nodes: Sequence[Node | None]) -> tuple[int, float, float]:
     wins2 = sum(n.wins2 for n in nodes if n is not None)
     win = wins / visits
     spread = max(wins2 / visits - win * win, 0.0)
+    if visits < FEW_VISITS:  # a few results that happen to agree do not make a certain estimate
+        smoothed = (wins + 1) / (visits + 2)
+        spread = max(spread, smoothed * (1 - smoothed))
     return visits, win, ERROR_SCALE * math.sqrt(spread / visits)
 
 
