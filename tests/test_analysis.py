@@ -334,6 +334,7 @@ def test_the_chart_is_svg_with_a_line_a_player_and_a_mark_a_graded_move():
     assert root.tag == f"{SVG}svg" and root.get("class") == "kanaloa-chart"
     lines = [e for e in root.iter(f"{SVG}path") if e.get("class") == "line"]
     assert sorted(e.get("data-player") for e in lines) == sorted(found.players)
+    assert all(e.get("pointer-events") == "none" for e in lines)  # a click on a line reaches the column under it
     marks = [e for e in root.iter(f"{SVG}circle") if (e.get("class") or "").startswith("mark ")]
     graded = [r for r in found.reviews if r.grade in ("inaccuracy", "mistake", "blunder")]
     assert [int(e.get("data-move")) for e in marks] == [r.index for r in graded]

@@ -10,7 +10,8 @@ blunder (a larger dot with a dark edge); and the players' legend.
 **Hooks for programs.**  The chart's root is ``<svg class="kanaloa-chart">``; every move has a
 transparent column ``<rect class="move-hit" data-move="I">`` (``I``: the move's index, from 0) under the
 lines, and every mark is ``<circle class="mark GRADE" data-move="I">`` with a ``<title>`` naming the move,
-so a page can jump to a move on a click (the web app does).  The same analysis always gives the same bytes.
+so a page can jump to a move on a click (the web app does); the lines take no pointer events, so a click on a
+line reaches the column under it.  The same analysis always gives the same bytes.
 """
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ def win_chart(analysis: Any, title: str | None = None) -> str:
         path = " ".join(("M" if i == 0 else "L") + f" {num(x)} {num(y)}" for i, (x, y) in enumerate(points))
         out.append(empty_tag("path", class_="line", data_player=player, d=path, fill="none",
                              stroke=_ink(color), stroke_width="2",
-                             stroke_linejoin="round"))
+                             stroke_linejoin="round", pointer_events="none"))
     for m in moves:
         style = MARK_STYLE.get(m.get("grade") or "")
         if style is None:
