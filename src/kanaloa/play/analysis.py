@@ -60,6 +60,7 @@ listed key by key in docs/commands.md "analyse --json".
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import random
@@ -205,13 +206,14 @@ def _pct(x: float) -> str:
 
 @dataclass(frozen=True)
 class _Task:
-    """What a worker needs to review one move: the mover's position as JSON text, the choice the move made
-    (as the game's ``hint`` face names the action) and the move as recorded."""
+    """What a worker needs to review one move: the mover's position as JSON text, the action code of the
+    choice the move made (``decision_of``; the position read back has the same engine state, so the same
+    codes) and the move as recorded."""
 
     index: int
     seed: int
     position: str
-    choice: str
+    action: int
     move: str
     player: str
 
@@ -287,9 +289,9 @@ def _review(rs: Any, face: Any, state: Any, played: int, shown: str, mover: str,
     else:
         more = settings.searcher(rng.getrandbits(63)).search(game.wrap(state), iterations, seconds, only=played)
         spent += more.iterations
-        again = more.root.children.get(played)
-        _, after, after_error = _pooled([played_node, again])
-        played_proven = bool((played_node is not None and played_node.proven) or (again is not None and again.proven))
+        nodes = [played_node, more.root.children.get(played)]
+        _, after, after_error = _pooled(nodes)
+        played_proven = any(n is not None and n.proven for n in nodes)
         error = math.hypot(best_error, after_error)
     before = 1.0 if best.proven else best_win
     threw = best.proven and not played_proven
@@ -304,14 +306,12 @@ def _review(rs: Any, face: Any, state: Any, played: int, shown: str, mover: str,
 
 def _review_task(settings: SearchSettings, iterations: int | None, seconds: float | None, position_class: Any,
                  task: _Task) -> MoveReview:
-    """A worker's review of one move (``review_move`` on the position read back from its JSON)."""
+    """A worker's review of one move, on the position read back from its JSON."""
     position = position_class.from_json(task.position)
     rs = position.ruleset
     face = rs.game_type.face("hint")
-    state = face.state_of(position)
-    named = {face.move_name(rs, state, a): a for a in state.legal_actions()}
-    return _review(rs, face, state, named[task.choice], task.move, position.to_move, task.seed, iterations, seconds,
-                   settings, task.index)
+    return _review(rs, face, face.state_of(position), task.action, task.move, task.player, task.seed, iterations,
+                   seconds, settings, task.index)
 
 
 # -- a whole game ------------------------------------------------------------------------------------------------
@@ -339,36 +339,33 @@ def walk(start: Any, moves: Sequence[str], span: range | None = None) -> tuple[l
     position.  Raises ``MoveError`` naming the move's number for a move that does not fit."""
     pos = start.copy()
     out: list[MoveReview | _Task] = []
+
+    @contextlib.contextmanager
+    def numbered(i: int) -> Iterator[None]:  # a move that does not fit, named by its number
+        try:
+            yield
+        except (MoveError, PositionError) as exc:
+            raise MoveError(f"move {i + 1} of {len(moves)}: {exc}") from None
+
     for i, text in enumerate(moves):
         if pos.is_over:
             raise MoveError(f"move {i + 1} of {len(moves)}: {text}: the game is already over")
         if pos.waiting is not None:  # a viewer's record of the cards turned face up (R3, R9): no one's move
-            try:
+            with numbered(i):
                 pos.play(text)
-            except (MoveError, PositionError) as exc:
-                raise MoveError(f"move {i + 1} of {len(moves)}: {exc}") from None
             out.append(MoveReview(i, None, text.strip(), analysed=False, why="the cards turned face up, no move"))
             continue
         mover = pos.to_move
-        try:
+        with numbered(i):
             canonical = str(pos.parse(text))
-        except (MoveError, PositionError) as exc:
-            raise MoveError(f"move {i + 1} of {len(moves)}: {exc}") from None
         seen, why = _seen_by_mover(pos) if span is None or i in span else (None, "outside the moves analysed")
         if seen is None:
             out.append(MoveReview(i, mover, canonical, analysed=False, why=why))
         else:
-            try:
-                action = seen.decision_of(text)
-            except (MoveError, PositionError) as exc:
-                raise MoveError(f"move {i + 1} of {len(moves)}: {exc}") from None
-            rs = seen.ruleset
-            face = rs.game_type.face("hint")
-            out.append(_Task(i, 0, seen.dumps(), face.move_name(rs, face.state_of(seen), action), canonical, mover))
-        try:
+            with numbered(i):
+                out.append(_Task(i, 0, seen.dumps(), seen.decision_of(text), canonical, mover))
+        with numbered(i):
             pos.play(text)
-        except (MoveError, PositionError) as exc:
-            raise MoveError(f"move {i + 1} of {len(moves)}: {exc}") from None
     return out, pos
 
 
