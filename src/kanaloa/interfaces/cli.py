@@ -972,8 +972,8 @@ def analyse(source: str, moves: tuple[str, ...], game: int | None, moves_file: s
     if svg_file == "-" and as_json:
         raise OptionError("--svg '-': standard output already carries --json; write the chart to a file")
     what = "game records of 'kanaloa simulate --out', or a kanaloa-position/1 JSON document"
-    with open_input(source, input_name(source, "RECORDS|POSITION"), what) as fh:
-        where = input_name(source, "RECORDS|POSITION")
+    where = input_name(source, "RECORDS|POSITION")
+    with open_input(source, where, what) as fh:
         raw = _read_bounded(fh, where, what) if source == "-" else None  # standard input: read once, bounded
         stream = io.BytesIO(raw) if raw is not None else fh
         head = b""
@@ -1020,9 +1020,8 @@ def analyse(source: str, moves: tuple[str, ...], game: int | None, moves_file: s
     def advanced(done: int, total: int) -> None:
         if done == 0:  # the moves fit: say before a long silence what will be graded
             meter.total = total
-            moves_searched = total * (iterations or 1)
-            if meter.mode == "lines" and long_search(moves_searched if iterations else None,
-                                                     seconds * total if seconds is not None else None):
+            if meter.mode == "lines" and long_search(total * iterations if iterations is not None else None,
+                                                     total * seconds if seconds is not None else None):
                 click.echo(f"kanaloa analyse: {label}, grading {total} of {len(played)} moves on {count} "
                            f"worker{'s' if count > 1 else ''}; a progress line every 30 s", err=True)
             return
