@@ -35,6 +35,26 @@ export function drawMove(target, view) {
   if (mark) mark(view.review.move, target, view);
 }
 
+// Move `index` of `analysis` on a board of the mode's own (Play, Table): the position before the move, the move
+// played and the engine's plan, the caption, and a button back (`backLabel`; `back()` draws the mode's position
+// again). `error(text)` shows what went wrong, or clears it.
+export async function showOnBoard(analysis, index, { mode, base, board, backLabel, back, error }) {
+  try {
+    const view = await api("GET", `${base()}/analysis/moves/${index}`);
+    drawMove(board, view);
+    analysis.showMove(view.review, index);
+    analysis.extra.replaceChildren(el("button", { type: "button", id: `${mode}-analysis-back`, onclick: () => {
+      analysis.showMove(null, null);
+      analysis.extra.replaceChildren();
+      back();
+    } }, backLabel));
+    document.body.dataset[`${mode}Analysed`] = String(index);
+    error("");
+  } catch (err) {
+    error(err.message);
+  }
+}
+
 // The component in `box` for mode `mode` ("replay", "play", "table"): `label` names its button, `base()` is the
 // API path of the session analysed (`/api/replays/ID`), `onMove(index)` shows move `index` of the analysis, and
 // `onDone()`, when given, is called once the result is shown.

@@ -4,7 +4,7 @@
 // the status, the scores, the legal moves, the moves so far, the hint, undo, the downloads, the summary and, once
 // the game is over, its analysis (analysis.js).
 
-import { createAnalysis, drawMove } from "./analysis.js";
+import { createAnalysis, showOnBoard } from "./analysis.js";
 import { api, downloadFrom, readFile, sleep } from "./api.js";
 import { askHint, drawBoard, drawHistory, drawScores, drawStatus, onThinkFirst, prepareHint } from "./board.js";
 import { $, $$, el, showMode } from "./dom.js";
@@ -247,21 +247,9 @@ const analysis = createAnalysis($("#play-analysis"), {
 analysis.reset();
 
 // Move `index` of the analysis on the board: the position before it, the move played and the engine's plan.
-async function showAnalysedMove(index) {
-  try {
-    const view = await api("GET", `/api/games/${play.id}/analysis/moves/${index}`);
-    drawMove($("#play-board"), view);
-    analysis.showMove(view.review, index);
-    analysis.extra.replaceChildren(el("button", { type: "button", id: "play-analysis-back", onclick: () => {
-      analysis.showMove(null, null);
-      analysis.extra.replaceChildren();
-      showPlay(play.view);
-    } }, "Back to the end of the game"));
-    document.body.dataset.playAnalysed = String(index);
-    playError("");
-  } catch (err) {
-    playError(err.message);
-  }
+function showAnalysedMove(index) {
+  return showOnBoard(analysis, index, { mode: "play", base: () => `/api/games/${play.id}`, board: $("#play-board"),
+    backLabel: "Back to the end of the game", back: () => showPlay(play.view), error: playError });
 }
 
 $("#play-undo").addEventListener("click", async () => {

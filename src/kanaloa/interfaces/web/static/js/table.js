@@ -1,7 +1,7 @@
 // Table: follow a real game as one of its players, a game whose hands are hidden (the card games: the games
 // whose entry in GET /api/games has no `table` reason; main.js offers only those, and says why not the others).
 
-import { createAnalysis, drawMove } from "./analysis.js";
+import { createAnalysis, showOnBoard } from "./analysis.js";
 import { api, downloadFrom, readFile } from "./api.js";
 import { askHint, drawBoard, drawHistory, drawScores, drawStatus, onThinkFirst, prepareHint } from "./board.js";
 import { cardButton, deckCount } from "./cards.js";
@@ -381,20 +381,9 @@ const analysis = createAnalysis($("#table-analysis"), {
 });
 analysis.reset();
 
-async function showAnalysedMove(index) {
-  try {
-    const view = await api("GET", `/api/tables/${table.id}/analysis/moves/${index}`);
-    drawMove($("#table-board"), view);
-    analysis.showMove(view.review, index);
-    analysis.extra.replaceChildren(el("button", { type: "button", id: "table-analysis-back", onclick: () => {
-      analysis.showMove(null, null);
-      analysis.extra.replaceChildren();
-      showTable(table.view);
-    } }, "Back to the table"));
-    tableError("");
-  } catch (err) {
-    tableError(err.message);
-  }
+function showAnalysedMove(index) {
+  return showOnBoard(analysis, index, { mode: "table", base: () => `/api/tables/${table.id}`,
+    board: $("#table-board"), backLabel: "Back to the table", back: () => showTable(table.view), error: tableError });
 }
 $("#table-undo").addEventListener("click", async () => {
   try { showTable(await api("POST", `/api/tables/${table.id}/undo`, {})); tableError(""); }
