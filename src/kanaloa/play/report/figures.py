@@ -127,6 +127,16 @@ def _errorbar(ax: Any, xs: Sequence[float], shares: Sequence[float], intervals: 
         ax.errorbar(xs, shares, yerr=[low, high], fmt="o", capsize=4, color=color, label=label, clip_on=False)
 
 
+def _share_axes(ax: Any, ticks: Sequence[str], ylabel: str, legend: str) -> None:
+    """The axes of a plot of win shares, one column a tick: the columns, shares in percent from 0, the legend."""
+    ax.set_xticks(range(len(ticks)), ticks)
+    ax.set_xlim(-0.6, len(ticks) - 0.4)
+    ax.set_ylim(bottom=0)
+    _percent(ax.yaxis)
+    ax.set_ylabel(ylabel)
+    ax.legend(loc=legend)
+
+
 def seats_plot(sets: Sequence[Tally], labels: Sequence[str]) -> str:
     """Win share by seat, with 95% Wilson intervals, against the fair share ``1 / players``."""
 
@@ -143,13 +153,7 @@ def seats_plot(sets: Sequence[Tally], labels: Sequence[str]) -> str:
                 fair_drawn.add(t.players)
                 ax.hlines(1 / t.players, -0.45, t.players - 0.55, colors="#555555", linestyles="dashed",
                           label=f"fair share, 1/{t.players}")
-        ticks = seat_names(sets)
-        ax.set_xticks(range(len(ticks)), ticks)
-        ax.set_xlim(-0.6, len(ticks) - 0.4)
-        ax.set_ylim(bottom=0)
-        _percent(ax.yaxis)
-        ax.set_ylabel("games won")
-        ax.legend(loc="lower right")
+        _share_axes(ax, seat_names(sets), "games won", "lower right")
 
     return render("plot-seats", draw, 3.2)
 
@@ -327,12 +331,7 @@ def bots_plot(sets: Sequence[Tally], labels: Sequence[str]) -> str:
                 fair_drawn.add(t.players)
                 ax.axhline(1 / t.players, color="#555555", linestyle="dashed", linewidth=1,
                            label=f"fair share, 1/{t.players}")
-        ax.set_xticks(range(len(specs)), [_wrap(spec) for spec in specs])
-        ax.set_xlim(-0.6, len(specs) - 0.4)
-        ax.set_ylim(bottom=0)
-        _percent(ax.yaxis)
-        ax.set_ylabel("player-games won")
-        ax.legend(loc="upper right")
+        _share_axes(ax, [_wrap(spec) for spec in specs], "player-games won", "upper right")
 
     return render("plot-bots", draw, 3.0)
 
