@@ -784,13 +784,15 @@ def posts(client, records) -> list[tuple[str, dict, str]]:
         ("/api/positions", {"seed": 3}, "an editor's deal of Kanaloa takes ruleset, seed, players"),
         ("/api/positions/check", {"position": full}, "a position check takes position, board"),
         ("/api/replays", {"records": records, "game": 0}, "a replay takes records, game, board"),
-        (f"/api/games/{game['id']}/move", {"move": game["moves"][0]}, "a move takes move"),
+        (f"/api/games/{game['id']}/move", {"move": game["moves"][0]}, "a move takes move, version"),
         (f"/api/games/{game['id']}/hint", {"iterations": 50}, "a hint takes iterations, seed"),
-        (f"/api/games/{game['id']}/undo", {}, "an undo takes no key"),
-        (f"/api/games/{game['id']}/bot", {}, "a bot move takes no key"),
+        (f"/api/games/{game['id']}/undo", {}, "an undo takes version"),
+        (f"/api/games/{game['id']}/bot", {}, "a bot move takes version"),
         (f"/api/tables/{table['id']}/hint", {"iterations": 50}, "a hint takes iterations, seed"),
-        (f"/api/tables/{table['id']}/move", {"move": table["moves"][0]}, "a move takes move"),
-        (f"/api/tables/{table['id']}/undo", {}, "an undo takes no key"),
+        (f"/api/tables/{table['id']}/move", {"move": table["moves"][0]}, "a move takes move, version"),
+        (f"/api/tables/{table['id']}/undo", {}, "an undo takes version"),
+        (f"/api/tables/{table['id']}/redo", {}, "a redo takes version"),
+        (f"/api/saved/{table['id']}/rename", {"name": "x"}, "a rename takes name"),
     ]
 
 

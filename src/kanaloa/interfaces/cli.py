@@ -2157,7 +2157,12 @@ def fuzz(target: str, runs: int | None, seconds: float | None, seed: int | None,
               help="Search budget of a hint in the app, in iterations.")
 @click.option("--hint-workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help=f"Worker processes of a hint in the app; at most {WORKERS_PER_CORE} per CPU core.")
-def serve(host: str, port: int, open_browser: bool, hint_iterations: int, hint_workers: int) -> None:
+@click.option("--db", "db", metavar="PATH", default=None,
+              help="The SQLite database the app keeps its games in, every move committed as it is made "
+                   "[default: games.sqlite3 in the user's data folder, e.g. ~/.local/share/kanaloa]; ':memory:' "
+                   "keeps them only while the server runs.")
+def serve(host: str, port: int, open_browser: bool, hint_iterations: int, hint_workers: int,
+          db: str | None) -> None:
     """Run the web app: play against bots, follow a real table, edit boards, replay records.
 
     Open the address it prints in a browser. Everything runs on this
@@ -2168,6 +2173,7 @@ def serve(host: str, port: int, open_browser: bool, hint_iterations: int, hint_w
 
     from ..play.limits import worker_count
     from .web.server import listen, run
+    from .web.store import Store, StoreError, default_path
 
     try:
         worker_count(hint_workers)  # every hint of the app runs on them: refused now, not at each hint
@@ -2179,6 +2185,11 @@ def serve(host: str, port: int, open_browser: bool, hint_iterations: int, hint_w
         raise OptionError(f"--host {quote(host)} --port {port}: cannot listen there ({exc.strerror or exc})") from None
     except UnicodeError:
         raise OptionError(f"--host {quote(host)}: not a host name or address") from None
+    try:
+        store = Store(db if db is not None else default_path())
+    except StoreError as exc:
+        sock.close()
+        raise OptionError(str(exc)) from None
     address = sock.getsockname()
     shown = f"[{address[0]}]" if sock.family == socket.AF_INET6 else address[0]
     url = f"http://{shown}:{address[1]}/"
@@ -2190,7 +2201,9 @@ def serve(host: str, port: int, open_browser: bool, hint_iterations: int, hint_w
         import webbrowser
 
         webbrowser.open(url)
-    run(sock, hint_iterations=hint_iterations, hint_workers=hint_workers)
+    click.echo(f"kanaloa: games are kept in {store.path}" if store.path != ":memory:" else
+               "kanaloa: games are kept in memory only (--db :memory:): they end when the server stops", err=True)
+    run(sock, hint_iterations=hint_iterations, hint_workers=hint_workers, store=store)
 
 
 def listen_is_local(address: str) -> bool:

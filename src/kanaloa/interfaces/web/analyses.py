@@ -90,7 +90,7 @@ def session_moves(session: Session) -> tuple[str, ...]:
         return tuple(session.record.moves)
     if isinstance(session, PlayGame):
         return tuple(session.moves)
-    return tuple(move for _, move in session.history)
+    return tuple(told.move for told in session.history)
 
 
 def subject_of(session: Session) -> Subject:
@@ -111,8 +111,8 @@ def subject_of(session: Session) -> Subject:
         return Subject(session.rules, tuple(s.before.copy() for s in session.history), tuple(session.moves))
     if not session.history:
         raise Conflict("no move has been told yet; there is nothing to analyse")
-    return Subject(session.rules, tuple(before.copy() for before, _ in session.history),
-                   tuple(move for _, move in session.history))
+    return Subject(session.rules, tuple(told.before.copy() for told in session.history),
+                   tuple(told.move for told in session.history))
 
 
 def judged_count(subject: Subject) -> int:

@@ -32,7 +32,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import secrets
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -59,6 +61,7 @@ from .games import (
     HINT_FIELDS,
     MOVE_FIELDS,
     NO_FIELDS,
+    VERSION_FIELD,
     Conflict,
     Fields,
     HintBudget,
@@ -68,6 +71,7 @@ from .games import (
     board_games,
     check_fields,
     check_position,
+    check_version,
     deal_for_editor,
     game_listing,
     new_game,
@@ -76,6 +80,9 @@ from .games import (
     resolve_board,
     web_face,
 )
+from .saving import default_name, export_document, kind_of, played_moves, restore, setup_of, status_of, undone_moves
+from .searches import SearchPool
+from .store import MEMORY, Missing, Stale, Store
 
 MAX_BODY_BYTES = MAX_INPUT_BYTES  # a request body, at most (an upload of a position, a board, records)
 MAX_SESSIONS = 200  # games, tables and replays kept at once; the least recently used goes first
@@ -108,36 +115,103 @@ class BadRequest(Exception):
 
 @dataclass
 class Entry:
-    """A session and the lock its requests take turns with."""
+    """A session, the lock its requests take turns with, and for a saved game (Play, Table) the version of it
+    this server holds (``store``), None until it is read from the database."""
 
-    session: Session
+    session: Session | None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     analysis: AnalysisJob | None = None  # the session's analysis, once one was started
+    version: int | None = None
+    name: str | None = None  # a saved game's name
+    stops: set[threading.Event] = field(default_factory=set)  # the hints under way, to cancel them
 
 
 class Sessions:
-    """The games, tables and replays of one server, by id; at most ``MAX_SESSIONS``, least recently used out."""
+    """The games, tables and replays of one server, by id.
 
-    def __init__(self, limit: int = MAX_SESSIONS) -> None:
+    Games and tables live in the database (``store``): this keeps the last
+    ``limit`` of them read, least recently used out, and reads one again when
+    the database holds a newer version of it (another server moved in it).
+    Replays are kept here only, at most ``limit``.
+    """
+
+    def __init__(self, store: Store, limit: int = MAX_SESSIONS) -> None:
+        self.store = store
         self.limit = limit
         self.entries: OrderedDict[str, Entry] = OrderedDict()
 
-    def add(self, session: Session) -> str:
-        ident = secrets.token_hex(8)
-        self.entries[ident] = Entry(session)
+    def add(self, session: Session) -> tuple[str, Entry]:
+        """Keep a new session (a game or a table saved in the database, committed before this returns)."""
+        if isinstance(session, Replay):
+            ident = secrets.token_hex(8)
+            entry = Entry(session)
+        else:
+            ident = self.store.create(kind_of(session), default_name(session), session.rules.game,
+                                      setup_of(session), played_moves(session), session.pos.to_json(),
+                                      status_of(session))
+            entry = Entry(session, version=0, name=default_name(session))
+        self.entries[ident] = entry
+        self._trim()
+        return ident, entry
+
+    def _trim(self) -> None:
         while len(self.entries) > self.limit:
             _, gone = self.entries.popitem(last=False)
             if gone.analysis is not None and gone.analysis.state in ("queued", "running"):
                 gone.analysis.cancel()  # nobody can read its result any more
-        return ident
 
-    def get(self, ident: str, kind: type) -> Entry:
+    def entry(self, ident: str, kind: type) -> Entry:
+        """The entry of session ``ident`` of ``kind``, which may have to be read from the database still
+        (``sync``).  Raises ``BadRequest`` 404."""
         entry = self.entries.get(ident)
-        if entry is None or not isinstance(entry.session, kind):
-            raise BadRequest(404, f"no {_KIND_NAMES[kind]} {brief(ident)} on this server (it may have ended when the "
-                                  f"server restarted); start a new one")
+        if entry is None and kind is not Replay and self.store.version(ident) is not None:
+            entry = self.entries[ident] = Entry(None)
+            self._trim()
+        if entry is None or (entry.session is not None and not isinstance(entry.session, kind)):
+            raise self.missing(ident, kind)
         self.entries.move_to_end(ident)
         return entry
+
+    def missing(self, ident: str, kind: type) -> BadRequest:
+        if kind is Replay:
+            return BadRequest(404, f"no replay {brief(ident)} on this server (a replay ends when the server stops); "
+                                   f"load the record again")
+        return BadRequest(404, f"no {_KIND_NAMES[kind]} {brief(ident)} on this server's database (it was deleted, "
+                               f"or saved in another --db); start a new one")
+
+    def sync(self, ident: str, entry: Entry, kind: type) -> Session:
+        """The session of ``entry`` as the database holds it now: read again when it holds a newer version
+        (call it with the entry's lock held, in a thread).  Raises ``BadRequest`` 404 when it is gone."""
+        if isinstance(entry.session, Replay):
+            return entry.session
+        version = self.store.version(ident)
+        if version is None:
+            self.entries.pop(ident, None)
+            raise self.missing(ident, kind)
+        if entry.session is None or entry.version != version:
+            saved = self.store.load(ident)
+            session = restore(saved)
+            if not isinstance(session, kind):
+                raise self.missing(ident, kind)
+            entry.session, entry.version, entry.name = session, saved.version, saved.name
+        return entry.session
+
+    def save(self, ident: str, entry: Entry) -> None:
+        """Commit the change of ``entry``'s session to the database (in a thread, the entry's lock held).
+        Raises ``Conflict`` when another server changed the game first: the entry is read again next time."""
+        session = entry.session
+        assert isinstance(session, (PlayGame, TableGame)) and entry.version is not None
+        try:
+            entry.version = self.store.record(ident, entry.version, played_moves(session), undone_moves(session),
+                                              session.pos.to_json(), status_of(session))
+        except (Stale, Missing) as exc:
+            entry.session, entry.version = None, None  # what this server holds is not the game any more
+            raise Conflict(str(exc)) from None
+
+    def forget(self, ident: str) -> None:
+        gone = self.entries.pop(ident, None)
+        if gone is not None and gone.analysis is not None and gone.analysis.state in ("queued", "running"):
+            gone.analysis.cancel()
 
 
 _KIND_NAMES: dict[type, str] = {PlayGame: "game", TableGame: "table", Replay: "replay"}
@@ -196,15 +270,18 @@ def game_assets(games: tuple[GameType, ...]) -> list[Mount]:
     return mounts
 
 
-def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starlette:
-    """The web app: the page, its static files and the JSON API (module docstring)."""
+def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: Store | None = None) -> Starlette:
+    """The web app: the page, its static files and the JSON API (module docstring); its games kept in ``store``
+    (in memory only when None)."""
     budget = hints or HintBudget()
-    sessions = Sessions()
+    store = store if store is not None else Store(MEMORY)
+    sessions = Sessions(store)
     # whole games analysed in the background, each search within the hint budget, on the hint workers
     analyses = Analyses(budget.iterations, budget.workers)
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="kanaloa-web")
-    # Hints have their own threads, so a long one never holds up the moves of any game.
-    hint_pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="kanaloa-hint")
+    # Hints and bots' moves have their own threads, bounded (``searches``), so a long one never holds up the
+    # moves of any game.
+    searches_pool = SearchPool(threads)
 
     async def in_thread(fn: Callable[[], T], where: ThreadPoolExecutor = pool) -> T:
         return await asyncio.get_running_loop().run_in_executor(where, fn)
@@ -283,46 +360,79 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
     async def create(request: Request, make: Callable[[dict[str, Any]], Session]) -> Response:
         body = await read_json(request)
         session = await in_thread(lambda: make(body))
-        ident = sessions.add(session)
-        view = await in_thread(lambda: _view(session, 0))
-        return answer({"id": ident, **view}, 201)
+        ident, entry = await in_thread(lambda: sessions.add(session))
+        view = await in_thread(lambda: _view(ident, entry, 0))
+        return answer(view, 201)
 
-    def _view(session: Session, at: object) -> dict[str, Any]:
-        return session.view(at) if isinstance(session, Replay) else session.view()
+    def _view(ident: str, entry: Entry, at: object = 0) -> dict[str, Any]:
+        session = entry.session
+        if isinstance(session, Replay):
+            return {"id": ident, **session.view(at)}
+        assert session is not None
+        return {"id": ident, **session.view(), "version": entry.version, "name": entry.name}
 
-    async def with_session(request: Request, kind: type, act: Callable[[Any, dict[str, Any]], Any],
-                           fields: Fields = NO_FIELDS, what: str = "", slow: bool = False) -> Response:
-        ident = request.path_params["id"]
-        entry = sessions.get(ident, kind)
-        body = await read_json(request) if request.method == "POST" else {}
-        check_fields(body, fields, what)
+    async def synced(ident: str, entry: Entry, kind: type) -> Session:
+        """The entry's session as the database holds it now (the entry's lock held)."""
+        return await in_thread(lambda: sessions.sync(ident, entry, kind))
+
+    async def opened(ident: str, kind: type) -> tuple[Entry, Session]:
+        """The entry of ``ident`` and its session as the database holds it now."""
+        entry = sessions.entry(ident, kind)
         async with entry.lock:
-            session = entry.session
-            assert not isinstance(session, Replay)
+            return entry, await synced(ident, entry, kind)
+
+    async def with_session(request: Request, kind: type, act: Callable[[Any, dict[str, Any]], Any] | None,
+                           fields: Fields = NO_FIELDS, what: str = "", searches: bool = False) -> Response:
+        """Answer a request on a game or table: ``act`` changes it (None: a look), and the change is committed to
+        the database before the answer; ``searches``: ``act`` searches (a bot's move), in the search pool."""
+        ident = request.path_params["id"]
+        entry = sessions.entry(ident, kind)
+        body = await read_json(request) if request.method == "POST" else {}
+        check_fields(body, {**fields, **VERSION_FIELD} if act is not None else fields, what)
+        async with entry.lock:
+            session = await synced(ident, entry, kind)
+            if act is None:
+                return answer(await in_thread(lambda: _view(ident, entry)))
+            if "version" in body:
+                check_version(body["version"], entry.version)
 
             def run() -> dict[str, Any]:
                 extra = act(session, body)
-                view = session.view()
-                return {"id": ident, **view, **(extra or {})}
+                sessions.save(ident, entry)
+                return {**_view(ident, entry), **(extra or {})}
 
-            result = await in_thread(run) if slow else run()
+            result = await (searches_pool.run(run) if searches else in_thread(run))
         return answer(result)
 
     async def hint_for(request: Request, kind: type) -> Response:
-        entry = sessions.get(request.path_params["id"], kind)
+        ident = request.path_params["id"]
+        entry = sessions.entry(ident, kind)
         body = await read_json(request)
         check_fields(body, HINT_FIELDS, "a hint")
         async with entry.lock:
-            session: PlayGame | TableGame = entry.session  # type: ignore[assignment]
+            session: PlayGame | TableGame = await synced(ident, entry, kind)  # type: ignore[assignment]
             pos = session.hint_position().copy()
+        stop = threading.Event()
+        entry.stops.add(stop)
 
         def ask() -> dict[str, Any]:
-            found = budget.ask(pos, body.get("iterations"), body.get("seed", 0))
-
+            found = budget.ask(pos, body.get("iterations"), body.get("seed", 0), stop=stop.is_set)
             picture = pos.ruleset.game_type.face("svg")
             return {**found.to_json(), "svg": picture(pos, hint=found, interactive=True)}
 
-        return answer(await in_thread(ask, hint_pool))
+        try:
+            return answer(await searches_pool.run(ask, stop, request))
+        finally:
+            entry.stops.discard(stop)
+
+    async def hint_cancel(request: Request, kind: type) -> Response:
+        ident = request.path_params["id"]
+        entry = sessions.entry(ident, kind)
+        check_fields(await read_json(request), NO_FIELDS, "a cancel")
+        stopped = len(entry.stops)
+        for stop in list(entry.stops):
+            stop.set()
+        return answer({"id": ident, "cancelled": stopped})
 
     def game_routes(path: str, kind: type, make: Callable[[dict[str, Any]], Session]) -> list[Route]:
         """The endpoints games and tables share: create, look, move, undo, hint, download the position."""
@@ -331,22 +441,27 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
             return await create(request, make)
 
         async def look(request: Request) -> Response:
-            return await with_session(request, kind, lambda s, b: None)
+            return await with_session(request, kind, None)
 
         async def move(request: Request) -> Response:
-            return await with_session(request, kind, lambda s, b: s.play(b.get("move")), MOVE_FIELDS, "a move",
-                                      slow=True)
+            return await with_session(request, kind, lambda s, b: s.play(b.get("move")), MOVE_FIELDS, "a move")
 
         async def undo(request: Request) -> Response:
-            return await with_session(request, kind, lambda s, b: s.undo(), NO_FIELDS, "an undo", slow=True)
+            return await with_session(request, kind, lambda s, b: s.undo(), NO_FIELDS, "an undo")
 
         async def hint(request: Request) -> Response:
             return await hint_for(request, kind)
 
+        async def cancel(request: Request) -> Response:
+            return await hint_cancel(request, kind)
+
         async def position(request: Request) -> Response:
-            entry = sessions.get(request.path_params["id"], kind)
-            session: PlayGame | TableGame = entry.session  # type: ignore[assignment]
-            return Response(session.pos.dumps() + "\n", media_type="application/json")  # indented, as the command
+            ident = request.path_params["id"]
+            entry = sessions.entry(ident, kind)
+            async with entry.lock:
+                session: PlayGame | TableGame = await synced(ident, entry, kind)  # type: ignore[assignment]
+                text = session.pos.dumps() + "\n"  # indented, as the command writes it
+            return Response(text, media_type="application/json")
 
         return [
             Route(f"/api/{path}", create_one, methods=["POST"]),
@@ -354,18 +469,60 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
             Route(f"/api/{path}/{{id}}/move", move, methods=["POST"]),
             Route(f"/api/{path}/{{id}}/undo", undo, methods=["POST"]),
             Route(f"/api/{path}/{{id}}/hint", hint, methods=["POST"]),
+            Route(f"/api/{path}/{{id}}/hint/cancel", cancel, methods=["POST"]),
             Route(f"/api/{path}/{{id}}/position", position),
         ]
+
+    async def table_redo(request: Request) -> Response:
+        return await with_session(request, TableGame, lambda t, b: t.redo(), NO_FIELDS, "a redo")
+
+    # -- saved games ----------------------------------------------------------------------
+
+    async def saved_list(request: Request) -> Response:
+        return answer({"games": await in_thread(store.listing), "db": store.path if store.path != MEMORY else None})
+
+    async def saved_rename(request: Request) -> Response:
+        ident = request.path_params["id"]
+        body = await read_json(request)
+        check_fields(body, {"name": "the game's new name: text"}, "a rename")
+        listing = await in_thread(lambda: store_call(lambda: store.rename(ident, body.get("name"))))
+        entry = sessions.entries.get(ident)
+        if entry is not None:
+            entry.name = listing["name"]
+        return answer(listing)
+
+    async def saved_delete(request: Request) -> Response:
+        ident = request.path_params["id"]
+        await in_thread(lambda: store_call(lambda: store.delete(ident)))
+        sessions.forget(ident)
+        return answer({"deleted": ident})
+
+    async def saved_download(request: Request) -> Response:
+        ident = request.path_params["id"]
+        saved = await in_thread(lambda: store_call(lambda: store.load(ident)))
+        doc = export_document(saved)
+        name = re.sub(r"[^A-Za-z0-9_-]+", "-", saved.name).strip("-")[:60] or "game"
+        return Response(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", media_type="application/json",
+                        headers={"content-disposition": f'attachment; filename="{name}.json"'})
+
+    def store_call(fn: Callable[[], T]) -> T:
+        try:
+            return fn()
+        except Missing as exc:
+            raise BadRequest(404, f"{exc} in this server's database") from None
 
     # -- what only games have: bots and records -------------------------------------------
 
     async def game_bot(request: Request) -> Response:
         return await with_session(request, PlayGame, lambda g, b: {"played": g.bot_move()}, NO_FIELDS,
-                                  "a bot move", slow=True)
+                                  "a bot move", searches=True)
 
     async def game_record(request: Request) -> Response:
-        game: PlayGame = sessions.get(request.path_params["id"], PlayGame).session  # type: ignore[assignment]
-        return answer(game.record())
+        ident = request.path_params["id"]
+        entry = sessions.entry(ident, PlayGame)
+        async with entry.lock:
+            game: PlayGame = await synced(ident, entry, PlayGame)  # type: ignore[assignment]
+            return answer(game.record())
 
     # -- replays ------------------------------------------------------------------------
 
@@ -374,7 +531,7 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
 
     async def replay_get(request: Request) -> Response:
         ident = request.path_params["id"]
-        entry = sessions.get(ident, Replay)
+        entry = sessions.entry(ident, Replay)
         replay: Replay = entry.session  # type: ignore[assignment]
         at = request.query_params.get("at", "0")
         return answer({"id": ident, **await in_thread(lambda: replay.view(at))})
@@ -394,14 +551,14 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
 
         async def start_or_poll(request: Request) -> Response:
             ident = request.path_params["id"]
-            entry = sessions.get(ident, kind)
+            entry, session = await opened(ident, kind)
             if request.method == "GET":
                 job = job_of(entry)
-                return answer({"id": ident, **job.status(session_moves(entry.session))})
+                return answer({"id": ident, **job.status(session_moves(session))})
             body = await read_json(request)
             check_fields(body, analysis_fields(analyses.cap), "an analysis")
             async with entry.lock:
-                session = entry.session
+                session = await synced(ident, entry, kind)
                 job, new = await in_thread(lambda: analyses.start(session, entry.analysis, body))
                 entry.analysis = job
                 status = job.status(session_moves(session))
@@ -409,25 +566,24 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
 
         async def result(request: Request) -> Response:
             ident = request.path_params["id"]
-            entry = sessions.get(ident, kind)
+            entry, session = await opened(ident, kind)
             job = job_of(entry)
             analysis, chart = job.result()
-            return answer({"id": ident, **job.status(session_moves(entry.session)), "analysis": analysis,
+            return answer({"id": ident, **job.status(session_moves(session)), "analysis": analysis,
                            "chart": chart})
 
         async def cancel(request: Request) -> Response:
             ident = request.path_params["id"]
-            entry = sessions.get(ident, kind)
+            entry, session = await opened(ident, kind)
             check_fields(await read_json(request), NO_FIELDS, "a cancel")
             job = job_of(entry)
             job.cancel()
-            return answer({"id": ident, **job.status(session_moves(entry.session))})
+            return answer({"id": ident, **job.status(session_moves(session))})
 
         async def move(request: Request) -> Response:
             ident = request.path_params["id"]
-            entry = sessions.get(ident, kind)
+            entry, session = await opened(ident, kind)
             job = job_of(entry)
-            session = entry.session
             index = request.path_params["index"]
             return answer({"id": ident, **await in_thread(lambda: move_view(session, job, index))})
 
@@ -472,6 +628,11 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
         Route("/api/games/{id}/bot", game_bot, methods=["POST"]),
         Route("/api/games/{id}/record", game_record),
         *game_routes("tables", TableGame, new_table),
+        Route("/api/tables/{id}/redo", table_redo, methods=["POST"]),
+        Route("/api/saved", saved_list),
+        Route("/api/saved/{id}", saved_delete, methods=["DELETE"]),
+        Route("/api/saved/{id}/rename", saved_rename, methods=["POST"]),
+        Route("/api/saved/{id}/download", saved_download),
         Route("/api/replays", replay_create, methods=["POST"]),
         Route("/api/replays/{id}", replay_get),
         *analysis_routes("games", PlayGame),
@@ -486,6 +647,8 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.sessions = sessions
     app.state.analyses = analyses
+    app.state.searches = searches_pool
+    app.state.store = store
     app.state.started = time.time()
     return app
 

@@ -99,6 +99,11 @@ def resolve_board(value: object) -> Board:
                      f"file's content (a JSON object) instead")
 
 
+def sent_board(body: dict[str, Any], board: Board | None) -> Board | None:
+    """The board a request sent as a board file's content (a saved game keeps it), or None for a built-in one."""
+    return board if isinstance(body.get("board"), dict) else None
+
+
 def board_loader(uploaded: Board | None) -> Callable[[str], Board]:
     """What a position's ``board`` field may name in a request: a built-in board, or the board sent with it."""
 
@@ -145,6 +150,9 @@ POSITION = "a position document: a JSON object, or its text"
 RECORDS = "the text of a 'kanaloa simulate --out' file"
 GAME_NUMBER = "a whole number of 0 or more, the game of the record to take"
 MOVE_FIELDS: Fields = {"move": "a move in notation"}
+# Every request that changes a game or a table may name the version of it its view showed (``version``): one
+# made on a game that has changed since is refused (another tab or server moved first).
+VERSION_FIELD: Fields = {"version": "a whole number, the game's version your view shows"}
 HINT_FIELDS: Fields = {"iterations": "a whole number from 1 to 1000000", "seed": SEED}
 NO_FIELDS: Fields = {}
 POSITION_CHECK_FIELDS: Fields = {"position": POSITION, "board": BOARD}
@@ -160,6 +168,16 @@ def check_fields(body: dict[str, Any], fields: Fields, what: str) -> None:
                               f"{', '.join(fields) or 'no key'}")
         if value is None:
             raise OptionError(f"{key}: must be {fields[key]}, not null")
+
+
+def check_version(value: object, now: int | None) -> None:
+    """Refuse a change made on a view of another version than the game's version ``now``.  Raises ``Conflict``
+    (or ``OptionError`` for a value that is no version)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise OptionError(f"version {brief(value)}: must be {VERSION_FIELD['version']}")
+    if value != now:
+        raise Conflict(f"version {value}: this game has changed since your view of it (it is at version {now}: "
+                       f"another tab or server moved first); reload it and try again")
 
 
 def request_game(body: dict[str, Any]) -> GameType:
@@ -333,14 +351,15 @@ class HintBudget:
     iterations: int = 4000
     workers: int = 1
 
-    def ask(self, pos: Position, iterations: object = None, seed: object = 0) -> Hint:
+    def ask(self, pos: Position, iterations: object = None, seed: object = 0,
+            stop: Callable[[], bool] | None = None) -> Hint:
         """The hint for ``pos``'s player to move; a request may lower or raise the iterations within 1 to 10**6."""
         count = self.iterations if iterations is None else iterations
         if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 1_000_000:
             raise OptionError(f"iterations {brief(count)}: must be a whole number from 1 to 1000000")
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
             raise OptionError(f"seed {brief(seed)}: must be a whole number from 0 to 2**64-1")
-        return hint(pos, iterations=count, seed=seed, workers=self.workers)
+        return hint(pos, iterations=count, seed=seed, workers=self.workers, stop=stop)
 
 
 # -- play --------------------------------------------------------------------------------
@@ -353,6 +372,7 @@ class Step:
     before: Position
     move: str
     seat: int
+    words: str | None = None
 
 
 def check_seats(seats: object, players: int) -> list[str]:
@@ -399,6 +419,7 @@ class PlayGame:
     history: list[Step] = field(default_factory=list)
     bots: dict[int, Bot] = field(default_factory=dict)
     perspective: str | None = None
+    board: Board | None = None  # the board file sent with the request, when not a built-in board
 
     def __post_init__(self) -> None:
         seed = self.deal.seed if self.deal is not None else 0
@@ -460,10 +481,10 @@ class PlayGame:
         self._step(move, seat)
         return move
 
-    def _step(self, move: str, seat: int) -> None:
+    def _step(self, move: str, seat: int, words: str | None = None) -> None:
         before = self.pos.copy()
         self.pos.play(move)  # unchanged when it raises
-        self.history.append(Step(before, str(self.pos_move(move, before)), seat))
+        self.history.append(Step(before, str(self.pos_move(move, before)), seat, words))
         self._look()
 
     @staticmethod
@@ -550,11 +571,13 @@ def new_game(body: dict[str, Any]) -> PlayGame:
         if pos.viewer is not None:
             raise OptionError(f"position: it is {pos.viewer}'s view; a game needs a full position (every card "
                               f"known), as the Play mode downloads it")
-        return PlayGame(pos, check_seats(body.get("seats"), len(pos.players)), pos.ruleset)
+        return PlayGame(pos, check_seats(body.get("seats"), len(pos.players)), pos.ruleset,
+                        board=sent_board(body, board))
     if "record" in body:
         record = read_record(body["record"], body.get("game"), board)
         pos = replay(record, at=0)
-        game = PlayGame(pos, check_seats(body.get("seats"), record.ruleset.players), pos.ruleset, Deal(record.seed))
+        game = PlayGame(pos, check_seats(body.get("seats"), record.ruleset.players), pos.ruleset, Deal(record.seed),
+                        board=sent_board(body, board))
         for number, move in enumerate(record.moves, start=1):
             seat = game.seat_to_move()
             if seat is None:
@@ -574,7 +597,7 @@ def new_game(body: dict[str, Any]) -> PlayGame:
     pos = deal_position(rs, seed)
     # a game record deals again from the game's parameters and seed; the game's face says when it cannot
     deal = Deal(seed, web_face(dealt).record_refusal(params))
-    return PlayGame(pos, check_seats(body.get("seats"), rs.players), rs, deal)
+    return PlayGame(pos, check_seats(body.get("seats"), rs.players), rs, deal, board=sent_board(body, board))
 
 
 def _document(value: object, what: str) -> dict[str, Any]:
@@ -645,24 +668,56 @@ def read_record(text: object, game: object = None, uploaded: Board | None = None
 
 
 @dataclass
+class Told:
+    """One move told at a table: the position before it, the move as told, and its words (or None)."""
+
+    before: Position  # None for a move taken back, until a redo plays it again
+    move: str
+    words: str | None = None
+
+
+@dataclass
 class TableGame:
-    """A real game followed by one player (module docstring)."""
+    """A real game followed by one player (module docstring).  ``undone``: the moves taken back, the last taken
+    back last, which a redo tells again (a mis-told move of another player is corrected by an undo, the right
+    move, and nothing more: a new move drops the moves taken back)."""
 
     pos: Position
     rules: Ruleset
-    history: list[tuple[Position, str]] = field(default_factory=list)
+    history: list[Told] = field(default_factory=list)
+    undone: list[Told] = field(default_factory=list)
+    board: Board | None = None  # the board file sent with the request, when not a built-in board
 
-    def play(self, move: object) -> None:
+    def play(self, move: object, words: str | None = None) -> None:
         if not isinstance(move, str):
             raise MoveError(f"move {brief(move)}: must be a move in notation, such as 'green: take RASI refill KULU'")
         before = self.pos.copy()
         self.pos.play(move)
-        self.history.append((before, move.strip()))
+        self.history.append(Told(before, move.strip(), words))
+        self.undone.clear()
 
     def undo(self) -> None:
         if not self.history:
             raise Conflict("nothing to undo: no move has been told")
-        self.pos = self.history.pop()[0]
+        told = self.history.pop()
+        assert told.before is not None
+        self.pos = told.before
+        self.undone.append(Told(None, told.move, told.words))
+
+    def redo(self) -> None:
+        """Tell again the last move taken back.  Raises ``Conflict`` when there is none."""
+        if not self.undone:
+            raise Conflict("nothing to redo: no move has been taken back since the last move told")
+        told = self.undone.pop()
+        undone = self.undone
+        self.undone = []
+        try:
+            self.play(told.move, told.words)
+        except KanaloaError:
+            undone.append(told)
+            self.undone = undone
+            raise
+        self.undone = undone
 
     def hint_position(self) -> Position:
         """The position a hint is asked on: the viewer's (``hint`` refuses it when another player is to move)."""
@@ -674,8 +729,10 @@ class TableGame:
         out.update({
             "kind": "table",
             "viewer": viewer,
-            "history": [{"move": move} for _, move in self.history],
+            "history": [{"move": told.move} for told in self.history],
             "can_undo": bool(self.history),
+            "can_redo": bool(self.undone),
+            "redo": self.undone[-1].move if self.undone else None,
         })
         return out
 
@@ -708,14 +765,14 @@ def new_table(body: dict[str, Any]) -> TableGame:
         if pos.viewer is None:
             raise OptionError("position: a full position knows every card; a table needs a position seen by one "
                               "player (its \"viewer\")")
-        return TableGame(pos, pos.ruleset)
+        return TableGame(pos, pos.ruleset, board=sent_board(body, board))
     rs = request_rules(body, board)
     refusal = hides_nothing(rs, "ruleset", rs.game)
     if refusal is not None:
         raise refusal
     doc = seen_deal(rs, body.get("viewer", rs.seat_names[0]), body.get("hand"), face_up=body.get("face_up"),
                     tokens=body.get("tokens"))
-    return TableGame(read_position(doc, boards=board_loader(rs.board)), rs)
+    return TableGame(read_position(doc, boards=board_loader(rs.board)), rs, board=sent_board(body, board))
 
 
 # -- replays -----------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import socket
 
 from .app import create_app
 from .games import HintBudget
+from .store import Store
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -24,13 +25,15 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def run(sock: socket.socket, hint_iterations: int = 4000, hint_workers: int = 1) -> None:
-    """Serve the app on ``sock`` until interrupted."""
+def run(sock: socket.socket, hint_iterations: int = 4000, hint_workers: int = 1, store: Store | None = None) -> None:
+    """Serve the app on ``sock`` until interrupted, its games kept in ``store`` (in memory when None)."""
     import uvicorn
 
-    app = create_app(HintBudget(hint_iterations, hint_workers))
+    app = create_app(HintBudget(hint_iterations, hint_workers), store=store)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:
         app.state.analyses.shutdown()  # an analysis under way stops at its next move, not minutes later
+        app.state.searches.shutdown()
+        app.state.store.close()

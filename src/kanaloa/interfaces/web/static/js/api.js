@@ -20,7 +20,11 @@ export async function api(method, path, body) {
   } catch (err) {
     throw new Error(`the server answered ${response.status} without JSON`);
   }
-  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  if (!response.ok) {
+    const err = new Error(data.error || `HTTP ${response.status}`);
+    err.status = response.status; // 409: the game is not as the view showed it (another tab moved first)
+    throw err;
+  }
   return data;
 }
 
@@ -56,6 +60,19 @@ export function readFile(input) {
     reader.onerror = () => reject(new Error(`cannot read ${file.name}`));
     reader.readAsText(file);
   });
+}
+
+// The address of the page for a saved game (`#game=ID`, `#table=ID`), so that a reload, a bookmark or another
+// tab returns to it; none (`""`) when no game is open.
+export function showAddress(kind, id) {
+  const hash = id ? `#${kind}=${id}` : "";
+  if (location.hash !== hash) history.replaceState(null, "", `${location.pathname}${location.search}${hash}`);
+}
+
+// The game the page's address names: `{ kind: "game" | "table", id }`, or null.
+export function addressed() {
+  const found = /^#(game|table)=([0-9a-f]+)$/.exec(location.hash);
+  return found ? { kind: found[1], id: found[2] } : null;
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

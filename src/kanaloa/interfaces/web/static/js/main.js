@@ -8,21 +8,40 @@
 // the page shows (seats, sizes, rule ids) is read from the rule sets the server sends (`rules` in every view,
 // GET /api/games for the forms).  This module starts the page and switches the modes and the editors.
 
-import { api } from "./api.js";
+import { addressed, api } from "./api.js";
 import { $, $$, el, showMode } from "./dom.js";
 import { editor, startEditor } from "./editor.js";
 import { drawSeatChoices, play, playError } from "./play.js";
 import { positions, startPositions } from "./positions.js";
 import { replay } from "./replay.js";
+import { resume, saved, showSaved } from "./saved.js";
 import {
   fillBoardSelects, fillGameChoices, followGame, gameModule, loadGameModules, setupError, shared,
 } from "./setup.js";
 import { drawHandPicker, drawTableViewers, table } from "./table.js";
 
-for (const b of $$("#modes button")) b.addEventListener("click", () => showMode(b.dataset.mode));
+for (const b of $$("#modes button")) {
+  b.addEventListener("click", () => { showMode(b.dataset.mode); if (b.dataset.mode === "saved") showSaved(); });
+}
 
 // The state of each mode, for people who script the page (and the browser tests).
-window.kanaloa = { play, table, editor, positions, replay, shared };
+window.kanaloa = { play, table, editor, positions, replay, saved, shared };
+
+// Resume the game the page's address names (a reload, a bookmark, another tab), unless it is open already.
+async function followAddress() {
+  const target = addressed();
+  if (!target) return;
+  const open = target.kind === "table" ? table.id : play.id;
+  if (open === target.id) return;
+  try {
+    await resume(target.kind, target.id);
+  } catch (err) {
+    showMode("saved");
+    await showSaved();
+    $("#saved-error").textContent = `cannot resume the game of this address: ${err.message}`;
+  }
+}
+window.addEventListener("hashchange", followAddress);
 
 // Show editor `kind` of the Editor mode ("board", "position", or a game's own files: "tile"...).
 export function showEditor(kind) {
@@ -75,6 +94,7 @@ async function start() {
   startPositions();
   addGameEditors();
   await drawHandPicker();
+  await followAddress();
   document.body.dataset.ready = "1";
 }
 start();

@@ -5,7 +5,7 @@
 // the game is over, its analysis (analysis.js).
 
 import { createAnalysis, showOnBoard } from "./analysis.js";
-import { api, downloadFrom, readFile, sleep } from "./api.js";
+import { api, downloadFrom, readFile, showAddress, sleep } from "./api.js";
 import { askHint, drawBoard, drawHistory, drawScores, drawStatus, onThinkFirst, prepareHint } from "./board.js";
 import { $, $$, el, showMode } from "./dom.js";
 import {
@@ -103,23 +103,42 @@ async function startPlay(extra) {
   }
   playError("");
   try {
-    const view = await api("POST", "/api/games", request);
-    play.id = view.id;
-    $("#play-setup").hidden = true;
-    $("#play-game").hidden = false;
-    $("#play-summary").hidden = true;
-    $("#play-hint-box").hidden = true;
-    $("#play-analysis").hidden = true;
-    analysis.reset();
-    resetChoice(view);
-    showPlay(view);
-    runBots();
+    openPlay(await api("POST", "/api/games", request));
   } catch (err) {
     playError(err.message);
     $("#play-game").hidden = true;
     $("#play-setup").hidden = false;
     setupError("play", err.message);
   }
+}
+
+// Show a game of the Play mode (a new one, or one saved: `view` is its view) and go on with it.
+export function openPlay(view) {
+  play.id = view.id;
+  showAddress("game", view.id);
+  $("#play-setup").hidden = true;
+  $("#play-game").hidden = false;
+  $("#play-summary").hidden = true;
+  $("#play-hint-box").hidden = true;
+  $("#play-analysis").hidden = true;
+  analysis.reset();
+  resetChoice(view);
+  showPlay(view);
+  runBots();
+}
+
+// Resume saved game `id` (the page's address, the list of saved games).
+export async function resumePlay(id) {
+  showMode("play");
+  openPlay(await api("GET", `/api/games/${id}`));
+}
+
+// A change refused because the game moved on elsewhere (another tab, another server): show it as it is now.
+async function caughtUp(err) {
+  if (err.status !== 409 || !play.id) return false;
+  try { showPlay(await api("GET", `/api/games/${play.id}`)); } catch (again) { return false; }
+  playError(`${err.message} (the game is shown as it is now)`);
+  return true;
 }
 
 // Play a position of any game (the Editor mode's "Play from here"): the form's seats, as for an upload.
@@ -199,12 +218,12 @@ async function sendMove(move) {
   playError("");
   resetChoice(play.view);
   try {
-    const view = await api("POST", `/api/games/${play.id}/move`, { move });
+    const view = await api("POST", `/api/games/${play.id}/move`, { move, version: play.view.version });
     playPrompt("");
     $("#play-hint-box").hidden = true;
     showPlay(view);
   } catch (err) {
-    playError(err.message);
+    if (!(await caughtUp(err))) playError(err.message);
   } finally {
     play.busy = false;
   }
@@ -222,11 +241,10 @@ async function runBots() {
       if (id !== play.id || play.busy) break;
       play.busy = true;
       try {
-        const view = await api("POST", `/api/games/${id}/bot`, {});
+        const view = await api("POST", `/api/games/${id}/bot`, { version: play.view.version });
         if (id === play.id) showPlay(view);
       } catch (err) {
-        playError(err.message);
-        break;
+        if (!(await caughtUp(err))) { playError(err.message); break; }
       } finally {
         play.busy = false;
       }
@@ -257,10 +275,10 @@ $("#play-undo").addEventListener("click", async () => {
   play.busy = true;
   try {
     resetChoice(play.view);
-    showPlay(await api("POST", `/api/games/${play.id}/undo`, {}));
+    showPlay(await api("POST", `/api/games/${play.id}/undo`, { version: play.view.version }));
     playError("");
   } catch (err) {
-    playError(err.message);
+    if (!(await caughtUp(err))) playError(err.message);
   } finally {
     play.busy = false;
   }
@@ -274,6 +292,7 @@ $("#play-download-record").addEventListener("click", () =>
 $("#play-new").addEventListener("click", () => {
   play.id = null;
   play.view = null;
+  showAddress("game", null);
   $("#play-game").hidden = true;
   $("#play-setup").hidden = false;
 });

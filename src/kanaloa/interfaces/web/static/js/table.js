@@ -2,10 +2,10 @@
 // whose entry in GET /api/games has no `table` reason; main.js offers only those, and says why not the others).
 
 import { createAnalysis, showOnBoard } from "./analysis.js";
-import { api, downloadFrom, readFile } from "./api.js";
+import { api, downloadFrom, readFile, showAddress } from "./api.js";
 import { askHint, drawBoard, drawHistory, drawScores, drawStatus, onThinkFirst, prepareHint } from "./board.js";
 import { cardButton, deckCount } from "./cards.js";
-import { $, $$, el } from "./dom.js";
+import { $, $$, el, showMode } from "./dom.js";
 import { body, paymentsOn } from "./moves.js";
 import {
   chosenBoard, drawGameRows, followGame, formRules, formTokens, numberWord, offers, setupError, shared,
@@ -101,16 +101,42 @@ async function startTable(extra) {
     request.board = shared.edited;
   }
   try {
-    const view = await api("POST", "/api/tables", request);
-    table.id = view.id;
-    table.islands = Object.keys(view.sizes);
-    analysis.reset();
-    $("#table-setup").hidden = true;
-    $("#table-game").hidden = false;
-    showTable(view);
+    openTable(await api("POST", "/api/tables", request));
   } catch (err) {
     setupError("table", err.message);
   }
+}
+
+// Show a table (a new one, or one saved: `view` is its view) and go on following it.
+export function openTable(view) {
+  table.id = view.id;
+  table.islands = Object.keys(view.sizes);
+  showAddress("table", view.id);
+  analysis.reset();
+  $("#table-setup").hidden = true;
+  $("#table-game").hidden = false;
+  $("#table-hint-box").hidden = true;
+  tableError("");
+  showTable(view);
+}
+
+// Resume saved table `id` (the page's address, the list of saved games).
+export async function resumeTable(id) {
+  showMode("table");
+  openTable(await api("GET", `/api/tables/${id}`));
+}
+
+// A change refused because the table moved on elsewhere (another tab, another server): show it as it is now.
+async function caughtUp(err) {
+  if (err.status !== 409 || !table.id) return false;
+  try { showTable(await api("GET", `/api/tables/${table.id}`)); } catch (again) { return false; }
+  tableError(`${err.message} (the table is shown as it is now)`);
+  return true;
+}
+
+// Send a change of the table (a move, an undo, a redo) made on the view shown.
+async function change(path, extra = {}) {
+  showTable(await api("POST", `/api/tables/${table.id}/${path}`, { ...extra, version: table.view.version }));
 }
 $("#table-setup").addEventListener("submit", (e) => { e.preventDefault(); startTable({}); });
 $("#table-upload").addEventListener("change", async (e) => {
@@ -187,6 +213,8 @@ function showTable(view) {
   }
   drawHistory($("#table-history"), view.history);
   $("#table-undo").disabled = !view.can_undo;
+  $("#table-redo").disabled = !view.can_redo;
+  $("#table-redo").title = view.can_redo ? `Tell again: ${view.redo}` : "No move has been taken back";
   $("#table-hint").disabled = !mine || Boolean(view.waiting || view.outcome);
   prepareHint("table", `/api/tables/${table.id}/hint`, view);
   $("#table-analysis").hidden = view.history.length === 0;
@@ -201,10 +229,10 @@ async function tellMove(move) {
   table.busy = true;
   tableError("");
   try {
-    showTable(await api("POST", `/api/tables/${table.id}/move`, { move }));
+    await change("move", { move });
     $("#table-hint-box").hidden = true;
   } catch (err) {
-    tableError(err.message);
+    if (!(await caughtUp(err))) tableError(err.message);
   } finally {
     table.busy = false;
   }
@@ -385,14 +413,20 @@ function showAnalysedMove(index) {
   return showOnBoard(analysis, index, { mode: "table", base: () => `/api/tables/${table.id}`,
     board: $("#table-board"), backLabel: "Back to the table", back: () => showTable(table.view), error: tableError });
 }
-$("#table-undo").addEventListener("click", async () => {
-  try { showTable(await api("POST", `/api/tables/${table.id}/undo`, {})); tableError(""); }
-  catch (err) { tableError(err.message); }
-});
+for (const [id, path] of [["#table-undo", "undo"], ["#table-redo", "redo"]]) {
+  $(id).addEventListener("click", async () => {
+    if (table.busy) return;
+    table.busy = true;
+    try { await change(path); tableError(""); }
+    catch (err) { if (!(await caughtUp(err))) tableError(err.message); }
+    finally { table.busy = false; }
+  });
+}
 $("#table-download").addEventListener("click", () =>
   downloadFrom(`/api/tables/${table.id}/position`, "kanaloa-table.json").catch((err) => tableError(err.message)));
 $("#table-new").addEventListener("click", () => {
   table.id = null;
+  showAddress("table", null);
   table.hand = [];
   table.faceup = [];
   drawHand();
