@@ -14,13 +14,15 @@ import urllib.request
 from cli_helpers import run, user_error
 
 
-def test_serve_answers_on_a_free_port_of_loopback_and_stops_on_a_signal():
+def test_serve_answers_on_a_free_port_of_loopback_and_stops_on_a_signal(tmp_path):
+    # its games go to the user's data folder by default: here, a folder of the test's own
     proc = subprocess.Popen([sys.executable, "-m", "kanaloa", "serve", "--port", "0"], stderr=subprocess.PIPE,
-                            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1", "XDG_DATA_HOME": str(tmp_path)})
     try:
         line = proc.stderr.readline()
         found = re.search(r"serving on (http://127\.0\.0\.1:(\d+)/)", line)
         assert found, line
+        assert proc.stderr.readline().strip() == f"kanaloa: games are kept in {tmp_path / 'kanaloa' / 'games.sqlite3'}"
         url = found.group(1)
         deadline = time.monotonic() + 20
         while True:
@@ -33,6 +35,18 @@ def test_serve_answers_on_a_free_port_of_loopback_and_stops_on_a_signal():
                 time.sleep(0.1)
         with urllib.request.urlopen(url, timeout=5) as page:
             assert b"kanaloa" in page.read()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    assert (tmp_path / "kanaloa" / "games.sqlite3").is_file()
+
+
+def test_serve_with_the_database_in_memory_says_its_games_end_with_it():
+    proc = subprocess.Popen([sys.executable, "-m", "kanaloa", "serve", "--port", "0", "--db", ":memory:"],
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert "serving on" in proc.stderr.readline()
+        assert "kept in memory only (--db :memory:)" in proc.stderr.readline()
     finally:
         proc.terminate()
         proc.wait(timeout=20)
