@@ -425,3 +425,26 @@ def test_the_search_pool_refuses_at_once_when_full_and_after_waiting_its_time():
     full, waited = asyncio.run(scenario())
     assert "1 searches running and 1 waiting" in full and "try again" in full
     assert "no search thread came free in 0.3 s" in waited
+
+
+def test_a_long_hint_of_one_game_does_not_hold_up_the_moves_of_another():
+    app = create_app(HintBudget(iterations=100))
+    with TestClient(app) as srv:
+        tid = ok(srv.post("/api/tables", json={"position": Position.new(4, seed=3).as_viewer("red").dumps()}),
+                 201)["id"]
+        answers: list = []
+        asking = threading.Thread(target=lambda: answers.append(srv.post(f"/api/tables/{tid}/hint",
+                                                                          json={"iterations": 1_000_000})))
+        asking.start()
+        deadline = time.monotonic() + 30
+        while not app.state.searches.running:
+            assert time.monotonic() < deadline, "the hint did not start"
+            time.sleep(0.02)
+        # while it thinks, another game is played: twenty moves, each answered
+        view = ok(srv.post("/api/games", json={"seats": ["human"] * 4, "seed": 9}), 201)
+        for _ in range(20):
+            view = ok(srv.post(f"/api/games/{view['id']}/move", json={"move": view["moves"][0]}))
+        assert asking.is_alive() and not answers, "the hint ended before the other game's moves"
+        ok(srv.post(f"/api/tables/{tid}/hint/cancel", json={}))
+        asking.join(timeout=60)
+        assert ok(answers[0])["interrupted"] is True
