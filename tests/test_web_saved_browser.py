@@ -27,7 +27,7 @@ skip_without_chromium()
 class LiveServer:
     """uvicorn in a thread on a free port of 127.0.0.1, its games in the database ``db``."""
 
-    def __init__(self, db) -> None:
+    def __init__(self, db, hint_iterations: int = 100) -> None:
         import uvicorn
 
         from kanaloa.interfaces.web.app import create_app
@@ -37,7 +37,7 @@ class LiveServer:
 
         self.sock = listen("127.0.0.1", 0)
         self.store = Store(db)
-        config = uvicorn.Config(create_app(HintBudget(iterations=100), store=self.store), log_level="warning",
+        config = uvicorn.Config(create_app(HintBudget(iterations=hint_iterations), store=self.store), log_level="warning",
                                 lifespan="off")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
@@ -168,5 +168,19 @@ def test_a_table_with_undo_and_redo_and_the_list_of_saved_games(browser, tmp_pat
         load(browser, f"{srv.url}/#game={game_id}")
         wait_for(browser, lambda d: "cannot resume the game of this address" in css(d, "#saved-error").text)
         assert css(browser, "#saved").is_displayed()
+    finally:
+        srv.stop()
+
+
+def test_a_long_hint_is_stopped_from_the_page_and_shows_the_best_move_found(browser, tmp_path):
+    srv = LiveServer(tmp_path / "games.sqlite3", hint_iterations=1_000_000)
+    try:
+        game = srv.post("/api/games", {"seats": ["human"] * 4, "seed": 5})
+        load(browser, f"{srv.url}/#game={game['id']}")
+        wait_for(browser, lambda d: body_data(d, "play") == "your-turn")
+        click(browser, "#play-hint")
+        click(browser, "#play-hint-stop")
+        box = wait_for(browser, lambda d: css(d, "#play-hint-box").is_displayed() and css(d, "#play-hint-box"))
+        assert "stopped early" in box.text and css(browser, "#play-hint-box .hint-move").text in legal_moves(browser)
     finally:
         srv.stop()

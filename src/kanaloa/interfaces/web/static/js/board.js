@@ -32,7 +32,8 @@ function drawHint(box, hint, boardTarget, view) {
     el("p", { text: `Plan: ${hint.plan.join(", then ")}` }),
     el("table", {}, el("tr", {}, el("th", { text: "move" }), el("th", { text: "win" }), el("th", { text: "95%" }),
       el("th", { text: "visits" })), ...rows),
-    el("p", { class: "prompt", text: `${hint.iterations} iterations, ${hint.seconds} s` }));
+    el("p", { class: "prompt", text: `${hint.iterations} iterations, ${hint.seconds} s` +
+      (hint.interrupted ? " (stopped early: the best found so far)" : "") }));
   const mark = gameModule(view.ruleset).markHint; // the picture the server sent draws the plan; a game may add to it
   if (mark) mark(hint, boardTarget);
 }
@@ -98,7 +99,11 @@ export async function askHint(mode, path, view, show) {
   const prompt = $(`#${mode}-prompt`);
   const ready = prepared[mode];
   button.disabled = true;
-  prompt.textContent = ready && !ready.hint ? "Preparing the hint..." : ready ? "" : "Thinking about a hint...";
+  prompt.textContent = ready && !ready.hint ? "Preparing the hint..." : ready ? "" : "Thinking about a hint... ";
+  if (!ready || !ready.hint) { // a search under way can be stopped: it answers with the best move found so far
+    prompt.append(el("button", { type: "button", id: `${mode}-hint-stop`, class: "stop",
+      onclick: (e) => { e.target.disabled = true; api("POST", `${path}/cancel`, {}).catch(() => {}); } }, "Stop"));
+  }
   try {
     let hint;
     if (ready && ready.key === `${path} ${JSON.stringify(view.position)}`) {
