@@ -28,7 +28,7 @@ from kanaloa.interfaces.web.app import create_app
 from kanaloa.interfaces.web.games import HintBudget, new_table
 from kanaloa.interfaces.web.saving import played_moves, setup_of, status_of
 from kanaloa.interfaces.web.searches import SearchPool
-from kanaloa.interfaces.web.store import MIGRATIONS, SCHEMA_VERSION, Store, StoreError
+from kanaloa.interfaces.web.store import MIGRATIONS, SCHEMA_VERSION, Missing, Stale, Store, StoreError
 from kanaloa.position import Position
 from saved_helpers import next_play_step, told_game
 from test_web_api import SMALL_BOARD, refused
@@ -448,3 +448,19 @@ def test_a_long_hint_of_one_game_does_not_hold_up_the_moves_of_another():
         ok(srv.post(f"/api/tables/{tid}/hint/cancel", json={}))
         asking.join(timeout=60)
         assert ok(answers[0])["interrupted"] is True
+
+
+def test_a_write_on_a_version_another_server_has_moved_past_is_refused_and_writes_nothing(db):
+    table = new_table({"viewer": "red", "hand": ["ALOA", "ORO", "DALI", "DALI"]})
+    a, b = Store(db), Store(db)
+    ident = a.create("table", "t", "kanaloa", setup_of(table), [], table.pos.to_json(), status_of(table))
+    table.play("reveal ORO")
+    assert b.record(ident, 0, played_moves(table), [], table.pos.to_json(), status_of(table)) == 1
+    table.play("green: reveal")
+    with pytest.raises(Stale, match="version 0, now 1"):  # a read version 0 and has not seen b's write
+        a.record(ident, 0, played_moves(table), [], table.pos.to_json(), status_of(table))
+    assert [m.move for m in a.load(ident).played] == ["reveal ORO"]
+    with pytest.raises(Missing):
+        a.record("ffffffffffffffff", 0, [], [], {}, {})
+    a.close()
+    b.close()

@@ -37,8 +37,8 @@ class LiveServer:
 
         self.sock = listen("127.0.0.1", 0)
         self.store = Store(db)
-        config = uvicorn.Config(create_app(HintBudget(iterations=hint_iterations), store=self.store), log_level="warning",
-                                lifespan="off")
+        app = create_app(HintBudget(iterations=hint_iterations), store=self.store)
+        config = uvicorn.Config(app, log_level="warning", lifespan="off")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
         self.thread.start()
