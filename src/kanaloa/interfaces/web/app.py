@@ -185,8 +185,7 @@ class Sessions:
         if isinstance(entry.session, Replay):
             return entry.session
         version = self.store.version(ident)
-        if version is None:
-            self.entries.pop(ident, None)
+        if version is None:  # deleted, by this server or another
             raise self.missing(ident, kind)
         if entry.session is None or entry.version != version:
             saved = self.store.load(ident)

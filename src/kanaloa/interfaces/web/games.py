@@ -708,16 +708,9 @@ class TableGame:
         """Tell again the last move taken back.  Raises ``Conflict`` when there is none."""
         if not self.undone:
             raise Conflict("nothing to redo: no move has been taken back since the last move told")
-        told = self.undone.pop()
-        undone = self.undone
-        self.undone = []
-        try:
-            self.play(told.move, told.words)
-        except KanaloaError:
-            undone.append(told)
-            self.undone = undone
-            raise
-        self.undone = undone
+        told, rest = self.undone[-1], self.undone[:-1]
+        self.play(told.move, told.words)  # all or nothing: the moves taken back stay when it raises
+        self.undone = rest
 
     def hint_position(self) -> Position:
         """The position a hint is asked on: the viewer's (``hint`` refuses it when another player is to move)."""
