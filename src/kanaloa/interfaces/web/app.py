@@ -70,6 +70,7 @@ from .games import (
     check_position,
     deal_for_editor,
     game_listing,
+    hint_words,
     new_game,
     new_replay,
     new_table,
@@ -320,7 +321,7 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
             found = budget.ask(pos, body.get("iterations"), body.get("seed", 0))
 
             picture = pos.ruleset.game_type.face("svg")
-            return {**found.to_json(), "svg": picture(pos, hint=found, interactive=True)}
+            return {**found.to_json(), **hint_words(pos, found), "svg": picture(pos, hint=found, interactive=True)}
 
         return answer(await in_thread(ask, hint_pool))
 
@@ -360,7 +361,8 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
     # -- what only games have: bots and records -------------------------------------------
 
     async def game_bot(request: Request) -> Response:
-        return await with_session(request, PlayGame, lambda g, b: {"played": g.bot_move()}, NO_FIELDS,
+        return await with_session(request, PlayGame, lambda g, b: {"played": g.bot_move(),
+                                                                   "played_words": g.history[-1].words}, NO_FIELDS,
                                   "a bot move", slow=True)
 
     async def game_record(request: Request) -> Response:

@@ -353,6 +353,30 @@ class Step:
     before: Position
     move: str
     seat: int
+    words: str = ""  # the move told in words as every player sees it (``move_words``)
+
+
+def move_words(before: Position, move: str, public: bool = False) -> str:
+    """``move`` told in one sentence from the position ``before`` it (the game's ``words`` face); ``public``
+    keeps to what every player at the table sees (a full position's hidden cards left unnamed)."""
+    return str(before.ruleset.game_type.face("words")(before, move, public=public))
+
+
+def hint_words(pos: Position, found: Hint) -> dict[str, Any]:
+    """The hint's move in words (``words``) and its plan's steps (``plan_words``), each told from the position
+    before it: the plan is played on a copy of ``pos`` as far as it can be (a viewer's draw waits for the card
+    the table will show; the steps after it are told from the position before it)."""
+    at = pos.copy()
+    steps = []
+    for move in found.plan:
+        if at.is_over:
+            break
+        steps.append(move_words(at, move))
+        try:
+            at.play(move)
+        except MoveError:
+            continue  # the next steps are told from this position
+    return {"words": move_words(pos, found.move), "plan_words": steps}
 
 
 def check_seats(seats: object, players: int) -> list[str]:
@@ -463,7 +487,7 @@ class PlayGame:
     def _step(self, move: str, seat: int) -> None:
         before = self.pos.copy()
         self.pos.play(move)  # unchanged when it raises
-        self.history.append(Step(before, str(self.pos_move(move, before)), seat))
+        self.history.append(Step(before, str(self.pos_move(move, before)), seat, move_words(before, move, public=True)))
         self._look()
 
     @staticmethod
@@ -508,7 +532,7 @@ class PlayGame:
             "seats": [{"player": p, "who": spec} for p, spec in zip(self.pos.players, self.seats, strict=True)],
             "perspective": self.perspective if not self.pos.is_over else None,
             "bot_to_move": self.bot_to_move(),
-            "history": [{"seat": self.pos.players[s.seat], "move": s.move} for s in self.history],
+            "history": [{"seat": self.pos.players[s.seat], "move": s.move, "words": s.words} for s in self.history],
             "can_undo": bool(self.history) and (not self.humans or any(s.seat not in self.bots for s in self.history)),
             "has_record": self.deal is not None and self.deal.recordable,
         })
@@ -651,6 +675,7 @@ class TableGame:
     pos: Position
     rules: Ruleset
     history: list[tuple[Position, str]] = field(default_factory=list)
+    said: list[str] = field(default_factory=list)  # each move of ``history`` in words, as the viewer knows it
 
     def play(self, move: object) -> None:
         if not isinstance(move, str):
@@ -658,11 +683,13 @@ class TableGame:
         before = self.pos.copy()
         self.pos.play(move)
         self.history.append((before, move.strip()))
+        self.said.append(move_words(before, move))
 
     def undo(self) -> None:
         if not self.history:
             raise Conflict("nothing to undo: no move has been told")
         self.pos = self.history.pop()[0]
+        del self.said[len(self.history):]
 
     def hint_position(self) -> Position:
         """The position a hint is asked on: the viewer's (``hint`` refuses it when another player is to move)."""
@@ -674,7 +701,8 @@ class TableGame:
         out.update({
             "kind": "table",
             "viewer": viewer,
-            "history": [{"move": move} for _, move in self.history],
+            "history": [{"move": move, "words": words} for (_, move), words in zip(self.history, self.said,
+                                                                                   strict=True)],
             "can_undo": bool(self.history),
         })
         return out
