@@ -24,8 +24,8 @@ card the deck turns up) is told without them.
 **What may be said.**  A sentence says no more than the one who reads it
 knows:
 
-* in a *viewer* position the move is the viewer's record of it (INTERFACE.md
-  "Move notation"), which names exactly the cards the viewer saw: another
+* in a *viewer* position the move is the viewer's record of it (docs/records.md
+  "Records in a viewer position"), which names exactly the cards the viewer saw: another
   player's ``draw`` or ``discard`` says *a card*; what changed on the table is
   read from the bridges, the tokens, the rounds and the result, which every
   player sees, never from the cards the position fills in for the unseen ones;
