@@ -359,6 +359,14 @@ def test_every_legal_move_of_random_games_is_told_in_one_line(game, params):
             say(pos, moves[0])
 
 
+def test_a_move_of_another_player_than_the_one_to_move_is_refused():
+    pos = Position.from_json(family_doc())
+    with pytest.raises(MoveError, match="move 'green: take IKA': it is red's turn, not green's"):
+        say(pos, "green: take IKA")
+    with pytest.raises(MoveError, match="move 'france: road a2': france is not to move; spain is"):
+        say(cannonball(to_move="spain"), "france: road a2")
+
+
 @pytest.mark.parametrize("game", [g.name for g in game_types()])
 def test_a_move_not_in_the_games_notation_is_refused_by_the_position(game):
     rs = game_type(game).load()
@@ -432,11 +440,11 @@ def test_no_sentence_names_a_card_its_reader_did_not_see(params):
             for viewer, view in views.items():
                 unseen = unseen_by(full, action, viewer)
                 note = record(full, action, viewer)
-                if viewer == full.to_move:
-                    continue
+                words = say(view, note)
+                assert words.endswith(".") and "\n" not in words, (viewer, note, words)
                 if unseen:
                     checked += 1
-                    assert not told_cards(say(view, note), full) & unseen, (viewer, note, say(view, note))
+                    assert not told_cards(words, full) & unseen, (viewer, note, words)
                     assert not told_cards(public, full) & unseen, (move, public)
             if told_cards(say(full, move), full) & unseen_by(full, action, ""):
                 named_when_open += 1

@@ -83,8 +83,8 @@ def say(position: Position, text: Move | str, public: bool = False) -> str:
     """``text``, a move of the player to move in ``position`` (or its record), in one sentence (module
     docstring); ``public`` keeps to what every player sees in a full position.
 
-    Raises ``MoveError`` for a move that is not written in the game's notation, and for any move once the game
-    is over.
+    Raises ``MoveError`` for a move that is not written in the game's notation, for a move that names another
+    player than the one to move, and for any move once the game is over.
     """
     mv = position.parse(text)
     if position.is_over:
@@ -92,6 +92,9 @@ def say(position: Position, text: Move | str, public: bool = False) -> str:
     before = position.to_json()
     after_pos: Position | None = _played(position, mv)
     teller = _Teller(position, mv, before, public)
+    if teller.player and teller.player != position.to_move:
+        raise MoveError(f"move {notation.QuotedMove(str(mv))!r}: it is {position.to_move}'s turn, not "
+                        f"{teller.player}'s")
     main = teller.main()
     effects = [] if after_pos is None else teller.effects(after_pos, after_pos.to_json())
     if not effects:
