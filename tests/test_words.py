@@ -259,6 +259,13 @@ def test_kahuna_moves_in_words():
                                           "control of Aloa and the black bridge on Aloa-Huna is knocked out.")
     assert say(pos, "end") == "White ends the turn without drawing a card."
     assert say(pos, "take IFFI") == "White takes Iffi from the face-up cards and refills the row with Aloa."
+    full_hand = Position.from_json(kahuna_doc(hands={"white": {"cards": ["ALOA", "COCO", "DUDA", "GOLA", "LALE"]},
+                                                     "black": {"cards": ["ELAI", "FAAA", "GOLA", "HUNA"],
+                                                               "public": ["HUNA"]}}))
+    assert say(full_hand, "discard COCO") == "White discards Coco face-down."  # R16.5: a hand of 5
+    assert say(full_hand, "discard COCO", public=True) == "White discards a card face-down."
+    full_hand.play("discard COCO")
+    assert say(full_hand, "draw") == "White draws a card from the deck."
     paying = Position.from_json(kahuna_doc(hands={"white": {"cards": ["ALOA", "ELAI", "ELAI"]},
                                                   "black": {"cards": ["FAAA", "GOLA", "HUNA"], "public": ["HUNA"]}}))
     assert say(paying, "remove ELAI-HUNA/ELAI+ELAI") == \
