@@ -108,7 +108,7 @@ GAME_PACKAGES: dict[str, dict[str, str]] = {
                    "format": "position",
                    "search": "play", "hint": "play", "greedy": "play", "cut": "play", "cut_fit": "play",
                    "bench": "tools", "display": "interfaces",
-                   "svg": "interfaces", "web": "interfaces"},
+                   "svg": "interfaces", "words": "interfaces", "web": "interfaces"},
 }
 
 

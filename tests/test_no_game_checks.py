@@ -174,7 +174,7 @@ def test_the_script_checker_finds_a_planted_check():
 # The layer that owns each face (a module of a game's own package belongs to the layer
 # ``test_layers.GAME_PACKAGES`` names for it).
 FACE_LAYERS = {"position": "position", "search": "play", "hint": "play", "greedy": "play", "display": "interfaces",
-               "svg": "interfaces", "openspiel": "openspiel", "bench": "tools", "files": "rules",
+               "svg": "interfaces", "words": "interfaces", "openspiel": "openspiel", "bench": "tools", "files": "rules",
                "web": "interfaces", "tensor": "rules", "cutfit": "play"}
 
 

@@ -121,7 +121,8 @@ def test_bots_move_one_at_a_time_and_only_on_their_turn(client):
     after = client.post(f"/api/games/{view['id']}/bot").json()
     assert after["played"].startswith("reveal ") and after["to_move"] == "green" and not after["bot_to_move"]
     refused(client.post(f"/api/games/{view['id']}/bot"), 409, "no bot is to move")
-    assert after["history"] == [{"seat": "red", "move": after["played"]}]
+    assert after["history"] == [{"seat": "red", "move": after["played"], "words": "Red chooses a card to reveal."}]
+    assert after["played_words"] == "Red chooses a card to reveal."
 
 
 def test_undo_takes_back_the_persons_move_and_the_bot_moves_after_it(client):
@@ -496,7 +497,8 @@ def test_a_kahuna_removal_pays_two_cards_naming_the_links_ends(client):
     pos = view["position"]
     assert "ALOA-BARI" not in pos["bridges"] and pos["hands"]["white"]["cards"] == ["COCO"]
     assert sorted(pos["discard"]["open"]) == ["ALOA", "BARI"] and view["to_move"] == "white"
-    assert view["history"] == [{"seat": "white", "move": "remove ALOA-BARI/ALOA+BARI"}]  # written as the notation
+    assert view["history"] == [{"seat": "white", "move": "remove ALOA-BARI/ALOA+BARI",  # written as the notation
+                                "words": "White removes the black bridge between Aloa and Bari, paying Aloa and Bari."}]
     assert view["bridges_left"] == {"white": 24, "black": 24}
     assert "ALOA-BARI/COCO" not in view["moves"] and "take IFFI" in view["moves"]
     undone = client.post(f"/api/games/{gid}/undo").json()

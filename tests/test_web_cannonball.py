@@ -179,7 +179,9 @@ def test_moves_that_break_a_rule_are_refused_with_the_rule_and_lose_nothing(clie
     refused(client.post(f"/api/games/{gid}/move", json={"move": 3}), 400, "move 3")
     assert client.get(f"/api/games/{gid}").json()["position"] == view["position"]
     view = move(client, view, "France: ROAD A1")  # any case; the history writes it as the engine does
-    assert view["history"][-1] == {"seat": "france", "move": "road a1"}
+    assert view["history"][-1] == {"seat": "france", "move": "road a1",
+                                   "words": "France lays a road on the grass of a1; France may now lay a second "
+                                            "grass road."}
 
 
 def test_a_position_uploaded_plays_on_but_has_no_record(client):

@@ -35,6 +35,11 @@ face          what it is
 ``display``   the terminal picture of a position (``kanaloa show``):
               ``display(position, use_color=False) -> str``
 ``svg``       the SVG picture of a position: ``svg(position, **options) -> str``
+``words``     a move told in one sentence for the players at the table (the web app's
+              history, hints and bot moves): ``say(position, move, public=False) ->
+              str``, ``position`` the one before the move, which reads it (``parse``);
+              what the move changed on the table is told too, and never a card the
+              position's viewer (``public``: any player) does not see
 ``openspiel`` the game as an OpenSpiel game: ``openspiel(ruleset, seed=0) -> pyspiel.Game``,
               with ``state_of(engine_state)``, ``code_of(action)``, states that
               ``resample(player, seed)``, and ``core_rollouts`` (whether its states
@@ -129,8 +134,8 @@ from ..cannonball.ruleset import load as load_cannonball
 from ..errors import brief
 from .ruleset import KAHUNA_GAME, KANALOA_GAME, Parameter, ParameterError, Ruleset, make_ruleset, parameters
 
-FACES = ("position", "search", "hint", "greedy", "display", "svg", "openspiel", "bench", "files", "web", "tensor",
-         "cutfit")
+FACES = ("position", "search", "hint", "greedy", "display", "svg", "words", "openspiel", "bench", "files", "web",
+         "tensor", "cutfit")
 OPTIONAL_FACES = ("cutfit",)  # faces a game may lack (see the table above)
 
 # The Kanaloa family's faces: both of its games are served by the same modules, which ask the rule set.
@@ -141,6 +146,7 @@ _FAMILY_FACES = {
     "greedy": "kanaloa.play.greedy:GreedyPlayer",
     "display": "kanaloa.interfaces.display:render_position",
     "svg": "kanaloa.interfaces.svg:position_svg",
+    "words": "kanaloa.interfaces.words:say",
     "openspiel": "kanaloa.openspiel.family:game_for",
     "files": "kanaloa.rules.board:BOARD_FILES",
     "web": "kanaloa.interfaces.web.family:FAMILY_WEB",
@@ -224,6 +230,7 @@ REGISTERED: tuple[GameType, ...] = (
               "greedy": "kanaloa.cannonball.greedy:GreedyCannonball",
               "display": "kanaloa.cannonball.display:render_position",
               "svg": "kanaloa.cannonball.svg:svg_of_position",
+              "words": "kanaloa.cannonball.words:say",
               "openspiel": "kanaloa.cannonball.spiel:game_for",
               "bench": "kanaloa.cannonball.bench:workloads",
               "files": "kanaloa.cannonball.island:TILE_FILES",

@@ -74,6 +74,7 @@ from .games import (
     check_version,
     deal_for_editor,
     game_listing,
+    hint_words,
     new_game,
     new_replay,
     new_table,
@@ -417,7 +418,7 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: S
         def ask() -> dict[str, Any]:
             found = budget.ask(pos, body.get("iterations"), body.get("seed", 0), stop=stop.is_set)
             picture = pos.ruleset.game_type.face("svg")
-            return {**found.to_json(), "svg": picture(pos, hint=found, interactive=True)}
+            return {**found.to_json(), **hint_words(pos, found), "svg": picture(pos, hint=found, interactive=True)}
 
         try:
             return answer(await searches_pool.run(ask, stop, request))
@@ -513,7 +514,8 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: S
     # -- what only games have: bots and records -------------------------------------------
 
     async def game_bot(request: Request) -> Response:
-        return await with_session(request, PlayGame, lambda g, b: {"played": g.bot_move()}, NO_FIELDS,
+        return await with_session(request, PlayGame, lambda g, b: {"played": g.bot_move(),
+                                                                   "played_words": g.history[-1].words}, NO_FIELDS,
                                   "a bot move", searches=True)
 
     async def game_record(request: Request) -> Response:

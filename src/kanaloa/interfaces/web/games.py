@@ -372,7 +372,30 @@ class Step:
     before: Position
     move: str
     seat: int
-    words: str | None = None
+    words: str = ""  # the move told in words as every player sees it (``move_words``)
+
+
+def move_words(before: Position, move: str, public: bool = False) -> str:
+    """``move`` told in one sentence from the position ``before`` it (the game's ``words`` face); ``public``
+    keeps to what every player at the table sees (a full position's hidden cards left unnamed)."""
+    return str(before.ruleset.game_type.face("words")(before, move, public=public))
+
+
+def hint_words(pos: Position, found: Hint) -> dict[str, Any]:
+    """The hint's move in words (``words``) and its plan's steps (``plan_words``), each told from the position
+    before it: the plan is played on a copy of ``pos`` as far as it can be (a viewer's draw waits for the card
+    the table will show; the steps after it are told from the position before it)."""
+    at = pos.copy()
+    steps = []
+    for move in found.plan:
+        if at.is_over:
+            break
+        steps.append(move_words(at, move))
+        try:
+            at.play(move)
+        except MoveError:
+            continue  # the next steps are told from this position
+    return {"words": move_words(pos, found.move), "plan_words": steps}
 
 
 def check_seats(seats: object, players: int) -> list[str]:
@@ -484,7 +507,8 @@ class PlayGame:
     def _step(self, move: str, seat: int, words: str | None = None) -> None:
         before = self.pos.copy()
         self.pos.play(move)  # unchanged when it raises
-        self.history.append(Step(before, str(self.pos_move(move, before)), seat, words))
+        self.history.append(Step(before, str(self.pos_move(move, before)), seat,
+                                 move_words(before, move, public=True) if words is None else words))
         self._look()
 
     @staticmethod
@@ -529,7 +553,7 @@ class PlayGame:
             "seats": [{"player": p, "who": spec} for p, spec in zip(self.pos.players, self.seats, strict=True)],
             "perspective": self.perspective if not self.pos.is_over else None,
             "bot_to_move": self.bot_to_move(),
-            "history": [{"seat": self.pos.players[s.seat], "move": s.move} for s in self.history],
+            "history": [{"seat": self.pos.players[s.seat], "move": s.move, "words": s.words} for s in self.history],
             "can_undo": bool(self.history) and (not self.humans or any(s.seat not in self.bots for s in self.history)),
             "has_record": self.deal is not None and self.deal.recordable,
         })
@@ -693,7 +717,7 @@ class TableGame:
             raise MoveError(f"move {brief(move)}: must be a move in notation, such as 'green: take RASI refill KULU'")
         before = self.pos.copy()
         self.pos.play(move)
-        self.history.append(Told(before, move.strip(), words))
+        self.history.append(Told(before, move.strip(), move_words(before, move) if words is None else words))
         self.undone.clear()
 
     def undo(self) -> None:
@@ -722,7 +746,7 @@ class TableGame:
         out.update({
             "kind": "table",
             "viewer": viewer,
-            "history": [{"move": told.move} for told in self.history],
+            "history": [{"move": told.move, "words": told.words} for told in self.history],
             "can_undo": bool(self.history),
             "can_redo": bool(self.undone),
             "redo": self.undone[-1].move if self.undone else None,
