@@ -279,7 +279,7 @@ def tell_take(driver, card: str, refill: str) -> None:
 
 def table_history(driver) -> list[str]:
     """The moves the table's history lists, without their numbers."""
-    return [li.text.split(". ", 1)[1] for li in all_css(driver, "#table-history li")]
+    return [li.get_attribute("data-move") for li in all_css(driver, "#table-history li")]
 
 
 # -- the tests -----------------------------------------------------------------------------------
@@ -528,7 +528,7 @@ def test_uploaded_kahuna_positions_a_removal_by_two_cards_and_a_game_without_a_w
     assert "one more card" in css(page, "#play-prompt").text
     click(page, '#play-hand button[data-hand-card="ALOA"]')
     wait_for(page, lambda d: body_data(d, "play-moves") == "1")
-    assert css(page, "#play-history li").get_attribute("textContent").endswith("white: remove ALOA-BARI/ALOA+BARI")
+    assert css(page, "#play-history li").get_attribute("data-move") == "white: remove ALOA-BARI/ALOA+BARI"
     click(page, "#play-download-position")
     saved = downloads / "kanaloa-position.json"
     wait_for(page, lambda d: saved.is_file() and saved.stat().st_size > 0)
@@ -607,7 +607,7 @@ def test_an_uploaded_position_with_a_removal_due_is_played_by_clicking_the_bridg
     assert "removal on" in css(page, "#play-status").text
     click_link(page, f'#play-board g.link[data-link="{removals[1].split()[1]}"]')
     wait_for(page, lambda d: body_data(d, "play-moves") == "1")
-    assert css(page, "#play-history li").get_attribute("textContent").endswith(removals[1])
+    assert css(page, "#play-history li").get_attribute("data-move").endswith(removals[1])
     click(page, "#play-download-position")  # the full position, which goes on from here
     saved = downloads / "kanaloa-position.json"
     wait_for(page, lambda d: saved.is_file() and saved.stat().st_size > 0)
@@ -1075,8 +1075,9 @@ def test_think_first_keeps_the_hint_hidden_until_asked_and_is_kept_by_the_browse
         wait_for_person(page)
         wait_for(page, lambda d: body_data(d, "play-hint") == "ready")
         assert not css(page, "#play-hint-box").is_displayed()
-        # the browser keeps the switch: a new page, a new game, and its hint prepared at once
-        page.refresh()
+        # the browser keeps the switch: a new page (not the game's address, which would resume the game), a new
+        # game, and its hint prepared at once
+        page.get(page.current_url.split("#")[0])
         wait_for(page, lambda d: body_data(d, "ready") == "1")
         start_play(page, ["human", "random", "random", "random"], 4, seed=5)
         wait_for_person(page)

@@ -54,6 +54,10 @@ class LiveServer:
         with urllib.request.urlopen(req, timeout=60) as answer:
             return json.load(answer)
 
+    def get(self, path: str) -> dict:
+        with urllib.request.urlopen(self.url + path, timeout=60) as answer:
+            return json.load(answer)
+
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=10)
@@ -88,7 +92,7 @@ def tell(driver, move: str, count: int) -> None:
 
 def history(driver, mode: str) -> list[str]:
     """The moves the mode's history lists (shown or folded away), without their numbers."""
-    return [li.get_attribute("textContent").split(". ", 1)[1] for li in all_css(driver, f"#{mode}-history li")]
+    return [li.get_attribute("data-move") for li in all_css(driver, f"#{mode}-history li")]
 
 
 def test_a_game_survives_a_reload_and_a_restarted_server_at_its_address(browser, tmp_path):
@@ -136,6 +140,10 @@ def test_a_table_with_undo_and_redo_and_the_list_of_saved_games(browser, tmp_pat
         for count, move in enumerate(told[:6], start=1):
             tell(browser, move, count)
         assert css(browser, "#table-redo").get_attribute("disabled") is not None
+        # what the table was told, in words: the last move above, and each move of the history
+        told_words = [h["words"] for h in srv.get(f"/api/tables/{table['id']}")["history"]]
+        assert css(browser, "#table-last").text == f"Last move: {told_words[-1]}"
+        assert [w.get_attribute("textContent") for w in all_css(browser, "#table-history li .words")] == told_words
         click(browser, "#table-undo")
         wait_for(browser, lambda d: body_data(d, "table-moves") == "5")
         assert told[5] in css(browser, "#table-redo").get_attribute("title")

@@ -15,6 +15,13 @@ export function drawStatus(target, view, extra = "") {
   target.textContent = gameModule(view.ruleset).status(view) + extra;
 }
 
+// The last move of a view's history in words ("Green takes Rasi from the face-up cards ..."), so that a player sees
+// at a glance what a bot did, or what the table was just told; empty before the first move.
+export function drawLastMove(target, view) {
+  const last = view.history[view.history.length - 1];
+  target.textContent = last && last.words ? `Last move: ${last.words}` : "";
+}
+
 export function drawScores(target, view) {
   target.replaceChildren(...gameModule(view.ruleset).scores(view));
 }
@@ -27,9 +34,13 @@ function drawHint(box, hint, boardTarget, view) {
     el("td", { text: `${(100 * c.win).toFixed(1)}%` }),
     el("td", { text: `${(100 * c.interval[0]).toFixed(0)}-${(100 * c.interval[1]).toFixed(0)}%` }),
     el("td", { text: String(c.visits) })));
+  const plan = hint.plan_words && hint.plan_words.length > 1
+    ? el("ol", { class: "plan-words" }, ...hint.plan_words.map((w) => el("li", { text: w }))) : "";
   box.append(
     el("p", {}, el("strong", { text: "Hint: " }), el("span", { class: "hint-move", text: hint.move })),
+    hint.words ? el("p", { class: "hint-words", text: hint.words }) : "",
     el("p", { text: `Plan: ${hint.plan.join(", then ")}` }),
+    plan,
     el("table", {}, el("tr", {}, el("th", { text: "move" }), el("th", { text: "win" }), el("th", { text: "95%" }),
       el("th", { text: "visits" })), ...rows),
     el("p", { class: "prompt", text: `${hint.iterations} iterations, ${hint.seconds} s` +
@@ -125,8 +136,13 @@ export async function askHint(mode, path, view, show) {
 }
 
 export function drawHistory(target, items, current = null) {
-  target.replaceChildren(...items.map((item, i) =>
-    el("li", { class: i === current ? "current" : "" }, `${i + 1}. ` + (item.seat ? `${item.seat}: ${item.move}` : item.move))));
+  // each move in notation, and beneath it in words where the server tells them (a game's `words` face)
+  target.replaceChildren(...items.map((item, i) => {
+    const move = item.seat ? `${item.seat}: ${item.move}` : item.move;
+    return el("li", { class: i === current ? "current" : "", "data-move": move },
+      el("span", { class: "notation", text: `${i + 1}. ${move}` }),
+      item.words ? el("span", { class: "words", text: item.words }) : "");
+  }));
   const shown = current === null ? null : target.children[current];
   target.scrollTop = shown ? shown.offsetTop - target.offsetTop - target.clientHeight / 2 : target.scrollHeight;
 }

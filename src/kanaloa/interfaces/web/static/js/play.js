@@ -6,7 +6,9 @@
 
 import { createAnalysis, showOnBoard } from "./analysis.js";
 import { api, downloadFrom, readFile, showAddress, sleep } from "./api.js";
-import { askHint, drawBoard, drawHistory, drawScores, drawStatus, onThinkFirst, prepareHint } from "./board.js";
+import {
+  askHint, drawBoard, drawHistory, drawLastMove, drawScores, drawStatus, onThinkFirst, prepareHint,
+} from "./board.js";
 import { $, $$, el, showMode } from "./dom.js";
 import {
   chosenBoard, drawGameRows, followGame, formGame, formRules, gameModule, offers, parameter, playerCounts, seatLabels,
@@ -179,6 +181,7 @@ function showPlay(view) {
   $("#play-moves").replaceChildren(...moves.map((m) =>
     el("button", { type: "button", class: "move", "data-move": m, onclick: () => sendMove(m) }, m)));
   drawHistory($("#play-history"), view.history);
+  drawLastMove($("#play-last"), view);
   $("#play-undo").disabled = !view.can_undo;
   $("#play-hint").disabled = moves.length === 0;
   prepareHint("play", `/api/games/${play.id}/hint`, view);

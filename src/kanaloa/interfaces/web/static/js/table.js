@@ -3,7 +3,9 @@
 
 import { createAnalysis, showOnBoard } from "./analysis.js";
 import { api, downloadFrom, readFile, showAddress } from "./api.js";
-import { askHint, drawBoard, drawHistory, drawScores, drawStatus, onThinkFirst, prepareHint } from "./board.js";
+import {
+  askHint, drawBoard, drawHistory, drawLastMove, drawScores, drawStatus, onThinkFirst, prepareHint,
+} from "./board.js";
 import { cardButton, deckCount } from "./cards.js";
 import { $, $$, el, showMode } from "./dom.js";
 import { body, paymentsOn } from "./moves.js";
@@ -212,6 +214,7 @@ function showTable(view) {
         "the card taken, or the deck");
   }
   drawHistory($("#table-history"), view.history);
+  drawLastMove($("#table-last"), view);
   $("#table-undo").disabled = !view.can_undo;
   $("#table-redo").disabled = !view.can_redo;
   $("#table-redo").title = view.can_redo ? `Tell again: ${view.redo}` : "No move has been taken back";
