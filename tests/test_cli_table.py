@@ -219,3 +219,17 @@ def test_the_web_table_refuses_what_the_command_refuses_with_the_same_reason():
         option, _, why = said.removeprefix("error: ").partition(": ")
         field, _, web_why = str(refused.value).partition(": ")
         assert (option, why) == ({"hand": "--hand", "face_up": "--face-up"}[field], web_why)
+
+
+def test_the_examples_of_new_help_run():
+    """``kanaloa new --help`` shows how to start from a real table's hand; each example works as printed."""
+    import shlex
+
+    examples = [line.strip() for line in run("new", "--help").stdout.splitlines()
+                if line.strip().startswith("kanaloa new") and "--hand" in line]
+    assert len(examples) == 2
+    for line in examples:
+        words = shlex.split(line.partition(">")[0])
+        result = run(*words[1:])
+        assert result.exit_code == 0, (line, result.output)
+        assert json.loads(result.stdout)["viewer"] == words[words.index("--viewer") + 1]

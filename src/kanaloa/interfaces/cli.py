@@ -490,8 +490,7 @@ def new(game: str, seed: int | None, viewer: str | None, hand: str | None, face_
 
     \b
         kanaloa new --viewer red --hand BAFI,HILO,ORO,RASI > table.json
-        kanaloa new --game kahuna --viewer white --hand aloa,bari,coco \
-            --face-up duda,elai,faaa
+        kanaloa new --game kahuna --viewer white --hand aloa,bari,coco --face-up duda,elai,faaa
 
     'kanaloa games' lists every game with its parameters and their
     defaults; each parameter is an option here.
