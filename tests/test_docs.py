@@ -203,7 +203,7 @@ def test_the_navigation_lists_every_page_once_and_only_pages_that_exist():
     pages = nav_pages()
     assert len(pages) == len(set(pages)), pages
     assert sorted(pages) == sorted(p.name for p in (ROOT / "docs").glob("*.md"))
-    for page in ("index.md", "getting-started.md", "table-tutorial.md", "simulations.md", "balance.md",
+    for page in ("index.md", "getting-started.md", "table.md", "simulations.md", "balance.md",
                  "benchmarks.md", "positions.md", "notation.md", "records.md", "web.md", "openspiel.md",
                  "pettingzoo.md", "api.md", "architecture.md", "strength.md", "rules.md"):
         assert page in pages, page
@@ -261,7 +261,7 @@ def test_the_readme_is_a_short_entry_into_the_site():
         assert heading in headings, heading
     assert "docs/example-midgame.svg" in links(ROOT / "README.md")
     linked = {target.partition("#")[0] for target in links(ROOT / "README.md")}
-    for page in ("docs/getting-started.md", "docs/table-tutorial.md", "docs/simulations.md", "docs/benchmarks.md",
+    for page in ("docs/getting-started.md", "docs/table.md", "docs/simulations.md", "docs/benchmarks.md",
                  "docs/positions.md", "docs/notation.md", "docs/records.md", "docs/api.md", "docs/architecture.md"):
         assert page in linked, page
 
@@ -420,23 +420,20 @@ def check_console(body: str) -> None:
         assert steady(result.output) == steady(shown), command
 
 
-def test_the_table_tutorial_runs_as_written(tmp_path, monkeypatch):
-    """docs/table-tutorial.md from the deal to the second hint: every command as written, in order, each shown
-    output the real one; the one step done by hand (putting the dealt cards in) done as the page says."""
+def test_the_table_walk_through_runs_as_written(tmp_path, monkeypatch):
+    """docs/table.md from the deal to the hints and the other rule sets: every command as written, in order, each
+    one that writes a file or stands alone succeeding, and each shown output the real one."""
     monkeypatch.chdir(tmp_path)
-    text = (ROOT / "docs" / "table-tutorial.md").read_text(encoding="utf-8")
-    dealt = json.loads(re.search(r"the four you were dealt, here\s+`(\[[^`]*\])`", text).group(1))
+    text = (ROOT / "docs" / "table.md").read_text(encoding="utf-8")
     last = None
-    checked = 0
+    checked = ran = 0
     for lang, body in CODE_BLOCK.findall(text):
         if lang == "sh":
             for line in body.replace("\\\n", " ").splitlines():
                 if line.strip():
                     last = kanaloa(line)
-            if Path("table.json").exists() and not Path("mine.json").exists():
-                doc = json.loads(Path("table.json").read_text(encoding="utf-8"))
-                doc["hands"]["red"]["cards"] = dealt
-                Path("mine.json").write_text(json.dumps(doc), encoding="utf-8")
+                    assert last.exit_code == 0, (line, last.output)
+                    ran += 1
         elif lang == "text":  # the end of what the block's last command printed
             assert last is not None
             shown = body.rstrip("\n").splitlines()
@@ -445,13 +442,24 @@ def test_the_table_tutorial_runs_as_written(tmp_path, monkeypatch):
         else:
             check_console(body)
             checked += 1
-    assert checked == 5 and Path("s4.json").exists()
+    assert checked == 8 and ran == 13
+    for name in ("s5.json", "three.json", "two.json", "gods.json", "kahuna.json"):
+        assert Path(name).exists(), name
     legal = int(re.search(r"lists red's (\d+) legal moves", text).group(1))
     assert len(run("moves", "s3.json").stdout.splitlines()) == legal
-    doc = json.loads(Path("table.json").read_text(encoding="utf-8"))
-    doc["hands"]["red"]["cards"] = [*dealt[:3], "XYZ"]
-    said = re.search(r"\(`(hands\.red\.cards: [^`]*)`\)", text).group(1)
-    assert user_error(run("show", "-", input=json.dumps(doc)), said)
+    # the hand of step 1 is red's view of a real deal of those cards
+    from kanaloa.position import Position
+
+    hand = re.search(r"^kanaloa new --viewer red --hand (\S+) > table\.json$", text, re.M).group(1).split(",")
+    seen = Position.from_json(Path("table.json").read_text(encoding="utf-8"))
+    assert seen.to_json()["hands"]["red"]["cards"] == hand and seen.viewer == "red"
+    deck = int(re.search(r"the deck as a count\s+\((\d+)\)", text).group(1))
+    assert seen.to_json()["deck"] == {"count": deck} and seen.to_json()["round"] == 0
+    # the wrong count of tokens the page quotes is the real refusal
+    said = re.search(r"\(`(--tokens: [^`]*)`\)", text).group(1).replace("\n", " ")
+    laid = re.search(r"--tokens (\S+) > gods\.json", text).group(1).replace("ALOA=KANE", "ALOA=KU")
+    assert user_error(run("new", "--gods", "--viewer", "red", "--hand", "BAFI,HILO,ORO,RASI", "--tokens", laid)) == (
+        f"error: {said}")
 
 
 @pytest.mark.parametrize("page", ["README.md", "docs/simulations.md"])

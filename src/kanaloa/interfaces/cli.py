@@ -455,12 +455,22 @@ def given_parameters(params: dict[str, Any]) -> dict[str, Any]:
               help=_games_help("'kanaloa games' lists the games and their parameters, each an option here."))
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=None,
               help="Seed for the deal; the same seed deals the same game. Random when omitted (then printed on "
-                   "stderr).")
+                   "stderr). Not with --hand: the cards are then the ones you were dealt.")
 @click.option("--viewer", type=click.Choice(_viewer_colors()), default=None,
               help="Print the position as this color sees it instead of the full position (with 2 players: a "
                    "player, named by its first color; in Kahuna white or black).")
+@click.option("--hand", default=None, metavar="CARD,...",
+              help="With --viewer, at a real table: the cards you were dealt (island names, any case, joined by "
+                   "commas). Prints the position you face at the deal, nothing dealt at random (docs/table.md).")
+@click.option("--face-up", "face_up", default=None, metavar="CARD,...",
+              help="With --hand, in a game that turns cards face-up at the deal (Kahuna, R16.2): those cards, in "
+                   "the order they lie.")
+@click.option("--tokens", default=None, metavar="ISLAND=TOKEN,...",
+              help="With --hand and --gods: the god token lying on each island at the deal (R14.1), e.g. "
+                   "ALOA=KANE,BAFI=KU,... for all 16 islands.")
 @game_parameter_options
-def new(game: str, seed: int | None, viewer: str | None, **params: Any) -> None:
+def new(game: str, seed: int | None, viewer: str | None, hand: str | None, face_up: str | None,
+        tokens: str | None, **params: Any) -> None:
     """Deal a new game and print its position (JSON).
 
     With --players 2 each player plays two colors (R15): red and blue
@@ -474,6 +484,13 @@ def new(game: str, seed: int | None, viewer: str | None, **params: Any) -> None:
     cards as without it, and one god token face up on each island (the
     board must have 16 islands). The tokens' moves are 'LINK/KANALOA',
     'ku COLOR', 'steal CARD', 'pele', 'give COLOR CARD' and 'lono'.
+
+    At a real table, --viewer with --hand (and --face-up or --tokens where
+    the game shows those at the deal) prints the position you face:
+
+    \b
+        kanaloa new --viewer red --hand BAFI,HILO,ORO,RASI > table.json
+        kanaloa new --game kahuna --viewer white --hand aloa,bari,coco --face-up duda,elai,faaa
 
     'kanaloa games' lists every game with its parameters and their
     defaults; each parameter is an option here.
@@ -491,6 +508,13 @@ def new(game: str, seed: int | None, viewer: str | None, **params: Any) -> None:
     refused = ruleset.lacks("rules.preset") if preset is not None else None
     if refused is not None:
         raise OptionError(f"--preset {_shown_value('preset', preset)}: {refused}")
+    if hand is not None:
+        click.echo(table_position(ruleset, viewer, hand, face_up, tokens, seed).dumps())
+        return
+    for option, value in (("--face-up", face_up), ("--tokens", tokens)):
+        if value is not None:
+            raise OptionError(f"{option}: goes with --hand, the cards you were dealt at a real table; without "
+                              f"--hand the seed deals everything")
     announce = seed is None
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
@@ -503,6 +527,90 @@ def new(game: str, seed: int | None, viewer: str | None, **params: Any) -> None:
     if announce:  # every option is checked before the seed is announced
         click.echo(f"kanaloa: dealt with --seed {seed}", err=True)
     click.echo(pos.dumps())
+
+
+# seen_deal's arguments, as the options of ``new`` that give them
+_TABLE_OPTIONS = {"viewer": "--viewer", "hand": "--hand", "face_up": "--face-up", "tokens": "--tokens"}
+
+
+def table_position(ruleset, viewer: str | None, hand: str, face_up: str | None, tokens: str | None,
+                   seed: int | None):
+    """``new --hand``: the position ``viewer`` faces at the deal of a real table of ``ruleset``'s game, from the
+    cards it was dealt (and those face-up at the deal, the god tokens), as the web app's Table mode makes it
+    (``kanaloa.position.table.seen_deal``).  Every refusal names the option at fault."""
+    import re
+
+    from ..position import Position
+    from ..position.table import seen_deal
+
+    hidden = ruleset.lacks("viewer")
+    if hidden is not None:
+        raise OptionError(f"--hand: {hidden}, so no hand is yours alone; deal the game without --hand")
+    players = ", ".join(ruleset.seat_names)
+    if viewer is None:
+        raise OptionError(f"--hand: give --viewer too, the player who was dealt these cards (one of {players})")
+    if seed is not None:
+        raise OptionError(f"--seed {seed}: not with --hand; a seed deals cards at random, --hand gives the ones you "
+                          f"were dealt (and a position seen by a player keeps no seed)")
+    board = ruleset.board
+    cards = _card_names("--hand", hand, board.islands[:ruleset.deal_size])
+    shown = ruleset.face_up_at_deal
+    if shown and face_up is None:
+        example = ",".join(board.islands[-shown:])
+        raise OptionError(f"--face-up: missing; {ruleset.title} turns {shown} cards face-up at the deal "
+                          f"({ruleset.rule_of('deal')}): give them too, e.g. --face-up {example}")
+    turned = None if face_up is None else _card_names("--face-up", face_up, board.islands[-max(shown, 1):])
+    if ruleset.tokens and tokens is None:
+        raise OptionError(f"--tokens: missing; this game lays a god token on each of the {board.n_islands} "
+                          f"islands: give them all, e.g. --tokens {_tokens_example(ruleset)},... (tokens: "
+                          f"{', '.join(ruleset.tokens)})")
+    laid = None if tokens is None else _token_names(tokens, ruleset)
+    try:
+        doc = seen_deal(ruleset, viewer, cards, face_up=turned, tokens=laid)
+    except OptionError as exc:  # "hand: why", "face_up 'X': why": the argument at fault, as its option
+        field = re.match(r"\w+", str(exc))
+        if field is None or field.group(0) not in _TABLE_OPTIONS:
+            raise
+        raise OptionError(_TABLE_OPTIONS[field.group(0)] + str(exc)[field.end():]) from None
+    try:
+        return Position.from_json(doc)
+    except PositionError as exc:  # only the tokens are left to check: how many of each god (R14.1)
+        where, _, why = str(exc).partition(": ")
+        if not where.startswith("gods.on_islands") or laid is None:
+            raise
+        island = where[len("gods.on_islands."):]
+        typed = f" {island}={laid[island]}" if island in laid else ""
+        raise OptionError(f"--tokens{typed}: {why}") from None
+
+
+def _card_names(option: str, text: str, example: tuple[str, ...]) -> list[str]:
+    """The cards of ``text``, island names joined by commas (spaces around them allowed); an empty name is
+    refused, the rest is ``seen_deal``'s to check."""
+    names = [name.strip() for name in text.split(",")]
+    if not all(names):
+        raise OptionError(f"{option} {quote(text)}: an empty card name; write the island names joined by commas, "
+                          f"e.g. {option} {','.join(example)}")
+    return names
+
+
+def _tokens_example(ruleset) -> str:
+    """The start of a ``--tokens`` value for ``ruleset``'s board: ``ALOA=KANE,BAFI=KANALOA``."""
+    return ",".join(f"{name}={token}" for name, token in zip(ruleset.board.islands, ruleset.tokens[:2],
+                                                             strict=False))
+
+
+def _token_names(text: str, ruleset) -> dict[str, str]:
+    """``ISLAND=TOKEN,...`` as island name -> token name (upper-cased); each island once."""
+    out: dict[str, str] = {}
+    for item in text.split(","):
+        island, equals, token = (part.strip() for part in item.partition("="))
+        if not equals or not island or not token:
+            raise OptionError(f"--tokens {quote(item.strip())}: not ISLAND=TOKEN; write the token on each island, "
+                              f"joined by commas: --tokens {_tokens_example(ruleset)},...")
+        if island.upper() in out:
+            raise OptionError(f"--tokens: {island.upper()} is given twice; name one token for each island")
+        out[island.upper()] = token.upper()
+    return out
 
 
 @cli.command()

@@ -42,6 +42,10 @@ def seen_deal(ruleset: Ruleset, viewer: object, hand: object, face_up: object = 
     board = rs.board
     players = list(rs.seat_names)
     if not isinstance(viewer, str) or viewer not in players:
+        owner = next((p for seat, p in enumerate(players) if viewer in rs.color_names_of(seat)), None)
+        if owner is not None:  # a player's second color (R15.1)
+            raise OptionError(f"viewer {brief(viewer)}: {viewer} is {owner}'s second color; a player is named by "
+                              f"its first color, {owner} (R15.1)")
         raise OptionError(f"viewer {brief(viewer)}: must be one of the players, {', '.join(players)}")
     deal = rs.rule_of("deal")
     cards = _cards("hand", hand, rs.deal_size, "cards you were dealt", deal)
