@@ -377,15 +377,20 @@ def test_serve_refuses_a_database_it_cannot_use_in_one_line(tmp_path):
 # -- searches: bounded, cancelled -------------------------------------------------------------------------------
 
 
+def ask_a_long_hint(srv) -> tuple[str, threading.Thread, list]:
+    """A table, and a hint of a million iterations asked on it in a thread; its answer goes into the list."""
+    tid = ok(srv.post("/api/tables", json={"position": Position.new(4, seed=3).as_viewer("red").dumps()}), 201)["id"]
+    answers: list = []
+    asking = threading.Thread(target=lambda: answers.append(srv.post(f"/api/tables/{tid}/hint",
+                                                                      json={"iterations": 1_000_000})))
+    asking.start()
+    return tid, asking, answers
+
+
 def test_a_long_hint_is_cancelled_and_answers_with_what_it_found():
     app = create_app(HintBudget(iterations=100))
     with TestClient(app) as srv:
-        tid = ok(srv.post("/api/tables", json={"position": Position.new(4, seed=3).as_viewer("red").dumps()}),
-                 201)["id"]
-        answers: list = []
-        asking = threading.Thread(target=lambda: answers.append(srv.post(f"/api/tables/{tid}/hint",
-                                                                          json={"iterations": 1_000_000})))
-        asking.start()
+        tid, asking, answers = ask_a_long_hint(srv)
         deadline = time.monotonic() + 30
         while not ok(srv.post(f"/api/tables/{tid}/hint/cancel", json={}))["cancelled"]:
             assert time.monotonic() < deadline, "the hint did not start"
@@ -430,12 +435,7 @@ def test_the_search_pool_refuses_at_once_when_full_and_after_waiting_its_time():
 def test_a_long_hint_of_one_game_does_not_hold_up_the_moves_of_another():
     app = create_app(HintBudget(iterations=100))
     with TestClient(app) as srv:
-        tid = ok(srv.post("/api/tables", json={"position": Position.new(4, seed=3).as_viewer("red").dumps()}),
-                 201)["id"]
-        answers: list = []
-        asking = threading.Thread(target=lambda: answers.append(srv.post(f"/api/tables/{tid}/hint",
-                                                                          json={"iterations": 1_000_000})))
-        asking.start()
+        tid, asking, answers = ask_a_long_hint(srv)
         deadline = time.monotonic() + 30
         while not app.state.searches.running:
             assert time.monotonic() < deadline, "the hint did not start"
