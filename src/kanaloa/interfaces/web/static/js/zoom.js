@@ -17,8 +17,8 @@ const SLOP = { mouse: 5, pen: 8, touch: 10 }; // pixels a pointer may move and s
 
 const zooms = new WeakMap(); // board element -> its zoom (below)
 
-// The zoom of board element `board`, made once: its scale, the fraction of the picture left of and above the
-// view (x, y), the picture's own viewBox, the pointers down on it and the gesture they make.
+// The zoom of board element `board`, made once: its scale, the view's corner (x, y: how far into the picture it
+// is, in the picture's units), the picture's own viewBox, the pointers down on it and the gesture they make.
 function zoomOf(board) {
   let z = zooms.get(board);
   if (z) return z;
@@ -33,13 +33,13 @@ function zoomOf(board) {
   board.addEventListener("pointermove", (e) => pointerMove(z, e));
   for (const type of ["pointerup", "pointercancel"]) board.addEventListener(type, (e) => pointerUp(z, e));
   board.addEventListener("click", (e) => {
-    if (!z.dragged) return;
+    if (!z.dragged || e.target.closest(".zoom-controls")) return;
     z.dragged = false;
     e.stopPropagation();
     e.preventDefault();
   }, true);
   board.addEventListener("wheel", (e) => {
-    if (!e.ctrlKey || !svgOf(z)) return;
+    if (!e.ctrlKey || !svgOf(z) || !z.box) return;
     e.preventDefault();
     zoomAt(z, z.scale * Math.exp(-e.deltaY / 200), e.clientX, e.clientY);
   }, { passive: false });
@@ -55,11 +55,15 @@ export function zoomBoard(board) {
   const svg = svgOf(z);
   if (!svg) return;
   const box = (svg.getAttribute("viewBox") || "").trim().split(/[\s,]+/).map(Number);
-  if (box.length !== 4 || box.some((n) => !Number.isFinite(n)) || box[2] <= 0 || box[3] <= 0) return;
-  if (!z.box || z.box[2] !== box[2] || z.box[3] !== box[3]) Object.assign(z, { scale: 1, x: 0, y: 0 });
-  z.box = box;
-  z.pointers.clear();
-  z.gesture = null;
+  if (box.length !== 4 || box.some((n) => !Number.isFinite(n)) || box[2] <= 0 || box[3] <= 0) {
+    z.box = null; // a picture without a viewBox is shown as it comes
+    delete board.dataset.zoom;
+    return;
+  }
+  // a picture of another width is another kind of picture; a taller or shorter one (a longer hand, a hint's
+  // plan in the panel) is looked at as before
+  if (!z.box || z.box[2] !== box[2]) Object.assign(z, { scale: 1, x: 0, y: 0 });
+  z.box = box; // a gesture under way goes on over the new picture
   board.append(z.controls);
   show(z);
 }
@@ -71,7 +75,8 @@ function show(z) {
   if (!svg || !z.box) return;
   const [x0, y0, w, h] = z.box;
   const number = (n) => String(Math.round(n * 1000) / 1000);
-  svg.setAttribute("viewBox", [x0 + z.x * w, y0 + z.y * h, w / z.scale, h / z.scale].map(number).join(" "));
+  place(z, z.x, z.y, false);
+  svg.setAttribute("viewBox", [x0 + z.x, y0 + z.y, w / z.scale, h / z.scale].map(number).join(" "));
   z.board.classList.toggle("zoomed", z.scale > 1);
   z.board.dataset.zoom = number(z.scale);
   z.controls.querySelector(".zoom-out").disabled = z.scale <= 1;
@@ -83,28 +88,38 @@ function show(z) {
 // the middle of the view).
 function zoomAt(z, scale, clientX = null, clientY = null) {
   const svg = svgOf(z);
-  if (!svg) return;
+  if (!svg || !z.box) return;
   const rect = svg.getBoundingClientRect();
-  const fx = clientX === null ? 0.5 : (clientX - rect.left) / rect.width;
-  const fy = clientY === null ? 0.5 : (clientY - rect.top) / rect.height;
-  const u = z.x + fx / z.scale;
-  const v = z.y + fy / z.scale;
+  const point = under(z, rect, clientX === null ? rect.left + rect.width / 2 : clientX,
+    clientY === null ? rect.top + rect.height / 2 : clientY);
   z.scale = Math.min(MAX, Math.max(1, scale));
   if (z.scale < 1.02) z.scale = 1;
-  place(z, u - fx / z.scale, v - fy / z.scale);
+  keep(z, point);
 }
 
-// Put the view's corner at (x, y), fractions of the picture, kept inside it.
-function place(z, x, y) {
-  const most = 1 - 1 / z.scale;
-  z.x = Math.min(most, Math.max(0, x));
-  z.y = Math.min(most, Math.max(0, y));
-  show(z);
+// The point of the picture (its units, from its corner) under the screen's (clientX, clientY), the picture's
+// element being at `rect` on the screen.
+function under(z, rect, clientX, clientY) {
+  const fx = (clientX - rect.left) / rect.width;
+  const fy = (clientY - rect.top) / rect.height;
+  return { u: z.x + fx * z.box[2] / z.scale, v: z.y + fy * z.box[3] / z.scale, fx, fy };
+}
+
+// Move the view at the zoom it has now so that `point` (of `under`) is under the same place of the screen again.
+function keep(z, point, fx = point.fx, fy = point.fy) {
+  place(z, point.u - fx * z.box[2] / z.scale, point.v - fy * z.box[3] / z.scale);
+}
+
+// Put the view's corner at (x, y), in the picture's units, kept inside the picture; shown unless `draw` is false.
+function place(z, x, y, draw = true) {
+  z.x = Math.min(z.box[2] * (1 - 1 / z.scale), Math.max(0, x));
+  z.y = Math.min(z.box[3] * (1 - 1 / z.scale), Math.max(0, y));
+  if (draw) show(z);
 }
 
 function pointerDown(z, e) {
-  if (e.target.closest(".zoom-controls") || !svgOf(z) || (e.pointerType === "mouse" && e.button !== 0)) return;
-  if (z.pointers.size === 0) z.dragged = false;
+  if (z.pointers.size === 0) z.dragged = false; // a new touch: what ended the last gesture is past
+  if (e.target.closest(".zoom-controls") || !svgOf(z) || !z.box || (e.pointerType === "mouse" && e.button !== 0)) return;
   z.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, type: e.pointerType });
   begin(z);
 }
@@ -119,7 +134,7 @@ function begin(z) {
     const [a, b] = points;
     const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
     z.gesture = { kind: "pinch", distance: Math.hypot(a.x - b.x, a.y - b.y) || 1, scale: z.scale, rect,
-      u: z.x + (mid.x - rect.left) / rect.width / z.scale, v: z.y + (mid.y - rect.top) / rect.height / z.scale };
+      point: under(z, rect, mid.x, mid.y) };
     z.dragged = true;
   } else {
     z.gesture = null;
@@ -136,7 +151,7 @@ function pointerMove(z, e) {
     const [a, b] = [...z.pointers.values()];
     const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
     z.scale = Math.min(MAX, Math.max(1, g.scale * Math.hypot(a.x - b.x, a.y - b.y) / g.distance));
-    place(z, g.u - (mid.x - g.rect.left) / g.rect.width / z.scale, g.v - (mid.y - g.rect.top) / g.rect.height / z.scale);
+    keep(z, g.point, (mid.x - g.rect.left) / g.rect.width, (mid.y - g.rect.top) / g.rect.height);
     e.preventDefault();
     return;
   }
@@ -148,7 +163,7 @@ function pointerMove(z, e) {
     z.dragged = true;
     try { z.board.setPointerCapture(e.pointerId); } catch (err) { /* a pointer already gone */ }
   }
-  place(z, g.x - dx / g.rect.width / z.scale, g.y - dy / g.rect.height / z.scale);
+  place(z, g.x - dx / g.rect.width * z.box[2] / z.scale, g.y - dy / g.rect.height * z.box[3] / z.scale);
   e.preventDefault();
 }
 
