@@ -207,6 +207,20 @@ def check_entry_at_the_bottom(driver) -> None:
     assert rect(driver, "#table-typed")["bottom"] >= 0.85 * height  # the Tell box at the thumb
 
 
+def test_every_mode_and_every_editor_fits_a_phone(phone):
+    modes = [b.get_attribute("data-mode") for b in all_css(phone, "#modes button")]
+    assert {"play", "table", "editor", "replay"} <= set(modes)
+    for mode in modes:
+        tap(phone, f'#modes button[data-mode="{mode}"]')
+        check_layout(phone)
+        tabs = rect(phone, "#modes")
+        assert tabs["right"] <= 390 and tabs["height"] < 2 * FINGER + 10, tabs  # the tabs on a line or two
+    tap(phone, '#modes button[data-mode="editor"]')
+    for kind in [b.get_attribute("data-editor") for b in all_css(phone, "#editor-kinds button")]:
+        tap(phone, f'#editor-kinds button[data-editor="{kind}"]')
+        check_layout(phone)
+
+
 # -- Play by touch -------------------------------------------------------------------------------------------
 
 
