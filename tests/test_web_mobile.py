@@ -9,9 +9,9 @@ bots, a table told its moves and asked for a hint, the board zoomed and
 panned and still tapped to choose a move.  At each step the page's layout is
 checked: the page itself never scrolls sideways, every button shown is at
 least 44 pixels high, the board takes the screen's width, and the Table's
-move entry keeps to the bottom of the screen.  Every test leaves a screenshot
+move entry keeps to the bottom of the screen.  The flows leave screenshots
 in ``test-artifacts/`` (the pictures of docs/web.md's "On a phone" come from
-them), and a failing one a screenshot of the failure.
+them), and a failing test a screenshot of the failure.
 """
 
 from __future__ import annotations
@@ -53,8 +53,10 @@ def tablet_browser():
     driver.quit()
 
 
-def load(request, driver, url):
+def load(request, driver, url, screen: tuple[int, int] | None = None):
     driver.get(url + "/")
+    if screen is not None:
+        turn(driver, *screen)
     wait_for(driver, lambda d: body_data(d, "ready") == "1")
     yield driver
     report = getattr(request.node, "rep_call", None)
@@ -72,8 +74,15 @@ def phone(request, server, phone_browser):
 @pytest.fixture
 def tablet(request, server, tablet_browser):
     """The app freshly loaded on the tablet, upright; a screenshot in test-artifacts/ when the test fails."""
-    tablet_browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-    yield from load(request, tablet_browser, server)
+    metrics = TABLET["deviceMetrics"]
+    yield from load(request, tablet_browser, server, (metrics["width"], metrics["height"]))
+
+
+def turn(driver, width: int, height: int) -> None:
+    """The tablet held so that its screen is ``width`` x ``height`` CSS pixels."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
+    wait_for(driver, lambda d: d.execute_script("return [innerWidth, innerHeight];") == [width, height])
 
 
 # -- touches ---------------------------------------------------------------------------------------------------
@@ -458,14 +467,11 @@ def test_a_table_on_a_tablet_upright_and_on_its_side(tablet):
     check_layout(tablet)
     check_board_fits(tablet, "table-board")
     tap_link(tablet, "table-board", "ALOA-BAFI")
-    pick_any = '#table-picker button[data-pick="red: ALOA-BAFI/BAFI"]'
-    tap(tablet, pick_any)
+    pick(tablet, "red: ALOA-BAFI/BAFI")  # the move entry at the bottom of the tablet's screen too
     told(tablet, 5)
     tablet.execute_script("window.scrollTo(0, 0);")
     shot(tablet, "tablet-table")
-    tablet.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": 1180, "height": 820, "deviceScaleFactor": 2, "mobile": True})
-    wait_for(tablet, lambda d: d.execute_script("return innerWidth;") == 1180)
+    turn(tablet, 1180, 820)
     check_layout(tablet)
     board, side = rect(tablet, "#table-board"), rect(tablet, "#table-game .side")
     assert side["left"] >= board["right"] and board["width"] >= 0.55 * 1180  # side by side, the board the larger
