@@ -483,6 +483,15 @@ def test_a_table_on_a_tablet_upright_and_on_its_side(tablet):
     assert zoom_of(tablet, "table-board") > 1.5
     wheel_with_ctrl(tablet, "#table-board > svg", 1000)
     assert zoom_of(tablet, "table-board") == 1
+    tap(tablet, "#table-board .zoom-in")  # a mouse's drag from a link moves a zoomed board, and tells nothing
+    before = view_box(tablet, "table-board")
+    points = [link_point(tablet, "table-board", g.get_attribute("data-link"))
+              for g in all_css(tablet, "#table-board g.link")]
+    start = next(p for p in points if p and p[0] < 1180 - 100 and p[1] < 820 - 100)
+    mouse_drag(tablet, start, 80, 50)
+    after = view_box(tablet, "table-board")
+    assert after[0] < before[0] and after[1] < before[1] and after[2:] == before[2:]
+    assert body_data(tablet, "table-moves") == "6" and not css(tablet, "#table-picker").text
     tablet.execute_script("window.scrollTo(0, 0);")
     shot(tablet, "tablet-table-landscape")
 
@@ -493,3 +502,14 @@ def wheel_with_ctrl(driver, selector: str, delta: int) -> None:
     x, y = centre(driver, css(driver, selector))
     driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": x, "y": y, "deltaX": 0,
                                                         "deltaY": delta, "modifiers": 2})
+
+
+def mouse_drag(driver, start: tuple[float, float], dx: int, dy: int) -> None:
+    """Press the mouse's button at ``start`` (viewport pixels), move it by (dx, dy), release it there."""
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+
+    builder = ActionBuilder(driver, duration=50)
+    x, y = round(start[0]), round(start[1])
+    builder.pointer_action.move_to_location(x, y).pointer_down().move_to_location(x + dx // 2, y + dy // 2) \
+        .move_to_location(x + dx, y + dy).pointer_up()
+    builder.perform()
