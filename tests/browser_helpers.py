@@ -34,9 +34,11 @@ def skip_without_chromium() -> None:
         pytest.skip(missing(), allow_module_level=True)
 
 
-def chromium(downloads: Path | None = None, size: str = "1500,1100"):
+def chromium(downloads: Path | None = None, size: str = "1500,1100", device: dict | None = None):
     """A headless Chromium under Selenium, its window ``size`` pixels wide and high, saving downloads in
-    ``downloads``; fails the test under CI when Chromium is missing.  Quit it when done."""
+    ``downloads``, or a phone or tablet as Chromium's mobile emulation makes one from ``device`` (its
+    ``mobileEmulation`` option: ``deviceMetrics`` and ``userAgent``); fails the test under CI when Chromium is
+    missing.  Quit it when done."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -47,6 +49,8 @@ def chromium(downloads: Path | None = None, size: str = "1500,1100"):
     if downloads is not None:
         options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
                                                   "download.prompt_for_download": False})
+    if device is not None:
+        options.add_experimental_option("mobileEmulation", device)
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                 f"--window-size={size}", "--disable-extensions", "--no-first-run"):
         options.add_argument(arg)

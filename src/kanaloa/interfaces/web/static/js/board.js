@@ -5,9 +5,11 @@
 import { api } from "./api.js";
 import { $, $$, el } from "./dom.js";
 import { gameModule } from "./setup.js";
+import { zoomBoard } from "./zoom.js";
 
 export function drawBoard(target, view) {
   target.innerHTML = view.svg;
+  zoomBoard(target); // the zoom and pan the picture had (zoom.js)
 }
 
 // A view's status line and score lines, as its game's module writes them; `extra` follows the status.
