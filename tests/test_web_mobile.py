@@ -364,7 +364,7 @@ def test_a_table_told_its_moves_by_touch_with_a_hint_on_a_phone(phone):
     set_field(phone, "#table-typed input", "red: draw")  # the Tell box, with the phone's keyboard
     tap(phone, "#table-typed button")
     told(phone, 10)
-    history = [li.get_attribute("textContent").split(". ", 1)[1] for li in all_css(phone, "#table-history li")]
+    history = [li.get_attribute("data-move") for li in all_css(phone, "#table-history li")]
     assert history[-6:] == ["red: ALOA-BAFI/BAFI", "red: take MOKU refill RASI", "draw PAHU", "blue: discard",
                             "blue: draw", "red: draw"]
     check_layout(phone)

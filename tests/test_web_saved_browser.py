@@ -90,6 +90,12 @@ def tell(driver, move: str, count: int) -> None:
     assert not css(driver, "#table-error").text, css(driver, "#table-error").text
 
 
+def text_of(driver, selector: str) -> str:
+    """The text of the element ``selector`` finds, read in one call (a list redrawn meanwhile is no stale element)."""
+    return driver.execute_script("const e = document.querySelector(arguments[0]); return e ? e.textContent : '';",
+                                 selector)
+
+
 def history(driver, mode: str) -> list[str]:
     """The moves the mode's history lists (shown or folded away), without their numbers."""
     return [li.get_attribute("data-move") for li in all_css(driver, f"#{mode}-history li")]
@@ -165,7 +171,7 @@ def test_a_table_with_undo_and_redo_and_the_list_of_saved_games(browser, tmp_pat
         prompt = wait_for(browser, lambda d: d.switch_to.alert)
         prompt.send_keys("Friday table")
         prompt.accept()
-        wait_for(browser, lambda d: "Friday table" in css(d, f'#saved-list li[data-id="{table["id"]}"]').text)
+        wait_for(browser, lambda d: "Friday table" in text_of(d, f'#saved-list li[data-id="{table["id"]}"]'))
         css(browser, f'#saved-list li[data-id="{game_id}"] .saved-delete').click()
         wait_for(browser, lambda d: d.switch_to.alert).accept()
         wait_for(browser, lambda d: len(all_css(d, "#saved-list li")) == 1)
