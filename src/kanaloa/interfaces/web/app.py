@@ -56,7 +56,6 @@ from ...rules.registry import GameType, game_types
 from .analyses import Analyses, AnalysisJob, Busy, analysis_fields, move_view, session_moves
 from .face import WebFace
 from .games import (
-    HINT_FIELDS,
     MOVE_FIELDS,
     NO_FIELDS,
     Conflict,
@@ -311,7 +310,7 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
     async def hint_for(request: Request, kind: type) -> Response:
         entry = sessions.get(request.path_params["id"], kind)
         body = await read_json(request)
-        check_fields(body, HINT_FIELDS, "a hint")
+        check_fields(body, budget.fields(), "a hint")
         async with entry.lock:
             session: PlayGame | TableGame = entry.session  # type: ignore[assignment]
             pos = session.hint_position().copy()
@@ -468,7 +467,7 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
         Route("/api/positions", position_deal, methods=["POST"]),
         Route("/api/positions/check", position_check, methods=["POST"]),
         Route("/api/games", games, methods=["GET"]),
-        *game_routes("games", PlayGame, new_game),
+        *game_routes("games", PlayGame, lambda body: new_game(body, budget.caps)),
         Route("/api/games/{id}/bot", game_bot, methods=["POST"]),
         Route("/api/games/{id}/record", game_record),
         *game_routes("tables", TableGame, new_table),
