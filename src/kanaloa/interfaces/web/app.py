@@ -5,7 +5,8 @@ for all of them:
 
 - Every answer is JSON, and every refusal is a 4xx status with
   ``{"error": "one line"}``: 400 for a bad body, move, position, board or
-  option (every ``KanaloaError``), 404 for an unknown game or path, 405 for a
+  option (every ``KanaloaError``), 401 without the server's access token when
+  it has one (``access``), 404 for an unknown game or path, 405 for a
   wrong method, 409 for a request that does not fit the game now (a bot to
   move, nothing to undo), 413 for a body over ``MAX_BODY_BYTES``.  An error
   of the program itself is a 500 with a one-line message and no traceback.
@@ -43,6 +44,7 @@ from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -53,6 +55,7 @@ from ...play.bots import BOTS
 from ...rules import jsontext
 from ...rules.board import BUILTIN_BOARDS, board_to_dict, load_board
 from ...rules.registry import GameType, game_types
+from .access import AccessGate
 from .analyses import Analyses, AnalysisJob, Busy, analysis_fields, move_view, session_moves
 from .face import WebFace
 from .games import (
@@ -195,8 +198,9 @@ def game_assets(games: tuple[GameType, ...]) -> list[Mount]:
     return mounts
 
 
-def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starlette:
-    """The web app: the page, its static files and the JSON API (module docstring)."""
+def create_app(hints: HintBudget | None = None, threads: int = THREADS, token: str | None = None) -> Starlette:
+    """The web app: the page, its static files and the JSON API (module docstring); with ``token``, only the
+    requests that carry it (``access.AccessGate``)."""
     budget = hints or HintBudget()
     sessions = Sessions()
     # whole games analysed in the background, each search within the hint budget, on the hint workers
@@ -482,7 +486,8 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS) -> Starl
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         BadRequest: refused, KanaloaError: refused, HTTPException: refused, Exception: refused,
     }
-    app = Starlette(routes=routes, exception_handlers=handlers)
+    gate = [Middleware(AccessGate, token=token)] if token is not None else []
+    app = Starlette(routes=routes, exception_handlers=handlers, middleware=gate)
     app.state.sessions = sessions
     app.state.analyses = analyses
     app.state.started = time.time()
