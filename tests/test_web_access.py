@@ -17,6 +17,7 @@ import pytest
 import segno
 from starlette.testclient import TestClient
 
+from browser_helpers import wait_for
 from cli_helpers import run, user_error
 from kanaloa.interfaces.qr import BORDER, qr_lines
 from kanaloa.interfaces.web import app as web_app
@@ -117,13 +118,15 @@ def test_without_the_token_every_path_and_method_is_refused_with_one_line(networ
 def test_the_token_in_the_address_sets_a_cookie_and_takes_itself_out_of_the_address(network_server):
     token = network_server.query.removeprefix("?token=")
     status, headers, body = network_server.request("GET", f"/?token={token}")
-    assert (status, headers["location"], body) == (303, "/", b"")
+    assert status == 200 and headers["content-type"] == "text/html; charset=utf-8"
+    assert b'<meta http-equiv="refresh" content="0; url=/">' in body and token.encode() not in body
     cookie = headers["set-cookie"]
     assert cookie.startswith(f"kanaloa-token-{network_server.port}={token};")
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie
+    assert headers["cache-control"] == "no-store"
     # the rest of the query stays
-    status, headers, _ = network_server.request("GET", f"/static/style.css?v=2&token={token}")
-    assert (status, headers["location"]) == (303, "/static/style.css?v=2")
+    body = network_server.request("GET", f"/static/style.css?v=2&token={token}")[2]
+    assert b'content="0; url=/static/style.css?v=2"' in body
     # then the cookie alone lets the page, its static files and the API through
     kept = {"Cookie": cookie.split(";")[0]}
     status, _, page = network_server.request("GET", "/", kept)
@@ -184,7 +187,7 @@ def test_the_token_is_printed_on_the_start_up_lines_alone():
         assert server.request("POST", "/api/games", bearer, body=TOKEN.encode())[0] == 400
         assert server.request("GET", f"/?token={TOKEN}x")[0] == 401
         assert server.request("GET", "/", {"Authorization": f"Bearer {TOKEN}x"})[0] == 401
-        assert server.request("GET", f"/api/boards?token={TOKEN}")[0] == 303
+        assert server.request("GET", f"/api/boards?token={TOKEN}")[0] == 200
         # a request the HTTP layer cannot read at all is refused by the server, and its target not logged
         broken = f"GET /?token={TOKEN} HTTP/1.1\r\nno header line\r\n\r\n".encode()
         assert server.raw(broken).startswith(b"HTTP/1.1 400")
@@ -258,3 +261,32 @@ def test_a_websocket_without_the_token_is_closed_before_it_opens():
         with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect("/"):
             pass
         assert closed.value.code == 1008
+
+
+def test_a_phone_that_follows_the_address_from_another_sites_page_gets_in_and_keeps_its_way_in():
+    """A link to the address in a message or a scanner's page is a visit another site starts, on whose redirect
+    a browser would not send the SameSite=Strict cookie: the page the token is answered with goes on itself."""
+    from selenium.webdriver.common.by import By
+
+    from browser_helpers import chromium, missing
+
+    if missing() and not os.environ.get("CI"):
+        pytest.skip(missing())
+    server = Server("--token", TOKEN)
+    driver = chromium()
+    try:
+        origin = f"http://127.0.0.1:{server.port}"
+        driver.get(f'data:text/html,<a id="go" href="{origin}/?token={TOKEN}">the table</a>')
+        driver.find_element(By.ID, "go").click()
+
+        def the_app(d):
+            return d.current_url == f"{origin}/" and "Play" in d.find_element(By.TAG_NAME, "body").text
+
+        wait_for(driver, the_app)
+        driver.back()  # the address with the token is no longer in the tab's history
+        wait_for(driver, lambda d: d.current_url.startswith("data:"))
+        driver.get(f"{origin}/")  # a later visit, the address alone: the cookie lets it in
+        wait_for(driver, the_app)
+    finally:
+        driver.quit()
+        server.stop()

@@ -6,9 +6,15 @@ the whole app, then lets a request through only when it carries the token,
 in one of three places:
 
 - the query, ``?token=TOKEN``: the address printed at start-up (and its QR
-  code).  A GET or HEAD is answered with a redirect to the same address
-  without the token and a cookie that holds it, so the token leaves the
-  address bar and the history and is never sent in the query again;
+  code).  A GET or HEAD is answered with a cookie that holds the token and a
+  page that refreshes at once to the same address without it, replacing
+  itself in the tab's history, so the token leaves the address bar and the
+  history and is never sent in the query again.  Not with a 303: a browser
+  sends no ``SameSite=Strict`` cookie on the redirect of a visit another
+  site's page started (a link in a message, a page that opens the QR code's
+  link), nor when that page is reloaded, while it does on the visit a page
+  of this site starts; and plain HTTP to a network address gets no
+  ``Sec-Fetch-Site`` header that would tell the two apart;
 - the cookie set so (``HttpOnly``, no script reads it; ``SameSite=Strict``,
   no other site's page sends it; its name carries the port, so two servers
   on one machine keep a cookie each);
@@ -28,6 +34,7 @@ error log of the app names a request's path, never its query.
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from secrets import compare_digest
@@ -129,17 +136,21 @@ class AccessGate:
         await send({"type": "http.response.body", "body": body})
 
     async def redirect(self, scope: Scope, send: Send, rest: list[tuple[str, str]]) -> None:
-        """Keep the token in a cookie and send the browser to the same address without it."""
+        """Keep the token in a cookie and send the browser on to the same address without it (the query's other
+        keys kept), with a page that refreshes to it at once (module docstring: not a 3xx)."""
         raw_path = scope.get("raw_path")
         path = raw_path.decode("latin-1") if raw_path else quote(scope.get("path", "/"))
         path = "/" + path.lstrip("/")  # never "//host/...", which a browser would take for another site
-        location = path + (f"?{urlencode(rest)}" if rest else "")
+        target = html.escape(path + (f"?{urlencode(rest)}" if rest else ""))
         cookie = (f"{cookie_name(scope)}={self.token.decode('ascii')}; Path=/; Max-Age={COOKIE_DAYS * 86400}; "
                   f"HttpOnly; SameSite=Strict")
-        await send({"type": "http.response.start", "status": 303, "headers": [
-            (b"location", location.encode("latin-1")), (b"set-cookie", cookie.encode("ascii")),
-            (b"cache-control", b"no-store"), (b"referrer-policy", b"no-referrer"), (b"content-length", b"0")]})
-        await send({"type": "http.response.body", "body": b""})
+        body = (f'<!doctype html>\n<meta charset="utf-8">\n<meta http-equiv="refresh" content="0; url={target}">\n'
+                f'<title>kanaloa</title>\n<p><a href="{target}">Open kanaloa</a></p>\n').encode()
+        await send({"type": "http.response.start", "status": 200, "headers": [
+            (b"content-type", b"text/html; charset=utf-8"), (b"content-length", str(len(body)).encode("ascii")),
+            (b"set-cookie", cookie.encode("ascii")), (b"cache-control", b"no-store"),
+            (b"referrer-policy", b"no-referrer")]})
+        await send({"type": "http.response.body", "body": b"" if scope.get("method") == "HEAD" else body})
 
 
 __all__ = ["MIN_TOKEN_LENGTH", "AccessGate", "check_token", "cookie_name"]
