@@ -210,13 +210,19 @@ def test_the_error_log_of_the_app_names_the_path_never_the_query(monkeypatch, ca
     assert "/api/boards/oro" in caplog.text and TOKEN not in caplog.text
 
 
-def test_loopback_asks_for_no_token():
-    server = Server()
+def test_loopback_asks_for_no_token_and_the_server_holds_requests_to_its_iteration_cap():
+    server = Server("--hint-iterations", "10", "--max-iterations", "4321")
     try:
         assert server.query == "" and "token" not in server.first_line
         status, _, body = server.request("GET", "/api/games")
         assert status == 200 and json.loads(body)
         assert server.request("GET", "/")[0] == 200
+        seats = json.dumps({"seats": ["human", "random", "random", "random"], "seed": 3}).encode()
+        status, _, body = server.request("POST", "/api/games", body=seats)
+        assert status == 201, body
+        status, _, body = server.request("POST", f"/api/games/{json.loads(body)['id']}/hint",
+                                         body=b'{"iterations": 4322}')
+        assert status == 400 and "from 1 to 4321, this server's cap" in json.loads(body)["error"]
     finally:
         output = server.output()
     assert "token" not in output.lower().replace("--token", "")

@@ -2221,9 +2221,10 @@ def serve(host: str, port: int, token: str | None, qr: bool | None, open_browser
                    f"address this one has there, port {address[1]}, with the token above", err=True)
     if token is not None:
         reach = "only this machine reaches" if local else "other machines may reach"
+        above = "the address above" if len(urls) == 1 else "the addresses above"
         click.echo(f"kanaloa: note: {reach} this server (on {address[0]}); a request passes only with the access "
-                   f"token of the address above, kept in a cookie after the first visit; --token keeps the same one "
-                   f"over a restart", err=True)
+                   f"token of {above}, kept in a cookie after the first visit; --token keeps the same one over a "
+                   f"restart", err=True)
     if qr is None:
         qr = token is not None and not local and sys.stderr.isatty()
     if qr:
