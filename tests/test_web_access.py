@@ -156,6 +156,10 @@ def test_a_wrong_token_is_refused_wherever_it_is(network_server):
     # a right one elsewhere does not hide a wrong one in the address
     refused_401(network_server.request("GET", f"/?token={wrong}", {"Authorization": f"Bearer {token}"}),
                 "in the address")
+    # the right token in the address replaces a cookie of an earlier one
+    stale = {"Cookie": f"kanaloa-token-{network_server.port}={wrong}"}
+    status, headers, _ = network_server.request("GET", f"/?token={token}", stale)
+    assert status == 200 and headers["set-cookie"].startswith(f"kanaloa-token-{network_server.port}={token};")
     # another server's cookie (another port) is not this one's
     refused_401(network_server.request("GET", "/", {"Cookie": f"kanaloa-token-1={token}"}), "asks for its access")
 

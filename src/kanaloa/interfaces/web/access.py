@@ -22,9 +22,11 @@ in one of three places:
 
 A token is compared with ``secrets.compare_digest``.  Every other request,
 whatever its path (the page, the API, the static files), is a 401 with
-``{"error": "one line"}`` saying how to get in; a token given but wrong is
-refused as well, even when a right one is elsewhere in the request, so a
-mistake is seen rather than hidden.  A websocket (the app serves none) is
+``{"error": "one line"}`` saying how to get in.  Of the three places, the
+first that holds a token decides, in the order above: a wrong token in the
+address is refused even with the right cookie (a mistake is shown, not
+hidden), and the right one in the address replaces a cookie of an earlier
+token.  A websocket (the app serves none) is
 closed before it opens unless it carries the token the same ways; the
 lifespan messages pass, as they carry no request.
 
