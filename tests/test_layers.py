@@ -35,7 +35,8 @@ part            may import, of kanaloa
   command it is handed with click's test runner); ``cython`` in ``search``
   and ``play``, whose hot loops are plain Python with Cython's type
   annotations, compiled at install (``setup.py``); ``starlette`` and
-  ``uvicorn`` in ``interfaces`` (the web app of ``kanaloa serve``);
+  ``uvicorn`` in ``interfaces`` (the web app of ``kanaloa serve``), and
+  ``segno`` there (the QR code of its address for a phone);
   ``pyspiel`` and ``numpy`` (the optional extra ``openspiel``) in
   ``openspiel``; ``pettingzoo``, ``gymnasium`` and ``numpy`` (the optional
   extra ``pettingzoo``) in ``pettingzoo``; ``open_spiel`` and ``numpy`` in ``play`` (OpenSpiel's
@@ -93,7 +94,7 @@ OUTSIDE: dict[str, set[str]] = {  # what a part may import beyond the standard l
     "pettingzoo": {"pettingzoo", "gymnasium", "numpy"},
     "play": {"distributed", "cython", "open_spiel", "numpy", "matplotlib"},
     "tools": {"click", "numpy"},
-    "interfaces": {"click", "starlette", "uvicorn"},
+    "interfaces": {"click", "starlette", "uvicorn", "segno"},
 }
 TYPING_ONLY = {"typing_extensions"}
 STDLIB = set(sys.stdlib_module_names) | {"__future__"}

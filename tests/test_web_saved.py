@@ -26,6 +26,7 @@ from cli_helpers import run, user_error
 from kanaloa.interfaces.web.analyses import Busy
 from kanaloa.interfaces.web.app import create_app
 from kanaloa.interfaces.web.games import HintBudget, new_table
+from kanaloa.interfaces.web.limits import RequestCaps
 from kanaloa.interfaces.web.saving import played_moves, setup_of, status_of
 from kanaloa.interfaces.web.searches import SearchPool
 from kanaloa.interfaces.web.store import MIGRATIONS, SCHEMA_VERSION, Missing, Stale, Store, StoreError
@@ -387,8 +388,11 @@ def ask_a_long_hint(srv) -> tuple[str, threading.Thread, list]:
     return tid, asking, answers
 
 
+LONG = HintBudget(iterations=100, caps=RequestCaps(iterations=1_000_000))  # a server that takes a long hint
+
+
 def test_a_long_hint_is_cancelled_and_answers_with_what_it_found():
-    app = create_app(HintBudget(iterations=100))
+    app = create_app(LONG)
     with TestClient(app) as srv:
         tid, asking, answers = ask_a_long_hint(srv)
         deadline = time.monotonic() + 30
@@ -433,7 +437,7 @@ def test_the_search_pool_refuses_at_once_when_full_and_after_waiting_its_time():
 
 
 def test_a_long_hint_of_one_game_does_not_hold_up_the_moves_of_another():
-    app = create_app(HintBudget(iterations=100))
+    app = create_app(LONG)
     with TestClient(app) as srv:
         tid, asking, answers = ask_a_long_hint(srv)
         deadline = time.monotonic() + 30

@@ -32,12 +32,14 @@ class LiveServer:
 
         from kanaloa.interfaces.web.app import create_app
         from kanaloa.interfaces.web.games import HintBudget
+        from kanaloa.interfaces.web.limits import RequestCaps
         from kanaloa.interfaces.web.server import listen
         from kanaloa.interfaces.web.store import Store
 
         self.sock = listen("127.0.0.1", 0)
         self.store = Store(db)
-        app = create_app(HintBudget(iterations=hint_iterations), store=self.store)
+        caps = RequestCaps(iterations=max(hint_iterations, 100_000))
+        app = create_app(HintBudget(iterations=hint_iterations, caps=caps), store=self.store)
         config = uvicorn.Config(app, log_level="warning", lifespan="off")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)

@@ -31,6 +31,7 @@ from ..errors import (
 )
 from ..play.interrupt import CtrlC
 from ..play.limits import ANALYSIS_ITERATIONS, MAX_ITERATIONS, MAX_SECONDS, WORKERS_PER_CORE, SettingError, number
+from .web.limits import DEFAULT_MAX_ITERATIONS
 
 if TYPE_CHECKING:
     from ..rules.ruleset import ParameterError
@@ -2256,37 +2257,60 @@ def fuzz(target: str, runs: int | None, seconds: float | None, seed: int | None,
 
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on. The default serves this machine alone; another address lets other "
-                   "machines in, and nothing asks who they are.")
+              help="Address to listen on. The default serves this machine alone; any other address (0.0.0.0: "
+                   "every one) lets other machines in, and then only with the access token the addresses it "
+                   "prints carry.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port to listen on; 0 lets the system choose a free one.")
+@click.option("--token", metavar="TOKEN", envvar="KANALOA_SERVE_TOKEN",
+              help="The access token instead of a new random one, so that an address a phone kept still opens "
+                   "after a restart (e.g. the token a previous run printed): at least 16 letters, digits, - or _. "
+                   "Given on loopback, it asks for the token there too. Read from KANALOA_SERVE_TOKEN when not "
+                   "given, which keeps it out of the process list.")
+@click.option("--qr/--no-qr", "qr", default=None,
+              help="Draw the address with its token as a QR code for a phone to scan. By default drawn when the "
+                   "app is reachable from other machines and standard error is a terminal.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the app in the default web browser.")
 @click.option("--hint-iterations", type=click.IntRange(1, 1_000_000), default=4000, show_default=True,
               help="Search budget of a hint in the app, in iterations.")
 @click.option("--hint-workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help=f"Worker processes of a hint in the app; at most {WORKERS_PER_CORE} per CPU core.")
+@click.option("--max-iterations", type=click.IntRange(1, MAX_ITERATIONS), default=None,
+              help=f"The most iterations a request may ask of one search: a hint's, or a bot seat's per move. "
+                   f"Default: {number(DEFAULT_MAX_ITERATIONS)}, or --hint-iterations when that is larger; never "
+                   f"below --hint-iterations. docs/web.md lists the other caps.")
 @click.option("--db", "db", metavar="PATH", default=None,
               help="The SQLite database the app keeps its games in, every move committed as it is made "
                    "[default: games.sqlite3 in the user's data folder, e.g. ~/.local/share/kanaloa]; ':memory:' "
                    "keeps them only while the server runs.")
-def serve(host: str, port: int, open_browser: bool, hint_iterations: int, hint_workers: int,
-          db: str | None) -> None:
+def serve(host: str, port: int, token: str | None, qr: bool | None, open_browser: bool, hint_iterations: int,
+          hint_workers: int, max_iterations: int | None, db: str | None) -> None:
     """Run the web app: play against bots, follow a real table, edit boards, replay records.
 
     Open the address it prints in a browser. Everything runs on this
     machine; the page loads nothing from elsewhere. Stop it with Ctrl-C.
-    See docs/web.md for the modes and the HTTP API.
+    On an address other machines can reach, every request needs the
+    access token of the printed address (docs/web.md "At the table, from
+    a phone"). See docs/web.md for the modes and the HTTP API.
     """
+    import secrets
     import socket
 
     from ..play.limits import worker_count
-    from .web.server import listen, run
+    from .web.access import check_token
+    from .web.limits import max_iterations_for
+    from .web.server import lan_addresses, listen, run
     from .web.store import Store, StoreError, default_path
 
     try:
         worker_count(hint_workers)  # every hint of the app runs on them: refused now, not at each hint
     except SettingError as exc:
         raise exc.worded({"workers": "--hint-workers"}) from None
+    max_iterations = max_iterations_for(hint_iterations, max_iterations)
+    if token is not None:
+        why = check_token(token)
+        if why is not None:
+            raise OptionError(f"--token: {why}")  # the token itself is not repeated: it is a secret
     try:
         sock = listen(host, port)
     except OSError as exc:
@@ -2299,19 +2323,44 @@ def serve(host: str, port: int, open_browser: bool, hint_iterations: int, hint_w
         sock.close()
         raise OptionError(str(exc)) from None
     address = sock.getsockname()
-    shown = f"[{address[0]}]" if sock.family == socket.AF_INET6 else address[0]
-    url = f"http://{shown}:{address[1]}/"
-    click.echo(f"kanaloa: serving on {url} (Ctrl-C stops it)", err=True)
-    if not listen_is_local(address[0]):
-        click.echo(f"kanaloa: note: {address[0]} may be reached from other machines; anyone who reaches it can use "
-                   f"the app", err=True)
+    local = listen_is_local(address[0])
+    if token is None and not local:
+        token = secrets.token_urlsafe(16)  # a network address never serves without one
+    everywhere = address[0] in ("0.0.0.0", "::")  # every address of the machine: name those of its networks
+    lan = lan_addresses(sock) if everywhere else []
+    hosts = lan or (["::1" if sock.family == socket.AF_INET6 else "127.0.0.1"] if everywhere else [address[0]])
+    query = "" if token is None else f"?token={token}"
+    urls = [f"http://{f'[{h}]' if ':' in h else h}:{address[1]}/{query}" for h in hosts]
+    click.echo(f"kanaloa: serving on {urls[0]} (Ctrl-C stops it)", err=True)
+    for url in urls[1:]:
+        click.echo(f"kanaloa: serving on {url}", err=True)
+    click.echo(f"kanaloa: games are kept in {store.path}" if store.path != ":memory:" else
+               "kanaloa: games are kept in memory only (--db :memory:): they end when the server stops", err=True)
+    if everywhere and not lan:
+        click.echo(f"kanaloa: note: found no address of this machine on a network; from another machine, use the "
+                   f"address this one has there, port {address[1]}, with the token above", err=True)
+    if token is not None:
+        reach = "only this machine reaches" if local else "other machines may reach"
+        above = "the address above" if len(urls) == 1 else "the addresses above"
+        click.echo(f"kanaloa: note: {reach} this server (on {address[0]}); a request passes only with the access "
+                   f"token of {above}, kept in a cookie after the first visit; --token keeps the same one over a "
+                   f"restart", err=True)
+    if qr is None:
+        qr = token is not None and not local and sys.stderr.isatty()
+    if qr:
+        from .qr import qr_lines
+
+        color = sys.stderr.isatty() and "NO_COLOR" not in os.environ
+        if len(urls) > 1:
+            click.echo("kanaloa: the first address as a QR code, for a phone to scan:", err=True)
+        for line in qr_lines(urls[0], color=color):
+            click.echo(line, err=True)
     if open_browser:
         import webbrowser
 
-        webbrowser.open(url)
-    click.echo(f"kanaloa: games are kept in {store.path}" if store.path != ":memory:" else
-               "kanaloa: games are kept in memory only (--db :memory:): they end when the server stops", err=True)
-    run(sock, hint_iterations=hint_iterations, hint_workers=hint_workers, store=store)
+        webbrowser.open(urls[0])
+    run(sock, hint_iterations=hint_iterations, hint_workers=hint_workers, max_iterations=max_iterations,
+        token=token, store=store)
 
 
 def listen_is_local(address: str) -> bool:

@@ -5,7 +5,8 @@ for all of them:
 
 - Every answer is JSON, and every refusal is a 4xx status with
   ``{"error": "one line"}``: 400 for a bad body, move, position, board or
-  option (every ``KanaloaError``), 404 for an unknown game or path, 405 for a
+  option (every ``KanaloaError``), 401 without the server's access token when
+  it has one (``access``), 404 for an unknown game or path, 405 for a
   wrong method, 409 for a request that does not fit the game now (a bot to
   move, nothing to undo), 413 for a body over ``MAX_BODY_BYTES``.  An error
   of the program itself is a 500 with a one-line message and no traceback.
@@ -45,6 +46,7 @@ from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -55,10 +57,10 @@ from ...play.bots import BOTS
 from ...rules import jsontext
 from ...rules.board import BUILTIN_BOARDS, board_to_dict, load_board
 from ...rules.registry import GameType, game_types
+from .access import AccessGate
 from .analyses import Analyses, AnalysisJob, Busy, analysis_fields, move_view, session_moves
 from .face import WebFace
 from .games import (
-    HINT_FIELDS,
     MOVE_FIELDS,
     NO_FIELDS,
     VERSION_FIELD,
@@ -270,9 +272,10 @@ def game_assets(games: tuple[GameType, ...]) -> list[Mount]:
     return mounts
 
 
-def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: Store | None = None) -> Starlette:
+def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: Store | None = None,
+               token: str | None = None) -> Starlette:
     """The web app: the page, its static files and the JSON API (module docstring); its games kept in ``store``
-    (in memory only when None)."""
+    (in memory only when None); with ``token``, only the requests that carry it (``access.AccessGate``)."""
     budget = hints or HintBudget()
     store = store if store is not None else Store(MEMORY)
     sessions = Sessions(store)
@@ -408,7 +411,7 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: S
         ident = request.path_params["id"]
         entry = sessions.entry(ident, kind)
         body = await read_json(request)
-        check_fields(body, HINT_FIELDS, "a hint")
+        check_fields(body, budget.fields(), "a hint")
         async with entry.lock:
             session: PlayGame | TableGame = await synced(ident, entry, kind)  # type: ignore[assignment]
             pos = session.hint_position().copy()
@@ -625,7 +628,7 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: S
         Route("/api/positions", position_deal, methods=["POST"]),
         Route("/api/positions/check", position_check, methods=["POST"]),
         Route("/api/games", games, methods=["GET"]),
-        *game_routes("games", PlayGame, new_game),
+        *game_routes("games", PlayGame, lambda body: new_game(body, budget.caps)),
         Route("/api/games/{id}/bot", game_bot, methods=["POST"]),
         Route("/api/games/{id}/record", game_record),
         *game_routes("tables", TableGame, new_table),
@@ -645,7 +648,8 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: S
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         BadRequest: refused, KanaloaError: refused, HTTPException: refused, Exception: refused,
     }
-    app = Starlette(routes=routes, exception_handlers=handlers)
+    gate = [Middleware(AccessGate, token=token)] if token is not None else []
+    app = Starlette(routes=routes, exception_handlers=handlers, middleware=gate)
     app.state.sessions = sessions
     app.state.analyses = analyses
     app.state.searches = searches_pool

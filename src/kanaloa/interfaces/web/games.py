@@ -65,6 +65,7 @@ from ...rules.board import BUILTIN_BOARDS, Board, board_from_dict, load_board
 from ...rules.registry import GameType, document_game, game_names, game_type, game_types, load_game
 from ...rules.ruleset import Parameter, ParameterError
 from .face import WebFace
+from .limits import DEFAULT_CAPS, RequestCaps
 
 Position = Any  # a position of any registered game: its ``position`` face's class (the position protocol)
 Ruleset = Any  # a rule set of any registered game (``load_game``)
@@ -153,7 +154,7 @@ MOVE_FIELDS: Fields = {"move": "a move in notation"}
 # Every request that changes a game or a table may name the version of it its view showed (``version``): one
 # made on a game that has changed since is refused (another tab or server moved first).
 VERSION_FIELD: Fields = {"version": "a whole number, the game's version your view shows"}
-HINT_FIELDS: Fields = {"iterations": "a whole number from 1 to 1000000", "seed": SEED}
+HINT_FIELDS: Fields = {"iterations": f"a whole number from 1 to {DEFAULT_CAPS.iterations}", "seed": SEED}
 NO_FIELDS: Fields = {}
 POSITION_CHECK_FIELDS: Fields = {"position": POSITION, "board": BOARD}
 REPLAY_FIELDS: Fields = {"records": RECORDS, "game": GAME_NUMBER, "board": BOARD}
@@ -350,13 +351,16 @@ class HintBudget:
 
     iterations: int = 4000
     workers: int = 1
+    caps: RequestCaps = DEFAULT_CAPS  # the most a request may ask (``limits``), of a hint and of a bot's seat
+
+    def fields(self) -> Fields:
+        """The keys of a hint's request, the iterations within this server's cap."""
+        return {**HINT_FIELDS, "iterations": f"a whole number from 1 to {self.caps.iterations}"}
 
     def ask(self, pos: Position, iterations: object = None, seed: object = 0,
             stop: Callable[[], bool] | None = None) -> Hint:
-        """The hint for ``pos``'s player to move; a request may lower or raise the iterations within 1 to 10**6."""
-        count = self.iterations if iterations is None else iterations
-        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 1_000_000:
-            raise OptionError(f"iterations {brief(count)}: must be a whole number from 1 to 1000000")
+        """The hint for ``pos``'s player to move; a request may lower or raise the iterations within 1 to the cap."""
+        count = self.caps.hint_iterations(self.iterations if iterations is None else iterations)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
             raise OptionError(f"seed {brief(seed)}: must be a whole number from 0 to 2**64-1")
         return hint(pos, iterations=count, seed=seed, workers=self.workers, stop=stop)
@@ -398,9 +402,9 @@ def hint_words(pos: Position, found: Hint) -> dict[str, Any]:
     return {"words": move_words(pos, found.move), "plan_words": steps}
 
 
-def check_seats(seats: object, players: int) -> list[str]:
-    """Each seat ``"human"`` or a bot spec (``parse_bot_spec`` checks it), one per player (``seats`` is None when
-    the request gives none)."""
+def check_seats(seats: object, players: int, caps: RequestCaps = DEFAULT_CAPS) -> list[str]:
+    """Each seat ``"human"`` or a bot spec (``parse_bot_spec`` checks it, ``caps`` bounds its search), one per
+    player (``seats`` is None when the request gives none)."""
     if seats is None:
         raise OptionError(f"seats: missing; give {SEATS}")
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
@@ -408,12 +412,12 @@ def check_seats(seats: object, players: int) -> list[str]:
     if len(seats) != players:
         raise OptionError(f"seats: {len(seats)} given for {players} players; give one per player")
     out = []
-    for spec in seats:
+    for seat, spec in enumerate(seats):
         spec = spec.strip()
         if spec.lower() == HUMAN:
             out.append(HUMAN)
         else:
-            parse_bot_spec(spec)  # raises OptionError naming the spec
+            caps.check_bot(parse_bot_spec(spec), seat)  # each raises OptionError naming the spec
             out.append(spec)
     return out
 
@@ -580,8 +584,9 @@ class PlayGame:
                                   self.pos).to_json()
 
 
-def new_game(body: dict[str, Any]) -> PlayGame:
-    """A ``PlayGame`` from a request (docs/web.md "Play"): a deal, an uploaded position or an uploaded record."""
+def new_game(body: dict[str, Any], caps: RequestCaps = DEFAULT_CAPS) -> PlayGame:
+    """A ``PlayGame`` from a request (docs/web.md "Play"): a deal, an uploaded position or an uploaded record;
+    ``caps`` bounds the bots' searches."""
     if "position" in body:
         check_fields(body, {"position": POSITION, "seats": SEATS, "board": BOARD}, "a new game from a position")
     elif "record" in body:
@@ -595,13 +600,13 @@ def new_game(body: dict[str, Any]) -> PlayGame:
         if pos.viewer is not None:
             raise OptionError(f"position: it is {pos.viewer}'s view; a game needs a full position (every card "
                               f"known), as the Play mode downloads it")
-        return PlayGame(pos, check_seats(body.get("seats"), len(pos.players)), pos.ruleset,
+        return PlayGame(pos, check_seats(body.get("seats"), len(pos.players), caps), pos.ruleset,
                         board=sent_board(body, board))
     if "record" in body:
         record = read_record(body["record"], body.get("game"), board)
         pos = replay(record, at=0)
-        game = PlayGame(pos, check_seats(body.get("seats"), record.ruleset.players), pos.ruleset, Deal(record.seed),
-                        board=sent_board(body, board))
+        seats = check_seats(body.get("seats"), record.ruleset.players, caps)
+        game = PlayGame(pos, seats, pos.ruleset, Deal(record.seed), board=sent_board(body, board))
         for number, move in enumerate(record.moves, start=1):
             seat = game.seat_to_move()
             if seat is None:
@@ -621,7 +626,7 @@ def new_game(body: dict[str, Any]) -> PlayGame:
     pos = deal_position(rs, seed)
     # a game record deals again from the game's parameters and seed; the game's face says when it cannot
     deal = Deal(seed, web_face(dealt).record_refusal(params))
-    return PlayGame(pos, check_seats(body.get("seats"), rs.players), rs, deal, board=sent_board(body, board))
+    return PlayGame(pos, check_seats(body.get("seats"), rs.players, caps), rs, deal, board=sent_board(body, board))
 
 
 def _document(value: object, what: str) -> dict[str, Any]:
