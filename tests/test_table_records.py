@@ -4,9 +4,9 @@
 The central check follows random games of every rule set of the family that hides cards: before each move,
 every player's record of it is written, and it must name no card that player cannot see (a card of its own
 hand, a face-up card, a public card of a hand or one a token showed it, an open discard, its own face-down
-discards, before or after the move); another player's setup reveal, face-down discard and draw name no card at all.  The records are
-then played in that player's viewer position (``follow_game``), which must take them and show what the full
-position shows that player."""
+discards, before or after the move); another player's setup reveal, face-down discard and draw name no card
+at all.  The records are then played in that player's viewer position (``follow_game``), which must take
+them and show what the full position shows that player."""
 
 from __future__ import annotations
 
