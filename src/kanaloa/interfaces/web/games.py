@@ -484,8 +484,8 @@ class PlayGame:
 
     def shown(self, step: Step) -> str:
         """``step``'s move as the browser may see it: as the perspective writes it down at the table (the
-        position's ``record_of``: a bot's hidden card left out, a take's refill named), in full when the
-        browser sees the full position (``seen``)."""
+        position's ``record_of``: a bot's hidden card left out, a take's refill named; in a game that hides
+        nothing, the move itself), in full when no person plays or the game is over."""
         if self.perspective is None or self.pos.is_over:
             return step.move
         return str(step.before.record_of(step.move, self.perspective))
