@@ -115,7 +115,9 @@ def test_the_movers_record_keeps_its_card_and_adds_what_the_deck_showed_it():
     ("green", "draw KULU", MoveError, r"^move 'draw KULU': this position knows the deck; write 'draw'$"),
     ("green", "reveal", MoveError, r"^move 'reveal': a move of a full position names its card: 'reveal CARD'$"),
     ("green", "green: reveal ALOA", MoveError, r"^move 'green: reveal ALOA': it is red's turn, not green's$"),
-    ("green", "ALOA-BAFI/ALOA", MoveError, r"^move 'ALOA-BAFI/ALOA': "),
+    ("green", "take ALOA", MoveError, r"^move 'take ALOA': in the setup each color first reveals one card: "
+                                      r"'reveal CARD' \(R3\)$"),
+    ("green", "faceup ALOA ORO", MoveError, r"^move 'faceup ALOA ORO': a record of face-up cards is not an action$"),
 ])
 def test_a_record_of_a_move_the_full_position_does_not_take_is_refused(viewer, move, error, message):
     full = Position.new(3, seed=4)
