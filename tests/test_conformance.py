@@ -19,6 +19,8 @@ by this file without an edit:
   original as it was;
 - **positions round-trip** through their JSON document, on either engine,
   and move from one engine to the other (``on``) unchanged;
+- **every player records a move** its view takes (``record_of``; in a game that hides nothing, the move
+  as it is);
 - **viewers keep their secrets** where the game hides something: two
   complete states that one player cannot tell apart (a determinisation drawn
   from what it knows) give that player the same view, and a view made
@@ -158,6 +160,26 @@ def test_a_game_that_hides_nothing_refuses_a_viewer(ruleset):
     assert pos.viewer is None and pos.waiting is None
     with pytest.raises(PositionError, match=r"^viewer: "):
         pos.as_viewer(ruleset.seat_names[0])
+
+
+def test_every_players_record_of_a_move_is_one_its_view_takes(ruleset):
+    """``record_of(move, player)``: the move as that player writes it down at the table.  A game that hides
+    nothing has every player record every move as it is; elsewhere the player's viewer position takes it
+    (what it must leave out is tests/test_table_records.py's)."""
+    for seed in range(GAMES // 2):
+        rng = random.Random(seed)
+        for pos in random_game(ruleset, seed)[::SAMPLE_EVERY]:
+            if pos.is_over:
+                continue
+            move = str(pos.move_of(rng.choice(pos.state.legal_actions())))
+            for name in ruleset.seat_names:
+                written = pos.record_of(move, name)
+                if not hides(ruleset):
+                    assert written == move
+                    continue
+                view = pos.as_viewer(name)
+                if view.waiting is None:
+                    view.play(written)
 
 
 # The two checks of viewers speak the engine state protocol of games with hidden cards: a state's

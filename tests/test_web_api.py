@@ -119,7 +119,7 @@ def test_bots_move_one_at_a_time_and_only_on_their_turn(client):
     assert view["bot_to_move"] and view["moves"] == []
     refused(client.post(f"/api/games/{view['id']}/move", json={"move": "reveal ORO"}), 409, "red is a bot")
     after = client.post(f"/api/games/{view['id']}/bot").json()
-    assert after["played"].startswith("reveal ") and after["to_move"] == "green" and not after["bot_to_move"]
+    assert after["played"] == "reveal" and after["to_move"] == "green" and not after["bot_to_move"]  # card hidden
     refused(client.post(f"/api/games/{view['id']}/bot"), 409, "no bot is to move")
     assert after["history"] == [{"seat": "red", "move": after["played"], "words": "Red chooses a card to reveal."}]
     assert after["played_words"] == "Red chooses a card to reveal."
@@ -175,6 +175,70 @@ def test_two_humans_each_see_their_own_hand_in_turn(client):
     assert view["perspective"] == "red"
     view = client.post(f"/api/games/{view['id']}/move", json={"move": view["moves"][0]}).json()
     assert view["perspective"] == "green" and view["position"]["viewer"] == "green"
+
+
+HIDDEN_CARD_MOVES = ("reveal", "discard", "draw")  # the card stays with its mover
+
+
+def test_the_history_shows_the_person_no_bots_hidden_card_and_every_card_once_the_game_is_over(client):
+    """Through the setup round and the bots' face-down discards, each entry of the history is the move as the
+    person writes it down at the table (``record_of``): a bot's reveal, face-down discard and draw name no
+    card.  Once the game is over every move is shown in full, as the record keeps it."""
+    from kanaloa.play.records import replay
+
+    rng = random.Random(4)
+    view = new_game(client)
+    gid = view["id"]
+    snapshots = []
+    while sum(h["seat"] != "red" and h["move"] == "discard" for h in view["history"]) < 3:
+        while view["bot_to_move"]:
+            view = client.post(f"/api/games/{gid}/bot").json()
+            assert view["played"] == view["history"][-1]["move"]  # the bot's move as the history shows it
+            snapshots.append(view["history"])
+        assert view["outcome"] is None, "the game ended before the bots discarded face down"
+        discards = [m for m in view["moves"] if m.startswith("discard ")]
+        view = client.post(f"/api/games/{gid}/move", json={"move": rng.choice(discards or view["moves"])}).json()
+        snapshots.append(view["history"])
+    for entry in view["history"]:
+        kind = entry["move"].split()[0]
+        if entry["seat"] != "red" and kind in HIDDEN_CARD_MOVES:
+            assert entry["move"] == kind, entry
+    assert view["perspective"] == "red" and view["position"]["viewer"] == "red"
+
+    view = play_to_the_end(client, view, rng)
+    record = client.get(f"/api/games/{gid}/record").json()
+    assert [h["move"] for h in view["history"]] == record["moves"]  # over: every card shown
+    assert view["perspective"] is None
+    full = replay(record, at=0)
+    written = []
+    for move in record["moves"]:
+        written.append(full.record_of(move, "red"))
+        full.play(move)
+    hidden = 0
+    for shown in snapshots:  # every history shown during the game: red's records of the moves so far
+        assert [h["move"] for h in shown] == written[:len(shown)]
+    for entry, move in zip(snapshots[-1], record["moves"], strict=False):
+        if entry["seat"] != "red" and entry["move"] in ("reveal", "discard"):
+            assert move.startswith(entry["move"] + " ")  # the full move names the card the person did not see
+            hidden += 1
+        elif entry["seat"] == "red":
+            assert entry["move"].startswith(move)  # the person's own move in full (a take with its refill)
+    assert hidden >= 3 + 3  # three setup reveals and three face-down discards at least
+
+
+def test_in_a_hot_seat_game_each_person_sees_the_history_as_they_wrote_it(client):
+    view = new_game(client, seats=("human", "human", "random", "random"))
+    gid = view["id"]
+    red_reveal = view["moves"][0]
+    view = client.post(f"/api/games/{gid}/move", json={"move": red_reveal}).json()
+    assert view["perspective"] == "green"
+    assert [h["move"] for h in view["history"]] == ["reveal"]
+    green_reveal = view["moves"][0]
+    view = client.post(f"/api/games/{gid}/move", json={"move": green_reveal}).json()
+    assert [h["move"] for h in view["history"]] == ["reveal", green_reveal]
+    view = finish_bots(client, gid, view)
+    assert view["perspective"] == "red"
+    assert [h["move"] for h in view["history"][:4]] == [red_reveal, "reveal", "reveal", "reveal"]
 
 
 def test_a_two_player_game_names_the_builders_color(client):
@@ -1183,12 +1247,17 @@ def test_every_token_action_is_played_through_the_api(client):
                 assert all(m.startswith(f"give {turn['pele_gifts'][0]} ") for m in moves)
             tokens = [m for m in moves if god_kind(m)]
             move = rng.choice(tokens) if tokens and rng.random() < 0.7 else rng.choice(moves)
+            mover = view["to_move"]
             r = client.post(f"/api/games/{view['id']}/move", json={"move": move})
             assert r.status_code == 200, r.text
             view = r.json()
             if god_kind(move):
                 done.add(god_kind(move))
-                assert view["history"][-1]["move"].split(": ", 1)[-1] == move.split(": ", 1)[-1]
+                shown, body = (m.split(": ", 1)[-1] for m in (view["history"][-1]["move"], move))
+                if view["perspective"] == mover:  # the mover's own move, with what the token showed it
+                    assert shown.startswith(body), (shown, body)
+                else:  # the next person's record of it
+                    assert shown.split()[0] == body.split()[0], (shown, body)
         assert view["outcome"]["winner"] in view["scores"]
         refused(client.post(f"/api/games/{view['id']}/move", json={"move": "pele"}), 409, "over")
         if done >= {"kanaloa", "ku", "steal", "pele", "give", "lono"}:

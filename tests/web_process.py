@@ -136,6 +136,13 @@ class KillReport:
     finished: int = 0
 
 
+def told_moves(history: list[dict[str, Any]]) -> list[Any]:
+    """The moves of a view's history, each as it stays whatever happens after it: a table's record, and a
+    game's seat and words (a game shows its notation as the person writes it down until the game is over,
+    and in full after, so a move under way at a kill that ends the game changes the notation of the rest)."""
+    return [(h["seat"], h["words"]) if "seat" in h else h["move"] for h in history]
+
+
 def kill_run(db: Path, kills: int, seed: int) -> KillReport:
     """Follow games while the server is killed ``kills`` times at random moments (module docstring)."""
     rng = random.Random(seed)
@@ -176,7 +183,7 @@ def kill_run(db: Path, kills: int, seed: int) -> KillReport:
                         status, view = server.request("POST", f"{path}/move", {"move": told[0],
                                                                              "version": view["version"]})
                     assert status == 200, (status, view)
-                    game["ack"] = [h["move"] for h in view["history"]]
+                    game["ack"] = told_moves(view["history"])
             except (OSError, urllib.error.URLError):
                 pass  # killed in the middle of a request
             killer.join()
@@ -185,7 +192,7 @@ def kill_run(db: Path, kills: int, seed: int) -> KillReport:
             report.kills += 1
             server = Server(db).start()
             for each in followed:  # every acknowledged move of every game is there
-                history = [h["move"] for h in server.get(f"/api/{each['kind']}/{each['id']}")["history"]]
+                history = told_moves(server.get(f"/api/{each['kind']}/{each['id']}")["history"])
                 ack = each["ack"]
                 kept = history[:len(ack)]
                 report.lost += sum(1 for a, b in zip(ack, kept, strict=False) if a != b) + len(ack) - len(kept)

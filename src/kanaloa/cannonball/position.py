@@ -258,6 +258,17 @@ class CannonballPosition:
                 return action
         raise MoveError(f"move {brief(text)}: not one of {self.to_move}'s legal moves")
 
+    def record_of(self, move: str, viewer: str) -> str:
+        """The move ``move`` as ``viewer`` (a country) records it at the table: the move itself, in the notation
+        ``move_strings`` writes, since nothing is hidden (R20).  Raises ``PositionError`` for a country that is
+        not playing and ``MoveError`` for a move that is none of the legal moves (or once the game is over)."""
+        if viewer not in self.players:
+            raise PositionError(f"viewer: {brief(viewer)} is not playing (the countries are "
+                                f"{', '.join(self.players)})")
+        if self.is_over:
+            raise MoveError(f"move {brief(self.parse(move))}: the game is over")
+        return self.move_of(self.decision_of(move))
+
     def play(self, move: str) -> None:
         """Apply one move given in notation (``road c2``, ``france: fort c2``), checked, in place.
 

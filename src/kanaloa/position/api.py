@@ -442,6 +442,84 @@ class Position:
                 return action
         raise MoveError(f"move {notation.QuotedMove(str(mv))!r}: not one of {self.to_move}'s legal moves")
 
+    def record_of(self, move: Move | str, viewer: str) -> str:
+        """The move ``move`` of this full position as ``viewer`` (a player, by its first color) writes it down at
+        the table: the record a viewer position of that player takes for it (docs/records.md "Records in a
+        viewer position"), in the notation of ``move_of`` (no mover's name, a 2-player build with its color).
+
+        The mover's own record is the move itself with what the deck or a token showed it: the refill of a
+        take, the card an own draw brought, the hand a ``ku`` showed, the cards PELE took.  Another player's
+        leaves out what ``viewer`` does not see: a setup reveal's card, a face-down discard's, a draw's, a
+        steal's unless ``viewer`` was robbed, a gift's unless it went to ``viewer``, the hand a ``ku`` showed,
+        PELE's takes but ``viewer``'s own card; a take's refill is turned up for everyone.
+
+        Raises ``PositionError`` for a viewer position (it does not know what the others see) or a
+        ``viewer`` who is not playing, ``MoveError`` for a move that is not legal here or that names what
+        only a record adds (``take X refill Y``, ``draw Y``, ``ku X sees ...``, ``pele takes ...``).
+        """
+        if self._viewer is not None:
+            raise PositionError(f"viewer: this position is {self.viewer}'s view; only a full position knows how "
+                                f"each player records a move")
+        seat = self.seat_of("viewer", viewer)
+        if seat is None:
+            raise PositionError(f"viewer: {brief(viewer)} is not playing (the players are {', '.join(self.players)})")
+        mv = self.parse(move)
+
+        def fail(why: str) -> MoveError:
+            return MoveError(f"move {notation.QuotedMove(str(mv))!r}: {why}")
+
+        if self.is_over:
+            raise fail("the game is over")
+        state = self.state
+        d = state.to_data()
+        if mv.color is not None and mv.color not in self.ruleset.color_names_of(d.to_move):
+            raise fail(f"it is {self.players[d.to_move]}'s turn, not {mv.color}'s")
+        if mv.kind in _KIND_OF_RECORD and not mv.cards:
+            shape = f"give {mv.target} CARD" if mv.kind == notation.GIVE else f"{mv.kind} CARD"
+            raise fail(f"a move of a full position names its card: '{shape}'")
+        added = self._record_added(mv)
+        if added is not None:
+            raise fail(added)
+        action = mv.to_action(self.ruleset, d.to_move)
+        if action not in state.legal_actions():
+            raise fail(self._why(d, action) or "not a legal move here")
+        return str(self._record_for(action, d, seat))
+
+    def _record_for(self, action: int, d: StateData, seat: int) -> Move:
+        """The record of the legal ``action`` (the state's data ``d``) that the player in ``seat`` writes."""
+        full = self.move_of(action)
+        own = d.to_move == seat
+        kind, a, b = actions.kind_of(action), actions.arg_a(action), actions.arg_b(action)
+        isl = self.board.islands
+        if kind in (actions.REVEAL, actions.DISCARD, actions.DRAW):
+            if not own:
+                return dataclasses.replace(full, cards=())
+            return dataclasses.replace(full, cards=(isl[d.deck[0]],)) if kind == actions.DRAW and d.deck else full
+        if kind == actions.TAKE:
+            return dataclasses.replace(full, refill=isl[d.deck[0]]) if d.deck else full
+        if kind == actions.KU:
+            hand = tuple(isl[x] for x, n in enumerate(d.hands[a]) for _ in range(n))
+            return dataclasses.replace(full, seen=hand) if own else full
+        if kind == actions.STEAL:
+            return full if own or d.ku_target == seat else dataclasses.replace(full, cards=())
+        if kind == actions.GIVE:
+            return full if own or b == seat else dataclasses.replace(full, cards=())
+        if kind == actions.PELE:
+            # The cards PELE takes are drawn by the state's chance stream: the state after the move tells them.
+            after = self.state.copy()
+            after.apply(action)
+            hands = after.to_data().hands
+            taken: dict[int, str] = {}
+            for step in range(1, d.players):
+                other = (d.to_move + step) % d.players
+                lost = [x for x, (n, m) in enumerate(zip(d.hands[other], hands[other], strict=True)) if m < n]
+                if lost:
+                    taken[other] = isl[lost[0]]
+            if own:
+                return dataclasses.replace(full, takes=tuple((self.players[v], card) for v, card in taken.items()))
+            return dataclasses.replace(full, cards=(taken[seat],)) if seat in taken else full
+        return full
+
     def move_strings(self) -> list[str]:
         """``legal_moves()`` in notation."""
         return [str(m) for m in self.legal_moves()]
@@ -555,15 +633,24 @@ class Position:
         action = mv.to_action(self.ruleset, state.to_move)
         if action not in state.legal_actions():
             raise fail(self._why(state.to_data(), action) or "not a legal move here")
-        if mv.kind == notation.DRAW and mv.cards:
-            raise fail("this position knows the deck; write 'draw'")
-        if mv.kind == notation.TAKE and mv.refill is not None:
-            raise fail(f"this position knows the deck; write 'take {mv.cards[0]}'")
-        if mv.kind == notation.KU and mv.seen:
-            raise fail(f"this position knows every hand; write 'ku {mv.target}'")
-        if mv.kind == notation.PELE and (mv.takes or mv.cards):
-            raise fail("this position draws PELE's takes from its seed (R14.7); write 'pele'")
+        added = self._record_added(mv)
+        if added is not None:
+            raise fail(added)
         state.apply(action)
+
+    @staticmethod
+    def _record_added(mv: Move) -> str | None:
+        """Why a full position refuses ``mv``: it names what only a viewer's record adds to a move (a draw's
+        card, a take's refill, a ``ku``'s hand, PELE's takes), which the full position knows itself."""
+        if mv.kind == notation.DRAW and mv.cards:
+            return "this position knows the deck; write 'draw'"
+        if mv.kind == notation.TAKE and mv.refill is not None:
+            return f"this position knows the deck; write 'take {mv.cards[0]}'"
+        if mv.kind == notation.KU and mv.seen:
+            return f"this position knows every hand; write 'ku {mv.target}'"
+        if mv.kind == notation.PELE and (mv.takes or mv.cards):
+            return "this position draws PELE's takes from its seed (R14.7); write 'pele'"
+        return None
 
     def _play_seen(self, mv: Move, viewer: int, fail: Callable[[str], MoveError]) -> None:
         """A move in a viewer position: the rules first, then the record against what the viewer knows.

@@ -95,8 +95,12 @@ protocol, whatever their class:
   ``parse(text)`` (the move a text names, its form checked: ``str()`` of it
   is the canonical notation), ``decision_of(text)`` (the action of the
   mover's choice a recorded move made, without what the record adds to it:
-  the card an own draw brought, for a game analysis), ``play(text)``,
-  ``push(action)``,
+  the card an own draw brought, for a game analysis), ``record_of(text,
+  player)`` (a move of a full position as that player writes it down at
+  the table, the record its viewer position takes: what the player does not
+  see left out, what the deck or a token showed it added; in a game that
+  hides nothing, the move itself; the web app's history of a game in
+  play), ``play(text)``, ``push(action)``,
   ``to_json()``, ``dumps()``;
 * the *rule set* (``load_game``'s result): ``game``, ``game_type``,
   ``title``, ``players``, ``params()``, ``describe()``, ``document_game``,

@@ -517,9 +517,11 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: S
     # -- what only games have: bots and records -------------------------------------------
 
     async def game_bot(request: Request) -> Response:
-        return await with_session(request, PlayGame, lambda g, b: {"played": g.bot_move(),
-                                                                   "played_words": g.history[-1].words}, NO_FIELDS,
-                                  "a bot move", searches=True)
+        def move(game: PlayGame, body: dict[str, Any]) -> dict[str, Any]:
+            game.bot_move()  # its move as the view's history shows it: a bot's hidden card stays hidden
+            return {"played": game.shown(game.history[-1]), "played_words": game.history[-1].words}
+
+        return await with_session(request, PlayGame, move, NO_FIELDS, "a bot move", searches=True)
 
     async def game_record(request: Request) -> Response:
         ident = request.path_params["id"]

@@ -29,7 +29,8 @@ so that the page hard-codes no rule number.
 - ``PlayGame``: a game dealt (or uploaded) with every seat a person or a bot.
   It holds the full position; what a browser is shown is the view of the
   person whose turn it is (``perspective``), so a bot's hand stays hidden
-  (in a game that hides nothing, the whole position).
+  (in a game that hides nothing, the whole position), and its history the
+  moves as that person writes them down at the table (``record_of``).
 - ``TableGame``: a real game followed by one player: a viewer position to
   which the moves of every player are told as they happen.  Only a game
   that hides something has one (a rule set that lacks ``viewer`` says why
@@ -485,6 +486,14 @@ class PlayGame:
             return self.pos
         return self.pos.as_viewer(self.perspective)
 
+    def shown(self, step: Step) -> str:
+        """``step``'s move as the browser may see it: as the perspective writes it down at the table (the
+        position's ``record_of``: a bot's hidden card left out, a take's refill named; in a game that hides
+        nothing, the move itself), in full when no person plays or the game is over."""
+        if self.perspective is None or self.pos.is_over:
+            return step.move
+        return str(step.before.record_of(step.move, self.perspective))
+
     def play(self, move: object) -> None:
         """A person's move.  Raises ``Conflict`` when a bot is to move, ``MoveError`` for a bad move."""
         if not isinstance(move, str):
@@ -557,7 +566,8 @@ class PlayGame:
             "seats": [{"player": p, "who": spec} for p, spec in zip(self.pos.players, self.seats, strict=True)],
             "perspective": self.perspective if not self.pos.is_over else None,
             "bot_to_move": self.bot_to_move(),
-            "history": [{"seat": self.pos.players[s.seat], "move": s.move, "words": s.words} for s in self.history],
+            "history": [{"seat": self.pos.players[s.seat], "move": self.shown(s), "words": s.words}
+                        for s in self.history],
             "can_undo": bool(self.history) and (not self.humans or any(s.seat not in self.bots for s in self.history)),
             "has_record": self.deal is not None and self.deal.recordable,
         })
