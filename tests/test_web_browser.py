@@ -338,6 +338,7 @@ def test_the_new_game_form_offers_levels_strong_by_default_and_advanced_takes_a_
     spec = css(page, "#play-seats [name=seat1]")
     assert spec.is_displayed() and css(page, "#play-seat-help").is_displayed()
     assert "greedy" in css(page, "#play-seat-help").text and "seer" not in css(page, "#play-seat-help").text
+    shot(page, "web-new-game")
     set_value(page, "#play-seats [name=seat1]", "ismcts:iterations=0")
     set_seat(page, 2, "easy")
     set_value(page, "#play-setup [name=seed]", "3")

@@ -56,7 +56,7 @@ function drawSeats() {
   const old = $$(".seat", box).map((row) => ({ who: $("select", row).value, spec: $("input", row).value }));
   box.replaceChildren(...names.map((name, i) => seatRow(name, i, entry, old[i] || {})),
     el("div", { id: "play-seat-help", class: "help" }, "A bot spec is NAME[:KEY=VALUE]…, e.g. hint:iterations=5000:",
-      el("ul", {}, ...shared.listing.bots.map((b) => el("li", {}, el("code", { text: b.name }), ` ${b.help}`)))));
+      el("ul", {}, ...shared.listing.bots.map((b) => el("li", {}, el("code", { text: b.name }), `: ${b.help}`)))));
   const options = $("#seat-options") || document.body.appendChild(el("datalist", { id: "seat-options" }));
   options.replaceChildren(...entry.web.bots.filter((c) => c !== "human").map((c) => el("option", { value: c })));
   showSeatSpecs();
