@@ -56,7 +56,7 @@ from typing import Any
 from ...errors import BoardError, KanaloaError, MoveError, OptionError, brief, quote
 from ...play.bots import BOTS, MEASUREMENT_BOTS, Bot, bot_summaries, parse_bot_spec
 from ...play.hint import Hint, hint
-from ...play.levels import DEFAULT_LEVEL, LEVELS, find_level, level_spec, offered
+from ...play.levels import DEFAULT_LEVEL, LEVELS, find_level, level_names, level_spec, offered
 from ...play.records import HUMAN, RECORD_FORMAT, GameRecord, read_records, replay
 from ...position.documents import deal_position, read_position
 from ...position.format import parse_json
@@ -139,7 +139,7 @@ def default_game() -> GameType:
 
 Fields = dict[str, str]
 
-SEATS = "a list of 'human', levels (easy, medium, strong) or bot specs, one per player"
+SEATS = f"a list of 'human', levels ({', '.join(level_names())}) or bot specs, one per player"
 SEED = "a whole number from 0 to 2**64-1"
 BOARD = "a built-in board's name or a board file's content (a JSON object)"
 POSITION = "a position document: a JSON object, or its text"
@@ -391,8 +391,9 @@ def check_seats(seats: object, rs: Ruleset, players: list[str]) -> Seats:
                 spec, level = level_spec(text, rs), text.lower()
             else:
                 if text and ":" not in text and text.lower() not in {*BOTS, *MEASUREMENT_BOTS}:  # a word naming nothing
-                    raise OptionError(f"{quote(text)} is neither 'human', a level ({', '.join(levels_of(rs))}) "
-                                      f"nor a bot ({', '.join(bot_summaries())})")
+                    levels = ", ".join(levels_of(rs)) or f"none for {rs.title}"
+                    raise OptionError(f"{quote(text)} is neither 'human', a level ({levels}) nor a bot "
+                                      f"({', '.join(bot_summaries())})")
                 spec, level = text, None
                 parse_bot_spec(spec).check(rs)  # a bot that cannot play the game is refused before it starts
         except OptionError as exc:
