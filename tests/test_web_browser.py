@@ -931,7 +931,8 @@ def test_the_position_editor_deals_checks_and_plays_a_position_of_another_game(p
     click(page, "#position-play")
     wait_for(page, lambda d: css(d, "#play-game").is_displayed())
     assert page.execute_script("return kanaloa.play.view.ruleset") == "cannonball"
-    assert [s["who"] for s in page.execute_script("return kanaloa.play.view.seats")] == ["human", "random", "random"]
+    seats = page.execute_script("return kanaloa.play.view.seats")  # the form's: You, then Strong
+    assert [(s["who"], s["level"]) for s in seats] == [("human", None), *[("hint:iterations=60000", "strong")] * 2]
 
 
 def test_a_recorded_cannonball_game_replays_step_by_step(page, tmp_path):
