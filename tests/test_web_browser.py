@@ -332,6 +332,8 @@ def test_the_new_game_form_offers_levels_strong_by_default_and_advanced_takes_a_
     choices = [Select(css(page, f"#play-seats [name=who{i}]")) for i in range(4)]
     assert [o.text for o in choices[0].options] == ["You", "Easy", "Medium", "Strong", "Advanced…"]
     assert [c.first_selected_option.text for c in choices] == ["You", "Strong", "Strong", "Strong"]
+    assert css(page, "#play-seats [name=who1]").get_attribute("title") == (
+        "The hint engine's own search, about a second a move: hard to beat. (hint:iterations=60000)")
     assert not any(e.is_displayed() for e in all_css(page, "#play-seats input"))  # no spec to type yet
     assert not css(page, "#play-seat-help").is_displayed()
     choices[1].select_by_value("advanced")  # a spec of one's own, with the bots listed as help

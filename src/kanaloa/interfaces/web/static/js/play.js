@@ -77,10 +77,15 @@ function seatRow(name, i, entry, old) {
       placeholder: "bot spec, e.g. hint:iterations=5000" }));
 }
 
-// The spec field of each Advanced… seat, and the list of bots while one is shown.
+// The spec field of each Advanced… seat, and the list of bots while one is shown; each choice's description
+// as its seat's tooltip.
 function showSeatSpecs() {
   const rows = $$("#play-seats .seat");
-  for (const row of rows) $("input", row).hidden = $("select", row).value !== "advanced";
+  for (const row of rows) {
+    const who = $("select", row);
+    $("input", row).hidden = who.value !== "advanced";
+    who.title = who.selectedOptions[0] ? who.selectedOptions[0].title : "";
+  }
   $("#play-seat-help").hidden = rows.every((row) => $("input", row).hidden);
 }
 $("#play-setup [name=players]").addEventListener("change", drawSeatChoices);
