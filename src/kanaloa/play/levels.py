@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import OptionError, quote
-from .bots import BOTS, MEASUREMENT_BOTS, parse_bot_spec
+from .bots import parse_bot_spec
 
 if TYPE_CHECKING:
     from ..rules.registry import GameType
@@ -63,7 +63,6 @@ DEFAULT_LEVEL = "strong"  # what a bot seat of the New-game form starts as
 _BY_NAME = {level.name: level for level in LEVELS}
 
 assert DEFAULT_LEVEL in _BY_NAME
-assert not set(_BY_NAME) & {*BOTS, *MEASUREMENT_BOTS, "human"}, "a level may not share a name with a bot"
 
 
 def level_names() -> tuple[str, ...]:

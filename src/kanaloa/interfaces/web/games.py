@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import BoardError, KanaloaError, MoveError, OptionError, brief, quote
-from ...play.bots import BOTS, MEASUREMENT_BOTS, Bot, bot_summaries, parse_bot_spec
+from ...play.bots import Bot, bot_summaries, parse_bot_spec
 from ...play.hint import Hint, hint
 from ...play.levels import DEFAULT_LEVEL, LEVELS, find_level, level_names, level_spec, offered
 from ...play.records import HUMAN, RECORD_FORMAT, GameRecord, read_records, replay
@@ -390,7 +390,7 @@ def check_seats(seats: object, rs: Ruleset, players: list[str]) -> Seats:
             elif find_level(text) is not None:
                 spec, level = level_spec(text, rs), text.lower()
             else:
-                if text and ":" not in text and text.lower() not in {*BOTS, *MEASUREMENT_BOTS}:  # a word naming nothing
+                if text and ":" not in text and not names_a_bot(text):
                     levels = ", ".join(levels_of(rs)) or f"none for {rs.title}"
                     raise OptionError(f"{quote(text)} is neither 'human', a level ({levels}) nor a bot "
                                       f"({', '.join(bot_summaries())})")
@@ -401,6 +401,16 @@ def check_seats(seats: object, rs: Ruleset, players: list[str]) -> Seats:
         out.specs.append(spec)
         out.levels.append(level)
     return out
+
+
+def names_a_bot(word: str) -> bool:
+    """Whether ``word`` is the name of a bot, one that plays or one that only measures (whose own refusal then
+    says why it cannot sit here)."""
+    try:
+        parse_bot_spec(word, playing=False)
+    except OptionError:
+        return False
+    return True
 
 
 def levels_of(rs: Ruleset) -> list[str]:
