@@ -886,8 +886,10 @@ def test_the_bodies_that_are_taken_are_still_taken(client, records):
     ("/api/games", {"seats": ["human"] * 4, "players": None}, "players: must be 2, 3 or 4, not null"),
     ("/api/games", {"seats": ["human"] * 2, "players": None, "ruleset": "kahuna"}, "players: must be 2, not null"),
     ("/api/games", {"seats": ["human"] * 4, "seed": None}, "seed: must be a whole number from 0 to 2**64-1, not null"),
-    ("/api/games", {"seats": None}, "seats: must be a list of 'human' or bot specs, one per player, not null"),
-    ("/api/games", {"seed": 3}, "seats: missing; give a list of 'human' or bot specs, one per player"),
+    ("/api/games", {"seats": None}, "seats: must be a list of 'human', levels (easy, medium, strong) or bot specs, "
+                                    "one per player, not null"),
+    ("/api/games", {"seed": 3}, "seats: missing; give a list of 'human', levels (easy, medium, strong) or bot specs, "
+                                "one per player"),
     ("/api/games", {"seats": ["human"] * 4, "ruleset": None}, "ruleset: must be one of kanaloa, kahuna"),
     ("/api/games", {"seats": ["human"] * 4, "board": None}, "board: must be a built-in board's name or a board "
                                                              "file's content (a JSON object), not null"),
@@ -1589,3 +1591,74 @@ def test_an_analysis_of_an_unknown_game_or_of_another_kind_is_a_404(client, kahu
         refused(client.get(f"/api/replays/{rid}/analysis{what}"), 404, "no analysis of this replay yet")
     refused(client.post(f"/api/replays/{rid}/analysis/cancel"), 404, "no analysis of this replay yet")
     refused(client.delete(f"/api/replays/{rid}/analysis"), 405, "DELETE")
+
+
+# -- opponents by strength: the levels ------------------------------------------------------------------------
+
+
+def test_the_listing_names_the_levels_and_which_each_game_offers(client):
+    from kanaloa.play.levels import DEFAULT_LEVEL, LEVELS
+    from kanaloa.rules.registry import game_types
+
+    listing = client.get("/api/games").json()
+    assert [level["name"] for level in listing["levels"]] == ["easy", "medium", "strong"]
+    assert listing["levels"] == [level.to_json() for level in LEVELS] and listing["default_level"] == DEFAULT_LEVEL
+    for level in listing["levels"]:
+        assert level["label"] and level["description"].endswith(".") and "\n" not in level["description"]
+    for entry in listing["games"]:  # every game's bots play every level today, each by the level's own spec
+        assert entry["levels"] == listing["levels"], entry["name"]
+    assert [g["name"] for g in listing["games"]] == [g.name for g in game_types()]
+    bots = {b["name"]: b["help"] for b in listing["bots"]}
+    assert {"random", "greedy", "ismcts", "hint"} <= set(bots) and "seer" not in bots  # the seer only measures
+    assert all(bots.values())
+
+
+def test_a_seat_given_as_a_level_plays_its_spec_and_the_view_shows_both(client):
+    view = new_game(client, seats=("human", "Strong", " easy ", "ismcts:iterations=50"))
+    assert view["seats"] == [
+        {"player": "red", "who": "human", "level": None},
+        {"player": "green", "who": "hint:iterations=60000", "level": "strong"},
+        {"player": "blue", "who": "greedy", "level": "easy"},
+        {"player": "yellow", "who": "ismcts:iterations=50", "level": None},
+    ]
+    gid = view["id"]
+    assert client.get(f"/api/games/{gid}").json()["seats"] == view["seats"]
+
+
+def test_a_finished_game_with_levels_records_the_specs_they_stood_for(client):
+    view = new_game(client, seats=("easy", "random"), players=2)
+    view = finish_bots(client, view["id"], view)
+    assert view["outcome"] and [s["level"] for s in view["seats"]] == ["easy", None]
+    record = client.get(f"/api/games/{view['id']}/record").json()
+    assert record["lineup"] == ["greedy", "random"]
+
+
+@pytest.mark.parametrize(("seats", "words"), [
+    (["human", "hardest", "easy", "easy"],
+     ("seat 2 (green): 'hardest' is neither 'human', a level (easy, medium, strong) nor a bot (random, greedy",)),
+    (["human", "easy", "easy", "ismcts:iterations=0"],
+     ("seat 4 (yellow): bot spec 'ismcts:iterations=0': key 'iterations' must be at least 1",)),
+    (["human", "easy", "", "easy"], ("seat 3 (blue): bot spec '': empty",)),
+    (["human", "easy", "seer", "easy"], ("seat 3 (blue): bot spec 'seer'", "for measurement only")),
+    (["strong:iterations=5", "easy", "easy", "easy"], ("seat 1 (red): bot spec 'strong:iterations=5': unknown bot "
+                                                       "'strong'",)),
+])
+def test_a_bad_level_or_spec_is_refused_in_one_line_naming_the_seat(client, seats, words):
+    refused(client.post("/api/games", json={"seats": seats, "seed": 7}), 400, *words)
+
+
+def test_a_level_a_game_cannot_seat_is_not_offered_and_is_refused_naming_the_seat(client, monkeypatch):
+    from kanaloa.interfaces.web.games import game_listing
+    from kanaloa.play import levels
+    from kanaloa.play.bots import RandomBot
+
+    # a strong level whose bot plays through a face no game has: offered nowhere, refused with the bot's reason
+    strong = levels.Level("strong", "Strong", "Plays through a face no game has.", "random")
+    monkeypatch.setattr(levels, "LEVELS", (*levels.LEVELS[:2], strong))
+    monkeypatch.setitem(levels._BY_NAME, "strong", strong)
+    monkeypatch.setattr(RandomBot, "faces", ("nowhere",))
+    listing = game_listing()  # the server lists the registry once, as it starts
+    assert all([level["name"] for level in entry["levels"]] == ["easy", "medium"] for entry in listing["games"])
+    refused(client.post("/api/games", json={"seats": ["human", "strong"], "players": 2, "seed": 7}), 400,
+            "seat 2 (green): level strong: not offered for Kanaloa: bot spec 'random': random plays a game through "
+            "its nowhere face, and Kanaloa has none")

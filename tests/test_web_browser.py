@@ -152,6 +152,19 @@ def set_value(driver, selector: str, value: str) -> None:
     element.send_keys(value)
 
 
+def set_seat(driver, i: int, who: str) -> None:
+    """Seat ``i`` of the New-game form: ``human`` (You), a level's name, or any other text typed in as the bot spec
+    of an Advanced… seat."""
+    from selenium.webdriver.support.ui import Select
+
+    choice = Select(css(driver, f"#play-seats [name=who{i}]"))
+    if who in ("human", "easy", "medium", "strong"):
+        choice.select_by_value(who)
+    else:
+        choice.select_by_value("advanced")
+        set_value(driver, f"#play-seats [name=seat{i}]", who)
+
+
 # -- Play: clicking one legal move ------------------------------------------------------------
 
 
@@ -241,7 +254,7 @@ def start_play(driver, seats: list[str], players: int, seed: int, board: str = "
 
     Select(css(driver, "#play-setup [name=players]")).select_by_visible_text(str(players))
     for i, spec in enumerate(seats):
-        set_value(driver, f"#play-seats [name=seat{i}]", spec)
+        set_seat(driver, i, spec)
     Select(css(driver, "#play-setup [name=board]")).select_by_value(board)
     set_value(driver, "#play-setup [name=seed]", str(seed))
     set_value(driver, "#play-setup [name=pause]", "0")
@@ -310,6 +323,51 @@ def test_a_whole_game_against_three_bots_by_clicking_with_a_hint(page):
     assert len(all_css(page, "#play-summary li")) == 4
     assert made > 10
     assert not css(page, "#play-download-record").get_attribute("disabled")
+
+
+def test_the_new_game_form_offers_levels_strong_by_default_and_advanced_takes_a_spec(page):
+    from selenium.webdriver.support.ui import Select
+
+    Select(css(page, "#play-setup [name=players]")).select_by_visible_text("4")
+    choices = [Select(css(page, f"#play-seats [name=who{i}]")) for i in range(4)]
+    assert [o.text for o in choices[0].options] == ["You", "Easy", "Medium", "Strong", "Advanced…"]
+    assert [c.first_selected_option.text for c in choices] == ["You", "Strong", "Strong", "Strong"]
+    assert css(page, "#play-seats [name=who1]").get_attribute("title") == (
+        "The hint engine's own search, about a second a move: hard to beat. (hint:iterations=60000)")
+    assert not any(e.is_displayed() for e in all_css(page, "#play-seats input"))  # no spec to type yet
+    assert not css(page, "#play-seat-help").is_displayed()
+    choices[1].select_by_value("advanced")  # a spec of one's own, with the bots listed as help
+    spec = css(page, "#play-seats [name=seat1]")
+    assert spec.is_displayed() and css(page, "#play-seat-help").is_displayed()
+    assert "greedy" in css(page, "#play-seat-help").text and "seer" not in css(page, "#play-seat-help").text
+    shot(page, "web-new-game")
+    set_value(page, "#play-seats [name=seat1]", "ismcts:iterations=0")
+    set_seat(page, 2, "easy")
+    set_value(page, "#play-setup [name=seed]", "3")
+    click(page, "#play-start")  # a bad spec: one line naming the seat, and the form stays
+    wait_for(page, lambda d: css(d, "#play-setup .error").text)
+    assert css(page, "#play-setup .error").text == ("seat 2 (green): bot spec 'ismcts:iterations=0': key 'iterations' "
+                                                     "must be at least 1, not '0'")
+    assert css(page, "#play-setup").is_displayed()
+    Select(css(page, "#play-setup [name=players]")).select_by_visible_text("3")  # the choices made stay
+    assert css(page, "#play-seats [name=seat1]").get_attribute("value") == "ismcts:iterations=0"
+    assert Select(css(page, "#play-seats [name=who2]")).first_selected_option.text == "Easy"
+    set_value(page, "#play-seats [name=seat1]", "ismcts:iterations=20")
+    click(page, "#play-start")
+    wait_for(page, lambda d: css(d, "#play-game").is_displayed())
+    seats = page.execute_script("return kanaloa.play.view.seats")
+    assert seats == [{"player": "red", "who": "human", "level": None},
+                     {"player": "green", "who": "ismcts:iterations=20", "level": None},
+                     {"player": "blue", "who": "greedy", "level": "easy"}]
+    click(page, "#play-new")
+    set_seat(page, 1, "strong")
+    set_seat(page, 2, "medium")
+    click(page, "#play-start")
+    wait_for(page, lambda d: css(d, "#play-game").is_displayed())
+    seats = page.execute_script("return kanaloa.play.view.seats")
+    assert [(s["who"], s["level"]) for s in seats] == [("human", None), ("hint:iterations=60000", "strong"),
+                                                       ("hint:iterations=1500", "medium")]
+    click(page, "#play-new")  # the bots stop
 
 
 def test_undo_takes_a_move_back_in_the_browser(page):
@@ -448,7 +506,7 @@ def start_kahuna(driver, seats: list[str], seed: int) -> None:
     assert Select(css(driver, "#play-setup [name=board]")).first_selected_option.get_attribute("value") == "kahuna"
     assert [e.text for e in all_css(driver, "#play-seats .color")] == ["white", "black"]
     for i, spec in enumerate(seats):
-        set_value(driver, f"#play-seats [name=seat{i}]", spec)
+        set_seat(driver, i, spec)
     set_value(driver, "#play-setup [name=seed]", str(seed))
     set_value(driver, "#play-setup [name=pause]", "0")
     click(driver, "#play-start")
@@ -519,7 +577,7 @@ def test_uploaded_kahuna_positions_a_removal_by_two_cards_and_a_game_without_a_w
                           face_up=["IFFI", "JOJO", "KAHU"])
     upload = tmp_path / "removal.json"
     upload.write_text(json.dumps(doc))
-    set_value(page, "#play-seats [name=seat1]", "human")  # the form is set for 4 players of Kanaloa
+    set_seat(page, 1, "human")  # the form is set for 4 players of Kanaloa
     css(page, "#play-upload-position").send_keys(str(upload))
     wait_for(page, lambda d: css(d, "#play-game").is_displayed())
     assert page.execute_script("return kanaloa.play.view.seats.map((s) => s.who)") == ["human", "human"]
@@ -600,7 +658,7 @@ def test_an_uploaded_position_with_a_removal_due_is_played_by_clicking_the_bridg
     upload = tmp_path / "removal.json"
     upload.write_text(pos.dumps())
     for i in range(4):
-        set_value(page, f"#play-seats [name=seat{i}]", "human")
+        set_seat(page, i, "human")
     css(page, "#play-upload-position").send_keys(str(upload))
     wait_for(page, lambda d: css(d, "#play-game").is_displayed())
     removals = [m for m in legal_moves(page) if m.startswith("remove ")]
@@ -646,9 +704,9 @@ def test_a_gods_game_against_bots_by_clicking_the_tokens(page, tmp_path):
     pos = position_with_ku_to_use()
     upload = tmp_path / "gods.json"
     upload.write_text(pos.dumps())
-    set_value(page, "#play-seats [name=seat0]", "human")
-    set_value(page, "#play-seats [name=seat1]", "random")
-    set_value(page, "#play-seats [name=seat2]", "random")
+    set_seat(page, 0, "human")
+    set_seat(page, 1, "random")
+    set_seat(page, 2, "random")
     set_value(page, "#play-setup [name=pause]", "0")
     css(page, "#play-upload-position").send_keys(str(upload))
     wait_for(page, lambda d: css(d, "#play-game").is_displayed())
@@ -824,7 +882,7 @@ def test_a_cannonball_game_on_a_tile_from_the_tile_editor_played_by_clicking_spa
     css(page, "#play-tile-upload").send_keys(str(bad))
     wait_for(page, lambda d: css(d, "#play-tiles-error").text)
     assert css(page, "#play-tiles-error").text == "bad-upload.json: tile 'bad.json': 'rows' must hold 6 rows, not 5"
-    set_value(page, "#play-seats [name=seat1]", "random")
+    set_seat(page, 1, "random")
     set_value(page, "#play-setup [name=seed]", "3")
     set_value(page, "#play-setup [name=pause]", "0")
     click(page, "#play-start")
@@ -876,7 +934,8 @@ def test_the_position_editor_deals_checks_and_plays_a_position_of_another_game(p
     click(page, "#position-play")
     wait_for(page, lambda d: css(d, "#play-game").is_displayed())
     assert page.execute_script("return kanaloa.play.view.ruleset") == "cannonball"
-    assert [s["who"] for s in page.execute_script("return kanaloa.play.view.seats")] == ["human", "random", "random"]
+    seats = page.execute_script("return kanaloa.play.view.seats")  # the form's: You, then Strong
+    assert [(s["who"], s["level"]) for s in seats] == [("human", None), *[("hint:iterations=60000", "strong")] * 2]
 
 
 def test_a_recorded_cannonball_game_replays_step_by_step(page, tmp_path):

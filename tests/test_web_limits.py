@@ -39,6 +39,9 @@ def refused(response, *words: str) -> str:
     return message
 
 
+PLAYERS = ["red", "green", "blue", "yellow"]
+
+
 def deal(client, *bots: str):
     return client.post("/api/games", json={"seats": ["human", *bots], "seed": 4})
 
@@ -85,19 +88,20 @@ def test_a_bot_seat_over_a_cap_is_refused_naming_the_seat_and_the_cap(client, sp
         message = refused(answer, f"bot spec '{spec}'")
         assert f"over this server's cap of {CAP}" in message or "needs the optional extra openspiel" in message
         return
-    message = refused(answer, f"seats[{seat}]: bot spec '{spec}': ", words)
-    assert message.startswith(f"seats[{seat}]")
+    where = f"seat {seat + 1} ({PLAYERS[seat]})"  # counted from 1, the person's seat first
+    message = refused(answer, f"{where}: bot spec '{spec}': ", words)
+    assert message.startswith(where)
 
 
 def test_an_uploaded_position_or_record_seats_its_bots_within_the_caps(client):
     position = Position.new(players=4, seed=3).to_json()
     refused(client.post("/api/games", json={"position": position, "seats": ["human", "random", "random",
                                                                             "ismcts:time=60"]}),
-            "seats[3]: bot spec 'ismcts:time=60': time 60 is over this server's cap")
+            "seat 4 (yellow): bot spec 'ismcts:time=60': time 60 is over this server's cap")
     text = play_game(make_tournament(["random", "random", "random"], 3, 5), 0).dumps() + "\n"
     refused(client.post("/api/games", json={"record": text, "seats": ["human", "random",
                                                                       f"ismcts:iterations={CAP * 10}"]}),
-            f"seats[2]: bot spec 'ismcts:iterations={CAP * 10}': asks {CAP * 10} iterations")
+            f"seat 3 (blue): bot spec 'ismcts:iterations={CAP * 10}': asks {CAP * 10} iterations")
 
 
 def test_the_default_cap_is_the_larger_of_its_default_and_the_hint_budget():
@@ -113,4 +117,5 @@ def test_a_server_with_the_default_caps_takes_a_hint_budget_in_its_own_range():
         game = deal(c, "random", "random", "random").json()
         refused(c.post(f"/api/games/{game['id']}/hint", json={"iterations": DEFAULT_MAX_ITERATIONS + 1}),
                 f"from 1 to {DEFAULT_MAX_ITERATIONS}, this server's cap")
-        refused(deal(c, "ismcts:time=11", "random", "random"), "seats[1]", "time 11 is over this server's cap of 10")
+        refused(deal(c, "ismcts:time=11", "random", "random"), "seat 2 (green)",
+                "time 11 is over this server's cap of 10")

@@ -67,7 +67,7 @@ def same_game(a: dict, b: dict) -> None:
 
 
 DEALS = [
-    {"seats": ["human", "greedy", "random", "greedy"], "seed": 3},
+    {"seats": ["human", "easy", "random", "medium"], "seed": 3},
     {"players": 3, "preset": "tabletop", "seats": ["greedy", "human", "random"], "seed": 4},
     {"players": 2, "seats": ["human", "greedy"], "seed": 5},
     {"gods": True, "seats": ["human", "random", "random", "random"], "seed": 6},
@@ -87,7 +87,8 @@ def test_a_play_game_comes_back_whole_after_a_restart(db, deal):
     with server(db) as again:  # a new server on the same database
         back = ok(again.get(f"/api/games/{gid}"))
         same_game(view, back)
-        assert back["seats"] == view["seats"]
+        assert back["seats"] == view["seats"]  # with the levels the seats were given as
+        assert [s["level"] for s in back["seats"]] == [w if w in ("easy", "medium") else None for w in deal["seats"]]
         # and it goes on: moves, an undo, a hint, the position's download
         view = advance(again, back, 6, rng)
         undone = ok(again.post(f"/api/games/{gid}/undo", json={"version": view["version"]}))

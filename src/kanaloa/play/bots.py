@@ -648,6 +648,12 @@ _SPEC_HELP = {
 }
 
 
+def bot_summaries() -> dict[str, str]:
+    """Each bot anything may seat (``BOTS``, not the measurement bots) with one line on what it plays, as
+    ``bot_specs_help`` describes it."""
+    return {name: _SPEC_HELP.get(name, name) for name in BOTS}
+
+
 def _default(cls: type, key: str) -> object:
     """The default of constructor argument ``key`` of bot class ``cls`` (or of a base class), or None."""
     import inspect

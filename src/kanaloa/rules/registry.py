@@ -72,6 +72,10 @@ face          what it is
 
 Every game has every face but those of ``OPTIONAL_FACES``.
 
+A game's entry may also give ``levels``: the bot spec a named strength of
+``kanaloa.play.levels`` (easy, medium, strong) stands for in that game, where
+the levels' own specs do not suit it; none does today.
+
 **What the generic layers ask of a game's objects.**  Besides the faces,
 a layer above the rules speaks to two objects of every game through the same
 protocol, whatever their class:
@@ -176,6 +180,9 @@ class GameType:
     also_takes: tuple[str, ...] = ()
     # The rule sets every game-wide check covers (the conformance suite, the soak): parameters of each.
     examples: tuple[Mapping[str, Any], ...] = ({},)
+    # The bot spec of a named strength (``kanaloa.play.levels``: easy, medium, strong) where the game needs its
+    # own, level name -> spec (a slower search, other keys); the levels' own specs elsewhere.
+    levels: Mapping[str, str] = field(default_factory=dict)
 
     def example_rulesets(self) -> list[Any]:
         """The rule sets of ``examples``, made."""

@@ -55,8 +55,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import BoardError, KanaloaError, MoveError, OptionError, brief, quote
-from ...play.bots import Bot, parse_bot_spec
+from ...play.bots import Bot, bot_summaries, parse_bot_spec
 from ...play.hint import Hint, hint
+from ...play.levels import DEFAULT_LEVEL, LEVELS, find_level, level_names, level_spec, offered
 from ...play.records import HUMAN, RECORD_FORMAT, GameRecord, read_records, replay
 from ...position.documents import deal_position, read_position
 from ...position.format import parse_json
@@ -145,7 +146,7 @@ def default_game() -> GameType:
 
 Fields = dict[str, str]
 
-SEATS = "a list of 'human' or bot specs, one per player"
+SEATS = f"a list of 'human', levels ({', '.join(level_names())}) or bot specs, one per player"
 SEED = "a whole number from 0 to 2**64-1"
 BOARD = "a built-in board's name or a board file's content (a JSON object)"
 POSITION = "a position document: a JSON object, or its text"
@@ -279,8 +280,10 @@ def game_listing() -> dict[str, Any]:
     """Every registered game for the page (``GET /api/games``): its parameters with their defaults, its rule set
     with the defaults, and for each choice of a parameter the rule set with that choice (the others left at
     their defaults), from which the New-game and table forms read the seats, sizes and labels they show; its
-    web face's part of the page (``web``) and why the Table mode does not serve it (``table``, None when it
-    does)."""
+    web face's part of the page (``web``), why the Table mode does not serve it (``table``, None when it
+    does) and the named strengths offered for it (``levels``, each with the bot spec it stands for there).
+    Beside the games: every level (``levels``), the one a bot seat starts as (``default_level``) and every bot
+    a seat may name, with one line on it (``bots``), for the form's advanced seat."""
     games = []
     for g in game_types():
         entry = g.to_json()
@@ -299,8 +302,12 @@ def game_listing() -> dict[str, Any]:
                 except ParameterError:  # a choice that needs another board than the default: left out
                     continue
         entry["choices"] = choices
+        # the named strengths that can play the game, each with the spec it stands for there
+        entry["levels"] = [{**level.to_json(), "spec": spec} for level, spec in offered(default)]
         games.append(entry)
-    return {"games": games, "default": default_game().name}
+    return {"games": games, "default": default_game().name, "levels": [level.to_json() for level in LEVELS],
+            "default_level": DEFAULT_LEVEL,
+            "bots": [{"name": name, "help": text} for name, text in bot_summaries().items()]}
 
 
 def board_games(board: Board) -> dict[str, str | None]:
@@ -403,24 +410,64 @@ def hint_words(pos: Position, found: Hint) -> dict[str, Any]:
     return {"words": move_words(pos, found.move), "plan_words": steps}
 
 
-def check_seats(seats: object, players: int, caps: RequestCaps = DEFAULT_CAPS) -> list[str]:
-    """Each seat ``"human"`` or a bot spec (``parse_bot_spec`` checks it, ``caps`` bounds its search), one per
-    player (``seats`` is None when the request gives none)."""
+@dataclass(frozen=True)
+class Seats:
+    """The seats of a new game: each ``"human"`` or the bot spec it plays by, and the level each bot seat was
+    given as (``kanaloa.play.levels``), None for a person or a seat given as a spec."""
+
+    specs: list[str]
+    levels: list[str | None]
+
+
+def check_seats(seats: object, rs: Ruleset, players: list[str], caps: RequestCaps = DEFAULT_CAPS) -> Seats:
+    """Each seat ``"human"``, a level (its spec in ``rs``'s game) or a bot spec that can play ``rs`` (``Bot.check``)
+    and asks no more than ``caps`` of its search, one per player of ``players`` (the seats' names; ``seats`` is
+    None when the request gives none).  Raises ``OptionError``; a bad seat is named by its number and player:
+    ``seat 2 (green): ...``."""
     if seats is None:
         raise OptionError(f"seats: missing; give {SEATS}")
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-        raise OptionError(f"seats {brief(seats)}: must be a list of 'human' or bot specs, one per player")
-    if len(seats) != players:
-        raise OptionError(f"seats: {len(seats)} given for {players} players; give one per player")
-    out = []
-    for seat, spec in enumerate(seats):
-        spec = spec.strip()
-        if spec.lower() == HUMAN:
-            out.append(HUMAN)
-        else:
-            caps.check_bot(parse_bot_spec(spec), seat)  # each raises OptionError naming the spec
-            out.append(spec)
+        raise OptionError(f"seats {brief(seats)}: must be {SEATS}")
+    if len(seats) != len(players):
+        raise OptionError(f"seats: {len(seats)} given for {len(players)} players; give one per player")
+    out = Seats([], [])
+    for number, (given, player) in enumerate(zip(seats, players, strict=True), start=1):
+        text = given.strip()
+        try:
+            if text.lower() == HUMAN:
+                spec, level = HUMAN, None
+            elif find_level(text) is not None:
+                spec, level = level_spec(text, rs), text.lower()
+            else:
+                if text and ":" not in text and not names_a_bot(text):
+                    levels = ", ".join(levels_of(rs)) or f"none for {rs.title}"
+                    raise OptionError(f"{quote(text)} is neither 'human', a level ({levels}) nor a bot "
+                                      f"({', '.join(bot_summaries())})")
+                spec, level = text, None
+            if spec != HUMAN:
+                bot = parse_bot_spec(spec)
+                bot.check(rs)  # a bot that cannot play the game is refused before it starts
+                caps.check_bot(bot)  # nor one that would hold a search thread too long
+        except OptionError as exc:
+            raise OptionError(f"seat {number} ({player}): {exc}") from None
+        out.specs.append(spec)
+        out.levels.append(level)
     return out
+
+
+def names_a_bot(word: str) -> bool:
+    """Whether ``word`` is the name of a bot, one that plays or one that only measures (whose own refusal then
+    says why it cannot sit here)."""
+    try:
+        parse_bot_spec(word, playing=False)
+    except OptionError:
+        return False
+    return True
+
+
+def levels_of(rs: Ruleset) -> list[str]:
+    """The names of the levels offered for ``rs``'s game."""
+    return [level.name for level, _ in offered(rs)]
 
 
 @dataclass
@@ -447,7 +494,14 @@ class PlayGame:
     history: list[Step] = field(default_factory=list)
     bots: dict[int, Bot] = field(default_factory=dict)
     perspective: str | None = None
+    levels: list[str | None] = field(default_factory=list)  # the level each seat was given as, or None
     board: Board | None = None  # the board file sent with the request, when not a built-in board
+
+    @classmethod
+    def seated(cls, pos: Position, seats: Seats, rules: Ruleset, deal: Deal | None = None,
+               board: Board | None = None) -> PlayGame:
+        """A game of ``pos`` with ``seats`` (``check_seats``)."""
+        return cls(pos, seats.specs, rules, deal, levels=seats.levels, board=board)
 
     def __post_init__(self) -> None:
         seed = self.deal.seed if self.deal is not None else 0
@@ -563,7 +617,9 @@ class PlayGame:
         out = describe(seen, self.rules, person_to_move)
         out.update({
             "kind": "game",
-            "seats": [{"player": p, "who": spec} for p, spec in zip(self.pos.players, self.seats, strict=True)],
+            # each seat: who plays it ("human" or the bot spec) and the level it was given as (or null)
+            "seats": [{"player": p, "who": spec, "level": self.levels[i] if i < len(self.levels) else None}
+                      for i, (p, spec) in enumerate(zip(self.pos.players, self.seats, strict=True))],
             "perspective": self.perspective if not self.pos.is_over else None,
             "bot_to_move": self.bot_to_move(),
             "history": [{"seat": self.pos.players[s.seat], "move": self.shown(s), "words": s.words}
@@ -610,13 +666,13 @@ def new_game(body: dict[str, Any], caps: RequestCaps = DEFAULT_CAPS) -> PlayGame
         if pos.viewer is not None:
             raise OptionError(f"position: it is {pos.viewer}'s view; a game needs a full position (every card "
                               f"known), as the Play mode downloads it")
-        return PlayGame(pos, check_seats(body.get("seats"), len(pos.players), caps), pos.ruleset,
-                        board=sent_board(body, board))
+        return PlayGame.seated(pos, check_seats(body.get("seats"), pos.ruleset, pos.players, caps), pos.ruleset,
+                               board=sent_board(body, board))
     if "record" in body:
         record = read_record(body["record"], body.get("game"), board)
         pos = replay(record, at=0)
-        seats = check_seats(body.get("seats"), record.ruleset.players, caps)
-        game = PlayGame(pos, seats, pos.ruleset, Deal(record.seed), board=sent_board(body, board))
+        game = PlayGame.seated(pos, check_seats(body.get("seats"), pos.ruleset, pos.players, caps), pos.ruleset,
+                               Deal(record.seed), board=sent_board(body, board))
         for number, move in enumerate(record.moves, start=1):
             seat = game.seat_to_move()
             if seat is None:
@@ -636,7 +692,8 @@ def new_game(body: dict[str, Any], caps: RequestCaps = DEFAULT_CAPS) -> PlayGame
     pos = deal_position(rs, seed)
     # a game record deals again from the game's parameters and seed; the game's face says when it cannot
     deal = Deal(seed, web_face(dealt).record_refusal(params))
-    return PlayGame(pos, check_seats(body.get("seats"), rs.players, caps), rs, deal, board=sent_board(body, board))
+    return PlayGame.seated(pos, check_seats(body.get("seats"), rs, pos.players, caps), rs, deal,
+                           board=sent_board(body, board))
 
 
 def _document(value: object, what: str) -> dict[str, Any]:

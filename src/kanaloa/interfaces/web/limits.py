@@ -59,9 +59,9 @@ class RequestCaps:
                               f"this server's cap (kanaloa serve --max-iterations)")
         return count
 
-    def check_bot(self, bot: Bot, seat: int) -> None:
-        """Refuse (``OptionError``) a bot whose spec asks more than a cap; ``seat`` (0-based) names it."""
-        where = f"seats[{seat}]: bot spec {brief(bot.spec)}"
+    def check_bot(self, bot: Bot) -> None:
+        """Refuse (``OptionError``) a bot whose spec asks more than a cap (the caller names the seat)."""
+        where = f"bot spec {brief(bot.spec)}"
         iterations = getattr(bot, "iterations", None)
         if iterations is not None and iterations > self.iterations:
             given = "asks" if _keyed(bot, "iterations") else "searches by default"

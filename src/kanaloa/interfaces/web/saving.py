@@ -56,6 +56,7 @@ def setup_of(session: Saved_session) -> dict[str, Any]:
         setup["board"] = board_to_dict(session.board)
     if isinstance(session, PlayGame):
         setup["seats"] = list(session.seats)
+        setup["levels"] = list(session.levels)  # the level each seat was given as (None for a spec or a person)
         deal = session.deal
         setup["deal"] = None if deal is None else {"seed": deal.seed, "unrecorded": deal.unrecorded}
     return setup
@@ -120,7 +121,8 @@ def restore(saved: Saved) -> Saved_session:
     if saved.kind == "game":
         deal = setup.get("deal")
         session = PlayGame(pos, list(setup["seats"]), pos.ruleset,
-                           None if deal is None else Deal(deal["seed"], deal["unrecorded"]), board=board)
+                           None if deal is None else Deal(deal["seed"], deal["unrecorded"]), board=board,
+                           levels=list(setup.get("levels", [])))
     else:
         session = TableGame(pos, pos.ruleset, board=board)
     for number, move in enumerate(saved.played, start=1):

@@ -55,12 +55,40 @@ function drawSeats() {
   const mod = gameModule(entry.name);
   const names = (mod.seatNames && mod.seatNames($("#play-game-rows"))) || seatLabels(formRules(form));
   const box = $("#play-seats");
-  const old = $$("input", box).map((i) => i.value);
-  box.replaceChildren(...names.map((name, i) =>
-    el("label", { class: "seat" }, el("span", { class: "color", text: name }),
-      el("input", { name: `seat${i}`, list: "seat-options", value: old[i] || (i === 0 ? "human" : "random") }))));
+  const old = $$(".seat", box).map((row) => ({ who: $("select", row).value, spec: $("input", row).value }));
+  box.replaceChildren(...names.map((name, i) => seatRow(name, i, entry, old[i] || {})),
+    el("div", { id: "play-seat-help", class: "help" }, "A bot spec is NAME[:KEY=VALUE]…, e.g. hint:iterations=5000:",
+      el("ul", {}, ...shared.listing.bots.map((b) => el("li", {}, el("code", { text: b.name }), `: ${b.help}`)))));
   const options = $("#seat-options") || document.body.appendChild(el("datalist", { id: "seat-options" }));
-  options.replaceChildren(...entry.web.bots.map((c) => el("option", { value: c })));
+  options.replaceChildren(...entry.web.bots.filter((c) => c !== "human").map((c) => el("option", { value: c })));
+  showSeatSpecs();
+}
+
+// A seat of the form: You (a person at this screen), a named strength the game offers (its entry's `levels`), or
+// Advanced… with a bot spec typed in; a bot seat starts at the server's default level.
+function seatRow(name, i, entry, old) {
+  const who = el("select", { name: `who${i}`, onchange: showSeatSpecs },
+    el("option", { value: "human", text: "You", title: "a person at this screen" }),
+    ...entry.levels.map((l) => el("option", { value: l.name, text: l.label, title: `${l.description} (${l.spec})` })),
+    el("option", { value: "advanced", text: "Advanced…", title: "a bot spec of your own" }));
+  const offered = (value) => [...who.options].some((o) => o.value === value);
+  const start = i === 0 ? "human" : offered(shared.listing.default_level) ? shared.listing.default_level : "advanced";
+  who.value = offered(old.who) ? old.who : start;
+  return el("label", { class: "seat" }, el("span", { class: "color", text: name }), who,
+    el("input", { name: `seat${i}`, list: "seat-options", value: old.spec || "", "aria-label": `${name}: bot spec`,
+      placeholder: "bot spec, e.g. hint:iterations=5000" }));
+}
+
+// The spec field of each Advanced… seat, and the list of bots while one is shown; each choice's description
+// as its seat's tooltip.
+function showSeatSpecs() {
+  const rows = $$("#play-seats .seat");
+  for (const row of rows) {
+    const who = $("select", row);
+    $("input", row).hidden = who.value !== "advanced";
+    who.title = who.selectedOptions[0] ? who.selectedOptions[0].title : "";
+  }
+  $("#play-seat-help").hidden = rows.every((row) => $("input", row).hidden);
 }
 $("#play-setup [name=players]").addEventListener("change", drawSeatChoices);
 $("#play-setup [name=ruleset]").addEventListener("change", () => { drawSeatChoices(); followGame($("#play-setup")); });
@@ -68,8 +96,12 @@ $("#play-setup [name=ruleset]").addEventListener("change", () => { drawSeatChoic
 export function playError(message) { $("#play-error").textContent = message || ""; }
 function playPrompt(message) { $("#play-prompt").textContent = message || ""; }
 
+// Each seat as a request gives it: "human", a level's name or the Advanced… seat's spec.
 function seatsFromForm() {
-  return $$("#play-seats input").map((i) => i.value.trim() || "human");
+  return $$("#play-seats .seat").map((row) => {
+    const who = $("select", row).value;
+    return who === "advanced" ? $("input", row).value.trim() : who;
+  });
 }
 
 // The form's seats for an uploaded position or record: as many as its players (the form's first ones, then
@@ -82,7 +114,7 @@ function seatsForUpload(text) {
   }
   const count = doc && (Array.isArray(doc.players) ? doc.players.length : doc.players);
   if (!Number.isInteger(count) || !playerCounts().has(count)) return seats;
-  return Array.from({ length: count }, (_, i) => seats[i] || "human");
+  return Array.from({ length: count }, (_, i) => seats[i] ?? "human");
 }
 
 async function startPlay(extra) {
