@@ -178,18 +178,23 @@ def bare(move: str) -> str:
     return move.split(": ", 1)[1] if ": " in move else move
 
 
-def click_move(driver, move: str) -> None:
-    """Make ``move`` as a person does: a link then the cards, a face-up card, the deck, or a button."""
+def click_move(driver, move: str, click=click, click_board_link=None) -> None:
+    """Make ``move`` as a person does: a link then the cards, a face-up card, the deck, or a button; ``click``
+    presses an element (a selector) and ``click_board_link`` a link of the Play board (by its name), with the
+    mouse unless a test of touch gives its taps."""
+    if click_board_link is None:
+        def click_board_link(driver, link: str) -> None:
+            click_link(driver, f'#play-board g.link[data-link="{link}"]')
     text = bare(move)
     word, _, rest = text.partition(" ")
     if word == "remove":  # R7's removal: the bridge; Kahuna's (R16.3): the bridge, then the two cards
         link, _, cards = rest.partition("/")
-        click_link(driver, f'#play-board g.link[data-link="{link}"]')
+        click_board_link(driver, link)
         for card in cards.split("+") if cards else []:
             click(driver, f'#play-hand button[data-hand-card="{card}"]')
     elif "/" in text:  # a build: the link on the board, then the cards in the hand (or the KANALOA token, R14.5)
         link, cards = text.split("/")
-        click_link(driver, f'#play-board g.link[data-link="{link}"]')
+        click_board_link(driver, link)
         for card in cards.split("+"):
             click(driver, "#play-kanaloa" if card == "KANALOA" else f'#play-hand button[data-hand-card="{card}"]')
         if all_css(driver, "#play-actions button[class^=with-]"):  # two players: which color builds

@@ -22,7 +22,7 @@ import pytest
 
 from browser_helpers import chromium, skip_without_chromium, wait_for
 from kanaloa.play.tournament import make_tournament, play_game
-from test_web_browser import ARTIFACTS, all_css, bare, body_data, choose, css, legal_moves, server, shot
+from test_web_browser import ARTIFACTS, all_css, bare, body_data, choose, click_move, css, legal_moves, server, shot
 
 pytestmark = pytest.mark.browser
 
@@ -234,27 +234,8 @@ def test_every_mode_and_every_editor_fits_a_phone(phone):
 
 
 def tap_move(driver, move: str) -> None:
-    """Make ``move`` of Kanaloa with a finger: a link then the cards, a face-up card, the deck, or a button."""
-    text = bare(move)
-    word, _, rest = text.partition(" ")
-    if word == "remove":
-        tap_link(driver, "play-board", rest)
-    elif "/" in text:
-        link, cards = text.split("/")
-        tap_link(driver, "play-board", link)
-        for card in cards.split("+"):
-            tap(driver, f'#play-hand button[data-hand-card="{card}"]')
-    elif word == "reveal":
-        tap(driver, f'#play-hand button[data-hand-card="{rest}"]')
-    elif word == "take":
-        tap(driver, f'#play-faceup button[data-card="{rest}"]')
-    elif word == "draw":
-        tap(driver, "#play-deck")
-    elif word == "discard":
-        tap(driver, "#play-discard")
-        tap(driver, f'#play-hand button[data-hand-card="{rest}"]')
-    else:
-        tap(driver, f"#play-{word}")
+    """Make ``move`` with a finger: as ``click_move`` of the desktop tests, every press a tap."""
+    click_move(driver, move, click=tap, click_board_link=lambda d, link: tap_link(d, "play-board", link))
 
 
 def wait_for_person(driver) -> str:
