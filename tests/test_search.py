@@ -177,7 +177,9 @@ def test_sequential_halving_shares_the_root_and_keeps_the_better_half():
     assert result.candidates()[0].action == 2
 
 
-def test_sequential_halving_with_a_time_budget_also_finds_the_winning_move():
+def test_sequential_halving_with_a_time_budget_also_finds_the_winning_move(monkeypatch):
+    readings = itertools.count()  # 0.2 s of a clock that each reading moves on by 20 µs, on any machine
+    monkeypatch.setattr(time, "perf_counter", lambda: next(readings) * 20e-6)
     result = ISMCTS(c=1.0, seed=4, halving=True).search(TakeAway(10), seconds=0.2)
     assert result.chosen == 2 == result.best_action
     assert ISMCTS(seed=4, halving=True).search(TakeAway(1), iterations=10).chosen is None  # one move: no race
@@ -199,7 +201,9 @@ def test_sequential_halving_on_a_continued_tree_counts_only_its_own_visits():
     assert again.chosen == 2
 
 
-def test_with_both_budgets_halving_phases_follow_whichever_runs_out_first():
+def test_with_both_budgets_halving_phases_follow_whichever_runs_out_first(monkeypatch):
+    readings = itertools.count()
+    monkeypatch.setattr(time, "perf_counter", lambda: next(readings) * 20e-6)
     result = ISMCTS(c=1.0, seed=3, halving=True).search(TakeAway(10), iterations=10**9, seconds=0.2)
     assert result.chosen == 2
     assert sum(1 for c in result.candidates() if c.visits == min(x.visits for x in result.candidates())) == 1
@@ -359,10 +363,12 @@ def test_stop_ends_the_search_early_and_says_so():
     assert not ISMCTS(seed=1).search(TakeAway(30), iterations=100).interrupted
 
 
-def test_progress_reports_the_tree_so_far():
+def test_progress_reports_the_tree_so_far(monkeypatch):
+    readings = itertools.count()  # a clock read moves it on by 10 ms: the same reports on any machine, however busy
+    monkeypatch.setattr(time, "perf_counter", lambda: next(readings) * 0.01)
     seen = []
-    ISMCTS(seed=1).search(TakeAway(40), seconds=0.35, progress=seen.append, progress_every=0.1)
-    assert 2 <= len(seen) <= 4
+    result = ISMCTS(seed=1).search(TakeAway(40), seconds=0.35, progress=seen.append, progress_every=0.1)
+    assert len(seen) == 3 and result.seconds >= 0.35  # at 0.1, 0.2 and 0.3 s of the search's own clock
     counts = [r.iterations for r in seen]
     assert counts == sorted(counts) and counts[0] > 0
     assert all(r.candidates() for r in seen)
