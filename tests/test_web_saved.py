@@ -484,3 +484,99 @@ def test_a_write_on_a_version_another_server_has_moved_past_is_refused_and_write
         a.record("ffffffffffffffff", 0, [], [], {}, {})
     a.close()
     b.close()
+
+
+# -- what the review of the database found ----------------------------------------------------------------------
+
+
+def test_a_change_the_database_cannot_take_is_a_503_and_is_not_shown_afterwards(db):
+    with TestClient(create_app(HintBudget(iterations=50), store=Store(db, wait=0.2)),
+                    raise_server_exceptions=False) as srv:
+        view = ok(srv.post("/api/games", json={"seats": ["human"] * 4, "seed": 5}), 201)
+        other = sqlite3.connect(db, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another server writing, past this one's wait
+        try:
+            message = refused(srv.post(f"/api/games/{view['id']}/move", json={"move": view["moves"][0],
+                                                                               "version": 0}), 503,
+                              "cannot be used now", "nothing was changed")
+            assert "database is locked" in message
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        now = ok(srv.get(f"/api/games/{view['id']}"))
+        assert now["history"] == [] and now["version"] == 0  # the move the database refused is not shown
+        ok(srv.post(f"/api/games/{view['id']}/move", json={"move": view["moves"][0], "version": 0}))
+
+
+def test_a_change_waiting_for_a_busy_database_holds_up_no_other_request(db):
+    with server(db) as first:
+        one = ok(first.post("/api/games", json={"seats": ["human"] * 4, "seed": 1}), 201)
+        two = ok(first.post("/api/games", json={"seats": ["human"] * 4, "seed": 2}), 201)
+    with TestClient(create_app(HintBudget(iterations=50), store=Store(db, wait=30)),
+                    raise_server_exceptions=False) as srv:
+        ok(srv.get(f"/api/games/{one['id']}"))
+        other = sqlite3.connect(db, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another server's change: this one's waits for it, holding the store
+        answers: dict = {}
+        moving = threading.Thread(target=lambda: answers.update(move=srv.post(
+            f"/api/games/{one['id']}/move", json={"move": one["moves"][0], "version": 0})))
+        reading = threading.Thread(target=lambda: answers.update(read=srv.get(f"/api/games/{two['id']}")))
+        moving.start()
+        time.sleep(0.2)
+        reading.start()  # a game this server does not hold yet: read from the database, after the change
+        time.sleep(0.2)
+        assert ok(srv.get("/api/boards"))["builtin"]  # answered meanwhile: the event loop does not wait
+        assert moving.is_alive() and reading.is_alive() and not answers
+        other.execute("ROLLBACK")
+        other.close()
+        moving.join(timeout=60)
+        reading.join(timeout=60)
+        assert ok(answers["move"])["version"] == 1 and ok(answers["read"])["id"] == two["id"]
+
+
+def open_together(path, start: threading.Barrier, made: list) -> None:
+    """Open a store on ``path`` once every opener is ready; what came of it goes into ``made``."""
+    start.wait()
+    try:
+        made.append(Store(path))
+    except StoreError as exc:
+        made.append(exc)
+
+
+def test_two_servers_starting_at_once_on_a_new_database_both_start(tmp_path):
+    for attempt in range(8):
+        path, start, made = tmp_path / f"new-{attempt}.sqlite3", threading.Barrier(2), []
+        both = [threading.Thread(target=open_together, args=(path, start, made)) for _ in range(2)]
+        for t in both:
+            t.start()
+        for t in both:
+            t.join()
+        assert all(isinstance(m, Store) for m in made), made
+        for m in made:
+            m.close()
+
+
+def test_a_hint_cancel_on_the_other_kinds_path_is_a_404(db):
+    with server(db) as first:
+        gid = ok(first.post("/api/games", json={"seats": ["human"] * 4}), 201)["id"]
+    with server(db) as again:  # not held by this server yet
+        refused(again.post(f"/api/tables/{gid}/hint/cancel", json={}), 404, "no table")
+        refused(again.post("/api/games/0123456789abcdef/hint/cancel", json={}), 404, "no game")
+        assert ok(again.post(f"/api/games/{gid}/hint/cancel", json={}))["cancelled"] == 0
+
+
+def test_a_saved_game_whose_bots_ask_more_than_this_servers_cap_is_refused(db):
+    generous = HintBudget(iterations=50, caps=RequestCaps(iterations=500_000))
+    with TestClient(create_app(generous, store=Store(db))) as first:
+        gid = ok(first.post("/api/games", json={"seats": ["human", "ismcts:iterations=200000", "random", "random"]}),
+                 201)["id"]
+    with server(db) as strict:  # the default cap, 100,000
+        refused(strict.get(f"/api/games/{gid}"), 409, "seat 2 (green)", "over this server's cap of 100000",
+                "--max-iterations")
+
+
+def test_a_name_with_a_control_character_is_refused(db):
+    with server(db) as srv:
+        gid = ok(srv.post("/api/games", json={"seats": ["human"] * 4}), 201)["id"]
+        refused(srv.post(f"/api/saved/{gid}/rename", json={"name": "ok\x00x"}), 400, "control character")
+        assert ok(srv.post(f"/api/saved/{gid}/rename", json={"name": "tab\there"}))["name"] == "tab here"

@@ -83,9 +83,10 @@ from .games import (
     resolve_board,
     web_face,
 )
+from .limits import RequestCaps
 from .saving import default_name, export_document, kind_of, played_moves, restore, setup_of, status_of, undone_moves
 from .searches import SearchPool
-from .store import MEMORY, Missing, Stale, Store
+from .store import MEMORY, Missing, Stale, Store, Unavailable
 
 MAX_BODY_BYTES = MAX_INPUT_BYTES  # a request body, at most (an upload of a position, a board, records)
 MAX_SESSIONS = 200  # games, tables and replays kept at once; the least recently used goes first
@@ -135,24 +136,32 @@ class Sessions:
     Games and tables live in the database (``store``): this keeps the last
     ``limit`` of them read, least recently used out, and reads one again when
     the database holds a newer version of it (another server moved in it).
-    Replays are kept here only, at most ``limit``.
+    Replays are kept here only, at most ``limit``.  ``entries`` is changed on
+    the event loop alone; the database is read and written in threads
+    (``create_row``, ``sync``, ``save``), each entry's under its lock.
     """
 
-    def __init__(self, store: Store, limit: int = MAX_SESSIONS) -> None:
+    def __init__(self, store: Store, caps: RequestCaps, limit: int = MAX_SESSIONS) -> None:
         self.store = store
+        self.caps = caps
         self.limit = limit
         self.entries: OrderedDict[str, Entry] = OrderedDict()
 
-    def add(self, session: Session) -> tuple[str, Entry]:
-        """Keep a new session (a game or a table saved in the database, committed before this returns)."""
-        if isinstance(session, Replay):
+    def create_row(self, session: PlayGame | TableGame) -> tuple[str, str]:
+        """Save a new game or table in the database (committed before this returns, in a thread); its id and
+        name."""
+        name = default_name(session)
+        ident = self.store.create(kind_of(session), name, session.rules.game, setup_of(session),
+                                  played_moves(session), session.pos.to_json(), status_of(session))
+        return ident, name
+
+    def keep(self, session: Session, ident: str | None = None, name: str | None = None) -> tuple[str, Entry]:
+        """Hold a new session (on the event loop): a game or table ``create_row`` saved, or a replay."""
+        if ident is None:
             ident = secrets.token_hex(8)
             entry = Entry(session)
         else:
-            ident = self.store.create(kind_of(session), default_name(session), session.rules.game,
-                                      setup_of(session), played_moves(session), session.pos.to_json(),
-                                      status_of(session))
-            entry = Entry(session, version=0, name=default_name(session))
+            entry = Entry(session, version=0, name=name)
         self.entries[ident] = entry
         self._trim()
         return ident, entry
@@ -164,10 +173,11 @@ class Sessions:
                 gone.analysis.cancel()  # nobody can read its result any more
 
     def entry(self, ident: str, kind: type) -> Entry:
-        """The entry of session ``ident`` of ``kind``, which may have to be read from the database still
-        (``sync``).  Raises ``BadRequest`` 404."""
+        """The entry of session ``ident`` of ``kind`` (on the event loop, without waiting for the database): a
+        game or table not held yet gets an empty entry, which ``sync`` reads from the database or finds
+        missing.  Raises ``BadRequest`` 404."""
         entry = self.entries.get(ident)
-        if entry is None and kind is not Replay and self.store.version(ident) is not None:
+        if entry is None and kind is not Replay:
             entry = self.entries[ident] = Entry(None)
             self._trim()
         if entry is None or (entry.session is not None and not isinstance(entry.session, kind)):
@@ -184,36 +194,60 @@ class Sessions:
 
     def sync(self, ident: str, entry: Entry, kind: type) -> Session:
         """The session of ``entry`` as the database holds it now: read again when it holds a newer version
-        (call it with the entry's lock held, in a thread).  Raises ``BadRequest`` 404 when it is gone."""
+        (call it with the entry's lock held, in a thread).  Raises ``BadRequest`` 404 when it is gone or of the
+        other kind, ``Conflict`` when its bots ask more than this server's caps."""
         if isinstance(entry.session, Replay):
             return entry.session
         version = self.store.version(ident)
-        if version is None:  # deleted, by this server or another
+        if version is None:  # deleted, by this server or another, or never saved
+            entry.session, entry.version = None, None
             raise self.missing(ident, kind)
         if entry.session is None or entry.version != version:
             saved = self.store.load(ident)
-            session = restore(saved)
-            if not isinstance(session, kind):
+            if saved.kind != kind_of_type(kind):
                 raise self.missing(ident, kind)
+            session = restore(saved)
+            if isinstance(session, PlayGame):
+                self.check_caps(session)
             entry.session, entry.version, entry.name = session, saved.version, saved.name
         return entry.session
 
+    def check_caps(self, game: PlayGame) -> None:
+        """Refuse a saved game whose bots ask more of a search than this server allows (another server, started
+        with a higher cap, saved it).  Raises ``Conflict``."""
+        for seat, bot in game.bots.items():
+            try:
+                self.caps.check_bot(bot)
+            except KanaloaError as exc:
+                raise Conflict(f"seat {seat + 1} ({game.pos.players[seat]}): {exc}; start this server with a "
+                               f"higher --max-iterations to go on with this game") from None
+
     def save(self, ident: str, entry: Entry) -> None:
-        """Commit the change of ``entry``'s session to the database (in a thread, the entry's lock held).
-        Raises ``Conflict`` when another server changed the game first: the entry is read again next time."""
+        """Commit the change of ``entry``'s session to the database (in a thread, the entry's lock held).  When it
+        cannot be committed, what this server holds is dropped, so that the game is read again from the
+        database as it was: ``Conflict`` when another server changed it first, ``Unavailable`` when the
+        database could not take the change."""
         session = entry.session
         assert isinstance(session, (PlayGame, TableGame)) and entry.version is not None
         try:
             entry.version = self.store.record(ident, entry.version, played_moves(session), undone_moves(session),
                                               session.pos.to_json(), status_of(session))
         except (Stale, Missing) as exc:
-            entry.session, entry.version = None, None  # what this server holds is not the game any more
+            entry.session, entry.version = None, None
             raise Conflict(str(exc)) from None
+        except BaseException:
+            entry.session, entry.version = None, None  # the change was not saved: it is not the game
+            raise
 
     def forget(self, ident: str) -> None:
         gone = self.entries.pop(ident, None)
         if gone is not None and gone.analysis is not None and gone.analysis.state in ("queued", "running"):
             gone.analysis.cancel()
+
+
+def kind_of_type(kind: type) -> str:
+    """The database's kind of a session class: ``game`` or ``table``."""
+    return "game" if kind is PlayGame else "table"
 
 
 _KIND_NAMES: dict[type, str] = {PlayGame: "game", TableGame: "table", Replay: "replay"}
@@ -278,7 +312,7 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: S
     (in memory only when None); with ``token``, only the requests that carry it (``access.AccessGate``)."""
     budget = hints or HintBudget()
     store = store if store is not None else Store(MEMORY)
-    sessions = Sessions(store)
+    sessions = Sessions(store, budget.caps)
     # whole games analysed in the background, each search within the hint budget, on the hint workers
     analyses = Analyses(budget.iterations, budget.workers)
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="kanaloa-web")
@@ -363,7 +397,11 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: S
     async def create(request: Request, make: Callable[[dict[str, Any]], Session]) -> Response:
         body = await read_json(request)
         session = await in_thread(lambda: make(body))
-        ident, entry = await in_thread(lambda: sessions.add(session))
+        if isinstance(session, Replay):
+            ident, entry = sessions.keep(session)
+        else:
+            saved = session
+            ident, entry = sessions.keep(session, *await in_thread(lambda: sessions.create_row(saved)))
         view = await in_thread(lambda: _view(ident, entry, 0))
         return answer(view, 201)
 
@@ -375,8 +413,14 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: S
         return {"id": ident, **session.view(), "version": entry.version, "name": entry.name}
 
     async def synced(ident: str, entry: Entry, kind: type) -> Session:
-        """The entry's session as the database holds it now (the entry's lock held)."""
-        return await in_thread(lambda: sessions.sync(ident, entry, kind))
+        """The entry's session as the database holds it now (the entry's lock held); an entry of a game the
+        database lacks is dropped."""
+        try:
+            return await in_thread(lambda: sessions.sync(ident, entry, kind))
+        except BadRequest:
+            if entry.session is None and sessions.entries.get(ident) is entry:
+                del sessions.entries[ident]
+            raise
 
     async def opened(ident: str, kind: type) -> tuple[Entry, Session]:
         """The entry of ``ident`` and its session as the database holds it now."""
@@ -430,8 +474,8 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: S
 
     async def hint_cancel(request: Request, kind: type) -> Response:
         ident = request.path_params["id"]
-        entry = sessions.entry(ident, kind)
         check_fields(await read_json(request), NO_FIELDS, "a cancel")
+        entry, _ = await opened(ident, kind)
         stopped = len(entry.stops)
         for stop in list(entry.stops):
             stop.set()
@@ -605,7 +649,7 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: S
     async def refused(request: Request, exc: Exception) -> Response:
         if isinstance(exc, BadRequest):
             return answer({"error": one_line(exc.message)}, exc.status)
-        if isinstance(exc, Busy):
+        if isinstance(exc, (Busy, Unavailable)):
             return answer({"error": one_line(str(exc))}, 503)
         if isinstance(exc, Conflict):
             return answer({"error": one_line(str(exc))}, 409)

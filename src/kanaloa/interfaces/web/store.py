@@ -47,6 +47,7 @@ import sqlite3
 import sys
 import threading
 import time
+import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -58,6 +59,7 @@ from ...errors import KanaloaError
 MEMORY = ":memory:"
 KINDS = ("game", "table")
 NAME_LIMIT = 80  # characters of a game's name, at most
+WAIT_SECONDS = 10.0  # how long a read or a change waits for another server's change to the file to end
 
 # Each migration brings the schema from version i to i + 1 (its index + 1).  Never edit one that has shipped:
 # add the next.
@@ -97,6 +99,11 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 class StoreError(KanaloaError):
     """A database the app cannot use (not a database, a newer schema, a folder it cannot make)."""
+
+
+class Unavailable(KanaloaError):
+    """A database that could not take a read or a change now (locked by another server past the wait, a full
+    disk, an I/O error): nothing was written (HTTP 503)."""
 
 
 class Stale(KanaloaError):
@@ -166,6 +173,8 @@ def check_name(name: object) -> str:
     """A game's name as a request gives it: text of 1 to ``NAME_LIMIT`` characters once trimmed, on one line."""
     if not isinstance(name, str) or not name.strip():
         raise KanaloaError(f"name {_shown(name)}: must be text of 1 to {NAME_LIMIT} characters")
+    if any(unicodedata.category(c) == "Cc" and not c.isspace() for c in name):
+        raise KanaloaError(f"name {_shown(name)}: holds a control character; give printable text")
     text = " ".join(name.split())
     if len(text) > NAME_LIMIT:
         raise KanaloaError(f"name: {len(text)} characters; give at most {NAME_LIMIT}")
@@ -179,7 +188,7 @@ def _shown(value: object) -> str:
 class Store:
     """The games of one database (module docstring)."""
 
-    def __init__(self, path: str | os.PathLike[str] = MEMORY) -> None:
+    def __init__(self, path: str | os.PathLike[str] = MEMORY, wait: float = WAIT_SECONDS) -> None:
         self.path = str(path)
         self.lock = threading.Lock()
         if self.path != MEMORY:
@@ -189,13 +198,13 @@ class Store:
             except OSError as exc:
                 raise StoreError(f"--db {self.path}: cannot make its folder {folder} ({exc.strerror or exc})") from None
         try:
-            self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10)
+            self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=wait)
         except sqlite3.Error as exc:
             raise StoreError(f"--db {self.path}: cannot open it ({exc})") from None
         try:
             self.db.execute("PRAGMA foreign_keys = ON")
             if self.path != MEMORY:
-                self.db.execute("PRAGMA journal_mode = WAL")
+                self._write_ahead(wait)
                 self.db.execute("PRAGMA synchronous = FULL")
             self._migrate()
         except sqlite3.DatabaseError as exc:
@@ -205,6 +214,19 @@ class Store:
             self.db.close()
             raise
 
+    def _write_ahead(self, wait: float) -> None:
+        """Turn the write-ahead log on.  Another server opening the same new file at the same moment holds it
+        briefly, and SQLite's own wait does not cover this: try again until ``wait`` runs out."""
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                self.db.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.01)
+
     def close(self) -> None:
         with self.lock:
             self.db.close()
@@ -212,17 +234,17 @@ class Store:
     # -- the schema ------------------------------------------------------------------------
 
     def _migrate(self) -> None:
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise StoreError(f"--db {self.path}: its games were saved by a newer kanaloa (schema {version}; this "
-                             f"one knows up to {SCHEMA_VERSION}); upgrade kanaloa or choose another --db")
-        if version == SCHEMA_VERSION:
-            return
-        if version == 0 and self.db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
-            raise StoreError(f"--db {self.path}: a database of something else (it has tables, and no kanaloa "
-                             f"schema); choose another --db")
+        """Bring the schema up to date, the version read and the migrations run in one transaction (two servers
+        starting at once on a new file: the second waits, then finds the schema made)."""
         self.db.execute("BEGIN IMMEDIATE")
         try:
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"--db {self.path}: its games were saved by a newer kanaloa (schema {version}; "
+                                 f"this one knows up to {SCHEMA_VERSION}); upgrade kanaloa or choose another --db")
+            if version == 0 and self.db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+                raise StoreError(f"--db {self.path}: a database of something else (it has tables, and no kanaloa "
+                                 f"schema); choose another --db")
             for number in range(version, SCHEMA_VERSION):
                 for statement in _statements(MIGRATIONS[number]):
                     self.db.execute(statement)
@@ -236,14 +258,20 @@ class Store:
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One transaction, taken at once (``BEGIN IMMEDIATE``: no other server writes meanwhile), committed when
         the block ends and rolled back when it raises."""
-        with self.lock:
+        with self.lock, _unavailable(self.path):
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 yield self.db
+                self.db.execute("COMMIT")
             except BaseException:
-                self.db.execute("ROLLBACK")
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
                 raise
-            self.db.execute("COMMIT")
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        with self.lock, _unavailable(self.path):
+            yield self.db
 
     # -- games -----------------------------------------------------------------------------
 
@@ -263,19 +291,19 @@ class Store:
 
     def version(self, ident: str) -> int | None:
         """The game's version now, or None when the database has no such game."""
-        with self.lock:
-            row = self.db.execute("SELECT version FROM games WHERE id = ?", (ident,)).fetchone()
+        with self._read() as db:
+            row = db.execute("SELECT version FROM games WHERE id = ?", (ident,)).fetchone()
         return None if row is None else int(row[0])
 
     def load(self, ident: str) -> Saved:
         """The game ``ident``.  Raises ``Missing``."""
-        with self.lock:
-            row = self.db.execute("SELECT id, kind, name, ruleset, created, updated, setup, status, position, "
-                                  "version, head FROM games WHERE id = ?", (ident,)).fetchone()
+        with self._read() as db:
+            row = db.execute("SELECT id, kind, name, ruleset, created, updated, setup, status, position, "
+                             "version, head FROM games WHERE id = ?", (ident,)).fetchone()
             if row is None:
                 raise Missing(f"no saved game {ident!r}")
-            moves = self.db.execute("SELECT ply, move, seat, words FROM moves WHERE game = ? ORDER BY ply",
-                                    (ident,)).fetchall()
+            moves = db.execute("SELECT ply, move, seat, words FROM moves WHERE game = ? ORDER BY ply",
+                               (ident,)).fetchall()
         head = int(row[10])
         played = [Move(m, s, w) for ply, m, s, w in moves if ply < head]
         undone = [Move(m, s, w) for ply, m, s, w in moves if ply >= head]
@@ -335,10 +363,20 @@ class Store:
         return self._listings("", ())
 
     def _listings(self, where: str, args: tuple[Any, ...]) -> list[dict[str, Any]]:
-        with self.lock:
-            rows = self.db.execute(f"SELECT id, kind, name, ruleset, created, updated, status, version, head FROM "
-                                   f"games {where} ORDER BY updated DESC, id", args).fetchall()
+        with self._read() as db:
+            rows = db.execute(f"SELECT id, kind, name, ruleset, created, updated, status, version, head FROM "
+                              f"games {where} ORDER BY updated DESC, id", args).fetchall()
         return [summary(i, k, n, r, c, u, json.loads(s), v, h) for i, k, n, r, c, u, s, v, h in rows]
+
+
+@contextmanager
+def _unavailable(path: str) -> Iterator[None]:
+    """A database error of the moment (locked past the wait, I/O, a full disk) as ``Unavailable``."""
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        raise Unavailable(f"the games' database ({path}) cannot be used now ({exc}); nothing was changed, try "
+                          f"again in a moment") from None
 
 
 def _insert(db: sqlite3.Connection, ident: str, start: int, moves: Sequence[Move]) -> None:
