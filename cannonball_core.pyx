@@ -1095,13 +1095,19 @@ cdef inline int obs_size(const CBState* s) noexcept nogil:
     return (OBS_TERRAINS + 5 * s.players + 1) * s.n_spaces + 3 * s.players + 4 + OBS_ROUNDS + 2 * s.players
 
 
-cdef inline void write_plane(BB a, float* out) noexcept nogil:
+ctypedef fused plane_cell:  # a plane of observations (float) or of a legal-move mask (int8_t)
+    float
+    int8_t
+
+
+cdef inline void write_plane(BB a, plane_cell* out) noexcept nogil:
+    """Set ``out[i]`` to 1 for every space ``i`` of ``a``; the other cells are left as they are."""
     cdef int w
     cdef uint64_t bits
     for w in range(3):
         bits = a.w[w]
         while bits:
-            out[64 * w + lowest_bit(bits)] = 1.0
+            out[64 * w + lowest_bit(bits)] = 1
             bits &= bits - 1
 
 
@@ -1155,20 +1161,10 @@ cdef int write_mask(const CBState* s, int8_t* mask) noexcept nogil:
     legal_moves(s, &m)
     memset(mask, 0, BOARD_KINDS * n + 2)
     for k in range(BOARD_KINDS):
-        write_mask_plane(m.kind[k], mask + k * n)
+        write_plane(m.kind[k], mask + k * n)
     mask[BOARD_KINDS * n] = m.end
     mask[BOARD_KINDS * n + 1] = m.pass_
     return m.count
-
-
-cdef inline void write_mask_plane(BB a, int8_t* out) noexcept nogil:
-    cdef int w
-    cdef uint64_t bits
-    for w in range(3):
-        bits = a.w[w]
-        while bits:
-            out[64 * w + lowest_bit(bits)] = 1
-            bits &= bits - 1
 
 
 cdef class CoreState:
