@@ -62,6 +62,16 @@ export function readFile(input) {
   });
 }
 
+// A change refused because the game moved on elsewhere (409: another tab or server changed it first): the game read
+// again from `path` and shown with `show`, and the refusal told with `error`, saying the `what` ("game", "table")
+// is shown as it is now.  Whether it was caught up so.
+export async function catchUp(err, path, show, error, what) {
+  if (err.status !== 409) return false;
+  try { show(await api("GET", path)); } catch (again) { return false; }
+  error(`${err.message} (the ${what} is shown as it is now)`);
+  return true;
+}
+
 // The address of the page for a saved game (`#game=ID`, `#table=ID`), so that a reload, a bookmark or another
 // tab returns to it; none (`""`) when no game is open.
 export function showAddress(kind, id) {

@@ -5,7 +5,7 @@
 // the game is over, its analysis (analysis.js).
 
 import { createAnalysis, showOnBoard } from "./analysis.js";
-import { api, downloadFrom, readFile, showAddress, sleep } from "./api.js";
+import { api, catchUp, downloadFrom, readFile, showAddress, sleep } from "./api.js";
 import {
   askHint, drawBoard, drawHistory, drawLastMove, drawScores, drawStatus, onThinkFirst, prepareHint,
 } from "./board.js";
@@ -168,11 +168,8 @@ export async function resumePlay(id) {
 }
 
 // A change refused because the game moved on elsewhere (another tab, another server): show it as it is now.
-async function caughtUp(err) {
-  if (err.status !== 409 || !play.id) return false;
-  try { showPlay(await api("GET", `/api/games/${play.id}`)); } catch (again) { return false; }
-  playError(`${err.message} (the game is shown as it is now)`);
-  return true;
+function caughtUp(err) {
+  return Boolean(play.id) && catchUp(err, `/api/games/${play.id}`, showPlay, playError, "game");
 }
 
 // Play a position of any game (the Editor mode's "Play from here"): the form's seats, as for an upload.

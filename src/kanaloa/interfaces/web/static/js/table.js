@@ -2,7 +2,7 @@
 // whose entry in GET /api/games has no `table` reason; main.js offers only those, and says why not the others).
 
 import { createAnalysis, showOnBoard } from "./analysis.js";
-import { api, downloadFrom, readFile, showAddress } from "./api.js";
+import { api, catchUp, downloadFrom, readFile, showAddress } from "./api.js";
 import {
   askHint, drawBoard, drawHistory, drawLastMove, drawScores, drawStatus, onThinkFirst, prepareHint,
 } from "./board.js";
@@ -129,11 +129,8 @@ export async function resumeTable(id) {
 }
 
 // A change refused because the table moved on elsewhere (another tab, another server): show it as it is now.
-async function caughtUp(err) {
-  if (err.status !== 409 || !table.id) return false;
-  try { showTable(await api("GET", `/api/tables/${table.id}`)); } catch (again) { return false; }
-  tableError(`${err.message} (the table is shown as it is now)`);
-  return true;
+function caughtUp(err) {
+  return Boolean(table.id) && catchUp(err, `/api/tables/${table.id}`, showTable, tableError, "table");
 }
 
 // Send a change of the table (a move, an undo, a redo) made on the view shown.
