@@ -2300,7 +2300,7 @@ def serve(host: str, port: int, token: str | None, qr: bool | None, open_browser
     from .web.access import check_token
     from .web.limits import max_iterations_for
     from .web.server import lan_addresses, listen, run
-    from .web.store import Store, StoreError, default_path
+    from .web.store import MEMORY, Store, StoreError, default_path
 
     try:
         worker_count(hint_workers)  # every hint of the app runs on them: refused now, not at each hint
@@ -2334,7 +2334,7 @@ def serve(host: str, port: int, token: str | None, qr: bool | None, open_browser
     click.echo(f"kanaloa: serving on {urls[0]} (Ctrl-C stops it)", err=True)
     for url in urls[1:]:
         click.echo(f"kanaloa: serving on {url}", err=True)
-    click.echo(f"kanaloa: games are kept in {store.path}" if store.path != ":memory:" else
+    click.echo(f"kanaloa: games are kept in {store.path}" if store.path != MEMORY else
                "kanaloa: games are kept in memory only (--db :memory:): they end when the server stops", err=True)
     if everywhere and not lan:
         click.echo(f"kanaloa: note: found no address of this machine on a network; from another machine, use the "

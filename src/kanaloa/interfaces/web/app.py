@@ -31,14 +31,14 @@ for all of them:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
-import re
 import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
@@ -75,6 +75,7 @@ from .games import (
     check_position,
     check_version,
     deal_for_editor,
+    file_stem,
     game_listing,
     hint_words,
     new_game,
@@ -204,7 +205,7 @@ class Sessions:
             raise self.missing(ident, kind)
         if entry.session is None or entry.version != version:
             saved = self.store.load(ident)
-            if saved.kind != kind_of_type(kind):
+            if saved.kind != _KIND_NAMES[kind]:
                 raise self.missing(ident, kind)
             session = restore(saved)
             if isinstance(session, PlayGame):
@@ -243,11 +244,6 @@ class Sessions:
         gone = self.entries.pop(ident, None)
         if gone is not None and gone.analysis is not None and gone.analysis.state in ("queued", "running"):
             gone.analysis.cancel()
-
-
-def kind_of_type(kind: type) -> str:
-    """The database's kind of a session class: ``game`` or ``table``."""
-    return "game" if kind is PlayGame else "table"
 
 
 _KIND_NAMES: dict[type, str] = {PlayGame: "game", TableGame: "table", Replay: "replay"}
@@ -422,22 +418,26 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: S
                 del sessions.entries[ident]
             raise
 
-    async def opened(ident: str, kind: type) -> tuple[Entry, Session]:
-        """The entry of ``ident`` and its session as the database holds it now."""
+    @contextlib.asynccontextmanager
+    async def locked(ident: str, kind: type) -> AsyncIterator[tuple[Entry, Session]]:
+        """The entry of ``ident`` and its session as the database holds it now, its lock held in the block."""
         entry = sessions.entry(ident, kind)
         async with entry.lock:
-            return entry, await synced(ident, entry, kind)
+            yield entry, await synced(ident, entry, kind)
+
+    async def opened(ident: str, kind: type) -> tuple[Entry, Session]:
+        """The entry of ``ident`` and its session as the database holds it now."""
+        async with locked(ident, kind) as found:
+            return found
 
     async def with_session(request: Request, kind: type, act: Callable[[Any, dict[str, Any]], Any] | None,
                            fields: Fields = NO_FIELDS, what: str = "", searches: bool = False) -> Response:
         """Answer a request on a game or table: ``act`` changes it (None: a look), and the change is committed to
         the database before the answer; ``searches``: ``act`` searches (a bot's move), in the search pool."""
         ident = request.path_params["id"]
-        entry = sessions.entry(ident, kind)
         body = await read_json(request) if request.method == "POST" else {}
         check_fields(body, {**fields, **VERSION_FIELD} if act is not None else fields, what)
-        async with entry.lock:
-            session = await synced(ident, entry, kind)
+        async with locked(ident, kind) as (entry, session):
             if act is None:
                 return answer(await in_thread(lambda: _view(ident, entry)))
             if "version" in body:
@@ -453,11 +453,10 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: S
 
     async def hint_for(request: Request, kind: type) -> Response:
         ident = request.path_params["id"]
-        entry = sessions.entry(ident, kind)
         body = await read_json(request)
         check_fields(body, budget.fields(), "a hint")
-        async with entry.lock:
-            session: PlayGame | TableGame = await synced(ident, entry, kind)  # type: ignore[assignment]
+        async with locked(ident, kind) as (entry, session):
+            assert isinstance(session, (PlayGame, TableGame))
             pos = session.hint_position().copy()
         stop = threading.Event()
         entry.stops.add(stop)
@@ -503,10 +502,8 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: S
             return await hint_cancel(request, kind)
 
         async def position(request: Request) -> Response:
-            ident = request.path_params["id"]
-            entry = sessions.entry(ident, kind)
-            async with entry.lock:
-                session: PlayGame | TableGame = await synced(ident, entry, kind)  # type: ignore[assignment]
+            async with locked(request.path_params["id"], kind) as (_, session):
+                assert isinstance(session, (PlayGame, TableGame))
                 text = session.pos.dumps() + "\n"  # indented, as the command writes it
             return Response(text, media_type="application/json")
 
@@ -548,7 +545,7 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: S
         ident = request.path_params["id"]
         saved = await in_thread(lambda: store_call(lambda: store.load(ident)))
         doc = export_document(saved)
-        name = re.sub(r"[^A-Za-z0-9_-]+", "-", saved.name).strip("-")[:60] or "game"
+        name = file_stem(saved.name, "game", 60)
         return Response(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", media_type="application/json",
                         headers={"content-disposition": f'attachment; filename="{name}.json"'})
 
@@ -568,10 +565,8 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: S
         return await with_session(request, PlayGame, move, NO_FIELDS, "a bot move", searches=True)
 
     async def game_record(request: Request) -> Response:
-        ident = request.path_params["id"]
-        entry = sessions.entry(ident, PlayGame)
-        async with entry.lock:
-            game: PlayGame = await synced(ident, entry, PlayGame)  # type: ignore[assignment]
+        async with locked(request.path_params["id"], PlayGame) as (_, game):
+            assert isinstance(game, PlayGame)
             return answer(game.record())
 
     # -- replays ------------------------------------------------------------------------
@@ -601,14 +596,12 @@ def create_app(hints: HintBudget | None = None, threads: int = THREADS, store: S
 
         async def start_or_poll(request: Request) -> Response:
             ident = request.path_params["id"]
-            entry, session = await opened(ident, kind)
-            if request.method == "GET":
-                job = job_of(entry)
-                return answer({"id": ident, **job.status(session_moves(session))})
-            body = await read_json(request)
-            check_fields(body, analysis_fields(analyses.cap), "an analysis")
-            async with entry.lock:
-                session = await synced(ident, entry, kind)
+            async with locked(ident, kind) as (entry, session):
+                if request.method == "GET":
+                    job = job_of(entry)
+                    return answer({"id": ident, **job.status(session_moves(session))})
+                body = await read_json(request)
+                check_fields(body, analysis_fields(analyses.cap), "an analysis")
                 job, new = await in_thread(lambda: analyses.start(session, entry.analysis, body))
                 entry.analysis = job
                 status = job.status(session_moves(session))

@@ -82,10 +82,16 @@ class Conflict(KanaloaError):
 # -- boards ----------------------------------------------------------------------------
 
 
+def file_stem(name: object, fallback: str, limit: int = 40) -> str:
+    """``name`` as the stem of a file name: its letters, digits, ``_`` and ``-``, each other run of characters one
+    ``-``, at most ``limit`` characters; ``fallback`` when nothing is left."""
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", name if isinstance(name, str) else "").strip("-")[:limit]
+    return stem or fallback
+
+
 def board_source(name: object) -> str:
     """The ``board`` field positions on an uploaded board carry: the board's name as a file name."""
-    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", name if isinstance(name, str) else "").strip("-")[:40]
-    return f"{stem or 'board'}.json"
+    return f"{file_stem(name, 'board')}.json"
 
 
 def resolve_board(value: object) -> Board:
@@ -385,6 +391,7 @@ class Step:
     move: str
     seat: int
     words: str = ""  # the move told in words as every player sees it (``move_words``)
+    records: dict[str, str] = field(default_factory=dict)  # the move as each player records it (``shown``)
 
 
 def move_words(before: Position, move: str, public: bool = False) -> str:
@@ -546,7 +553,10 @@ class PlayGame:
         nothing, the move itself), in full when no person plays or the game is over."""
         if self.perspective is None or self.pos.is_over:
             return step.move
-        return str(step.before.record_of(step.move, self.perspective))
+        seen = step.records.get(self.perspective)
+        if seen is None:  # written once for each player: every view of the game lists every move
+            seen = step.records[self.perspective] = str(step.before.record_of(step.move, self.perspective))
+        return seen
 
     def play(self, move: object) -> None:
         """A person's move.  Raises ``Conflict`` when a bot is to move, ``MoveError`` for a bad move."""

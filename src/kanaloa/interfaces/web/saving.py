@@ -17,7 +17,7 @@ from typing import Any
 from ...errors import KanaloaError
 from ...position.documents import read_position
 from ...rules.board import board_from_dict, board_to_dict
-from .games import Deal, PlayGame, TableGame, board_loader
+from .games import Deal, PlayGame, TableGame, Told, board_loader
 from .store import Move, Saved
 
 Saved_session = PlayGame | TableGame
@@ -135,14 +135,8 @@ def restore(saved: Saved) -> Saved_session:
         except KanaloaError as exc:
             raise Unreadable(f"saved game {saved.id}: move {number} ({move.move}) no longer plays ({exc})") from None
     if isinstance(session, TableGame):
-        session.undone = [_told(m) for m in reversed(saved.undone)]
+        session.undone = [Told(None, m.move, m.words) for m in reversed(saved.undone)]
     if session.pos.to_json() != saved.position:
         raise Unreadable(f"saved game {saved.id}: its moves reach another position than the one saved with them "
                          f"(saved by another version of kanaloa?)")
     return session
-
-
-def _told(move: Move) -> Any:
-    from .games import Told
-
-    return Told(None, move.move, move.words)

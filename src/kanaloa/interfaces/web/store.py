@@ -140,10 +140,6 @@ class Saved:
     played: list[Move]  # the moves played, in order
     undone: list[Move]  # the moves taken back, the next to redo first
 
-    def listing(self) -> dict[str, Any]:
-        return summary(self.id, self.kind, self.name, self.ruleset, self.created, self.updated, self.status,
-                       self.version, len(self.played))
-
 
 def summary(ident: str, kind: str, name: str, ruleset: str, created: float, updated: float,
             status: dict[str, Any], version: int, moves: int) -> dict[str, Any]:
